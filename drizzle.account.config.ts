@@ -1,0 +1,2 @@
+import { defineConfig } from "drizzle-kit";
+export default defineConfig({ dialect: "sqlite", schema: "./src/db/schema/account.ts", out: "./src/db/migrations/account" });

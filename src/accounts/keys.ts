@@ -1,0 +1,175 @@
+/**
+ * API keys. A key is `am_<kid>_<secret>`: kid is a public id that finds the row, the secret is 32
+ * random bytes. Only an argon2id hash of the whole key is stored. Verification runs argon2 once
+ * per key and process; the result is cached, and the cache is dropped whenever another process
+ * (for example `artmarket keys revoke`) commits to account.db, so a revocation takes effect at once.
+ */
+import type { Database } from "bun:sqlite";
+import { hash, verify } from "@node-rs/argon2";
+import { getPlan, type Plan } from "./plans";
+import { today } from "../time";
+
+const KEY_PATTERN = /^am_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+const ARGON2 = { algorithm: 2 /* argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export class KeyError extends Error {}
+
+export interface Caller {
+  readonly userId: number;
+  readonly keyId: number;
+  readonly userName: string;
+  readonly plan: Plan;
+  readonly periodAnchor: string;
+}
+
+export interface CreatedKey {
+  userId: number;
+  keyId: number;
+  kid: string;
+  key: string;
+  plan: string;
+}
+
+function randomKey(): { kid: string; key: string } {
+  const kid = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
+  const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  return { kid, key: `am_${kid}_${secret}` };
+}
+
+/** Creates a user on `planSlug` with one key; the key is returned once and never stored. */
+export async function createUserWithKey(db: Database, planSlug: string, name?: string): Promise<CreatedKey> {
+  if (!getPlan(db, planSlug)) {
+    const known = db.query<{ slug: string }, []>("SELECT slug FROM plans ORDER BY sort_order").all();
+    throw new KeyError(`unknown plan "${planSlug}" (plans: ${known.map((p) => p.slug).join(", ")})`);
+  }
+  const { kid, key } = randomKey();
+  const keyHash = await hash(key, ARGON2);
+  const now = Date.now();
+  const userName = name?.trim() || `${planSlug} user`;
+  const ids = db.transaction(() => {
+    const user = db
+      .query<{ id: number }, [string, string, string, number]>(
+        "INSERT INTO users (name, plan_slug, period_anchor, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+      )
+      .get(userName, planSlug, today(now), now)!;
+    const row = db
+      .query<{ id: number }, [string, number, string, string, number]>(
+        "INSERT INTO api_keys (kid, user_id, name, hash, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+      )
+      .get(kid, user.id, userName, keyHash, now)!;
+    return { userId: user.id, keyId: row.id };
+  })();
+  return { ...ids, kid, key, plan: planSlug };
+}
+
+export interface KeyListing {
+  id: number;
+  kid: string;
+  user_id: number;
+  name: string;
+  plan: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function listKeys(db: Database): KeyListing[] {
+  return db
+    .query<
+      { id: number; kid: string; user_id: number; name: string; plan: string; created_at: number; revoked_at: number | null },
+      []
+    >(
+      `SELECT k.id, k.kid, k.user_id, k.name, u.plan_slug AS plan, k.created_at, k.revoked_at
+       FROM api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.id`,
+    )
+    .all()
+    .map((r) => ({
+      ...r,
+      created_at: new Date(r.created_at).toISOString(),
+      revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
+    }));
+}
+
+/** Revokes a key by its numeric id or its kid; returns false when no active key matched. */
+export function revokeKey(db: Database, idOrKid: string): boolean {
+  const now = Date.now();
+  const byId = /^\d+$/.test(idOrKid);
+  const result = db
+    .query(`UPDATE api_keys SET revoked_at = ? WHERE ${byId ? "id" : "kid"} = ? AND revoked_at IS NULL`)
+    .run(now, byId ? Number(idOrKid) : idOrKid);
+  return result.changes > 0;
+}
+
+interface KeyRow {
+  key_id: number;
+  hash: string;
+  revoked_at: number | null;
+  user_id: number;
+  user_name: string;
+  plan_slug: string;
+  period_anchor: string;
+}
+
+/** Resolves bearer keys to callers, with argon2 run once per distinct key. */
+export class KeyVerifier {
+  private readonly cache = new Map<string, Caller | null>();
+  private dataVersion = -1;
+  /** How many times argon2 verification ran (tests hold this to one per key). */
+  argon2Runs = 0;
+  private readonly lookup;
+  private readonly version;
+
+  constructor(
+    private readonly db: Database,
+    /** Called when another process changed account.db (a key revoked, a plan edited). */
+    private readonly onChange: () => void = () => {},
+  ) {
+    this.lookup = db.query<KeyRow, [string]>(
+      `SELECT k.id AS key_id, k.hash, k.revoked_at, u.id AS user_id, u.name AS user_name, u.plan_slug, u.period_anchor
+       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.kid = ?`,
+    );
+    this.version = db.query<{ data_version: number }, []>("PRAGMA data_version");
+  }
+
+  /** Drops every cached verdict (called when account.db changed under us). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private checkVersion(): void {
+    const v = this.version.get()!.data_version;
+    if (v !== this.dataVersion) {
+      const first = this.dataVersion === -1;
+      this.dataVersion = v;
+      this.cache.clear();
+      if (!first) this.onChange();
+    }
+  }
+
+  /** The caller for a key, or null when the key is malformed, unknown, wrong or revoked. */
+  async verify(key: string): Promise<Caller | null> {
+    this.checkVersion();
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const match = KEY_PATTERN.exec(key);
+    if (!match) return null; // not cached: malformed keys cost nothing to reject
+    const row = this.lookup.get(match[1]!);
+    let caller: Caller | null = null;
+    if (row && row.revoked_at === null) {
+      this.argon2Runs++;
+      const ok = await verify(row.hash, key).catch(() => false);
+      const plan = ok ? getPlan(this.db, row.plan_slug) : null;
+      if (ok && plan) {
+        caller = Object.freeze({
+          userId: row.user_id,
+          keyId: row.key_id,
+          userName: row.user_name,
+          plan,
+          periodAnchor: row.period_anchor,
+        });
+      }
+    }
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(key, caller);
+    return caller;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The Data-Unit ledger. Every metered request is one row in du_ledger plus an upsert into the
+ * daily roll-up du_daily. A response waits for its row to be committed before it leaves, so a DU
+ * that a client saw in a header survives a SIGKILL right after (WAL; committed = durable against
+ * process death). Requests that arrive together share one transaction (group commit), so the
+ * cost of a commit is spread over the batch instead of paid per request.
+ *
+ * Consumption per user is also kept in memory for the three windows (entitlement period,
+ * UTC day, calendar month) so that the Remaining header and the caps cost no query.
+ */
+import type { Database } from "bun:sqlite";
+import type { Caller } from "./keys";
+import type { Plan } from "./plans";
+import { dayNumber, monthContaining, periodContaining, today, type Period } from "../time";
+
+export interface LedgerEntry {
+  userId: number;
+  keyId: number;
+  ts: number;
+  method: string;
+  route: string;
+  status: number;
+  records: number;
+  du: number;
+}
+
+export interface Windows {
+  period: Period;
+  periodConsumed: number;
+  day: string;
+  dayConsumed: number;
+  month: Period;
+  monthConsumed: number;
+}
+
+interface UserCounters extends Windows {}
+
+export interface PoolLimits {
+  du_limit: number;
+  daily_du_limit: number;
+  monthly_du_limit: number;
+}
+
+/** The pools a plan meters: the main pool, and for plans that have one, the separate API pool. */
+export function poolsOf(plan: Plan): { pool: "main" | "api"; limits: PoolLimits }[] {
+  const pools: { pool: "main" | "api"; limits: PoolLimits }[] = [
+    {
+      pool: "main",
+      limits: {
+        du_limit: plan.du_limit,
+        daily_du_limit: plan.features.daily_du_limit,
+        monthly_du_limit: plan.features.monthly_du_limit,
+      },
+    },
+  ];
+  if (plan.features.api_pool) pools.push({ pool: "api", limits: plan.features.api_pool });
+  return pools;
+}
+
+/** Projected consumption at the end of the period, at the average rate so far (today counts as a day). */
+export function projectEndOfPeriod(consumed: number, period: Period, day: string): number {
+  const elapsed = Math.min(period.days, Math.max(1, dayNumber(day) - dayNumber(period.start) + 1));
+  return Math.round((consumed / elapsed) * period.days * 100) / 100;
+}
+
+export class Ledger {
+  private readonly counters = new Map<number, UserCounters>();
+  private pending: LedgerEntry[] = [];
+  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private scheduled = false;
+  private readonly sumStmt;
+  private readonly insertStmt;
+  private readonly dailyStmt;
+  private readonly noticeStmt;
+  private readonly writeBatch;
+  private pendingNotices: unknown[][] = [];
+
+  constructor(private readonly db: Database) {
+    this.sumStmt = db.query<{ du: number | null }, [number, string, string]>(
+      "SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?",
+    );
+    this.insertStmt = db.query(
+      "INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.dailyStmt = db.query(
+      `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, 1)
+       ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + 1`,
+    );
+    this.noticeStmt = db.query(
+      `INSERT INTO notices (user_id, plan_slug, pool, threshold, period_start, period_end, du_limit, du_consumed, projected_eop, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, pool, threshold, period_start) DO NOTHING`,
+    );
+    this.writeBatch = db.transaction((entries: LedgerEntry[], noticeRows: unknown[][]) => {
+      for (const e of entries) {
+        const day = today(e.ts);
+        const endpoint = `${e.method} ${e.route}`;
+        this.insertStmt.run(e.userId, e.keyId, e.ts, day, e.method, e.route, e.status, e.records, e.du);
+        this.dailyStmt.run(e.userId, day, endpoint, e.du);
+      }
+      for (const row of noticeRows) this.noticeStmt.run(...(row as [number]));
+    });
+  }
+
+  private sum(userId: number, from: string, to: string): number {
+    return this.sumStmt.get(userId, from, to)?.du ?? 0;
+  }
+
+  /** Current consumption of the caller's three windows (read from memory, loaded once per window). */
+  windows(caller: Caller, now: number = Date.now()): Windows {
+    const day = today(now);
+    let c = this.counters.get(caller.userId);
+    if (!c || c.day !== day) {
+      const period = periodContaining(caller.periodAnchor, caller.plan.period_days, day);
+      const month = monthContaining(day);
+      c = {
+        period,
+        periodConsumed: this.sum(caller.userId, period.start, period.end),
+        day,
+        dayConsumed: this.sum(caller.userId, day, day),
+        month,
+        monthConsumed: this.sum(caller.userId, month.start, month.end),
+      };
+      this.counters.set(caller.userId, c);
+    }
+    return c;
+  }
+
+  /**
+   * Records a metered request. The in-memory windows move at once (so the Remaining header is
+   * exact under concurrency); the returned promise settles when the row is committed.
+   */
+  charge(caller: Caller, entry: LedgerEntry): Promise<Windows> {
+    const w = this.windows(caller, entry.ts);
+    const before = w.periodConsumed;
+    w.periodConsumed += entry.du;
+    w.dayConsumed += entry.du;
+    w.monthConsumed += entry.du;
+    if (caller.plan.features.cap === "soft" && entry.du > 0) this.queueNotices(caller, w, before, entry.ts);
+    this.pending.push(entry);
+    return new Promise<Windows>((resolve, reject) => {
+      this.waiters.push({ resolve: () => resolve(w), reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private queueNotices(caller: Caller, w: Windows, before: number, ts: number): void {
+    for (const { pool, limits } of poolsOf(caller.plan)) {
+      for (const threshold of [80, 100]) {
+        const line = (limits.du_limit * threshold) / 100;
+        if (before < line && w.periodConsumed >= line) {
+          this.pendingNotices.push([
+            caller.userId,
+            caller.plan.slug,
+            pool,
+            threshold,
+            w.period.start,
+            w.period.end,
+            limits.du_limit,
+            w.periodConsumed,
+            projectEndOfPeriod(w.periodConsumed, w.period, w.day),
+            ts,
+          ]);
+        }
+      }
+    }
+  }
+
+  /** Commits everything pending in one transaction and settles the waiting responses. */
+  flush(): void {
+    this.scheduled = false;
+    const entries = this.pending;
+    const waiters = this.waiters;
+    const noticeRows = this.pendingNotices;
+    if (entries.length === 0) return;
+    this.pending = [];
+    this.waiters = [];
+    this.pendingNotices = [];
+    try {
+      this.writeBatch(entries, noticeRows);
+    } catch (err) {
+      // Nothing of this batch is stored: forget the in-memory windows so they reload from disk.
+      for (const e of entries) this.counters.delete(e.userId);
+      for (const w of waiters) w.reject(err);
+      return;
+    }
+    for (const w of waiters) w.resolve();
+  }
+
+  /** Drops cached windows (after a plan change, or in tests). */
+  reset(): void {
+    this.flush();
+    this.counters.clear();
+  }
+}

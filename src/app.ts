@@ -1,0 +1,111 @@
+/**
+ * createApp(deps): the Elysia application with every endpoint mounted, no listen().
+ * Tests drive it in-process with app.handle(new Request(...)); `serve` listens on it.
+ */
+import { Elysia } from "elysia";
+import { KeyVerifier } from "./accounts/keys";
+import { Ledger } from "./accounts/ledger";
+import { seedPlans } from "./accounts/plans";
+import type { Config } from "./config";
+import { openAccountDb, openMarketReader } from "./db/connection";
+import { pipeline, mountable, type AppDeps, type Endpoint, type MountedEndpoint } from "./http/endpoint";
+import { errorBody, fromSchemaErrors, HttpError, issue, ValidationFailed } from "./http/errors";
+import { DU_HEADERS, RateLimiter } from "./http/metering";
+import { buildOpenApi } from "./http/openapi";
+import { docsPage } from "./http/docs";
+import { healthEndpoints } from "./modules/health";
+import { planEndpoints } from "./modules/plans";
+import { referenceEndpoints } from "./modules/reference";
+import { usageEndpoints } from "./modules/usage";
+import { VERSION } from "./version";
+
+/** Every endpoint of the service, in the order the docs list them. */
+export const ENDPOINTS: readonly Endpoint[] = [
+  ...healthEndpoints,
+  ...referenceEndpoints,
+  ...planEndpoints,
+  ...usageEndpoints,
+];
+
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": [...DU_HEADERS, "Retry-After"].join(", "),
+};
+
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type",
+  "Access-Control-Max-Age": "86400",
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", ...CORS_HEADERS, ...headers },
+  });
+}
+
+/** The one error mapper: our errors, the framework's own, and anything unexpected. */
+export function errorResponse(code: unknown, error: unknown): Response {
+  if (error instanceof ValidationFailed) return json(422, errorBody(error));
+  if (error instanceof HttpError) return json(error.status, errorBody(error), error.headers);
+  switch (code) {
+    case "NOT_FOUND":
+      return json(404, { detail: "Not Found" });
+    case "PARSE":
+      return json(422, { detail: [issue.custom(["body"], null, "Request body could not be parsed", "json_invalid")] });
+    case "VALIDATION": {
+      const e = error as { type?: string; all?: unknown[]; value?: unknown };
+      const where = e.type === "params" ? "path" : (e.type ?? "body");
+      return json(422, { detail: fromSchemaErrors(where, (e.all ?? []) as never[], e.value) });
+    }
+    case "INVALID_COOKIE_SIGNATURE":
+      return json(400, { detail: "Invalid cookie signature" });
+  }
+  const status = (error as { status?: unknown })?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return json(status, { detail: (error as Error).message || "Bad request" });
+  }
+  console.error("internal error:", error);
+  return json(500, { detail: "Internal server error" });
+}
+
+export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOINTS) {
+  const mounted: MountedEndpoint[] = endpoints.map(mountable);
+  const openapi = JSON.stringify(buildOpenApi(mounted, { version: VERSION, serverUrl: deps.config.publicUrl ?? undefined }));
+  const app = new Elysia({ name: "artmarket" })
+    .onRequest(({ request }) => {
+      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+    })
+    .onError(({ code, error }) => errorResponse(code, error))
+    .get("/openapi.json", () => new Response(openapi, { headers: { "Content-Type": "application/json", ...CORS_HEADERS } }))
+    .use(docsPage());
+  for (const e of mounted) {
+    const run = pipeline(e, deps);
+    app.route(e.method, e.elysiaPath, async ({ request, params }) => {
+      const res = await run(request, params as Record<string, string>);
+      for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
+      return res;
+    });
+  }
+  return Object.assign(app, { endpoints: mounted });
+}
+
+export type App = ReturnType<typeof createApp>;
+
+/** Opens the data directory for serving: both databases, plans seeded, the process services. */
+export function openDeps(config: Config, options: { bare?: boolean } = {}): AppDeps {
+  const account = openAccountDb(config.dataDir);
+  seedPlans(account);
+  const market = openMarketReader(config.dataDir);
+  const ledger = new Ledger(account);
+  const verifier = new KeyVerifier(account, () => ledger.reset());
+  return { config, account, market, verifier, ledger, limiter: new RateLimiter(), bare: options.bare };
+}
+
+export function closeDeps(deps: AppDeps): void {
+  deps.ledger.flush();
+  deps.market.close();
+  deps.account.close();
+}

@@ -1,0 +1,169 @@
+#!/usr/bin/env bun
+/**
+ * artmarket command line: serve, seed, import, keys, notices. The same entry point is compiled
+ * into dist/artmarket.
+ */
+import { existsSync } from "node:fs";
+import type { Database } from "bun:sqlite";
+import { createUserWithKey, KeyError, listKeys, revokeKey } from "./accounts/keys";
+import { seedPlans } from "./accounts/plans";
+import { closeDeps, createApp, openDeps } from "./app";
+import { ConfigError, dataDirFrom, intFlag, parseArgs, SCALES, serveConfig, stringFlag, type Scale } from "./config";
+import { marketDbPath, openAccountDb } from "./db/connection";
+import { DEFAULT_SEED, formatSummary, seedMarket } from "./seed";
+import { VERSION } from "./version";
+
+const HELP = `artmarket ${VERSION}: on-prem art-market data service
+
+Usage:
+  artmarket serve [--data DIR] [--port N] [--host ADDR] [--public-url URL]
+  artmarket seed --scale tiny|small|medium|large|full [--data DIR] [--seed N]
+  artmarket keys create --plan SLUG [--name TEXT] [--data DIR]
+  artmarket keys list [--json] [--data DIR]
+  artmarket keys revoke ID [--data DIR]
+  artmarket notices [--json] [--data DIR]
+  artmarket import ...
+  artmarket version
+
+--data defaults to $ARTMARKET_DATA, else ./data.`;
+
+function out(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function withAccount<T>(dataDir: string, fn: (db: Database) => T): T {
+  const db = openAccountDb(dataDir);
+  try {
+    seedPlans(db);
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+function parseScale(flags: Record<string, string | true>): Scale {
+  const scale = stringFlag(flags, "scale");
+  if (!scale) throw new ConfigError(`seed needs --scale (${SCALES.join("|")})`);
+  if (!(SCALES as readonly string[]).includes(scale)) throw new ConfigError(`--scale must be one of ${SCALES.join(", ")}, got "${scale}"`);
+  return scale as Scale;
+}
+
+async function serve(flags: Record<string, string | true>): Promise<void> {
+  const config = serveConfig(flags);
+  const firstStart = !existsSync(marketDbPath(config.dataDir));
+  if (firstStart) {
+    const summary = seedMarket({ dataDir: config.dataDir, scale: "small", seed: DEFAULT_SEED });
+    process.stderr.write(`${formatSummary(summary)}\n`);
+  }
+  const deps = openDeps(config);
+  const hasUsers = deps.account.query("SELECT 1 FROM users LIMIT 1").get() !== null;
+  const created = hasUsers ? null : await createUserWithKey(deps.account, "enterprise", "first enterprise user");
+  const app = createApp(deps);
+  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: (req) => app.handle(req), development: false });
+  out(`listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`);
+  if (created) {
+    out(`created user ${created.userId} on plan enterprise; its API key (shown once, keep it secret):`);
+    out(created.key);
+  }
+  const stop = () => {
+    server.stop(true);
+    closeDeps(deps);
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+async function keys(positionals: string[], flags: Record<string, string | true>): Promise<void> {
+  const dataDir = dataDirFrom(flags);
+  const [action, arg] = positionals;
+  if (action === "create") {
+    const plan = stringFlag(flags, "plan");
+    if (!plan) throw new ConfigError("keys create needs --plan SLUG");
+    const name = stringFlag(flags, "name");
+    const created = await withAccount(dataDir, (db) => createUserWithKey(db, plan, name));
+    out(`created user ${created.userId}, key id ${created.keyId} (${created.kid}) on plan ${created.plan}; the key is shown once:`);
+    out(created.key);
+  } else if (action === "list") {
+    const rows = withAccount(dataDir, listKeys);
+    if (flags.json) return out(JSON.stringify(rows, null, 2));
+    out(["id", "kid", "user", "plan", "name", "created", "revoked"].join("\t"));
+    for (const r of rows) out([r.id, r.kid, r.user_id, r.plan, r.name, r.created_at, r.revoked_at ?? "-"].join("\t"));
+  } else if (action === "revoke") {
+    if (!arg) throw new ConfigError("keys revoke needs a key ID (the number from `keys list`, or the kid)");
+    const done = withAccount(dataDir, (db) => revokeKey(db, arg));
+    if (!done) throw new ConfigError(`no active key with id ${arg}`);
+    out(`revoked key ${arg}`);
+  } else {
+    throw new ConfigError("keys needs one of: create, list, revoke");
+  }
+}
+
+function notices(flags: Record<string, string | true>): void {
+  const rows = withAccount(dataDirFrom(flags), (db) =>
+    db
+      .query(
+        `SELECT n.id, n.user_id, u.name AS user_name, n.plan_slug AS plan, n.pool, n.threshold, n.period_start, n.period_end,
+                n.du_limit, n.du_consumed, n.projected_eop, n.created_at
+         FROM notices n JOIN users u ON u.id = n.user_id ORDER BY n.id`,
+      )
+      .all() as Record<string, unknown>[],
+  );
+  if (flags.json) return out(JSON.stringify(rows.map((r) => ({ ...r, created_at: new Date(r.created_at as number).toISOString() })), null, 2));
+  if (rows.length === 0) return out("no allowance notices");
+  for (const r of rows) {
+    out(
+      `${new Date(r.created_at as number).toISOString()}  user ${r.user_id} (${r.user_name}, ${r.plan}) reached ${r.threshold}% of the ${r.pool} pool: ` +
+        `${r.du_consumed} of ${r.du_limit} DU for ${r.period_start}..${r.period_end}, projected ${r.projected_eop} at period end`,
+    );
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { positionals, flags } = parseArgs(argv, ["json", "help"]);
+  const [command, ...rest] = positionals;
+  try {
+    switch (command) {
+      case "serve":
+        await serve(flags);
+        return -1; // keeps running
+      case "seed": {
+        const scale = parseScale(flags);
+        const seed = intFlag(flags, "seed", 0, 2 ** 31 - 1) ?? DEFAULT_SEED;
+        const summary = seedMarket({ dataDir: dataDirFrom(flags), scale, seed });
+        out(formatSummary(summary));
+        return 0;
+      }
+      case "keys":
+        await keys(rest, flags);
+        return 0;
+      case "notices":
+        notices(flags);
+        return 0;
+      case "import":
+        process.stderr.write("import: loading real auction records is not available in this build yet\n");
+        return 2;
+      case "version":
+        out(VERSION);
+        return 0;
+      case undefined:
+      case "help":
+        out(HELP);
+        return command === undefined && !flags.help ? 2 : 0;
+      default:
+        process.stderr.write(`unknown command "${command}"\n\n${HELP}\n`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof KeyError) {
+      process.stderr.write(`artmarket ${command}: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv.slice(2));
+  if (code >= 0) process.exit(code);
+}

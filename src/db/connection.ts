@@ -1,0 +1,78 @@
+/**
+ * Connections and pragmas. account.db has one writer connection (WAL); market.db is read through
+ * a read-only connection that also attaches account.db, so market queries can join follows.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { loadSqliteVec } from "../platform/native";
+import { migrate } from "./migrate";
+import { accountMigrations, marketMigrations } from "./migrations/embedded";
+import * as accountSchema from "./schema/account";
+
+export const ACCOUNT_DB = "account.db";
+export const MARKET_DB = "market.db";
+
+export function accountDbPath(dataDir: string): string {
+  return join(dataDir, ACCOUNT_DB);
+}
+export function marketDbPath(dataDir: string): string {
+  return join(dataDir, MARKET_DB);
+}
+
+function tune(db: Database, dataDir: string, writable: boolean): void {
+  if (writable) {
+    db.run("PRAGMA journal_mode = WAL");
+    db.run("PRAGMA synchronous = NORMAL");
+  }
+  db.run("PRAGMA foreign_keys = ON");
+  db.run("PRAGMA busy_timeout = 5000");
+  db.run("PRAGMA cache_size = -65536");
+  db.run("PRAGMA temp_store = MEMORY");
+  db.run("PRAGMA mmap_size = 1073741824");
+  loadSqliteVec(db, dataDir);
+}
+
+/** The single writer of account.db, migrated to this build's schema. */
+export function openAccountDb(dataDir: string): Database {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(accountDbPath(dataDir), { create: true, strict: true });
+  tune(db, dataDir, true);
+  migrate(db, accountMigrations, ACCOUNT_DB);
+  return db;
+}
+
+export function accountOrm(db: Database) {
+  return drizzle(db, { schema: accountSchema });
+}
+export type AccountOrm = ReturnType<typeof accountOrm>;
+
+/** A writable market database at `path` (used by seed and import while they build a snapshot). */
+export function openMarketForWrite(path: string, dataDir: string): Database {
+  const db = new Database(path, { create: true, strict: true });
+  db.run("PRAGMA journal_mode = OFF");
+  db.run("PRAGMA synchronous = OFF");
+  db.run("PRAGMA foreign_keys = ON");
+  db.run("PRAGMA cache_size = -262144");
+  db.run("PRAGMA temp_store = MEMORY");
+  loadSqliteVec(db, dataDir);
+  migrate(db, marketMigrations, MARKET_DB);
+  return db;
+}
+
+/** The read connection used by the service: market.db read-only, account.db attached as `account`. */
+export function openMarketReader(dataDir: string): Database {
+  const path = marketDbPath(dataDir);
+  if (!existsSync(path)) throw new Error(`no market in ${dataDir}: run \`artmarket seed\` first`);
+  const writer = new Database(path, { strict: true });
+  try {
+    migrate(writer, marketMigrations, MARKET_DB);
+  } finally {
+    writer.close();
+  }
+  const db = new Database(path, { readonly: true, strict: true });
+  tune(db, dataDir, false);
+  db.run(`ATTACH DATABASE ? AS account`, [accountDbPath(dataDir)]);
+  return db;
+}

@@ -1,0 +1,156 @@
+/**
+ * An endpoint is declared once: method, path, who may call it, its price, its query grammar and
+ * its response schemas. From the declaration come the Elysia route, the request pipeline
+ * (auth → rate limit → cap → entitlement → validation → handler → DU ledger → headers), the
+ * OpenAPI operation, and the row in the DU table of the docs.
+ */
+import type { Database } from "bun:sqlite";
+import type { TSchema } from "@sinclair/typebox";
+import type { Caller, KeyVerifier } from "../accounts/keys";
+import type { Ledger } from "../accounts/ledger";
+import type { Entitlement } from "../accounts/plans";
+import type { Config } from "../config";
+import { parseList, parseScalar, type ListSpec, type ParsedList, type ScalarType } from "../query/grammar";
+import { forbidden, HttpError, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
+import { duHeaders, enforceCap, type RateLimiter } from "./metering";
+import { costOf, priceOf, type Price } from "./pricing";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** What every handler can reach: the connections and the process-wide services. */
+export interface AppDeps {
+  readonly config: Config;
+  /** account.db, the single writer. */
+  readonly account: Database;
+  /** market.db read-only, with account.db attached as `account`. */
+  readonly market: Database;
+  readonly verifier: KeyVerifier;
+  readonly ledger: Ledger;
+  readonly limiter: RateLimiter;
+  /** Turns auth and metering off: only for the benchmark's bare baseline. */
+  readonly bare?: boolean;
+}
+
+export type Schema = "full" | "public";
+
+export interface RequestContext<P = Record<string, unknown>> {
+  readonly request: Request;
+  readonly url: URL;
+  readonly params: P;
+  readonly query: ParsedList;
+  readonly caller: Caller | null;
+  /** Which response schema this caller gets. */
+  readonly schema: Schema;
+  readonly deps: AppDeps;
+}
+
+export interface Endpoint<P = any> {
+  method: Method;
+  /** OpenAPI form: /v1/artists/{artist_id}. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** public: no key looked at; optional: no key gives the public schema, a bad key 401; required: 401 without a key. */
+  auth: "public" | "optional" | "required";
+  entitlement?: Entitlement;
+  pathParams?: Record<string, ScalarType>;
+  list?: ListSpec;
+  /** Response schemas; `public` is the reduced one for unentitled callers. Absent for 204. */
+  response?: { full: TSchema; public?: TSchema };
+  status?: 200 | 201 | 204;
+  /** Records the response carries, for per-record pricing (default: 0 for a base-only price). */
+  records?: (body: any) => number;
+  handle: (ctx: RequestContext<P>) => unknown;
+}
+
+export interface MountedEndpoint extends Endpoint {
+  price: Price;
+  elysiaPath: string;
+}
+
+export function defineEndpoint<P = Record<string, unknown>>(e: Endpoint<P>): Endpoint<P> {
+  return e;
+}
+
+const EMPTY_LIST: ParsedList = Object.freeze({ filters: [], sort: null, limit: 0, offset: 0, params: {} }) as ParsedList;
+
+function bearer(request: Request): string | null | undefined {
+  const header = request.headers.get("authorization");
+  if (header === null) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+function parsePathParams(e: Endpoint, raw: Record<string, string>): Record<string, unknown> {
+  if (!e.pathParams) return raw;
+  const issues: ValidationIssue[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [name, type] of Object.entries(e.pathParams)) {
+    const value = parseScalar(type, decodeURIComponent(raw[name] ?? ""), ["path", name], issues);
+    if (value !== undefined) out[name] = value;
+  }
+  if (issues.length) throw new ValidationFailed(issues);
+  return out;
+}
+
+/** The request pipeline for one endpoint; returns the function Elysia calls. */
+export function pipeline(e: MountedEndpoint, deps: AppDeps) {
+  const { price } = e;
+  const status = e.status ?? 200;
+  return async (request: Request, rawParams: Record<string, string>): Promise<Response> => {
+    const url = new URL(request.url);
+    let caller: Caller | null = null;
+    if (e.auth !== "public" && !deps.bare) {
+      const key = bearer(request);
+      if (key === undefined) {
+        if (e.auth === "required") throw unauthorized();
+      } else {
+        caller = key === null ? null : await deps.verifier.verify(key);
+        if (!caller) throw unauthorized();
+      }
+    }
+    let windows = caller ? deps.ledger.windows(caller) : null;
+    if (caller) {
+      deps.limiter.check(caller);
+      enforceCap(caller, windows!);
+      if (e.entitlement && !caller.plan.features[e.entitlement]) {
+        throw forbidden(`Your plan (${caller.plan.slug}) does not include ${e.entitlement}`);
+      }
+    }
+    const params = parsePathParams(e, rawParams);
+    const query = e.list ? parseList(e.list, url.searchParams) : EMPTY_LIST;
+    const schema = deps.bare || caller?.plan.features.schema === "full" ? "full" : "public";
+    const body = await e.handle({ request, url, params, query, caller, schema, deps });
+
+    const headers: Record<string, string> = {};
+    if (caller) {
+      const records = e.records ? e.records(body) : 0;
+      const du = costOf(price, records);
+      windows = await deps.ledger.charge(caller, {
+        userId: caller.userId,
+        keyId: caller.keyId,
+        ts: Date.now(),
+        method: e.method,
+        route: e.path,
+        status,
+        records,
+        du,
+      });
+      Object.assign(headers, duHeaders(caller, du, windows));
+    }
+    if (status === 204) return new Response(null, { status, headers });
+    if (body instanceof Response) {
+      for (const [k, v] of Object.entries(headers)) body.headers.set(k, v);
+      return body;
+    }
+    headers["Content-Type"] = "application/json";
+    return new Response(JSON.stringify(body), { status, headers });
+  };
+}
+
+export function mountable(e: Endpoint): MountedEndpoint {
+  return { ...e, price: priceOf(e.method, e.path), elysiaPath: e.path.replace(/\{(\w+)\}/g, ":$1") };
+}
+
+export { HttpError };

@@ -1,0 +1,182 @@
+/**
+ * The one error mapper. Every failure leaves as JSON: 422 with the spec's detail array
+ * (loc, msg, type, input, ctx), anything else as {"detail": "<message>"}. Internal errors are
+ * logged and answered with a generic message; no stack or SQL ever reaches a client.
+ */
+
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input: unknown;
+  ctx: Record<string, unknown>;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export class ValidationFailed extends Error {
+  readonly status = 422;
+  constructor(readonly issues: ValidationIssue[]) {
+    super("validation error");
+  }
+}
+
+export const notFound = (what = "Not found") => new HttpError(404, what);
+export const unauthorized = (why = "Missing or invalid bearer token") =>
+  new HttpError(401, why, { "WWW-Authenticate": 'Bearer realm="artmarket"' });
+export const forbidden = (why: string) => new HttpError(403, why);
+
+/** Builders for the usual issue kinds, phrased like the common Python API stacks phrase them. */
+export const issue = {
+  missing: (loc: (string | number)[]): ValidationIssue => ({
+    loc,
+    msg: "Field required",
+    type: "missing",
+    input: null,
+    ctx: {},
+  }),
+  int: (loc: (string | number)[], input: unknown): ValidationIssue => ({
+    loc,
+    msg: "Input should be a valid integer, unable to parse string as an integer",
+    type: "int_parsing",
+    input,
+    ctx: {},
+  }),
+  number: (loc: (string | number)[], input: unknown): ValidationIssue => ({
+    loc,
+    msg: "Input should be a valid number, unable to parse string as a number",
+    type: "float_parsing",
+    input,
+    ctx: {},
+  }),
+  bool: (loc: (string | number)[], input: unknown): ValidationIssue => ({
+    loc,
+    msg: "Input should be a valid boolean, unable to interpret input",
+    type: "bool_parsing",
+    input,
+    ctx: {},
+  }),
+  date: (loc: (string | number)[], input: unknown): ValidationIssue => ({
+    loc,
+    msg: "Input should be a valid date in the format YYYY-MM-DD",
+    type: "date_parsing",
+    input,
+    ctx: { format: "YYYY-MM-DD" },
+  }),
+  datetime: (loc: (string | number)[], input: unknown): ValidationIssue => ({
+    loc,
+    msg: "Input should be a valid datetime in ISO 8601 format",
+    type: "datetime_parsing",
+    input,
+    ctx: { format: "ISO 8601" },
+  }),
+  enum: (loc: (string | number)[], input: unknown, values: readonly string[]): ValidationIssue => {
+    const expected = values.map((v) => `'${v}'`);
+    const text = expected.length > 1 ? `${expected.slice(0, -1).join(", ")} or ${expected.at(-1)}` : expected[0] ?? "";
+    return { loc, msg: `Input should be ${text}`, type: "enum", input, ctx: { expected: text } };
+  },
+  ge: (loc: (string | number)[], input: unknown, bound: number): ValidationIssue => ({
+    loc,
+    msg: `Input should be greater than or equal to ${bound}`,
+    type: "greater_than_equal",
+    input,
+    ctx: { ge: bound },
+  }),
+  le: (loc: (string | number)[], input: unknown, bound: number): ValidationIssue => ({
+    loc,
+    msg: `Input should be less than or equal to ${bound}`,
+    type: "less_than_equal",
+    input,
+    ctx: { le: bound },
+  }),
+  minLength: (loc: (string | number)[], input: unknown, min: number): ValidationIssue => ({
+    loc,
+    msg: `String should have at least ${min} character${min === 1 ? "" : "s"}`,
+    type: "string_too_short",
+    input,
+    ctx: { min_length: min },
+  }),
+  maxLength: (loc: (string | number)[], input: unknown, max: number): ValidationIssue => ({
+    loc,
+    msg: `String should have at most ${max} character${max === 1 ? "" : "s"}`,
+    type: "string_too_long",
+    input,
+    ctx: { max_length: max },
+  }),
+  tooMany: (loc: (string | number)[], input: unknown, max: number): ValidationIssue => ({
+    loc,
+    msg: `List should have at most ${max} items`,
+    type: "too_long",
+    input,
+    ctx: { max_length: max },
+  }),
+  custom: (loc: (string | number)[], input: unknown, msg: string, type = "value_error", ctx: Record<string, unknown> = {}) => ({
+    loc,
+    msg,
+    type,
+    input,
+    ctx,
+  }),
+};
+
+interface TypeBoxErrorLike {
+  path?: string;
+  value?: unknown;
+  message?: string;
+  schema?: Record<string, unknown>;
+}
+
+/**
+ * Turns a validation error raised by the framework (TypeBox errors on body, params or query)
+ * into the spec's issues. `where` is the location kind (body, path, query, header).
+ */
+export function fromSchemaErrors(where: string, errors: readonly TypeBoxErrorLike[], raw?: unknown): ValidationIssue[] {
+  const seen = new Set<string>();
+  const out: ValidationIssue[] = [];
+  for (const e of errors) {
+    const segments = (e.path ?? "")
+      .split("/")
+      .filter(Boolean)
+      .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, "/").replace(/~0/g, "~")));
+    const loc = [where === "params" ? "path" : where, ...segments];
+    const key = loc.join("\u0000");
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const input = e.value === undefined ? rawAt(raw, segments) : e.value;
+    const s = e.schema ?? {};
+    if (input === undefined) out.push(issue.missing(loc));
+    else if (typeof s.maximum === "number" && typeof input === "number" && input > s.maximum) out.push(issue.le(loc, input, s.maximum));
+    else if (typeof s.minimum === "number" && typeof input === "number" && input < s.minimum) out.push(issue.ge(loc, input, s.minimum));
+    else if (typeof s.maxLength === "number" && typeof input === "string" && input.length > s.maxLength) out.push(issue.maxLength(loc, input, s.maxLength));
+    else if (typeof s.minLength === "number" && typeof input === "string" && input.length < s.minLength) out.push(issue.minLength(loc, input, s.minLength));
+    else if (s.type === "integer") out.push(issue.int(loc, input));
+    else if (s.type === "number") out.push(issue.number(loc, input));
+    else if (s.type === "boolean") out.push(issue.bool(loc, input));
+    else if (Array.isArray(s.anyOf) && s.anyOf.every((x: any) => x && "const" in x)) {
+      out.push(issue.enum(loc, input, (s.anyOf as { const: unknown }[]).map((x) => String(x.const))));
+    } else if (Array.isArray(s.enum)) out.push(issue.enum(loc, input, s.enum.map(String)));
+    else out.push(issue.custom(loc, input, e.message ?? "Invalid value"));
+  }
+  return out.length ? out : [issue.custom([where], raw ?? null, "Invalid request")];
+}
+
+function rawAt(raw: unknown, path: (string | number)[]): unknown {
+  let cur: any = raw;
+  for (const p of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = cur[p];
+  }
+  return cur;
+}
+
+export function errorBody(err: HttpError | ValidationFailed): unknown {
+  return err instanceof ValidationFailed ? { detail: err.issues } : { detail: err.message };
+}

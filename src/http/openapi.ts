@@ -1,0 +1,200 @@
+/**
+ * /openapi.json: an OpenAPI 3.1.0 document built from the endpoint declarations, so the route
+ * table, the parameters (from the list grammar), the response schemas (full and public) and the
+ * DU prices are described by the same objects that serve them.
+ */
+import type { TSchema } from "@sinclair/typebox";
+import type { MountedEndpoint } from "./endpoint";
+import type { ListSpec, ScalarType } from "../query/grammar";
+import { formatDu } from "./pricing";
+
+type Json = Record<string, unknown>;
+
+export function scalarSchema(type: ScalarType): Json {
+  switch (type.kind) {
+    case "integer":
+      return { type: "integer", ...(type.min !== undefined && { minimum: type.min }), ...(type.max !== undefined && { maximum: type.max }) };
+    case "number":
+      return { type: "number", ...(type.min !== undefined && { minimum: type.min }), ...(type.max !== undefined && { maximum: type.max }) };
+    case "string":
+      return { type: "string", ...(type.minLength && { minLength: type.minLength }), ...(type.maxLength && { maxLength: type.maxLength }) };
+    case "boolean":
+      return { type: "boolean" };
+    case "date":
+      return { type: "string", format: "date" };
+    case "datetime":
+      return { type: "string", format: "date-time" };
+    case "enum":
+      return { type: "string", enum: [...type.values] };
+  }
+}
+
+function listParameters(spec: ListSpec): Json[] {
+  const out: Json[] = [];
+  for (const [field, decl] of Object.entries(spec.fields)) {
+    for (const suffix of decl.suffixes) {
+      const base = suffix === "__ilike" ? { type: "string", minLength: 1, maxLength: 200 } : scalarSchema(decl.type);
+      const schema = suffix === "__in" ? { type: "array", items: base } : base;
+      const what = {
+        "": "equals",
+        __eq: "equals",
+        __in: "any of (repeat the parameter or separate with commas)",
+        __gte: "greater than or equal to",
+        __lte: "less than or equal to",
+        __ilike: "case-insensitive substring of",
+      }[suffix];
+      out.push({
+        name: field + suffix,
+        in: "query",
+        required: false,
+        schema,
+        ...(suffix === "__in" && { style: "form", explode: true }),
+        description: `${field} ${what}${decl.description ? `; ${decl.description}` : ""}`,
+      });
+    }
+  }
+  for (const [name, decl] of Object.entries(spec.params ?? {})) {
+    const base = scalarSchema(decl.type);
+    out.push({
+      name,
+      in: "query",
+      required: false,
+      schema: decl.many ? { type: "array", items: base } : { ...base, ...(decl.default !== undefined && { default: decl.default }) },
+      ...(decl.many && { style: "form", explode: true }),
+      ...(decl.description && { description: decl.description }),
+    });
+  }
+  if (spec.sorts) {
+    out.push({
+      name: "sort",
+      in: "query",
+      required: false,
+      schema: { type: "string", enum: Object.keys(spec.sorts), ...(spec.defaultSort && { default: spec.defaultSort }) },
+    });
+  }
+  if (spec.limit) {
+    out.push(
+      { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: spec.limit.max, default: spec.limit.default } },
+      { name: "offset", in: "query", required: false, schema: { type: "integer", minimum: 0, default: 0 } },
+    );
+  }
+  return out;
+}
+
+/** Copies a TypeBox schema into plain JSON, hoisting every schema with an $id into components. */
+function hoist(schema: TSchema, components: Record<string, Json>): Json {
+  const walk = (node: unknown, top: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    if (node === null || typeof node !== "object") return node;
+    const obj = node as Json;
+    const id = typeof obj.$id === "string" ? obj.$id : undefined;
+    const copy: Json = {};
+    for (const [k, v] of Object.entries(obj)) {
+      if (k === "$id") continue;
+      copy[k] = walk(v, false);
+    }
+    if (id) {
+      components[id] ??= copy;
+      return { $ref: `#/components/schemas/${id}` };
+    }
+    return top ? copy : copy;
+  };
+  return walk(JSON.parse(JSON.stringify(schema)), true) as Json;
+}
+
+const ERROR_SCHEMAS: Record<string, Json> = {
+  ErrorResponse: {
+    type: "object",
+    required: ["detail"],
+    properties: { detail: { type: "string" } },
+  },
+  ValidationIssue: {
+    type: "object",
+    required: ["loc", "msg", "type", "input", "ctx"],
+    properties: {
+      loc: { type: "array", items: { anyOf: [{ type: "string" }, { type: "integer" }] } },
+      msg: { type: "string" },
+      type: { type: "string" },
+      input: {},
+      ctx: { type: "object" },
+    },
+  },
+  HTTPValidationError: {
+    type: "object",
+    required: ["detail"],
+    properties: { detail: { type: "array", items: { $ref: "#/components/schemas/ValidationIssue" } } },
+  },
+};
+
+const errorResponse = (description: string, schema = "ErrorResponse") => ({
+  description,
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
+});
+
+const DU_HEADER_DOCS = {
+  "X-Service-DataUnits": { description: "DU cost of this call", schema: { type: "number" } },
+  "X-Service-DataUnits-Remaining": { description: "DU remaining in the current entitlement period", schema: { type: "number" } },
+  "X-Service-DataUnits-Period-End": { description: "last day of the current period", schema: { type: "string", format: "date" } },
+};
+
+export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { version: string; serverUrl?: string }): Json {
+  const components: Record<string, Json> = { ...ERROR_SCHEMAS };
+  const paths: Record<string, Json> = {};
+  for (const e of endpoints) {
+    const parameters: Json[] = [];
+    for (const [name, type] of Object.entries(e.pathParams ?? {})) {
+      parameters.push({ name, in: "path", required: true, schema: scalarSchema(type) });
+    }
+    if (e.list) parameters.push(...listParameters(e.list));
+    const responses: Json = {};
+    const status = String(e.status ?? 200);
+    if (e.status === 204 || !e.response) {
+      responses[status] = { description: "Done; no body", ...(e.auth !== "public" && { headers: DU_HEADER_DOCS }) };
+    } else {
+      const full = hoist(e.response.full, components);
+      const schema = e.response.public ? { anyOf: [full, hoist(e.response.public, components)] } : full;
+      responses[status] = {
+        description: e.response.public
+          ? "The full schema for entitled callers, the reduced public schema for the others"
+          : "Success",
+        ...(e.auth !== "public" && { headers: DU_HEADER_DOCS }),
+        content: { "application/json": { schema } },
+      };
+    }
+    if (e.auth !== "public") {
+      responses["401"] = errorResponse("Missing or invalid bearer token");
+      responses["429"] = errorResponse("Request-rate limit exceeded, or the sandbox allowance is used up (Retry-After says when to retry)");
+    }
+    if (e.entitlement) responses["403"] = errorResponse("The caller's plan does not include this resource");
+    if (e.pathParams) responses["404"] = errorResponse("Not found, or not accessible to the caller");
+    if (e.list || e.pathParams) responses["422"] = errorResponse("Validation error", "HTTPValidationError");
+    const du =
+      e.price.perRecord > 0 ? `${formatDu(e.price.base)} + ${formatDu(e.price.perRecord)} per record` : formatDu(e.price.base);
+    const operation: Json = {
+      operationId: `${e.method.toLowerCase()}${e.path.replace(/\{(\w+)\}/g, "By_$1").replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+      summary: e.summary,
+      description: `${e.description ? `${e.description}\n\n` : ""}Cost: ${du} DU.`,
+      tags: [e.tag],
+      parameters,
+      responses,
+      "x-data-units": { base: e.price.base, per_record: e.price.perRecord },
+      security: e.auth === "public" ? [] : e.auth === "optional" ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],
+    };
+    (paths[e.path] ??= {})[e.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "artmarket",
+      version: info.version,
+      description:
+        "Auction-market data: artists, artworks, lots, sales, charts, estimates and analytics, metered in Data Units, plus each user's private collection.",
+    },
+    ...(info.serverUrl && { servers: [{ url: info.serverUrl }] }),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "API key: Authorization: Bearer <key>" } },
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { Type as t } from "@sinclair/typebox";
+import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+
+export const healthEndpoints: Endpoint[] = [
+  defineEndpoint({
+    method: "GET",
+    path: "/healthcheck",
+    summary: "Liveness: 200 while the service is reachable",
+    tag: "Service",
+    auth: "public",
+    response: { full: t.Object({ status: t.Literal("ok") }, { $id: "HealthcheckResponse" }) },
+    handle: ({ deps }) => {
+      deps.market.query("SELECT 1").get();
+      return { status: "ok" as const };
+    },
+  }),
+];

@@ -1,0 +1,71 @@
+/** Reference data: auction houses, locations, categories, currencies and the four vocabularies. */
+import { Type as t } from "@sinclair/typebox";
+import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { T, type ListSpec } from "../../query/grammar";
+import { AuctionHouseSchema, AuctionLocationList, CategorySchema, CurrencySchema, VocabularySchema } from "./model";
+import * as service from "./service";
+
+const byName: ListSpec = {
+  fields: {},
+  params: { name: { type: T.str(200), description: "case-insensitive substring of the name" } },
+};
+const count = (body: unknown[]) => body.length;
+const name = (q: { params: Record<string, unknown> }) => q.params.name as string | undefined;
+
+export const referenceEndpoints: Endpoint[] = [
+  defineEndpoint({
+    method: "GET",
+    path: "/v1/auction-houses",
+    summary: "Auction houses",
+    tag: "Reference",
+    auth: "required",
+    list: byName,
+    response: { full: t.Array(AuctionHouseSchema) },
+    records: count,
+    handle: ({ deps, query }) => service.auctionHouses(deps.market, name(query)),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/v1/auction-locations",
+    summary: "Every known sale location",
+    tag: "Reference",
+    auth: "required",
+    list: byName,
+    response: { full: AuctionLocationList },
+    records: count,
+    handle: ({ deps, query }) => service.auctionLocations(deps.market, name(query)),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/v1/categories",
+    summary: "Category taxonomy",
+    tag: "Reference",
+    auth: "required",
+    response: { full: t.Array(CategorySchema) },
+    records: count,
+    handle: ({ deps }) => service.categories(deps.market),
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/v1/currencies",
+    summary: "Supported currencies (the preferred_currency values)",
+    tag: "Reference",
+    auth: "required",
+    response: { full: t.Array(CurrencySchema) },
+    records: count,
+    handle: ({ deps }) => service.currencies(deps.market),
+  }),
+  ...service.VOCABULARIES.map((table) =>
+    defineEndpoint({
+      method: "GET",
+      path: `/v1/${table}`,
+      summary: `${table[0]!.toUpperCase()}${table.slice(1)} vocabulary`,
+      tag: "Reference",
+      auth: "required",
+      list: byName,
+      response: { full: t.Array(VocabularySchema) },
+      records: count,
+      handle: ({ deps, query }) => service.vocabulary(deps.market, table, name(query)),
+    }),
+  ),
+];

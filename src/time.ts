@@ -1,0 +1,59 @@
+/** Calendar helpers on UTC dates written as YYYY-MM-DD. */
+
+const DAY_MS = 86_400_000;
+
+export function today(now: number = Date.now()): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+export function dayNumber(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+}
+
+export function fromDayNumber(n: number): string {
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  return fromDayNumber(dayNumber(date) + days);
+}
+
+/** A strict YYYY-MM-DD that names a real calendar day. */
+export function isIsoDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const t = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === value;
+}
+
+export interface Period {
+  /** First day, inclusive. */
+  start: string;
+  /** Last day, inclusive. */
+  end: string;
+  days: number;
+}
+
+/** The entitlement period containing `day`: periods of `periodDays` days follow back to back from `anchor`. */
+export function periodContaining(anchor: string, periodDays: number, day: string): Period {
+  const a = dayNumber(anchor);
+  const d = dayNumber(day);
+  const k = Math.floor((d - a) / periodDays);
+  const start = a + k * periodDays;
+  return { start: fromDayNumber(start), end: fromDayNumber(start + periodDays - 1), days: periodDays };
+}
+
+/** The calendar month containing `day`. */
+export function monthContaining(day: string): Period {
+  const [y, m] = day.split("-").map(Number) as [number, number];
+  const start = `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-01`;
+  const next = m === 12 ? `${String(y + 1).padStart(4, "0")}-01-01` : `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}-01`;
+  const end = addDays(next, -1);
+  return { start, end, days: dayNumber(end) - dayNumber(start) + 1 };
+}
+
+/** Monday of the ISO week containing `day`. */
+export function weekStart(day: string): string {
+  const n = dayNumber(day);
+  const weekday = (n + 3) % 7; // 1970-01-01 was a Thursday; 0 = Monday
+  return fromDayNumber(n - weekday);
+}

@@ -1,0 +1,70 @@
+/**
+ * The test fixture: one tiny market built by the generator into a temporary data directory,
+ * the app driven in-process (app.handle), and keys on each plan.
+ */
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createUserWithKey } from "../../src/accounts/keys";
+import { closeDeps, createApp, openDeps, type App } from "../../src/app";
+import { accountDbPath } from "../../src/db/connection";
+import type { AppDeps } from "../../src/http/endpoint";
+import { seedMarket } from "../../src/seed";
+
+export interface TestContext {
+  dataDir: string;
+  deps: AppDeps;
+  app: App;
+  keys: { sandbox: string; pro: string; enterprise: string };
+  /** GET/POST… against the app in-process; `key` null sends no Authorization header. */
+  call(path: string, init?: { key?: string | null; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
+  /** A second connection to account.db, as another process (the CLI) would have. */
+  otherConnection(): Database;
+  close(): void;
+}
+
+export function tempDataDir(prefix = "artmarket-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export async function createTestContext(options: { bare?: boolean } = {}): Promise<TestContext> {
+  const dataDir = tempDataDir();
+  seedMarket({ dataDir, scale: "tiny", seed: 7, quiet: true });
+  const deps = openDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test" }, options);
+  const app = createApp(deps);
+  const keys = {
+    sandbox: (await createUserWithKey(deps.account, "sandbox", "sandbox tester")).key,
+    pro: (await createUserWithKey(deps.account, "pro", "pro tester")).key,
+    enterprise: (await createUserWithKey(deps.account, "enterprise", "enterprise tester")).key,
+  };
+  const others: Database[] = [];
+  return {
+    dataDir,
+    deps,
+    app,
+    keys,
+    call(path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      const key = init.key === undefined ? keys.enterprise : init.key;
+      if (key !== null) headers.Authorization = `Bearer ${key}`;
+      let body: BodyInit | undefined;
+      if (init.body !== undefined) {
+        body = JSON.stringify(init.body);
+        headers["Content-Type"] = "application/json";
+      }
+      return app.handle(new Request(`http://artmarket.test${path}`, { method: init.method ?? "GET", headers, body }));
+    },
+    otherConnection() {
+      const db = new Database(accountDbPath(dataDir));
+      db.run("PRAGMA busy_timeout = 5000");
+      others.push(db);
+      return db;
+    },
+    close() {
+      for (const db of others) db.close();
+      closeDeps(deps);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
