@@ -11,6 +11,7 @@ import { closeDeps, createApp, openDeps } from "./app";
 import { ConfigError, dataDirFrom, intFlag, parseArgs, SCALES, serveConfig, stringFlag, type Scale } from "./config";
 import { marketDbPath, openAccountDb } from "./db/connection";
 import { DEFAULT_SEED, formatSummary, seedMarket } from "./seed";
+import { selfCheck } from "./platform/selfcheck";
 import { VERSION } from "./version";
 
 const HELP = `artmarket ${VERSION}: on-prem art-market data service
@@ -23,6 +24,7 @@ Usage:
   artmarket keys revoke ID [--data DIR]
   artmarket notices [--json] [--data DIR]
   artmarket import ...
+  artmarket doctor [--data DIR]      checks the native parts (sqlite-vec, argon2, sharp)
   artmarket version
 
 --data defaults to $ARTMARKET_DATA, else ./data.`;
@@ -143,6 +145,11 @@ export async function main(argv: string[]): Promise<number> {
       case "import":
         process.stderr.write("import: loading real auction records is not available in this build yet\n");
         return 2;
+      case "doctor": {
+        const results = await selfCheck(dataDirFrom(flags));
+        for (const r of results) out(`${r.ok ? "ok  " : "FAIL"} ${r.name}: ${r.detail}`);
+        return results.every((r) => r.ok) ? 0 : 1;
+      }
       case "version":
         out(VERSION);
         return 0;
