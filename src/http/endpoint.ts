@@ -87,7 +87,13 @@ function parsePathParams(e: Endpoint, raw: Record<string, string>): Record<strin
   const issues: ValidationIssue[] = [];
   const out: Record<string, unknown> = {};
   for (const [name, type] of Object.entries(e.pathParams)) {
-    const value = parseScalar(type, decodeURIComponent(raw[name] ?? ""), ["path", name], issues);
+    let text = raw[name] ?? "";
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      // a malformed escape is validated as the raw text
+    }
+    const value = parseScalar(type, text, ["path", name], issues);
     if (value !== undefined) out[name] = value;
   }
   if (issues.length) throw new ValidationFailed(issues);
