@@ -9,7 +9,7 @@ import { join } from "node:path";
 const root = join(import.meta.dir, "..");
 const databases = ["account", "market"] as const;
 
-if (!process.argv.includes("--embed-only")) {
+if (import.meta.main && !process.argv.includes("--embed-only")) {
   for (const db of databases) {
     const proc = Bun.spawnSync(["npx", "drizzle-kit", "generate", "--config", `drizzle.${db}.config.ts`], {
       cwd: root,
@@ -41,5 +41,7 @@ export function embeddedSource(): string {
   return `${lines.join("\n")}\n\n${lists.join("\n\n")}\n`;
 }
 
-writeFileSync(join(root, "src/db/migrations/embedded.ts"), embeddedSource());
-console.log("wrote src/db/migrations/embedded.ts");
+if (import.meta.main) {
+  writeFileSync(join(root, "src/db/migrations/embedded.ts"), embeddedSource());
+  console.log("wrote src/db/migrations/embedded.ts");
+}

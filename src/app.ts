@@ -47,7 +47,7 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 }
 
 /** The one error mapper: our errors, the framework's own, and anything unexpected. */
-export function errorResponse(code: unknown, error: unknown): Response {
+export function errorResponse(code: unknown, error: unknown, request?: Request): Response {
   if (error instanceof ValidationFailed) return json(422, errorBody(error));
   if (error instanceof HttpError) return json(error.status, errorBody(error), error.headers);
   switch (code) {
@@ -56,7 +56,15 @@ export function errorResponse(code: unknown, error: unknown): Response {
     case "PARSE":
       return json(422, { detail: [issue.custom(["body"], null, "Request body could not be parsed", "json_invalid")] });
     case "VALIDATION": {
-      const e = error as { type?: string; all?: unknown[]; value?: unknown };
+      const e = error as { type?: string; all?: { path?: string; value?: unknown }[]; value?: unknown };
+      if (e.type === "property") {
+        // A per-property decode error (for example t.Numeric) carries the value but not the
+        // parameter's name: find the query parameter that was sent with that value.
+        const query = request ? new URL(request.url).searchParams : new URLSearchParams();
+        const name = [...query.keys()].find((k) => query.getAll(k).includes(String(e.value)));
+        const errors = (e.all ?? []).map((x) => ({ ...x, path: name ? `/${name}${x.path ?? ""}` : x.path, sent: name ? query.get(name) : undefined }));
+        return json(422, { detail: fromSchemaErrors("query", errors as never[], e.value) });
+      }
       const where = e.type === "params" ? "path" : (e.type ?? "body");
       return json(422, { detail: fromSchemaErrors(where, (e.all ?? []) as never[], e.value) });
     }
@@ -78,7 +86,7 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
     .onRequest(({ request }) => {
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     })
-    .onError(({ code, error }) => errorResponse(code, error))
+    .onError(({ code, error, request }) => errorResponse(code, error, request))
     .get("/openapi.json", () => new Response(openapi, { headers: { "Content-Type": "application/json", ...CORS_HEADERS } }))
     .use(docsPage());
   for (const e of mounted) {

@@ -6,6 +6,9 @@
  */
 import type { Database } from "bun:sqlite";
 import { hash, verify } from "@node-rs/argon2";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { accountOrm } from "../db/connection";
+import { apiKeys, plans, users } from "../db/schema/account";
 import { getPlan, type Plan } from "./plans";
 import { today } from "../time";
 
@@ -38,27 +41,28 @@ function randomKey(): { kid: string; key: string } {
 
 /** Creates a user on `planSlug` with one key; the key is returned once and never stored. */
 export async function createUserWithKey(db: Database, planSlug: string, name?: string): Promise<CreatedKey> {
+  const orm = accountOrm(db);
   if (!getPlan(db, planSlug)) {
-    const known = db.query<{ slug: string }, []>("SELECT slug FROM plans ORDER BY sort_order").all();
+    const known = orm.select({ slug: plans.slug }).from(plans).orderBy(asc(plans.sortOrder)).all();
     throw new KeyError(`unknown plan "${planSlug}" (plans: ${known.map((p) => p.slug).join(", ")})`);
   }
   const { kid, key } = randomKey();
   const keyHash = await hash(key, ARGON2);
   const now = Date.now();
   const userName = name?.trim() || `${planSlug} user`;
-  const ids = db.transaction(() => {
-    const user = db
-      .query<{ id: number }, [string, string, string, number]>(
-        "INSERT INTO users (name, plan_slug, period_anchor, created_at) VALUES (?, ?, ?, ?) RETURNING id",
-      )
-      .get(userName, planSlug, today(now), now)!;
-    const row = db
-      .query<{ id: number }, [string, number, string, string, number]>(
-        "INSERT INTO api_keys (kid, user_id, name, hash, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-      )
-      .get(kid, user.id, userName, keyHash, now)!;
+  const ids = orm.transaction((tx) => {
+    const user = tx
+      .insert(users)
+      .values({ name: userName, planSlug, periodAnchor: today(now), createdAt: now })
+      .returning({ id: users.id })
+      .get();
+    const row = tx
+      .insert(apiKeys)
+      .values({ kid, userId: user.id, name: userName, hash: keyHash, createdAt: now })
+      .returning({ id: apiKeys.id })
+      .get();
     return { userId: user.id, keyId: row.id };
-  })();
+  });
   return { ...ids, kid, key, plan: planSlug };
 }
 
@@ -73,14 +77,19 @@ export interface KeyListing {
 }
 
 export function listKeys(db: Database): KeyListing[] {
-  return db
-    .query<
-      { id: number; kid: string; user_id: number; name: string; plan: string; created_at: number; revoked_at: number | null },
-      []
-    >(
-      `SELECT k.id, k.kid, k.user_id, k.name, u.plan_slug AS plan, k.created_at, k.revoked_at
-       FROM api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.id`,
-    )
+  return accountOrm(db)
+    .select({
+      id: apiKeys.id,
+      kid: apiKeys.kid,
+      user_id: apiKeys.userId,
+      name: apiKeys.name,
+      plan: users.planSlug,
+      created_at: apiKeys.createdAt,
+      revoked_at: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .orderBy(asc(apiKeys.id))
     .all()
     .map((r) => ({
       ...r,
@@ -91,14 +100,20 @@ export function listKeys(db: Database): KeyListing[] {
 
 /** Revokes a key by its numeric id or its kid; returns false when no active key matched. */
 export function revokeKey(db: Database, idOrKid: string): boolean {
-  const now = Date.now();
-  const byId = /^\d+$/.test(idOrKid);
-  const result = db
-    .query(`UPDATE api_keys SET revoked_at = ? WHERE ${byId ? "id" : "kid"} = ? AND revoked_at IS NULL`)
-    .run(now, byId ? Number(idOrKid) : idOrKid);
-  return result.changes > 0;
+  const match = /^\d+$/.test(idOrKid) ? eq(apiKeys.id, Number(idOrKid)) : eq(apiKeys.kid, idOrKid);
+  const revoked = accountOrm(db)
+    .update(apiKeys)
+    .set({ revokedAt: Date.now() })
+    .where(and(match, isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id })
+    .all();
+  return revoked.length > 0;
 }
 
+/**
+ * The hot path below uses one prepared statement instead of the query builder: it runs on every
+ * request whose key is not cached, and the ledger likewise (see ledger.ts).
+ */
 interface KeyRow {
   key_id: number;
   hash: string;

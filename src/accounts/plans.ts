@@ -3,6 +3,9 @@
  * start (insert-if-missing), so an operator's edits to a plan row survive restarts.
  */
 import type { Database } from "bun:sqlite";
+import { asc, eq } from "drizzle-orm";
+import { accountOrm } from "../db/connection";
+import { plans } from "../db/schema/account";
 
 /** What a plan grants; stored as the plan's `features` JSON (free-form in PlanSchema). */
 export interface PlanFeatures {
@@ -97,39 +100,27 @@ export const DEFAULT_PLANS: readonly Plan[] = [
 
 /** Inserts the default plans that are not there yet; existing rows are left as the operator set them. */
 export function seedPlans(db: Database): void {
-  const insert = db.query(
-    `INSERT INTO plans (slug, display_name, du_limit, period_days, rps_limit, rpm_limit, throttle_multiplier, price_usd, features, sort_order)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(slug) DO NOTHING`,
-  );
-  db.transaction(() => {
-    DEFAULT_PLANS.forEach((p, i) =>
-      insert.run(
-        p.slug,
-        p.display_name,
-        p.du_limit,
-        p.period_days,
-        p.rps_limit,
-        p.rpm_limit,
-        p.throttle_multiplier,
-        p.price_usd,
-        JSON.stringify(p.features),
-        i,
-      ),
-    );
-  })();
+  accountOrm(db)
+    .insert(plans)
+    .values(
+      DEFAULT_PLANS.map((p, i) => ({
+        slug: p.slug,
+        displayName: p.display_name,
+        duLimit: p.du_limit,
+        periodDays: p.period_days,
+        rpsLimit: p.rps_limit,
+        rpmLimit: p.rpm_limit,
+        throttleMultiplier: p.throttle_multiplier,
+        priceUsd: p.price_usd,
+        features: JSON.stringify(p.features),
+        sortOrder: i,
+      })),
+    )
+    .onConflictDoNothing({ target: plans.slug })
+    .run();
 }
 
-interface PlanRow {
-  slug: string;
-  display_name: string;
-  du_limit: number;
-  period_days: number;
-  rps_limit: number;
-  rpm_limit: number;
-  throttle_multiplier: number;
-  price_usd: number;
-  features: string;
-}
+type PlanRow = typeof plans.$inferSelect;
 
 function fromRow(row: PlanRow): Plan {
   const defaults = DEFAULT_PLANS.find((p) => p.slug === row.slug)?.features ?? DEFAULT_PLANS[0]!.features;
@@ -139,18 +130,25 @@ function fromRow(row: PlanRow): Plan {
   } catch {
     features = { ...defaults };
   }
-  return { ...row, features };
+  return {
+    slug: row.slug,
+    display_name: row.displayName,
+    du_limit: row.duLimit,
+    period_days: row.periodDays,
+    rps_limit: row.rpsLimit,
+    rpm_limit: row.rpmLimit,
+    throttle_multiplier: row.throttleMultiplier,
+    price_usd: row.priceUsd,
+    features,
+  };
 }
 
-const PLAN_COLUMNS =
-  "slug, display_name, du_limit, period_days, rps_limit, rpm_limit, throttle_multiplier, price_usd, features";
-
 export function listPlans(db: Database): Plan[] {
-  return db.query<PlanRow, []>(`SELECT ${PLAN_COLUMNS} FROM plans ORDER BY sort_order, slug`).all().map(fromRow);
+  return accountOrm(db).select().from(plans).orderBy(asc(plans.sortOrder), asc(plans.slug)).all().map(fromRow);
 }
 
 export function getPlan(db: Database, slug: string): Plan | null {
-  const row = db.query<PlanRow, [string]>(`SELECT ${PLAN_COLUMNS} FROM plans WHERE slug = ?`).get(slug);
+  const row = accountOrm(db).select().from(plans).where(eq(plans.slug, slug)).get();
   return row ? fromRow(row) : null;
 }
 

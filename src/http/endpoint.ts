@@ -11,7 +11,8 @@ import type { Ledger } from "../accounts/ledger";
 import type { Entitlement } from "../accounts/plans";
 import type { Config } from "../config";
 import { parseList, parseScalar, type ListSpec, type ParsedList, type ScalarType } from "../query/grammar";
-import { forbidden, HttpError, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
+import { Value } from "@sinclair/typebox/value";
+import { forbidden, fromSchemaErrors, HttpError, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
 import { duHeaders, enforceCap, type RateLimiter } from "./metering";
 import { costOf, priceOf, type Price } from "./pricing";
 
@@ -38,6 +39,8 @@ export interface RequestContext<P = Record<string, unknown>> {
   readonly url: URL;
   readonly params: P;
   readonly query: ParsedList;
+  /** The validated JSON body (undefined when the endpoint declares none). */
+  readonly body: any;
   readonly caller: Caller | null;
   /** Which response schema this caller gets. */
   readonly schema: Schema;
@@ -56,6 +59,8 @@ export interface Endpoint<P = any> {
   entitlement?: Entitlement;
   pathParams?: Record<string, ScalarType>;
   list?: ListSpec;
+  /** JSON request body schema; validated before the handler, failures are 422 at loc ["body", …]. */
+  body?: TSchema;
   /** Response schemas; `public` is the reduced one for unentitled callers. Absent for 204. */
   response?: { full: TSchema; public?: TSchema };
   status?: 200 | 201 | 204;
@@ -100,6 +105,25 @@ function parsePathParams(e: Endpoint, raw: Record<string, string>): Record<strin
   return out;
 }
 
+const MAX_JSON_BODY = 1 << 20;
+
+/** Reads and validates a JSON body against its schema; 413 when too large, 422 when malformed or invalid. */
+async function readJsonBody(request: Request, schema: TSchema): Promise<unknown> {
+  const text = await request.text();
+  if (text.length > MAX_JSON_BODY) throw new HttpError(413, `Request body larger than ${MAX_JSON_BODY} bytes`);
+  let value: unknown;
+  try {
+    value = text === "" ? undefined : JSON.parse(text);
+  } catch (err) {
+    throw new ValidationFailed([
+      { loc: ["body"], msg: `JSON decode error: ${(err as Error).message}`, type: "json_invalid", input: text.slice(0, 200), ctx: {} },
+    ]);
+  }
+  if (value === undefined) throw new ValidationFailed([{ loc: ["body"], msg: "Field required", type: "missing", input: null, ctx: {} }]);
+  if (!Value.Check(schema, value)) throw new ValidationFailed(fromSchemaErrors("body", [...Value.Errors(schema, value)], value));
+  return value;
+}
+
 /** The request pipeline for one endpoint; returns the function Elysia calls. */
 export function pipeline(e: MountedEndpoint, deps: AppDeps) {
   const { price } = e;
@@ -126,8 +150,9 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     }
     const params = parsePathParams(e, rawParams);
     const query = e.list ? parseList(e.list, url.searchParams) : EMPTY_LIST;
+    const input = e.body ? await readJsonBody(request, e.body) : undefined;
     const schema = deps.bare || caller?.plan.features.schema === "full" ? "full" : "public";
-    const body = await e.handle({ request, url, params, query, caller, schema, deps });
+    const body = await e.handle({ request, url, params, query, body: input, caller, schema, deps });
 
     const headers: Record<string, string> = {};
     if (caller) {

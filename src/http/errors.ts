@@ -132,6 +132,8 @@ interface TypeBoxErrorLike {
   value?: unknown;
   message?: string;
   schema?: Record<string, unknown>;
+  /** The value as the client sent it, when the framework already converted `value`. */
+  sent?: unknown;
 }
 
 /**
@@ -150,11 +152,12 @@ export function fromSchemaErrors(where: string, errors: readonly TypeBoxErrorLik
     const key = loc.join("\u0000");
     if (seen.has(key)) continue;
     seen.add(key);
-    const input = e.value === undefined ? rawAt(raw, segments) : e.value;
+    const value = e.value === undefined ? rawAt(raw, segments) : e.value;
+    const input = e.sent ?? value;
     const s = e.schema ?? {};
-    if (input === undefined) out.push(issue.missing(loc));
-    else if (typeof s.maximum === "number" && typeof input === "number" && input > s.maximum) out.push(issue.le(loc, input, s.maximum));
-    else if (typeof s.minimum === "number" && typeof input === "number" && input < s.minimum) out.push(issue.ge(loc, input, s.minimum));
+    if (value === undefined) out.push(issue.missing(loc));
+    else if (typeof s.maximum === "number" && typeof value === "number" && value > s.maximum) out.push(issue.le(loc, input, s.maximum));
+    else if (typeof s.minimum === "number" && typeof value === "number" && value < s.minimum) out.push(issue.ge(loc, input, s.minimum));
     else if (typeof s.maxLength === "number" && typeof input === "string" && input.length > s.maxLength) out.push(issue.maxLength(loc, input, s.maxLength));
     else if (typeof s.minLength === "number" && typeof input === "string" && input.length < s.minLength) out.push(issue.minLength(loc, input, s.minLength));
     else if (s.type === "integer") out.push(issue.int(loc, input));

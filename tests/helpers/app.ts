@@ -48,7 +48,7 @@ export async function createTestContext(options: { bare?: boolean } = {}): Promi
       const headers: Record<string, string> = { ...init.headers };
       const key = init.key === undefined ? keys.enterprise : init.key;
       if (key !== null) headers.Authorization = `Bearer ${key}`;
-      let body: BodyInit | undefined;
+      let body: string | undefined;
       if (init.body !== undefined) {
         body = JSON.stringify(init.body);
         headers["Content-Type"] = "application/json";

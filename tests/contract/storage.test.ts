@@ -1,0 +1,65 @@
+/** Market and account data live apart: a new market snapshot replaces the old without touching users. */
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { createUserWithKey } from "../../src/accounts/keys";
+import { seedPlans } from "../../src/accounts/plans";
+import { openAccountDb, openMarketReader } from "../../src/db/connection";
+import { seedMarket } from "../../src/seed";
+import { tempDataDir } from "../helpers/app";
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = tempDataDir();
+});
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const dump = (path: string, sql: string) => {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.query(sql).all();
+  } finally {
+    db.close();
+  }
+};
+
+test("the same seed builds the same snapshot; another seed a different one", () => {
+  seedMarket({ dataDir, scale: "tiny", seed: 11, quiet: true });
+  const a = dump(join(dataDir, "market.db"), "SELECT * FROM auction_houses ORDER BY id");
+  seedMarket({ dataDir, scale: "tiny", seed: 11, quiet: true });
+  const b = dump(join(dataDir, "market.db"), "SELECT * FROM auction_houses ORDER BY id");
+  expect(b).toEqual(a);
+  seedMarket({ dataDir, scale: "tiny", seed: 12, quiet: true });
+  expect(dump(join(dataDir, "market.db"), "SELECT * FROM auction_houses ORDER BY id")).not.toEqual(a);
+});
+
+test("reseeding the market leaves every account row as it was", async () => {
+  const account = openAccountDb(dataDir);
+  seedPlans(account);
+  await createUserWithKey(account, "pro", "keeper");
+  account.run("INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (1, '2026-01-01', 'GET /v1/artists', 22, 1)");
+  account.close();
+  const accountPath = join(dataDir, "account.db");
+  const before = ["users", "api_keys", "du_daily", "plans"].map((t) => dump(accountPath, `SELECT * FROM ${t}`));
+  seedMarket({ dataDir, scale: "small", seed: 5, quiet: true });
+  const after = ["users", "api_keys", "du_daily", "plans"].map((t) => dump(accountPath, `SELECT * FROM ${t}`));
+  expect(after).toEqual(before);
+  const reader = openMarketReader(dataDir);
+  expect((reader.query("SELECT value FROM market_meta WHERE key = 'scale'").get() as { value: string }).value).toBe("small");
+  expect(reader.query("SELECT count(*) AS n FROM account.users").get()).toEqual({ n: 1 });
+  reader.close();
+});
+
+test("the reader connection is read-only and has sqlite-vec", () => {
+  const reader = openMarketReader(dataDir);
+  expect(() => reader.run("DELETE FROM categories")).toThrow();
+  expect((reader.query("SELECT vec_version() AS v").get() as { v: string }).v).toMatch(/^v\d/);
+  reader.close();
+});
+
+test("the account database runs in WAL mode", () => {
+  const db = openAccountDb(dataDir);
+  expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+  db.close();
+});
