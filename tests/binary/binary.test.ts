@@ -1,0 +1,172 @@
+/**
+ * The compiled binary, run the way a customer runs it: dist/artmarket copied alone into a fresh
+ * folder outside the repo (no node_modules, bunfig.toml or .env within reach), started from there
+ * with only `--data DIR`. Builds the binary first unless dist/artmarket is newer than every source
+ * file (a clean clone, as in CI, always builds).
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const DIST = join(ROOT, "dist/artmarket");
+const KEY = /^am_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/;
+const BUILD_TIMEOUT = 300_000;
+const STEP_TIMEOUT = 60_000;
+
+let work = "";
+let bin = "";
+let data = "";
+let proKey = "";
+
+/** Newest modification time of the files the binary is made from. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  walk(join(ROOT, "src"));
+  for (const file of ["scripts/build.ts", "package.json"]) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
+  return newest;
+}
+
+/** Only what a shell on a clean machine would have: no ARTMARKET_* settings, no repo paths. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: work, LANG: "C.UTF-8" };
+  if (process.env.TMPDIR) env.TMPDIR = process.env.TMPDIR;
+  return env;
+}
+
+async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([bin, ...args], { cwd: work, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+function lines(text: string): string[] {
+  return text.split("\n").filter((l) => l.trim() !== "");
+}
+
+beforeAll(async () => {
+  if (!existsSync(DIST) || statSync(DIST).mtimeMs <= newestSource()) {
+    const build = Bun.spawn([process.execPath, "scripts/build.ts"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(build.stdout).text(), new Response(build.stderr).text(), build.exited]);
+    if (code !== 0) throw new Error(`bun scripts/build.ts exited with ${code}\n${out}\n${err}`);
+  }
+  work = mkdtempSync(join(tmpdir(), "artmarket-binary-"));
+  if (work.startsWith(ROOT)) throw new Error(`temp folder ${work} is inside the repo`);
+  bin = join(work, "artmarket");
+  copyFileSync(DIST, bin);
+  await Bun.$`chmod 755 ${bin}`.quiet();
+  data = join(work, "D");
+  // Files a started-from folder may hold, which the binary must ignore (it is built without
+  // bunfig/dotenv autoload): a bunfig.toml that would fail on a missing preload, and a .env that
+  // would move the extracted libraries to lib/from-dotenv/.
+  writeFileSync(join(work, "bunfig.toml"), 'preload = ["./missing-preload.ts"]\n');
+  writeFileSync(join(work, ".env"), "ARTMARKET_BUILD_ID=from-dotenv\n");
+}, BUILD_TIMEOUT);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test(
+  "doctor: every native part works",
+  async () => {
+    const r = await run("doctor", "--data", data);
+    const out = lines(r.stdout);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    for (const check of ["sqlite-vec", "argon2", "sharp"]) expect(out.some((l) => l.startsWith(`ok   ${check}:`))).toBe(true);
+    expect(out.every((l) => l.startsWith("ok   "))).toBe(true);
+    expect(out.find((l) => l.startsWith("ok   build:"))).toContain("(compiled binary)");
+  },
+  STEP_TIMEOUT,
+);
+
+test(
+  "the native libraries are extracted under <data>/lib/<build>/",
+  () => {
+    const builds = readdirSync(join(data, "lib"));
+    expect(builds.length).toBe(1);
+    expect(builds[0]).toMatch(/^\d+\.\d+\.\d+-/); // the build id defined at build time, not "dev" or the .env's
+    const files = readdirSync(join(data, "lib", builds[0]!));
+    expect(files).toContain("vec0.so");
+    expect(files.some((f) => /^libvips-cpp\.so\.\d/.test(f))).toBe(true);
+    expect(files.some((f) => f.endsWith(".tmp"))).toBe(false);
+  },
+);
+
+test(
+  "seed --scale tiny writes market.db",
+  async () => {
+    const r = await run("seed", "--scale", "tiny", "--data", data);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(data, "market.db"))).toBe(true);
+  },
+  STEP_TIMEOUT,
+);
+
+test(
+  "keys create prints the key last; keys list shows it",
+  async () => {
+    const created = await run("keys", "create", "--plan", "pro", "--data", data);
+    expect(created.code, created.stderr).toBe(0);
+    proKey = lines(created.stdout).at(-1) ?? "";
+    expect(proKey).toMatch(KEY);
+
+    const listed = await run("keys", "list", "--data", data);
+    expect(listed.code, listed.stderr).toBe(0);
+    const kid = proKey.split("_")[1]!;
+    expect(listed.stdout).toContain(kid);
+    expect(listed.stdout).toContain("pro");
+  },
+  STEP_TIMEOUT,
+);
+
+test(
+  "serve answers an authenticated request and the healthcheck",
+  async () => {
+    expect(proKey).toMatch(KEY);
+    const proc = Bun.spawn([bin, "serve", "--data", data, "--port", "0"], { cwd: work, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
+    try {
+      const reader = proc.stdout.getReader();
+      let buffered = "";
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<null>((done) => (timer = setTimeout(() => done(null), 20_000)));
+      try {
+        while (!buffered.includes("\n")) {
+          const chunk = await Promise.race([reader.read(), timeout]);
+          if (chunk === null) throw new Error(`serve printed no line within 20 s: ${JSON.stringify(buffered)}`);
+          if (chunk.done) throw new Error(`serve exited (${await proc.exited}): ${buffered}${await new Response(proc.stderr).text()}`);
+          buffered += new TextDecoder().decode(chunk.value);
+        }
+      } finally {
+        clearTimeout(timer);
+        reader.releaseLock();
+      }
+      const first = buffered.split("\n")[0]!;
+      const match = /^listening on (http:\/\/\S+:\d+)$/.exec(first);
+      expect(match, first).not.toBeNull();
+      const base = match![1]!;
+
+      const categories = await fetch(`${base}/v1/categories`, { headers: { Authorization: `Bearer ${proKey}` } });
+      const body = await categories.text();
+      expect(categories.status, body).toBe(200);
+      expect(categories.headers.get("X-Service-DataUnits")).toBe("1");
+      expect(Array.isArray(JSON.parse(body))).toBe(true);
+
+      const health = await fetch(`${base}/healthcheck`);
+      await health.arrayBuffer();
+      expect(health.status).toBe(200);
+    } finally {
+      proc.kill();
+      await proc.exited;
+    }
+  },
+  STEP_TIMEOUT,
+);
