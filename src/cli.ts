@@ -33,11 +33,11 @@ function out(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-function withAccount<T>(dataDir: string, fn: (db: Database) => T): T {
+async function withAccount<T>(dataDir: string, fn: (db: Database) => T | Promise<T>): Promise<T> {
   const db = openAccountDb(dataDir);
   try {
     seedPlans(db);
-    return fn(db);
+    return await fn(db);
   } finally {
     db.close();
   }
@@ -87,13 +87,13 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
     out(`created user ${created.userId}, key id ${created.keyId} (${created.kid}) on plan ${created.plan}; the key is shown once:`);
     out(created.key);
   } else if (action === "list") {
-    const rows = withAccount(dataDir, listKeys);
+    const rows = await withAccount(dataDir, listKeys);
     if (flags.json) return out(JSON.stringify(rows, null, 2));
     out(["id", "kid", "user", "plan", "name", "created", "revoked"].join("\t"));
     for (const r of rows) out([r.id, r.kid, r.user_id, r.plan, r.name, r.created_at, r.revoked_at ?? "-"].join("\t"));
   } else if (action === "revoke") {
     if (!arg) throw new ConfigError("keys revoke needs a key ID (the number from `keys list`, or the kid)");
-    const done = withAccount(dataDir, (db) => revokeKey(db, arg));
+    const done = await withAccount(dataDir, (db) => revokeKey(db, arg));
     if (!done) throw new ConfigError(`no active key with id ${arg}`);
     out(`revoked key ${arg}`);
   } else {
@@ -101,8 +101,8 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
   }
 }
 
-function notices(flags: Record<string, string | true>): void {
-  const rows = withAccount(dataDirFrom(flags), (db) =>
+async function notices(flags: Record<string, string | true>): Promise<void> {
+  const rows = await withAccount(dataDirFrom(flags), (db) =>
     db
       .query(
         `SELECT n.id, n.user_id, u.name AS user_name, n.plan_slug AS plan, n.pool, n.threshold, n.period_start, n.period_end,
@@ -140,7 +140,7 @@ export async function main(argv: string[]): Promise<number> {
         await keys(rest, flags);
         return 0;
       case "notices":
-        notices(flags);
+        await notices(flags);
         return 0;
       case "import":
         process.stderr.write("import: loading real auction records is not available in this build yet\n");

@@ -1,0 +1,74 @@
+/** The command line from source: keys create/list/revoke, seed arguments, errors without stack traces. */
+import { afterAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { tempDataDir } from "../helpers/app";
+
+const root = join(import.meta.dir, "../..");
+const dataDir = tempDataDir();
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function cli(...args: string[]) {
+  const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args], { cwd: dataDir, env: { ...process.env, ARTMARKET_DATA: dataDir } });
+  return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
+}
+
+describe("artmarket keys", () => {
+  let kid = "";
+  test("create prints the key alone on the last line, and stores only its hash", () => {
+    const r = cli("keys", "create", "--plan", "pro", "--name", "Acme research");
+    expect(r.code).toBe(0);
+    const key = r.out.trim().split("\n").at(-1)!;
+    expect(key).toMatch(/^am_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    kid = key.slice(3, 19);
+    const { Database } = require("bun:sqlite");
+    const db = new Database(join(dataDir, "account.db"), { readonly: true });
+    const row = db.query("SELECT hash FROM api_keys WHERE kid = ?").get(kid) as { hash: string };
+    const dump = JSON.stringify(db.query("SELECT * FROM api_keys").all());
+    db.close();
+    expect(row.hash).toStartWith("$argon2id$");
+    expect(dump).not.toContain(key.slice(20));
+  });
+
+  test("list shows the key with its plan, as text and as JSON", () => {
+    const text = cli("keys", "list");
+    expect(text.code).toBe(0);
+    expect(text.out).toContain(kid);
+    const rows = JSON.parse(cli("keys", "list", "--json").out) as { kid: string; plan: string; name: string; revoked_at: null }[];
+    expect(rows).toEqual([expect.objectContaining({ kid, plan: "pro", name: "Acme research", revoked_at: null })]);
+  });
+
+  test("revoke by kid, then again is a clear error", () => {
+    expect(cli("keys", "revoke", kid).code).toBe(0);
+    const again = cli("keys", "revoke", kid);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain("no active key");
+    expect(again.err).not.toContain("    at ");
+    const rows = JSON.parse(cli("keys", "list", "--json").out) as { revoked_at: string | null }[];
+    expect(rows[0]!.revoked_at).not.toBeNull();
+  });
+
+  test("an unknown plan is refused with the plans listed", () => {
+    const r = cli("keys", "create", "--plan", "gold");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("sandbox, pro, enterprise");
+  });
+});
+
+describe("argument errors", () => {
+  for (const [args, says] of [
+    [["seed"], "--scale"],
+    [["seed", "--scale", "huge"], "tiny, small, medium, large, full"],
+    [["seed", "--scale", "tiny", "--seed", "x"], "--seed"],
+    [["serve", "--port", "99999"], "--port"],
+    [["serve", "--public-url", "ftp://x"], "--public-url"],
+    [["frobnicate"], "unknown command"],
+  ] as const) {
+    test(`${args.join(" ")} → exit 2, "${says}"`, () => {
+      const r = cli(...args);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(says);
+      expect(r.err).not.toContain("    at ");
+    });
+  }
+});
