@@ -34,7 +34,8 @@ function listParameters(spec: ListSpec): Json[] {
   for (const [field, decl] of Object.entries(spec.fields)) {
     for (const suffix of decl.suffixes) {
       const base = suffix === "__ilike" ? { type: "string", minLength: 1, maxLength: 200 } : scalarSchema(decl.type);
-      const schema = suffix === "__in" ? { type: "array", items: base } : base;
+      const schema =
+        suffix === "__in" ? { type: "array", items: base, ...(spec.maxInValues !== undefined && { maxItems: spec.maxInValues }) } : base;
       const what = {
         "": "equals",
         __eq: "equals",
@@ -81,25 +82,40 @@ function listParameters(spec: ListSpec): Json[] {
   return out;
 }
 
-/** Copies a TypeBox schema into plain JSON, hoisting every schema with an $id into components. */
+/**
+ * Copies a TypeBox schema into plain JSON, hoisting every schema with an $id into components and
+ * pointing TypeBox references (`Type.Ref`: `{ $ref: "Id" }`) at the component. Two different
+ * schemas under one $id would make one of them silently wrong, so that is an error.
+ */
 function hoist(schema: TSchema, components: Record<string, Json>): Json {
-  const walk = (node: unknown, top: boolean): unknown => {
-    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== "object") return node;
     const obj = node as Json;
     const id = typeof obj.$id === "string" ? obj.$id : undefined;
     const copy: Json = {};
     for (const [k, v] of Object.entries(obj)) {
       if (k === "$id") continue;
-      copy[k] = walk(v, false);
+      copy[k] = k === "$ref" && typeof v === "string" && !v.startsWith("#") ? componentRef(v) : walk(v);
     }
     if (id) {
-      components[id] ??= copy;
-      return { $ref: `#/components/schemas/${id}` };
+      const existing = components[id];
+      if (existing === undefined) components[id] = copy;
+      else if (JSON.stringify(existing) !== JSON.stringify(copy)) {
+        throw new Error(`OpenAPI: two different schemas share the $id "${id}"; give one of them another $id`);
+      }
+      return { $ref: componentRef(id) };
     }
-    return top ? copy : copy;
+    return copy;
   };
-  return walk(JSON.parse(JSON.stringify(schema)), true) as Json;
+  return walk(JSON.parse(JSON.stringify(schema))) as Json;
+}
+
+const componentRef = (name: string) => `#/components/schemas/${name}`;
+
+/** The {name}s of an OpenAPI path template, in order. */
+export function templateParams(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
 
 const ERROR_SCHEMAS: Record<string, Json> = {
@@ -126,10 +142,15 @@ const ERROR_SCHEMAS: Record<string, Json> = {
   },
 };
 
-const errorResponse = (description: string, schema = "ErrorResponse") => ({
+const errorResponse = (description: string, schema = "ErrorResponse", headers?: Json) => ({
   description,
-  content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
+  ...(headers && { headers }),
+  content: { "application/json": { schema: { $ref: componentRef(schema) } } },
 });
+
+const RETRY_AFTER = {
+  "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer", minimum: 1 } },
+};
 
 const DU_HEADER_DOCS = {
   "X-Service-DataUnits": { description: "DU cost of this call", schema: { type: "number" } },
@@ -140,11 +161,15 @@ const DU_HEADER_DOCS = {
 export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { version: string; serverUrl?: string }): Json {
   const components: Record<string, Json> = { ...ERROR_SCHEMAS };
   const paths: Record<string, Json> = {};
+  const tags: string[] = [];
   for (const e of endpoints) {
-    const parameters: Json[] = [];
-    for (const [name, type] of Object.entries(e.pathParams ?? {})) {
-      parameters.push({ name, in: "path", required: true, schema: scalarSchema(type) });
-    }
+    if (!tags.includes(e.tag)) tags.push(e.tag);
+    // Every {name} of the template is declared: typed from pathParams where declared, else a string.
+    const pathNames = templateParams(e.path);
+    const parameters: Json[] = pathNames.map((name) => {
+      const type = e.pathParams?.[name];
+      return { name, in: "path", required: true, schema: type ? scalarSchema(type) : { type: "string" } };
+    });
     if (e.list) parameters.push(...listParameters(e.list));
     const responses: Json = {};
     const status = String(e.status ?? 200);
@@ -163,11 +188,17 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
     }
     if (e.auth !== "public") {
       responses["401"] = errorResponse("Missing or invalid bearer token");
-      responses["429"] = errorResponse("Request-rate limit exceeded, or the sandbox allowance is used up (Retry-After says when to retry)");
+      responses["429"] = errorResponse(
+        "Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry)",
+        "ErrorResponse",
+        RETRY_AFTER,
+      );
     }
     if (e.entitlement) responses["403"] = errorResponse("The caller's plan does not include this resource");
-    if (e.pathParams) responses["404"] = errorResponse("Not found, or not accessible to the caller");
-    if (e.list || e.pathParams) responses["422"] = errorResponse("Validation error", "HTTPValidationError");
+    if (pathNames.length) responses["404"] = errorResponse("Not found, or not accessible to the caller");
+    if (e.body) responses["413"] = errorResponse("Request body too large");
+    // The pipeline validates declared path parameters, list parameters and JSON bodies.
+    if (e.list || e.pathParams || e.body) responses["422"] = errorResponse("Validation error", "HTTPValidationError");
     const du =
       e.price.perRecord > 0 ? `${formatDu(e.price.base)} + ${formatDu(e.price.perRecord)} per record` : formatDu(e.price.base);
     const operation: Json = {
@@ -176,6 +207,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
       description: `${e.description ? `${e.description}\n\n` : ""}Cost: ${du} DU.`,
       tags: [e.tag],
       parameters,
+      ...(e.body && { requestBody: { required: true, content: { "application/json": { schema: hoist(e.body, components) } } } }),
       responses,
       "x-data-units": { base: e.price.base, per_record: e.price.perRecord },
       security: e.auth === "public" ? [] : e.auth === "optional" ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],
@@ -191,6 +223,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
         "Auction-market data: artists, artworks, lots, sales, charts, estimates and analytics, metered in Data Units, plus each user's private collection.",
     },
     ...(info.serverUrl && { servers: [{ url: info.serverUrl }] }),
+    tags: tags.map((name) => ({ name })),
     paths,
     components: {
       schemas: components,
