@@ -1,32 +1,37 @@
 /**
- * `seed`: builds a deterministic market snapshot into market.db. The snapshot is written to a
- * temporary file and renamed into place, so a failed or interrupted seed leaves the previous
- * market as it was, and account.db is never touched.
- *
- * This build generates the reference data (currencies, locations, categories, vocabularies,
- * auction houses). The artists, artworks, lots and sales of the synthetic market are not
- * generated yet; the summary says so, and market_meta records `contents = reference`.
+ * `seed`: builds a deterministic synthetic market into market.db (and its latent truth into
+ * truth.db). Both are written to temporary files and renamed into place, so a failed or
+ * interrupted seed leaves the previous market as it was; account.db is never touched.
+ * Same seed and same as-of date: the same market, row for row.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { Database } from "bun:sqlite";
 import type { Scale } from "../config";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
 import { Progress } from "../progress";
+import { today } from "../time";
+import { buildSales, generateArtists, planArtists, SCALE_SPECS, type GeneratorTotals } from "./market";
 import { Random } from "./random";
-import { writeReference } from "./reference";
+import { CURRENCY_CODES, writeReference } from "./reference";
+import { BENCHMARKS, benchmarkSeries, fxLastDay, fxRates, marketFactor, monthIndex } from "./series";
+import { createTruthDb, TRUTH_DB } from "./truth";
 
 export interface SeedOptions {
   dataDir: string;
   scale: Scale;
   seed: number;
+  /** The market's "today" (YYYY-MM-DD); default: the real today. */
+  asOf?: string;
   quiet?: boolean;
 }
 
 export interface SeedSummary {
   scale: Scale;
   seed: number;
-  contents: "reference";
+  asOf: string;
   counts: Record<string, number>;
+  lotsByStatus: Record<string, number>;
   seconds: number;
   bytes: number;
   path: string;
@@ -34,37 +39,110 @@ export interface SeedSummary {
 
 export const DEFAULT_SEED = 1986;
 
+/**
+ * Drops the secondary indexes of `tables` and returns a function that recreates them: loading
+ * rows into bare tables and indexing once at the end is several times faster than keeping the
+ * indexes up to date row by row.
+ */
+function deferIndexes(db: Database, tables: string[]): () => void {
+  const rows = db
+    .query<{ name: string; sql: string }, []>(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${tables.map((t) => `'${t}'`).join(",")})`,
+    )
+    .all();
+  for (const r of rows) db.run(`DROP INDEX "${r.name}"`);
+  return () => {
+    for (const r of rows) db.run(r.sql);
+  };
+}
+
 export function seedMarket(options: SeedOptions): SeedSummary {
   const progress = new Progress("seed", options.quiet);
-  const target = marketDbPath(options.dataDir);
+  const asOf = options.asOf ?? today();
+  const spec = SCALE_SPECS[options.scale];
   mkdirSync(options.dataDir, { recursive: true });
+  const target = marketDbPath(options.dataDir);
   const tmp = join(options.dataDir, `market.db.building-${process.pid}`);
-  for (const f of [tmp, `${tmp}-journal`]) if (existsSync(f)) rmSync(f);
+  const truthTarget = join(options.dataDir, TRUTH_DB);
+  const truthTmp = join(options.dataDir, `${TRUTH_DB}.building-${process.pid}`);
+  for (const f of [tmp, `${tmp}-journal`, truthTmp]) if (existsSync(f)) rmSync(f);
   const db = openMarketForWrite(tmp, options.dataDir);
-  let counts: Record<string, number>;
+  const truth = createTruthDb(truthTmp);
+  let counts: Record<string, number> = {};
+  let totals: GeneratorTotals;
   try {
     const rng = new Random(options.seed);
-    const phase = progress.phase("reference data");
-    counts = writeReference(db, rng, options.scale);
+    let phase = progress.phase("reference data");
+    const reference = writeReference(db, rng, options.scale);
+    counts = { ...reference.counts };
     phase.end();
+
+    phase = progress.phase("market factor, FX rates, benchmarks");
+    const months = monthIndex(asOf) + 1;
+    const market = marketFactor(rng, months);
+    truth.query("INSERT INTO market_truth (id, log_level) VALUES (1, ?)").run(new Uint8Array(market.buffer));
+    const fx = fxRates(rng, CURRENCY_CODES, asOf, fxLastDay(asOf));
+    const insFx = db.query("INSERT INTO fx_rates (code, day, usd_per_unit) VALUES (?, ?, ?)");
+    db.transaction(() => {
+      fx.codes.forEach((code, c) => {
+        for (let d = 0; d < fx.days; d++) insFx.run(code, new Date((fx.firstDay + d) * 86_400_000).toISOString().slice(0, 10), fx.rates[c]![d]!);
+      });
+    })();
+    counts.fx_rates = fx.codes.length * fx.days;
+    const insSeries = db.query("INSERT INTO benchmark_series (id, label, synthetic) VALUES (?, ?, 1)");
+    const insPoint = db.query("INSERT INTO benchmarks (series, month, value) VALUES (?, ?, ?)");
+    db.transaction(() => {
+      for (const def of BENCHMARKS) {
+        insSeries.run(def.id, def.label);
+        for (const p of benchmarkSeries(rng, def, months - 1)) insPoint.run(def.id, p.month, p.value);
+      }
+    })();
+    phase.end();
+
+    phase = progress.phase("sales calendar");
+    const sales = buildSales(db, rng, spec, reference.houses, asOf);
+    counts.sales = sales.count;
+    phase.end();
+
+    const restore = deferIndexes(db, ["lots", "src_artworks", "artist_events"]);
+    const plans = planArtists(rng, spec);
+    const planned = plans.reduce((s, p) => s + p.lots, 0);
+    phase = progress.phase("artists, artworks, lots", planned);
+    totals = generateArtists({ db, truth, rng, spec, asOf, months, market, fx, sales }, plans, (_, lots) => phase.tick(lots));
+    phase.end();
+    Object.assign(counts, { artists: totals.artists, artworks: totals.artworks, lots: totals.lots, images: totals.images, artist_events: totals.events });
+
+    phase = progress.phase("indexes");
+    restore();
+    phase.end();
+
     const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
     meta.run("scale", options.scale);
     meta.run("seed", String(options.seed));
-    meta.run("contents", "reference");
+    meta.run("as_of", asOf);
+    meta.run("contents", "synthetic");
     meta.run("built_at", new Date().toISOString());
+    truth.query("INSERT INTO truth_meta (key, value) VALUES ('seed', ?), ('scale', ?), ('as_of', ?)").run(String(options.seed), options.scale, asOf);
+    phase = progress.phase("statistics");
     db.run("ANALYZE");
+    phase.end();
     db.close();
+    truth.close();
   } catch (err) {
     db.close();
+    truth.close();
     rmSync(tmp, { force: true });
+    rmSync(truthTmp, { force: true });
     throw err;
   }
+  renameSync(truthTmp, truthTarget);
   renameSync(tmp, target);
   return {
     scale: options.scale,
     seed: options.seed,
-    contents: "reference",
+    asOf,
     counts,
+    lotsByStatus: totals.lotsByStatus,
     seconds: progress.elapsed(),
     bytes: statSync(target).size,
     path: target,
@@ -73,9 +151,13 @@ export function seedMarket(options: SeedOptions): SeedSummary {
 
 export function formatSummary(s: SeedSummary): string {
   const rows = Object.entries(s.counts).map(([k, v]) => `  ${k.padEnd(18)} ${v.toLocaleString("en-US")}`);
+  const status = Object.entries(s.lotsByStatus)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${((100 * v) / Math.max(1, s.counts.lots ?? 0)).toFixed(1)}%`)
+    .join(", ");
   return [
-    `seed: ${s.scale} snapshot (seed ${s.seed}) written to ${s.path} in ${s.seconds.toFixed(1)}s, ${(s.bytes / 1024).toFixed(0)} KiB`,
+    `seed: ${s.scale} market (seed ${s.seed}, as of ${s.asOf}) written to ${s.path} in ${s.seconds.toFixed(1)}s, ${(s.bytes / 1048576).toFixed(1)} MiB`,
     ...rows,
-    "  note: this build generates reference data only; artists, artworks, lots and sales are not generated yet",
+    `  lots by status     ${status}`,
   ].join("\n");
 }

@@ -42,4 +42,21 @@ export class Random {
     const v = this.next();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
   }
+
+  /** Poisson(λ) by inversion (λ small, as used here). */
+  poisson(lambda: number): number {
+    const l = Math.exp(-lambda);
+    let k = 0;
+    let p = this.next();
+    while (p > l) {
+      k++;
+      p *= this.next();
+    }
+    return k;
+  }
+
+  /** Normal with mean and standard deviation. */
+  gauss(mean: number, sd: number): number {
+    return mean + sd * this.normal();
+  }
 }

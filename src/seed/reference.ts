@@ -114,9 +114,23 @@ function slugify(s: string): string {
 
 const label = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
-/** Writes every reference table; returns the row counts. */
-export function writeReference(db: Database, rng: Random, scale: Scale): Record<string, number> {
+export interface HouseInfo {
+  id: number;
+  name: string;
+  /** Index into LOCATIONS of the house's saleroom. */
+  location: number;
+  /** 0: the seven top houses; 1: the next tenth; 2: the rest. */
+  tier: number;
+  isLive: boolean;
+}
+
+/** Salerooms of the seven top houses: New York, London, Paris, Hong Kong, Geneva, New York, London. */
+const TOP_LOCATIONS = ["New York", "London", "Paris", "Hong Kong", "Geneva", "New York", "London"];
+
+/** Writes every reference table; returns the row counts and the auction houses. */
+export function writeReference(db: Database, rng: Random, scale: Scale): { counts: Record<string, number>; houses: HouseInfo[] } {
   const counts: Record<string, number> = {};
+  const houses: HouseInfo[] = [];
   db.transaction(() => {
     const cur = db.query("INSERT INTO currencies (code, name, symbol, decimals) VALUES (?, ?, ?, ?)");
     for (const c of CURRENCIES) cur.run(...c);
@@ -154,10 +168,14 @@ export function writeReference(db: Database, rng: Random, scale: Scale): Record<
         slug = slugify(name);
       }
       used.add(slug);
-      const [city, country] = LOCATIONS[i <= TOP_HOUSES.length ? i % 7 : rng.int(0, LOCATIONS.length - 2)]!;
-      house.run(i, name, slug, i, i <= TOP_HOUSES.length || rng.chance(0.6) ? 1 : 0, country, city);
+      const top = i <= TOP_HOUSES.length;
+      const location = top ? LOCATIONS.findIndex((l) => l[0] === TOP_LOCATIONS[i - 1]) : rng.int(0, LOCATIONS.length - 2);
+      const [city, country] = LOCATIONS[location]!;
+      const isLive = top || rng.chance(0.6);
+      house.run(i, name, slug, i, isLive ? 1 : 0, country, city);
+      houses.push({ id: i, name, location, tier: top ? 0 : i <= TOP_HOUSES.length + Math.max(3, Math.round(n / 10)) ? 1 : 2, isLive });
     }
     counts.auction_houses = n;
   })();
-  return counts;
+  return { counts, houses };
 }

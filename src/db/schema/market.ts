@@ -1,14 +1,22 @@
 /**
- * market.db: the market snapshot (reference data now; artists, artworks, lots, sales and derived
- * metrics as the generator and importer fill it). Rebuilt whole by seed/import and swapped in by rename.
+ * market.db: one market snapshot, rebuilt whole by seed/import and swapped in by rename.
+ *
+ * Two kinds of tables. Source tables hold what a market is made of, as the generator or the
+ * importer writes it (src_artists, src_artworks, src_sales, lots, fx_rates, images, events,
+ * benchmarks). Served tables are written by the derivation step from the source tables, with every
+ * metric the API serves computed ahead (artists, artworks, sales, artist_charts, artist_analytics,
+ * repeat_pairs, market_index), so that a read is a lookup. Lots are both: the writer fills their
+ * denormalised columns (artist, house, sale status and date, location) as it writes them.
  */
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** What built this snapshot: scale, seed, counts, build time. */
+/** What built this snapshot: scale, seed, counts, build time, as_of date. */
 export const marketMeta = sqliteTable("market_meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+// ---------------------------------------------------------------- reference
 
 export const currencies = sqliteTable("currencies", {
   code: text("code").primaryKey(),
@@ -16,6 +24,17 @@ export const currencies = sqliteTable("currencies", {
   symbol: text("symbol").notNull(),
   decimals: integer("decimals").notNull().default(2),
 });
+
+/** Daily reference rates: USD per one unit of the currency. */
+export const fxRates = sqliteTable(
+  "fx_rates",
+  {
+    code: text("code").notNull(),
+    day: text("day").notNull(),
+    usdPerUnit: real("usd_per_unit").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.day] })],
+);
 
 export const auctionHouses = sqliteTable(
   "auction_houses",
@@ -59,3 +78,313 @@ export const materials = vocabulary("materials");
 export const substrates = vocabulary("substrates");
 export const surfaces = vocabulary("surfaces");
 export const damages = vocabulary("damages");
+
+/** Synthetic benchmark series for the index chart (monthly closes), labelled as synthetic. */
+export const benchmarks = sqliteTable(
+  "benchmarks",
+  {
+    series: text("series").notNull(),
+    month: text("month").notNull(),
+    value: real("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.month] })],
+);
+
+export const benchmarkSeries = sqliteTable("benchmark_series", {
+  id: text("id").primaryKey(),
+  label: text("label").notNull(),
+  synthetic: integer("synthetic", { mode: "boolean" }).notNull(),
+});
+
+// ---------------------------------------------------------------- source tables
+
+export const srcArtists = sqliteTable(
+  "src_artists",
+  {
+    id: integer("id").primaryKey(),
+    uid: text("uid").notNull(),
+    name: text("name").notNull(),
+    /** Other spellings and names, separated by "|". */
+    synonyms: text("synonyms").notNull().default(""),
+    nationality: text("nationality").notNull(),
+    birth: integer("birth"),
+    death: integer("death"),
+    bio: text("bio").notNull().default(""),
+    longBio: text("long_bio").notNull().default(""),
+    isTop: integer("is_top", { mode: "boolean" }).notNull().default(false),
+    photoImageId: integer("photo_image_id"),
+  },
+  (t) => [uniqueIndex("src_artists_uid").on(t.uid)],
+);
+
+export const srcArtworks = sqliteTable(
+  "src_artworks",
+  {
+    id: integer("id").primaryKey(),
+    uid: text("uid").notNull(),
+    artistId: integer("artist_id").notNull(),
+    title: text("title").notNull(),
+    categoryId: integer("category_id").notNull(),
+    /** Display medium, e.g. "oil on canvas". */
+    medium: text("medium").notNull(),
+    /** Material ids, comma-separated, in the order of the medium text. */
+    materialIds: text("material_ids").notNull().default(""),
+    substrateId: integer("substrate_id"),
+    creationYear: integer("creation_year"),
+    heightCm: real("height_cm"),
+    widthCm: real("width_cm"),
+    depthCm: real("depth_cm"),
+    signed: integer("signed", { mode: "boolean" }).notNull().default(false),
+    /** Works of one edition share a group; each copy is its own artwork. */
+    editionGroupId: integer("edition_group_id"),
+    editionNumber: integer("edition_number"),
+    editionSize: integer("edition_size"),
+    imageId: integer("image_id"),
+  },
+  (t) => [uniqueIndex("src_artworks_uid").on(t.uid), index("src_artworks_artist").on(t.artistId)],
+);
+
+export const srcSales = sqliteTable("src_sales", {
+  id: integer("id").primaryKey(),
+  houseId: integer("house_id").notNull(),
+  name: text("name").notNull(),
+  locationId: integer("location_id").notNull(),
+  location: text("location").notNull(),
+  currency: text("currency").notNull(),
+  isOnline: integer("is_online", { mode: "boolean" }).notNull(),
+  isBidsStreaming: integer("is_bids_streaming", { mode: "boolean" }).notNull(),
+  status: text("status").notNull(),
+  /** ISO 8601 UTC, e.g. 2024-05-14T18:00:00Z. */
+  startDatetime: text("start_datetime").notNull(),
+  endDatetime: text("end_datetime").notNull(),
+});
+
+/**
+ * One offering of an artwork at a sale. Prices in the sale's currency and in USD at the sale
+ * day's reference rate; absent (null) where the lot has none (no hammer when passed or withdrawn).
+ */
+export const lots = sqliteTable(
+  "lots",
+  {
+    id: integer("id").primaryKey(),
+    saleId: integer("sale_id").notNull(),
+    artworkId: integer("artwork_id").notNull(),
+    artistId: integer("artist_id").notNull(),
+    houseId: integer("house_id").notNull(),
+    lotNum: text("lot_num").notNull(),
+    /** Numeric order of lot_num within its sale (for the NUMBER sort). */
+    lotSeq: integer("lot_seq").notNull(),
+    status: text("status").notNull(),
+    saleStatus: text("sale_status").notNull(),
+    saleDatetime: text("sale_datetime").notNull(),
+    locationId: integer("location_id").notNull(),
+    creationYear: integer("creation_year"),
+    isTop: integer("is_top", { mode: "boolean" }).notNull().default(false),
+    reserveMark: integer("reserve_mark", { mode: "boolean" }).notNull().default(false),
+    thirdPartyMark: integer("third_party_mark", { mode: "boolean" }).notNull().default(false),
+    currency: text("currency").notNull(),
+    hammer: real("hammer"),
+    estimateMin: real("estimate_min"),
+    estimateMax: real("estimate_max"),
+    premium: real("premium"),
+    hammerUsd: real("hammer_usd"),
+    estimateMinUsd: real("estimate_min_usd"),
+    estimateMaxUsd: real("estimate_max_usd"),
+    premiumUsd: real("premium_usd"),
+    notes: text("notes").notNull().default(""),
+  },
+  (t) => [
+    index("lots_sale").on(t.saleId, t.lotSeq),
+    index("lots_artist_date").on(t.artistId, t.saleDatetime),
+    index("lots_artwork").on(t.artworkId, t.saleDatetime),
+    index("lots_date").on(t.saleDatetime),
+  ],
+);
+
+/** Images: the original is drawn from its parameters (style of the artist, seed of the work) or read from a file. */
+export const images = sqliteTable("images", {
+  id: integer("id").primaryKey(),
+  artworkId: integer("artwork_id"),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  /** "procedural" (drawn from artist_id + seed) or "file" (path under images/orig/). */
+  kind: text("kind").notNull(),
+  seed: integer("seed"),
+  path: text("path"),
+});
+
+export const artistEvents = sqliteTable(
+  "artist_events",
+  {
+    id: integer("id").primaryKey(),
+    artistId: integer("artist_id").notNull(),
+    date: text("date").notNull(),
+    /** Life Events, Major Exhibitions, Major Publications, Major Sales. */
+    type: text("type").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    visible: integer("visible", { mode: "boolean" }).notNull().default(true),
+  },
+  (t) => [index("artist_events_artist").on(t.artistId, t.date)],
+);
+
+// ---------------------------------------------------------------- served (derived) tables
+
+export const artists = sqliteTable(
+  "artists",
+  {
+    id: integer("id").primaryKey(),
+    uid: text("uid").notNull(),
+    name: text("name").notNull(),
+    synonyms: text("synonyms").notNull().default(""),
+    nationality: text("nationality").notNull(),
+    birth: integer("birth"),
+    death: integer("death"),
+    bio: text("bio").notNull(),
+    longBio: text("long_bio").notNull(),
+    isTop: integer("is_top", { mode: "boolean" }).notNull(),
+    photoImageId: integer("photo_image_id"),
+    totalSales: real("total_sales").notNull(),
+    marketCap: real("market_cap").notNull(),
+    maxPrice: real("max_price"),
+    minPrice: real("min_price"),
+    priceMomentum12mo: real("price_momentum_percentage_12mo"),
+    priceMomentum5y: real("price_momentum_percentage_5y"),
+    artworksCount: integer("artworks_count").notNull(),
+    recentLotsCount: integer("recent_lots_count").notNull(),
+    lots1yr: integer("total_sales_lots_1yr").notNull(),
+    median1yr: real("total_sales_price_median_1yr"),
+    lotsCount: integer("lots_count").notNull(),
+  },
+  (t) => [
+    uniqueIndex("artists_uid").on(t.uid),
+    index("artists_market_cap").on(t.marketCap),
+    index("artists_total_sales").on(t.totalSales),
+    index("artists_name").on(t.name),
+  ],
+);
+
+/** The artist price index: monthly points from `start_month`, Float64 little-endian, plus a vector. */
+export const artistCharts = sqliteTable("artist_charts", {
+  artistId: integer("artist_id").primaryKey(),
+  startMonth: text("start_month").notNull(),
+  points: blob("points", { mode: "buffer" }).notNull(),
+  /** Standard error of the log index at each point (for the chart's band). */
+  stderr: blob("stderr", { mode: "buffer" }).notNull(),
+  /** artist_index_vector: 64 Float32. */
+  vector: blob("vector", { mode: "buffer" }).notNull(),
+});
+
+/** Per-artist analytics, precomputed as JSON documents served as they are. */
+export const artistAnalytics = sqliteTable(
+  "artist_analytics",
+  {
+    artistId: integer("artist_id").notNull(),
+    kind: text("kind").notNull(),
+    body: text("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.artistId, t.kind] })],
+);
+
+export const artworks = sqliteTable(
+  "artworks",
+  {
+    id: integer("id").primaryKey(),
+    uid: text("uid").notNull(),
+    slug: text("slug").notNull(),
+    artistId: integer("artist_id").notNull(),
+    title: text("title").notNull(),
+    categoryId: integer("category_id").notNull(),
+    medium: text("medium").notNull(),
+    materialIds: text("material_ids").notNull(),
+    substrateId: integer("substrate_id"),
+    creationYear: integer("creation_year"),
+    heightCm: real("height_cm"),
+    widthCm: real("width_cm"),
+    depthCm: real("depth_cm"),
+    sizeBucket: text("size_bucket").notNull(),
+    editionGroupId: integer("edition_group_id"),
+    editionNumber: integer("edition_number"),
+    editionSize: integer("edition_size"),
+    imageId: integer("image_id"),
+    lotsCount: integer("lots_count").notNull(),
+    lastLotStatus: text("last_lot_status").notNull(),
+    dateLastUpcoming: text("date_last_upcoming"),
+    dateLastSold: text("date_last_sold"),
+    currency: text("currency").notNull(),
+    lastHammerUsd: real("last_hammer_usd"),
+    lastPremiumUsd: real("last_premium_usd"),
+    /** USD; null when there is no prediction (too little data). */
+    estimateUsd: real("estimate_usd"),
+    estimateMinUsd: real("estimate_min_usd"),
+    estimateMaxUsd: real("estimate_max_usd"),
+    momentum12mo: real("price_momentum_12mo"),
+    change12mo: real("price_change_12mo"),
+    momentum24mo: real("price_momentum_24mo"),
+    change24mo: real("price_change_24mo"),
+    cagr: real("cagr"),
+    artistMarketCap: real("artist_market_cap").notNull(),
+  },
+  (t) => [
+    uniqueIndex("artworks_uid").on(t.uid),
+    index("artworks_artist").on(t.artistId, t.creationYear),
+    index("artworks_estimate").on(t.estimateUsd),
+    index("artworks_last_sold").on(t.dateLastSold),
+  ],
+);
+
+export const sales = sqliteTable(
+  "sales",
+  {
+    id: integer("id").primaryKey(),
+    houseId: integer("house_id").notNull(),
+    name: text("name").notNull(),
+    locationId: integer("location_id").notNull(),
+    location: text("location").notNull(),
+    currency: text("currency").notNull(),
+    isOnline: integer("is_online", { mode: "boolean" }).notNull(),
+    isBidsStreaming: integer("is_bids_streaming", { mode: "boolean" }).notNull(),
+    status: text("status").notNull(),
+    startDatetime: text("start_datetime").notNull(),
+    endDatetime: text("end_datetime").notNull(),
+    lotsCount: integer("lots_count").notNull(),
+    lotsCountNotSold: integer("lots_count_not_sold").notNull(),
+    lotsCountSoldAbove: integer("lots_count_sold_above_estimations").notNull(),
+    lotsCountSoldWithin: integer("lots_count_sold_within_estimations").notNull(),
+    lotsCountSoldBelow: integer("lots_count_sold_below_estimations").notNull(),
+    hammerTotal: real("hammer_total").notNull(),
+    premiumSoldTotal: real("premium_sold_total").notNull(),
+    cumulativeTotal: real("cumulative_total").notNull(),
+    hammerTotalUsd: real("hammer_total_usd").notNull(),
+    premiumSoldTotalUsd: real("premium_sold_total_usd").notNull(),
+    cumulativeTotalUsd: real("cumulative_total_usd").notNull(),
+    hammerLowEstimate: real("hammer_low_estimate").notNull(),
+    hammerHighEstimate: real("hammer_high_estimate").notNull(),
+  },
+  (t) => [index("sales_house_start").on(t.houseId, t.startDatetime), index("sales_start").on(t.startDatetime)],
+);
+
+/** Repeat-sale pairs: consecutive sold lots of one artwork at least 12 months apart. */
+export const repeatPairs = sqliteTable(
+  "repeat_pairs",
+  {
+    artistId: integer("artist_id").notNull(),
+    artworkId: integer("artwork_id").notNull(),
+    buyLotId: integer("buy_lot_id").notNull(),
+    sellLotId: integer("sell_lot_id").notNull(),
+    buyDate: text("buy_date").notNull(),
+    sellDate: text("sell_date").notNull(),
+    periodMonths: integer("period_months").notNull(),
+    /** Compound annual return, percent per year. */
+    car: real("car").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.artistId, t.sellLotId] })],
+);
+
+/** The global art index, monthly, and its monthly observation count. */
+export const marketIndex = sqliteTable("market_index", {
+  month: text("month").primaryKey(),
+  value: real("value").notNull(),
+  lots: integer("lots").notNull(),
+});
+

@@ -1,0 +1,201 @@
+/** The synthetic market generator: determinism and the properties of the model. */
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { seedMarket, type SeedSummary } from "../../src/seed";
+import { hammerIncrement, niceEstimate, sizeBucket, withPremium } from "../../src/seed/market";
+import { tempDataDir } from "../helpers/app";
+
+const AS_OF = "2026-06-15";
+let dirA: string;
+let dirB: string;
+let db: Database;
+let summary: SeedSummary;
+
+beforeAll(() => {
+  dirA = tempDataDir();
+  dirB = tempDataDir();
+  summary = seedMarket({ dataDir: dirA, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true });
+  seedMarket({ dataDir: dirB, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true });
+  db = new Database(join(dirA, "market.db"), { readonly: true });
+});
+afterAll(() => {
+  db.close();
+  rmSync(dirA, { recursive: true, force: true });
+  rmSync(dirB, { recursive: true, force: true });
+});
+
+const all = <T>(sql: string, ...params: (string | number)[]) => db.query(sql).all(...params) as T[];
+const one = <T>(sql: string, ...params: (string | number)[]) => db.query(sql).get(...params) as T;
+
+describe("determinism", () => {
+  for (const table of ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "fx_rates", "benchmarks"]) {
+    test(`same seed and as-of date: ${table} identical row for row`, () => {
+      const other = new Database(join(dirB, "market.db"), { readonly: true });
+      const hash = (d: Database) => {
+        const h = new Bun.CryptoHasher("sha256");
+        for (const row of d.query(`SELECT * FROM ${table} ORDER BY rowid`).values()) h.update(JSON.stringify(row));
+        return h.digest("hex");
+      };
+      expect(hash(other)).toBe(hash(db));
+      other.close();
+    });
+  }
+
+  test("the truth is written beside the market, not in it", () => {
+    const truth = new Database(join(dirA, "truth.db"), { readonly: true });
+    expect(truth.query("SELECT count(*) AS n FROM artist_truth").get()).toEqual({ n: summary.counts.artists });
+    expect(truth.query("SELECT count(*) AS n FROM artwork_truth").get()).toEqual({ n: summary.counts.artworks });
+    truth.close();
+    const tables = all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
+    expect(tables.some((t) => t.includes("truth"))).toBe(false);
+  });
+});
+
+describe("the model", () => {
+  test("scale: about the contract's tiny size", () => {
+    expect(summary.counts.artists).toBe(200);
+    expect(summary.counts.lots).toBeGreaterThan(3_000);
+    expect(summary.counts.lots).toBeLessThan(6_000);
+  });
+
+  test("repeat sales exist: artworks sold two or more times", () => {
+    const { n } = one<{ n: number }>(
+      "SELECT count(*) AS n FROM (SELECT artwork_id FROM lots WHERE status = 'sold' GROUP BY artwork_id HAVING count(*) >= 2)",
+    );
+    expect(n).toBeGreaterThan(200);
+  });
+
+  test("buy-in rate, withdrawals and upcoming lots in plausible ranges", () => {
+    const rows = all<{ status: string; n: number }>("SELECT status, count(*) AS n FROM lots GROUP BY status");
+    const total = rows.reduce((s, r) => s + r.n, 0);
+    const share = (s: string) => (rows.find((r) => r.status === s)?.n ?? 0) / total;
+    const offered = share("sold") + share("passed");
+    expect(share("passed") / offered).toBeGreaterThan(0.1);
+    expect(share("passed") / offered).toBeLessThan(0.4);
+    expect(share("withdrawn")).toBeGreaterThan(0.005);
+    expect(share("withdrawn")).toBeLessThan(0.08);
+    expect(share("upcoming")).toBeGreaterThan(0);
+  });
+
+  test("prices: only sold lots have a hammer; premium above hammer; estimates ordered", () => {
+    expect(one("SELECT count(*) AS n FROM lots WHERE status != 'sold' AND hammer IS NOT NULL")).toEqual({ n: 0 });
+    expect(one("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND (hammer IS NULL OR premium <= hammer)")).toEqual({ n: 0 });
+    expect(one("SELECT count(*) AS n FROM lots WHERE estimate_min >= estimate_max")).toEqual({ n: 0 });
+    expect(one("SELECT count(*) AS n FROM lots WHERE hammer_usd IS NULL AND status = 'sold'")).toEqual({ n: 0 });
+  });
+
+  test("FX: every USD price is the native price at the sale day's reference rate", () => {
+    const rows = all<{ hammer: number; hammer_usd: number; estimate_min: number; estimate_min_usd: number; rate: number; currency: string }>(
+      `SELECT l.hammer, l.hammer_usd, l.estimate_min, l.estimate_min_usd, f.usd_per_unit AS rate, l.currency
+       FROM lots l JOIN fx_rates f ON f.code = l.currency AND f.day = substr(l.sale_datetime, 1, 10)
+       WHERE l.status = 'sold'`,
+    );
+    expect(rows.length).toBeGreaterThan(1000);
+    for (const r of rows) {
+      expect(Math.abs(r.hammer * r.rate - r.hammer_usd)).toBeLessThanOrEqual(0.01);
+      expect(Math.abs(r.estimate_min * r.rate - r.estimate_min_usd)).toBeLessThanOrEqual(0.01);
+      if (r.currency === "USD") expect(r.rate).toBe(1);
+    }
+    expect(new Set(rows.map((r) => r.currency)).size).toBeGreaterThan(3);
+  });
+
+  test("a lot's currency is its sale's, and its sale status and date are its sale's", () => {
+    expect(
+      one(`SELECT count(*) AS n FROM lots l JOIN src_sales s ON s.id = l.sale_id
+           WHERE l.currency != s.currency OR l.sale_status != s.status OR l.sale_datetime != s.start_datetime OR l.house_id != s.house_id`),
+    ).toEqual({ n: 0 });
+  });
+
+  test("sale statuses follow the as-of date", () => {
+    const now = `${AS_OF}T12:00:00Z`;
+    const bad = all<{ status: string; start_datetime: string; end_datetime: string }>(
+      "SELECT status, start_datetime, end_datetime FROM src_sales",
+    ).filter((s) =>
+      s.status === "closed" ? s.end_datetime >= now : s.status === "upcoming" ? s.start_datetime <= now : s.start_datetime > now || s.end_datetime < now,
+    );
+    expect(bad).toEqual([]);
+    const statuses = new Set(all<{ status: string }>("SELECT DISTINCT status FROM src_sales").map((r) => r.status));
+    expect(statuses).toEqual(new Set(["closed", "upcoming", "live", "session_off"]));
+  });
+
+  test("lots of upcoming sales are upcoming, with estimates and no hammer", () => {
+    expect(one("SELECT count(*) AS n FROM lots WHERE sale_status = 'upcoming' AND (status != 'upcoming' OR estimate_min IS NULL)")).toEqual({ n: 0 });
+    expect(one("SELECT count(*) AS n FROM lots WHERE sale_status = 'closed' AND status = 'upcoming'")).toEqual({ n: 0 });
+  });
+
+  test("an artwork's lots come in time order, never two in one sale", () => {
+    expect(
+      one(`SELECT count(*) AS n FROM lots a JOIN lots b ON a.artwork_id = b.artwork_id AND a.id < b.id
+           WHERE b.sale_datetime <= a.sale_datetime`),
+    ).toEqual({ n: 0 });
+  });
+
+  test("editions form ladders: one artist, distinct numbers within the edition size", () => {
+    const groups = all<{ g: number; copies: number; artists: number; numbers: number; size: number; max: number }>(
+      `SELECT edition_group_id AS g, count(*) AS copies, count(DISTINCT artist_id) AS artists,
+              count(DISTINCT edition_number) AS numbers, max(edition_size) AS size, max(edition_number) AS max
+       FROM src_artworks WHERE edition_group_id IS NOT NULL GROUP BY edition_group_id`,
+    );
+    expect(groups.length).toBeGreaterThan(20);
+    expect(groups.filter((g) => g.copies >= 2).length).toBeGreaterThan(10);
+    for (const g of groups) {
+      expect(g.artists).toBe(1);
+      expect(g.numbers).toBe(g.copies);
+      expect(g.max).toBeLessThanOrEqual(g.size);
+    }
+  });
+
+  test("works are made inside the artist's career and sold after they are made", () => {
+    expect(
+      one(`SELECT count(*) AS n FROM src_artworks w JOIN src_artists a ON a.id = w.artist_id
+           WHERE w.creation_year < a.birth + 10 OR (a.death IS NOT NULL AND w.creation_year > a.death)`),
+    ).toEqual({ n: 0 });
+    expect(
+      one(`SELECT count(*) AS n FROM lots l JOIN src_artworks w ON w.id = l.artwork_id
+           WHERE CAST(substr(l.sale_datetime, 1, 4) AS INTEGER) < w.creation_year`),
+    ).toEqual({ n: 0 });
+  });
+
+  test("every artwork has an image at tiny scale; the seven top houses come first", () => {
+    expect(one("SELECT count(*) AS n FROM src_artworks WHERE image_id IS NULL")).toEqual({ n: 0 });
+    expect(all<{ priority_order: number }>("SELECT priority_order FROM auction_houses ORDER BY priority_order LIMIT 7").map((r) => r.priority_order)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  test("the top houses sell the most valuable lots", () => {
+    const rows = all<{ top: number; avg: number }>(
+      "SELECT house_id <= 7 AS top, avg(hammer_usd) AS avg FROM lots WHERE status = 'sold' GROUP BY top ORDER BY top",
+    );
+    expect(rows[1]!.avg).toBeGreaterThan(rows[0]!.avg * 3);
+  });
+
+  test("benchmarks are labelled synthetic; Bitcoin starts in 2010", () => {
+    expect(all("SELECT id FROM benchmark_series WHERE synthetic = 0")).toEqual([]);
+    expect(one<{ m: string }>("SELECT min(month) AS m FROM benchmarks WHERE series = 'BITCOIN_USD'").m).toBe("2010-07");
+    expect(one<{ m: string }>("SELECT min(month) AS m FROM benchmarks WHERE series = 'SNP500'").m).toBe("1986-01");
+  });
+});
+
+describe("pricing helpers", () => {
+  test("tiered buyer's premium: 26 % to $1M, 21 % to $6M, 15 % above", () => {
+    expect(withPremium(100_000, 1)).toBe(126_000);
+    expect(withPremium(2_000_000, 1)).toBe(2_000_000 + 260_000 + 210_000);
+    expect(withPremium(10_000_000, 1)).toBe(10_000_000 + 260_000 + 1_050_000 + 600_000);
+    // thresholds apply in USD: £1M at 1.25 USD/GBP is $1.25M
+    expect(withPremium(1_000_000, 1.25)).toBe(Math.round(1_000_000 + (1_000_000 * 0.26 + 250_000 * 0.21) / 1.25));
+  });
+  test("estimates and hammers are round figures", () => {
+    expect(niceEstimate(12_345)).toBe(12_000);
+    expect(niceEstimate(2_760)).toBe(3_000);
+    expect(hammerIncrement(12_345)).toBe(12_000);
+    expect(hammerIncrement(987)).toBe(990);
+  });
+  test("size buckets", () => {
+    expect(sizeBucket(30, 35, null)).toBe("small");
+    expect(sizeBucket(80, 60, null)).toBe("medium");
+    expect(sizeBucket(150, 90, null)).toBe("big");
+    expect(sizeBucket(40, 30, 20)).toBe("other");
+    expect(sizeBucket(null, null, null)).toBe("other");
+  });
+});
