@@ -9,7 +9,8 @@ import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import type { Scale } from "../config";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
-import { Progress } from "../progress";
+import { deriveMarket } from "../derive";
+import { Progress, type PhaseProgress } from "../progress";
 import { today } from "../time";
 import { buildSales, generateArtists, planArtists, SCALE_SPECS, type GeneratorTotals } from "./market";
 import { Random } from "./random";
@@ -115,6 +116,27 @@ export function seedMarket(options: SeedOptions): SeedSummary {
     phase = progress.phase("indexes");
     restore();
     phase.end();
+
+    const restoreServed = deferIndexes(db, ["artists", "artworks", "sales", "repeat_pairs"]);
+    let derivePhase: PhaseProgress | null = null;
+    let deriveName = "";
+    const derived = deriveMarket(db, {
+      asOf,
+      onProgress: (name, done, total) => {
+        if (name !== deriveName) {
+          derivePhase?.end();
+          deriveName = name;
+          derivePhase = progress.phase(name, total);
+        }
+        derivePhase!.tick(done);
+      },
+    });
+    (derivePhase as PhaseProgress | null)?.end();
+    phase = progress.phase("indexes of the served tables");
+    restoreServed();
+    phase.end();
+    counts.estimated_artworks = derived.estimated;
+    counts.repeat_sale_pairs = derived.pairs;
 
     const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
     meta.run("scale", options.scale);

@@ -54,8 +54,12 @@ export const MODEL = {
   saleNoise: 0.25,
   /** House estimate error: log estimate midpoint = log true value + N(0, σ). */
   estimateNoise: 0.15,
-  /** Hidden quality of a work: N(0, σ) in log value. */
-  qualitySd: 0.25,
+  /**
+   * Hidden quality of a work: N(0, σ) in log value, seen only through its own sales. Kept well
+   * below the sale noise: a valuation is judged against the noise the generator puts on prices,
+   * and nothing can know a hidden quality before a work's first sale.
+   */
+  qualitySd: 0.12,
   withdrawnRate: 0.03,
   reserveShare: 0.8,
   /** Reserve as a share of the low estimate (at most the low estimate, as houses require). */
