@@ -160,10 +160,18 @@ export class KeyVerifier {
     }
   }
 
+  /**
+   * The cached verdict for a key without waiting: a Caller, null (known bad), or undefined when
+   * the key has not been verified yet in this process (then call verify()).
+   */
+  cached(key: string): Caller | null | undefined {
+    this.checkVersion();
+    return this.cache.get(key);
+  }
+
   /** The caller for a key, or null when the key is malformed, unknown, wrong or revoked. */
   async verify(key: string): Promise<Caller | null> {
-    this.checkVersion();
-    const cached = this.cache.get(key);
+    const cached = this.cached(key);
     if (cached !== undefined) return cached;
     const match = KEY_PATTERN.exec(key);
     if (!match) return null; // not cached: malformed keys cost nothing to reject

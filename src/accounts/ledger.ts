@@ -63,6 +63,9 @@ export function projectEndOfPeriod(consumed: number, period: Period, day: string
   return Math.round((consumed / elapsed) * period.days * 100) / 100;
 }
 
+/** Ledger rows written per multi-row INSERT. */
+const CHUNK = 16;
+
 export class Ledger {
   private readonly counters = new Map<number, UserCounters>();
   private pending: LedgerEntry[] = [];
@@ -73,6 +76,7 @@ export class Ledger {
   private readonly dailyStmt;
   private readonly noticeStmt;
   private readonly writeBatch;
+  private readonly insertMany;
   private pendingNotices: unknown[][] = [];
 
   constructor(private readonly db: Database) {
@@ -83,22 +87,55 @@ export class Ledger {
       "INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     this.dailyStmt = db.query(
-      `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, 1)
-       ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + 1`,
+      `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,
     );
     this.noticeStmt = db.query(
       `INSERT INTO notices (user_id, plan_slug, pool, threshold, period_start, period_end, du_limit, du_consumed, projected_eop, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, pool, threshold, period_start) DO NOTHING`,
     );
+    this.insertMany = db.query(
+      `INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES ${Array.from({ length: CHUNK }, () => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+    );
     this.writeBatch = db.transaction((entries: LedgerEntry[], noticeRows: unknown[][]) => {
+      // One row per request (many per statement), one roll-up upsert per user, day and endpoint.
+      const rollup = new Map<string, { userId: number; day: string; endpoint: string; du: number; requests: number }>();
+      const values: (string | number)[] = [];
+      let i = 0;
       for (const e of entries) {
-        const day = today(e.ts);
+        const day = this.dayOf(e.ts);
         const endpoint = `${e.method} ${e.route}`;
-        this.insertStmt.run(e.userId, e.keyId, e.ts, day, e.method, e.route, e.status, e.records, e.du);
-        this.dailyStmt.run(e.userId, day, endpoint, e.du);
+        const key = `${e.userId}|${day}|${endpoint}`;
+        const r = rollup.get(key);
+        if (r) {
+          r.du += e.du;
+          r.requests++;
+        } else rollup.set(key, { userId: e.userId, day, endpoint, du: e.du, requests: 1 });
+        if (entries.length - i >= CHUNK || values.length > 0) {
+          values.push(e.userId, e.keyId, e.ts, day, e.method, e.route, e.status, e.records, e.du);
+          if (values.length === CHUNK * 9) {
+            this.insertMany.run(...values);
+            values.length = 0;
+          }
+        } else {
+          this.insertStmt.run(e.userId, e.keyId, e.ts, day, e.method, e.route, e.status, e.records, e.du);
+        }
+        i++;
       }
+      for (const r of rollup.values()) this.dailyStmt.run(r.userId, r.day, r.endpoint, r.du, r.requests);
       for (const row of noticeRows) this.noticeStmt.run(...(row as [number]));
     });
+  }
+
+  private lastDay = { from: 0, to: 0, day: "" };
+
+  /** The UTC day of a timestamp, without formatting a date for every request of the same day. */
+  private dayOf(ts: number): string {
+    const d = this.lastDay;
+    if (ts >= d.from && ts < d.to) return d.day;
+    const from = Math.floor(ts / 86_400_000) * 86_400_000;
+    this.lastDay = { from, to: from + 86_400_000, day: today(ts) };
+    return this.lastDay.day;
   }
 
   private sum(userId: number, from: string, to: string): number {
@@ -107,7 +144,7 @@ export class Ledger {
 
   /** Current consumption of the caller's three windows (read from memory, loaded once per window). */
   windows(caller: Caller, now: number = Date.now()): Windows {
-    const day = today(now);
+    const day = this.dayOf(now);
     let c = this.counters.get(caller.userId);
     if (!c || c.day !== day) {
       const period = periodContaining(caller.periodAnchor, caller.plan.period_days, day);

@@ -136,7 +136,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       if (key === undefined) {
         if (e.auth === "required") throw unauthorized();
       } else {
-        caller = key === null ? null : await deps.verifier.verify(key);
+        caller = key === null ? null : (deps.verifier.cached(key) ?? (await deps.verifier.verify(key)));
         if (!caller) throw unauthorized();
       }
     }
