@@ -1,0 +1,114 @@
+#!/usr/bin/env bun
+/**
+ * One server of bench/core.ts, in its own process:
+ *
+ *   bun bench/core-server.ts --mode metered|bare|raw --data DIR [--port 0] [--diag] [--what-if NAMES]
+ *
+ *   metered  the service as `artmarket serve` runs it: createApp(openDeps(config))
+ *   bare     the same app and handlers with auth and metering off: openDeps(config, { bare: true })
+ *   raw      Bun.serve alone running the categories SQL and JSON.stringify: the floor
+ *
+ * Prints `listening on http://127.0.0.1:PORT` as its first line. Every mode counts the responses
+ * it produced (200s, others, with X-Service-DataUnits) the same way and answers a "stats"
+ * message on the IPC channel with them, so the parent can compare them with the ledger.
+ * --diag (metered) also counts group commits, to report the mean batch size; it wraps
+ * Ledger.flush, so bench/core.ts passes it only when asked (--diag), never by default.
+ */
+import { Database } from "bun:sqlite";
+import { closeDeps, createApp, openDeps } from "../src/app";
+import { marketDbPath } from "../src/db/connection";
+import { applyWhatIfs, parseWhatIfs } from "./lib/whatif";
+
+const MODES = ["metered", "bare", "raw"] as const;
+type Mode = (typeof MODES)[number];
+
+function flag(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const mode = flag("mode") as Mode;
+const dataDir = flag("data");
+const port = Number(flag("port") ?? 0);
+if (!MODES.includes(mode) || !dataDir || !Number.isInteger(port)) {
+  process.stderr.write("usage: bun bench/core-server.ts --mode metered|bare|raw --data DIR [--port N]\n");
+  process.exit(2);
+}
+
+export interface ServerStats {
+  mode: Mode;
+  ok: number;
+  other: number;
+  withDu: number;
+  /** With --diag (metered): ledger flushes that committed something, and the entries they committed. */
+  commits?: number;
+  committed?: number;
+}
+const stats: ServerStats = { mode, ok: 0, other: 0, withDu: 0 };
+const DU = "x-service-dataunits";
+
+function tally(res: Response): Response {
+  if (res.status === 200) stats.ok++;
+  else stats.other++;
+  if (res.headers.has(DU)) stats.withDu++;
+  return res;
+}
+
+let server: ReturnType<typeof Bun.serve>;
+let close: () => void;
+
+if (mode === "raw") {
+  // Bun's own router, one prepared statement, JSON.stringify: nothing else.
+  const db = new Database(marketDbPath(dataDir), { readonly: true, strict: true });
+  const categories = db.query("SELECT id, name FROM categories ORDER BY id");
+  server = Bun.serve({
+    port,
+    hostname: "127.0.0.1",
+    development: false,
+    routes: {
+      "/v1/categories": () =>
+        tally(new Response(JSON.stringify(categories.all()), { headers: { "Content-Type": "application/json" } })),
+    },
+    fetch: () => tally(new Response("Not Found", { status: 404 })),
+  });
+  close = () => db.close();
+} else {
+  const deps = openDeps({ dataDir, port, host: "127.0.0.1", publicUrl: null }, { bare: mode === "bare" });
+  if (process.argv.includes("--diag")) {
+    // Diagnostics only (never in the measured runs): group-commit batch sizes.
+    stats.commits = 0;
+    stats.committed = 0;
+    const ledger = deps.ledger as unknown as { pending: unknown[]; flush(): void };
+    const flush = ledger.flush.bind(ledger);
+    ledger.flush = () => {
+      const n = ledger.pending.length;
+      if (n > 0) (stats.commits!++, (stats.committed! += n));
+      flush();
+    };
+  }
+  // Only for bench/core.ts --what-if: the suggested changes, applied at run time.
+  const whatIf = flag("what-if");
+  if (whatIf) applyWhatIfs(deps, parseWhatIfs(whatIf));
+  const app = createApp(deps);
+  // The same wrapper as `artmarket serve` (fetch: (req) => app.handle(req)), plus the tally.
+  server = Bun.serve({ port, hostname: "127.0.0.1", development: false, fetch: async (req) => tally(await app.handle(req)) });
+  close = () => closeDeps(deps);
+}
+
+process.stdout.write(`listening on http://127.0.0.1:${server.port}\n`);
+
+process.on("message", (message) => {
+  if (message === "stats") process.send?.({ ...stats });
+});
+
+const stop = () => {
+  server.stop(true);
+  close();
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+// Never outlive the parent: a bench that dies leaves no server behind.
+process.on("disconnect", stop);
+// And never run for more than --max-seconds (default one hour).
+setTimeout(stop, Number(flag("max-seconds") ?? 3600) * 1000).unref();
