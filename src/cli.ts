@@ -12,13 +12,14 @@ import { ConfigError, dataDirFrom, intFlag, parseArgs, SCALES, serveConfig, stri
 import { marketDbPath, openAccountDb } from "./db/connection";
 import { DEFAULT_SEED, formatSummary, seedMarket } from "./seed";
 import { selfCheck } from "./platform/selfcheck";
+import { isIsoDate } from "./time";
 import { VERSION } from "./version";
 
 const HELP = `artmarket ${VERSION}: on-prem art-market data service
 
 Usage:
   artmarket serve [--data DIR] [--port N] [--host ADDR] [--public-url URL]
-  artmarket seed --scale tiny|small|medium|large|full [--data DIR] [--seed N]
+  artmarket seed --scale tiny|small|medium|large|full [--data DIR] [--seed N] [--as-of YYYY-MM-DD]
   artmarket keys create --plan SLUG [--name TEXT] [--data DIR]
   artmarket keys list [--json] [--data DIR]
   artmarket keys revoke ID [--data DIR]
@@ -132,7 +133,9 @@ export async function main(argv: string[]): Promise<number> {
       case "seed": {
         const scale = parseScale(flags);
         const seed = intFlag(flags, "seed", 0, 2 ** 31 - 1) ?? DEFAULT_SEED;
-        const summary = seedMarket({ dataDir: dataDirFrom(flags), scale, seed });
+        const asOf = stringFlag(flags, "as-of");
+        if (asOf !== undefined && (!isIsoDate(asOf) || asOf < "1990-01-01")) throw new ConfigError(`--as-of must be a date (YYYY-MM-DD) from 1990 on, got "${asOf}"`);
+        const summary = seedMarket({ dataDir: dataDirFrom(flags), scale, seed, asOf });
         out(formatSummary(summary));
         return 0;
       }
