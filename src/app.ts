@@ -17,11 +17,26 @@ import { healthEndpoints } from "./modules/health";
 import { planEndpoints } from "./modules/plans";
 import { referenceEndpoints } from "./modules/reference";
 import { usageEndpoints } from "./modules/usage";
+import { FxCache } from "./db/fx";
+import { ImageSigner, loadSecret } from "./images/urls";
+import { artistEndpoints } from "./modules/artists";
+import { artworkEndpoints } from "./modules/artworks";
+import { followEndpoints } from "./modules/follows";
+import { lotEndpoints } from "./modules/lots";
+import { marketEndpoints } from "./modules/market";
+import { saleEndpoints } from "./modules/sales";
+import { today } from "./time";
 import { VERSION } from "./version";
 
 /** Every endpoint of the service, in the order the docs list them. */
 export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
+  ...artistEndpoints,
+  ...artworkEndpoints,
+  ...lotEndpoints,
+  ...saleEndpoints,
+  ...followEndpoints,
+  ...marketEndpoints,
   ...referenceEndpoints,
   ...planEndpoints,
   ...usageEndpoints,
@@ -109,7 +124,19 @@ export function openDeps(config: Config, options: { bare?: boolean } = {}): AppD
   const market = openMarketReader(config.dataDir);
   const ledger = new Ledger(account);
   const verifier = new KeyVerifier(account, () => ledger.reset());
-  return { config, account, market, verifier, ledger, limiter: new RateLimiter(), bare: options.bare };
+  const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
+  return {
+    config,
+    account,
+    market,
+    verifier,
+    ledger,
+    limiter: new RateLimiter(),
+    fx: FxCache.load(market),
+    signer: new ImageSigner(loadSecret(config.dataDir), config.publicUrl),
+    asOf,
+    bare: options.bare,
+  };
 }
 
 export function closeDeps(deps: AppDeps): void {

@@ -10,6 +10,8 @@ import type { Caller, KeyVerifier } from "../accounts/keys";
 import type { Ledger } from "../accounts/ledger";
 import type { Entitlement } from "../accounts/plans";
 import type { Config } from "../config";
+import type { FxCache } from "../db/fx";
+import type { ImageSigner } from "../images/urls";
 import { parseList, parseScalar, type ListSpec, type ParsedList, type ScalarType } from "../query/grammar";
 import { Value } from "@sinclair/typebox/value";
 import { forbidden, fromSchemaErrors, HttpError, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
@@ -28,6 +30,11 @@ export interface AppDeps {
   readonly verifier: KeyVerifier;
   readonly ledger: Ledger;
   readonly limiter: RateLimiter;
+  /** Daily reference rates of the market, in memory. */
+  readonly fx: FxCache;
+  readonly signer: ImageSigner;
+  /** The market's "today" (market_meta as_of; today for a market without one). */
+  readonly asOf: string;
   /** Turns auth and metering off: only for the benchmark's bare baseline. */
   readonly bare?: boolean;
 }
@@ -45,6 +52,8 @@ export interface RequestContext<P = Record<string, unknown>> {
   /** Which response schema this caller gets. */
   readonly schema: Schema;
   readonly deps: AppDeps;
+  /** Scheme and host of the request, for URLs the response carries. */
+  readonly origin: string;
 }
 
 export interface Endpoint<P = any> {
@@ -152,7 +161,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     const query = e.list ? parseList(e.list, url.searchParams) : EMPTY_LIST;
     const input = e.body ? await readJsonBody(request, e.body) : undefined;
     const schema = deps.bare || caller?.plan.features.schema === "full" ? "full" : "public";
-    const body = await e.handle({ request, url, params, query, body: input, caller, schema, deps });
+    const body = await e.handle({ request, url, params, query, body: input, caller, schema, deps, origin: url.origin });
 
     const headers: Record<string, string> = {};
     if (caller) {

@@ -98,3 +98,33 @@ export const accountMeta = sqliteTable("account_meta", {
   value: text("value").notNull(),
   updatedAt: integer("updated_at").notNull().default(sql`(unixepoch())`),
 });
+
+/** Follows: a user's followed artists, artworks, lots and sales (ids in the current market). */
+export const follows = sqliteTable(
+  "follows",
+  {
+    userId: integer("user_id").notNull(),
+    /** artist | artwork | lot | sale */
+    kind: text("kind").notNull(),
+    targetId: integer("target_id").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind, t.targetId] }), index("follows_recent").on(t.userId, t.kind, t.createdAt)],
+);
+
+/** Shared lists of artworks or lots behind a public token. */
+export const shares = sqliteTable(
+  "shares",
+  {
+    token: text("token").primaryKey(),
+    userId: integer("user_id").notNull(),
+    /** artwork | lot */
+    kind: text("kind").notNull(),
+    /** JSON array of ids, in the order given. */
+    ids: text("ids").notNull(),
+    title: text("title"),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("shares_user").on(t.userId)],
+);

@@ -1,0 +1,53 @@
+/**
+ * Daily reference rates of the market snapshot, held in memory (16 currencies × ~15k days is
+ * about 2 MB), for the *_preferred values: USD amounts converted at the rate of the sale's day.
+ */
+import type { Database } from "bun:sqlite";
+import { dayNumber } from "../time";
+
+export class FxCache {
+  private constructor(
+    private readonly firstDay: number,
+    private readonly rates: Map<string, Float64Array>,
+  ) {}
+
+  static load(market: Database): FxCache {
+    const first = market.query<{ d: string | null }, []>("SELECT min(day) AS d FROM fx_rates").get()?.d;
+    const last = market.query<{ d: string | null }, []>("SELECT max(day) AS d FROM fx_rates").get()?.d;
+    const rates = new Map<string, Float64Array>();
+    if (!first || !last) return new FxCache(0, rates);
+    const firstDay = dayNumber(first);
+    const days = dayNumber(last) - firstDay + 1;
+    for (const r of market.query<{ code: string; day: string; usd_per_unit: number }, []>("SELECT code, day, usd_per_unit FROM fx_rates").iterate()) {
+      let series = rates.get(r.code);
+      if (!series) {
+        series = new Float64Array(days);
+        rates.set(r.code, series);
+      }
+      series[dayNumber(r.day) - firstDay] = r.usd_per_unit;
+    }
+    // carry rates over any missing days
+    for (const series of rates.values()) for (let d = 1; d < days; d++) if (series[d] === 0) series[d] = series[d - 1]!;
+    return new FxCache(firstDay, rates);
+  }
+
+  has(code: string): boolean {
+    return code === "USD" || this.rates.has(code);
+  }
+
+  /** USD per one unit of `code` on `day` (YYYY-MM-DD, or an ISO datetime); the nearest known day outside the table. */
+  usdPerUnit(code: string, day: string): number | null {
+    if (code === "USD") return 1;
+    const series = this.rates.get(code);
+    if (!series) return null;
+    const i = Math.min(series.length - 1, Math.max(0, dayNumber(day.slice(0, 10)) - this.firstDay));
+    return series[i]!;
+  }
+
+  /** A USD amount in `code` at the rate of `day`, rounded to cents; null in, null out. */
+  fromUsd(usd: number | null | undefined, code: string, day: string): number | null {
+    if (usd === null || usd === undefined) return null;
+    const rate = this.usdPerUnit(code, day);
+    return rate ? Math.round((usd / rate) * 100) / 100 : null;
+  }
+}
