@@ -10,6 +10,7 @@ import type { Database } from "bun:sqlite";
 import type { Scale } from "../config";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
 import { deriveMarket } from "../derive";
+import { buildReadIndexes, READ_STATEMENTS } from "../db/market-indexes";
 import { Progress, type PhaseProgress } from "../progress";
 import { today } from "../time";
 import { buildSales, generateArtists, planArtists, SCALE_SPECS, type GeneratorTotals } from "./market";
@@ -132,8 +133,9 @@ export function seedMarket(options: SeedOptions): SeedSummary {
       },
     });
     (derivePhase as PhaseProgress | null)?.end();
-    phase = progress.phase("indexes of the served tables");
+    phase = progress.phase("indexes of the served tables", READ_STATEMENTS.length);
     restoreServed();
+    buildReadIndexes(db, (done) => phase.tick(done));
     phase.end();
     counts.estimated_artworks = derived.estimated;
     counts.repeat_sale_pairs = derived.pairs;

@@ -1,0 +1,19 @@
+/**
+ * Indexes and search structures the read API needs on the served tables, by resource. The seed
+ * (and the import) runs them once the snapshot is derived; they are not part of the migrations
+ * because a snapshot is always built whole.
+ */
+import type { Database } from "bun:sqlite";
+import { STATEMENTS as artists } from "./artists";
+import { STATEMENTS as artworks } from "./artworks";
+import { STATEMENTS as lots } from "./lots";
+import { STATEMENTS as sales } from "./sales";
+
+export const READ_STATEMENTS: readonly string[] = [...artists, ...artworks, ...lots, ...sales];
+
+export function buildReadIndexes(db: Database, onStatement?: (done: number, total: number) => void): void {
+  READ_STATEMENTS.forEach((sql, i) => {
+    db.run(sql);
+    onStatement?.(i + 1, READ_STATEMENTS.length);
+  });
+}

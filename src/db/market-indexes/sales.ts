@@ -1,0 +1,5 @@
+/**
+ * Statements run on a finished market snapshot (after derivation) for the sales endpoints:
+ * indexes for their filters and sorts (and any search structure). Each is idempotent.
+ */
+export const STATEMENTS: string[] = [];
