@@ -132,7 +132,7 @@ export function openDeps(config: Config, options: { bare?: boolean } = {}): AppD
     verifier,
     ledger,
     limiter: new RateLimiter(),
-    fx: FxCache.load(market),
+    fx: FxCache.lazy(market),
     signer: new ImageSigner(loadSecret(config.dataDir), config.publicUrl),
     asOf,
     bare: options.bare,

@@ -7,9 +7,23 @@ import { dayNumber } from "../time";
 
 export class FxCache {
   private constructor(
-    private readonly firstDay: number,
-    private readonly rates: Map<string, Float64Array>,
+    private firstDay: number,
+    private rates: Map<string, Float64Array>,
+    private loader: (() => FxCache) | null = null,
   ) {}
+
+  /** A cache that reads the rates on first use (keeps the service's start-up fast). */
+  static lazy(market: Database): FxCache {
+    return new FxCache(0, new Map(), () => FxCache.load(market));
+  }
+
+  private ensure(): void {
+    if (!this.loader) return;
+    const loaded = this.loader();
+    this.loader = null;
+    this.firstDay = loaded.firstDay;
+    this.rates = loaded.rates;
+  }
 
   static load(market: Database): FxCache {
     const first = market.query<{ d: string | null }, []>("SELECT min(day) AS d FROM fx_rates").get()?.d;
@@ -32,12 +46,14 @@ export class FxCache {
   }
 
   has(code: string): boolean {
+    this.ensure();
     return code === "USD" || this.rates.has(code);
   }
 
   /** USD per one unit of `code` on `day` (YYYY-MM-DD, or an ISO datetime); the nearest known day outside the table. */
   usdPerUnit(code: string, day: string): number | null {
     if (code === "USD") return 1;
+    this.ensure();
     const series = this.rates.get(code);
     if (!series) return null;
     const i = Math.min(series.length - 1, Math.max(0, dayNumber(day.slice(0, 10)) - this.firstDay));
