@@ -3,7 +3,7 @@
  * the app driven in-process (app.handle), and keys on each plan.
  */
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createUserWithKey } from "../../src/accounts/keys";
@@ -28,9 +28,22 @@ export function tempDataDir(prefix = "artmarket-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+let tinyMarket: string | null = null;
+
+/** The tiny market of the tests, built by the generator once per test run and copied per context. */
+export function tinyMarketDir(): string {
+  if (!tinyMarket) {
+    tinyMarket = tempDataDir("artmarket-tiny-");
+    seedMarket({ dataDir: tinyMarket, scale: "tiny", seed: 7, quiet: true });
+    const dir = tinyMarket;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return tinyMarket;
+}
+
 export async function createTestContext(options: { bare?: boolean } = {}): Promise<TestContext> {
   const dataDir = tempDataDir();
-  seedMarket({ dataDir, scale: "tiny", seed: 7, quiet: true });
+  copyFileSync(join(tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
   const deps = openDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test" }, options);
   const app = createApp(deps);
   const keys = {
