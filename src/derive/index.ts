@@ -43,6 +43,8 @@ export interface DeriveSummary {
   sales: number;
   hedonicRows: number;
   noise: { obsVar: number; saleVar: number; workVar: number; processVar: number };
+  /** Seconds per phase. */
+  timings: Record<string, number>;
 }
 
 interface ArtworkRow {
@@ -147,6 +149,13 @@ export const CAREER_SLOPE_VAR = 0.05;
 
 export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummary {
   const progress = options.onProgress ?? (() => {});
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - mark) / 1000;
+    mark = now;
+  };
   const months = monthIndex(options.asOf) + 1;
   const T = months - 1;
   const asOfYear = Number(options.asOf.slice(0, 4));
@@ -365,6 +374,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
     return { works, lots, featsOf, sold, n, obsMonth, obsZ, obsWork, u, uCount, level, stderr, full, observed, slope, aMean, hasIndex: n > 0 };
   };
 
+  lap("pass 1: market index and hedonic model");
   // Calibration: sale noise and work-effect variance from same-work residual pairs after the
   // artist's index is fitted (their product estimates the work effect's variance, half their
   // squared difference the sale noise), on a sample of artists, twice.
@@ -403,6 +413,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
     }
   }
 
+  lap("calibration");
   const writeArtist = (artist: ArtistRow) => {
     const { works, lots, featsOf, sold, u, uCount, stderr, full, observed, slope, aMean, hasIndex } = fitArtist(artist, { saleVar, workVar });
     // artworks
@@ -574,6 +585,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   done += pending.length;
   progress("artist indexes, estimates, analytics", done, artistCount);
 
+  lap("pass 2: artists, artworks, analytics");
   // the global art index
   const lotsPerMonth = new Int32Array(months);
   for (const r of db.query<{ m: string; n: number }, []>(
@@ -611,6 +623,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
     FROM src_sales s LEFT JOIN lots l ON l.sale_id = s.id
     GROUP BY s.id ORDER BY s.id`);
   const sales = (db.query("SELECT count(*) AS n FROM sales").get() as { n: number }).n;
+  lap("market index and sales");
 
   return {
     months,
@@ -621,6 +634,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
     sales,
     hedonicRows: hedonic.count,
     noise: { obsVar: round6(obsVar), saleVar: round6(saleVar), workVar: round6(workVar), processVar },
+    timings,
   };
 }
 
