@@ -3,7 +3,8 @@
  * bench/core: what auth + metering cost.
  *
  *   bun bench/core.ts [--rounds 3] [--seconds 10] [--connections 32] [--threads 2] [--warmup 3]
- *                     [--loadgen auto|wrk|bun] [--keep] [--out .bench/core.json] [--profile] [--diag] [--what-if [A,B]]
+ *                     [--loadgen auto|wrk|bun] [--keep] [--out .bench/core.json] [--at REF]
+ *                     [--profile] [--diag] [--what-if [A,B]]
  *
  * Three servers, each its own process (bench/core-server.ts), all serving GET /v1/categories:
  *   bare     the app with auth and metering off (openDeps(config, { bare: true }))
@@ -16,6 +17,8 @@
  * what is measured is the metering, not 429s. After the metered runs the du_ledger rows of the
  * bench user are counted against the 200s the load generator and the server counted.
  * Results also go to .bench/core.json. Everything is on 127.0.0.1; the bench stops by itself.
+ * --at REF measures the service as committed at REF (exported to a temp dir) rather than the
+ * working tree, which others may be editing while the bench runs.
  *
  * Diagnostics (results go to .bench/core-diag.json instead, as they disturb the figures):
  *   --profile  runs the bare and metered servers under Bun's CPU profiler (--cpu-prof-md),
@@ -27,7 +30,7 @@
  * bench/lib/profile.ts measures the metered path's steps one by one, in process.
  */
 import { Database } from "bun:sqlite";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { accountDbPath, openAccountDb } from "../src/db/connection";
@@ -79,6 +82,7 @@ function parseFlags(argv: string[]) {
     diag: flags.diag === true,
     whatIf: flags["what-if"] === undefined ? null : parseWhatIfs(flags["what-if"] === true ? SUGGESTED.join(",") : flags["what-if"]),
     keep: flags.keep === true,
+    at: typeof flags.at === "string" ? flags.at : null,
     // Diagnostic runs (profiler attached, flush wrapped) do not overwrite the benchmark's results.
     out: resolve(
       ROOT,
@@ -94,7 +98,24 @@ interface Server {
   url: string;
   proc: ReturnType<typeof Bun.spawn>;
   stats(): Promise<ServerStats>;
+  /** CPU time (user + system, all threads) the server process has used, in seconds; NaN off Linux. */
+  cpuSeconds(): number;
+  /** The same for its main thread alone: the event loop, where requests, SQLite and JS run. */
+  loopCpuSeconds(): number;
   stop(): Promise<void>;
+}
+
+const CLOCK_TICKS = 100; // USER_HZ: what /proc/<pid>/stat counts in on Linux
+
+/** CPU seconds of a process (all threads), or of one of its threads with `tid`. */
+function cpuSecondsOf(pid: number, tid?: number): number {
+  try {
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS; // utime, stime
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const started: Server[] = [];
@@ -161,6 +182,8 @@ async function startServer(mode: Mode, dataDir: string, profileDir: string | nul
     mode,
     url: m[1]!,
     proc,
+    cpuSeconds: () => cpuSecondsOf(proc.pid),
+    loopCpuSeconds: () => cpuSecondsOf(proc.pid, proc.pid),
     stats: () =>
       withTimeout(
         new Promise<ServerStats>((res) => {
@@ -205,12 +228,55 @@ function machine() {
 
 /** Which code is measured: the commit, and the files under src/ that differ from it. */
 function gitState(): { head: string; dirtySrc: string[] } {
+  // Under --at, the parent exported a commit and says which.
+  if (process.env.ARTMARKET_BENCH_CODE) return { head: process.env.ARTMARKET_BENCH_CODE, dirtySrc: [] };
   const run = (args: string[]) => {
     const p = Bun.spawnSync(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
-    return p.exitCode === 0 ? p.stdout.toString().trim() : "";
+    return p.exitCode === 0 ? p.stdout.toString().trimEnd() : "";
   };
   const dirty = run(["status", "--porcelain", "--", "src"]);
   return { head: run(["rev-parse", "--short", "HEAD"]) || "unknown", dirtySrc: dirty ? dirty.split("\n").map((l) => l.slice(3)) : [] };
+}
+
+/**
+ * --at REF: measures the service as committed at REF instead of the working tree (other people
+ * edit src/ while a bench runs). `git archive REF` is unpacked into a temp dir, node_modules is
+ * linked, the working tree's bench/ copied in, and the bench re-run from there.
+ */
+let atChild: ReturnType<typeof Bun.spawn> | null = null;
+
+async function runAt(ref: string, argv: string[], out: string): Promise<number> {
+  const git = (args: string[]) => {
+    const p = Bun.spawnSync(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    if (p.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${p.stderr.toString().trim()}`);
+    return p.stdout.toString().trim();
+  };
+  const sha = git(["rev-parse", "--short", `${ref}^{commit}`]);
+  const dir = mkdtempSync(join(tmpdir(), "artmarket-at-"));
+  try {
+    git(["archive", "--format=tar", "-o", join(dir, "src.tar"), sha]);
+    const tar = Bun.spawnSync(["tar", "-xf", "src.tar"], { cwd: dir, stderr: "pipe" });
+    if (tar.exitCode !== 0) throw new Error(`tar: ${tar.stderr.toString()}`);
+    rmSync(join(dir, "src.tar"));
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+    rmSync(join(dir, "bench"), { recursive: true, force: true });
+    cpSync(join(ROOT, "bench"), join(dir, "bench"), { recursive: true });
+    const rest: string[] = [];
+    for (let i = 0; i < argv.length; i++) {
+      if (argv[i] === "--at" || argv[i] === "--out") i++;
+      else rest.push(argv[i]!);
+    }
+    process.stderr.write(`bench/core --at ${ref}: measuring commit ${sha}, exported to ${dir}\n`);
+    const child = Bun.spawn([process.execPath, join(dir, "bench", "core.ts"), ...rest, "--out", out], {
+      cwd: dir,
+      stdio: ["inherit", "inherit", "inherit"],
+      env: { ...process.env, ARTMARKET_BENCH_CODE: `${sha} (--at ${ref}, working tree's bench/)` },
+    });
+    atChild = child;
+    return await child.exited;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------- main
@@ -226,6 +292,10 @@ interface Run {
   serverWithDu?: number;
   /** With --diag: mean group-commit batch size during the run. */
   meanBatch?: number;
+  /** CPU the server process used during the run per request it answered (less noisy than req/s). */
+  serverCpuUsPerRequest: number;
+  /** The same for the server's main (event-loop) thread alone. */
+  loopCpuUsPerRequest: number;
 }
 
 interface LedgerCheck {
@@ -251,6 +321,7 @@ interface LedgerCheck {
 
 async function main(): Promise<number> {
   const o = parseFlags(process.argv.slice(2));
+  if (o.at) return runAt(o.at, process.argv.slice(2), o.out);
   const useWrk = o.loadgen === "wrk" || (o.loadgen === "auto" && wrkPath() !== null);
   if (o.loadgen === "wrk" && !wrkPath()) throw new Error("--loadgen wrk: wrk is not on PATH (apt-get install wrk)");
   const modes: Mode[] = o.whatIf ? [...MODES, "whatif"] : [...MODES];
@@ -322,11 +393,24 @@ async function main(): Promise<number> {
     const runs: Run[] = [];
     const runOne = async (round: number, mode: Mode, seconds: number, warmup: boolean) => {
       const server = servers[mode];
-      const before = metering(mode) ? { rows: ledgerRows[mode](), server: await server.stats() } : null;
+      const before = {
+        rows: metering(mode) ? ledgerRows[mode]() : 0,
+        server: await server.stats(),
+        cpu: server.cpuSeconds(),
+        loop: server.loopCpuSeconds(),
+      };
       const result = await load(server.url, seconds, user.key);
-      const run: Run = { round, mode, warmup, result };
-      if (before) {
-        const after = await settledStats(server);
+      const after = await settledStats(server);
+      const handled = after.ok + after.other - before.server.ok - before.server.other;
+      const run: Run = {
+        round,
+        mode,
+        warmup,
+        result,
+        serverCpuUsPerRequest: ((server.cpuSeconds() - before.cpu) * 1e6) / handled,
+        loopCpuUsPerRequest: ((server.loopCpuSeconds() - before.loop) * 1e6) / handled,
+      };
+      if (metering(mode)) {
         run.ledgerRows = ledgerRows[mode]() - before.rows;
         run.serverOk = after.ok - before.server.ok;
         run.serverWithDu = after.withDu - before.server.withDu;
@@ -336,7 +420,9 @@ async function main(): Promise<number> {
       const r = result;
       log(
         `${warmup ? "warm-up" : `round ${round}`} ${mode.padEnd(7)} ${fmt(r.rps, 0).padStart(7)} req/s  p50 ${fmt(r.p50ms, 3)} ms  ` +
-          `p99 ${fmt(r.p99ms, 3)} ms  200s ${r.ok200}  non-2xx ${r.non2xx}  socket errors ${r.socketErrors}` +
+          `p99 ${fmt(r.p99ms, 3)} ms  server CPU ${fmt(run.serverCpuUsPerRequest, 1)} µs/req ` +
+          `(loop thread ${fmt(run.loopCpuUsPerRequest, 1)})  ` +
+          `200s ${r.ok200}  non-2xx ${r.non2xx}  socket errors ${r.socketErrors}` +
           (run.ledgerRows !== undefined ? `  ledger +${run.ledgerRows} (server sent ${run.serverOk} 200s)` : "") +
           (run.meanBatch !== undefined ? `  mean commit batch ${fmt(run.meanBatch, 1)}` : ""),
       );
@@ -346,10 +432,27 @@ async function main(): Promise<number> {
 
     // ---- summary: medians per mode
     const measured = runs.filter((r) => !r.warmup);
-    const summary = {} as Record<Mode, { rps: number; p50ms: number; p99ms: number; ratio: number; non2xx: number; requests: number }>;
+    const summary = {} as Record<
+      Mode,
+      {
+        rps: number;
+        p50ms: number;
+        p99ms: number;
+        ratio: number;
+        non2xx: number;
+        requests: number;
+        cpuUs: number;
+        loopCpuUs: number;
+        cpuRatio: number;
+      }
+    >;
     for (const mode of modes) {
-      const mine = measured.filter((r) => r.mode === mode).map((r) => r.result);
+      const runsOf = measured.filter((r) => r.mode === mode);
+      const mine = runsOf.map((r) => r.result);
       summary[mode] = {
+        cpuUs: median(runsOf.map((r) => r.serverCpuUsPerRequest)),
+        loopCpuUs: median(runsOf.map((r) => r.loopCpuUsPerRequest)),
+        cpuRatio: Number.NaN,
         rps: median(mine.map((r) => r.rps)),
         p50ms: median(mine.map((r) => r.p50ms)),
         p99ms: median(mine.map((r) => r.p99ms)),
@@ -358,7 +461,10 @@ async function main(): Promise<number> {
         requests: mine.reduce((s, r) => s + r.requests, 0),
       };
     }
-    for (const mode of modes) summary[mode].ratio = summary[mode].rps / summary.bare.rps;
+    for (const mode of modes) {
+      summary[mode].ratio = summary[mode].rps / summary.bare.rps;
+      summary[mode].cpuRatio = summary.bare.cpuUs / summary[mode].cpuUs;
+    }
     const ratio = summary.metered.ratio;
     // Paired: each round's mode against the same round's bare (adjacent in time), then the median.
     const paired = {} as Record<Mode, number[]>;
@@ -401,12 +507,13 @@ async function main(): Promise<number> {
     );
     out.write(
       `${table(
-        ["mode", "req/s (median)", "p50 ms", "p99 ms", "vs bare", "per-round vs bare", "non-2xx"],
+        ["mode", "req/s (median)", "p50 ms", "p99 ms", "vs bare", "per-round vs bare", "CPU µs/req", "loop µs/req", "bare/this CPU", "non-2xx"],
         modes.map((mode) => {
           const s = summary[mode];
           const rounds = paired[mode].map((x) => fmt(x, 2)).join(" ");
           const name = mode === "whatif" ? "metered + what-ifs" : mode;
-          return [name, fmt(s.rps, 0), fmt(s.p50ms, 3), fmt(s.p99ms, 3), fmt(s.ratio, 2), rounds, String(s.non2xx)];
+          const cpu = [fmt(s.cpuUs, 1), fmt(s.loopCpuUs, 1), fmt(s.cpuRatio, 2)];
+          return [name, fmt(s.rps, 0), fmt(s.p50ms, 3), fmt(s.p99ms, 3), fmt(s.ratio, 2), rounds, ...cpu, String(s.non2xx)];
         }),
       )}\n\n`,
     );
@@ -427,6 +534,10 @@ async function main(): Promise<number> {
         `metered + what-ifs (${o.whatIf.join(", ")})/bare throughput ratio: ${fmt(summary.whatif.ratio, 2)} (bench/lib/whatif.ts, not the service)\n`,
       );
     }
+    out.write(
+      `server CPU per request, metered vs bare: ${fmt(summary.metered.cpuUs, 1)} vs ${fmt(summary.bare.cpuUs, 1)} µs ` +
+        `(bare/metered ${fmt(summary.metered.cpuRatio, 2)}: the throughput ratio a CPU-bound server would show, less sensitive to other load)\n`,
+    );
     out.write(`metered/bare throughput ratio: ${fmt(ratio, 2)} (target >= ${TARGET.toFixed(2)})\n`);
 
     mkdirSync(dirname(o.out), { recursive: true });
@@ -465,6 +576,7 @@ async function main(): Promise<number> {
 }
 
 const killAll = () => {
+  atChild?.kill("SIGTERM"); // it stops its own servers
   for (const s of started) s.proc.kill("SIGKILL");
   process.exit(130);
 };

@@ -10,6 +10,8 @@
  *                       instead of once per request, and formats each day once per batch.
  *   bigCheckpoint       wal_autocheckpoint = 16384 pages (64 MiB) instead of 1000, journal_size_limit
  *                       64 MiB: a checkpoint (and its fsyncs) every ~16 times fewer commits.
+ *   ledgerWorker        the group commit runs in a worker thread (bench/lib/ledger-worker.ts); the
+ *                       request thread posts each batch and its responses wait for the answer.
  *   checkpointWorker    WAL checkpoints leave the request path: wal_autocheckpoint = 0 on the
  *                       writer, a worker thread runs PRAGMA wal_checkpoint(PASSIVE) every 250 ms.
  */
@@ -20,7 +22,7 @@ import { today } from "../../src/time";
 /** The suggested changes (leanTable is applied by bench/core.ts to the what-if server's data dir). */
 export const SUGGESTED = ["dataVersionPerTick", "dailyPerBatch", "leanTable", "bigCheckpoint"] as const;
 /** Measured, not retained by default (see docs/benchmarks.md). */
-export const OTHERS = ["checkpointWorker"] as const;
+export const OTHERS = ["checkpointWorker", "ledgerWorker"] as const;
 /**
  * Diagnostics, NOT suggestions (they break the durability contract), to split the cost:
  *   noWait   a response does not wait for its ledger row (still committed at the next turn)
@@ -98,6 +100,7 @@ export function applyWhatIfs(
     });
   }
   if (which.includes("noWrite")) (deps.ledger as unknown as LedgerInternals).writeBatch = () => {};
+  if (which.includes("ledgerWorker")) ledgerInWorker(deps, which.includes("bigCheckpoint") ? 16384 : undefined);
   if (which.includes("noWait")) {
     const ledger = deps.ledger;
     const charge = ledger.charge.bind(ledger);
@@ -138,4 +141,55 @@ export function leanLedgerTable(db: import("bun:sqlite").Database): void {
        records integer NOT NULL, du real NOT NULL)`,
     );
   })();
+}
+
+interface LedgerQueue {
+  scheduled: boolean;
+  pending: LedgerEntry[];
+  waiters: { resolve: () => void; reject: (e: unknown) => void }[];
+  pendingNotices: unknown[][];
+  counters: Map<number, unknown>;
+}
+
+function ledgerInWorker(
+  deps: { ledger: Ledger; account: import("bun:sqlite").Database; verifier: KeyVerifier },
+  autocheckpoint?: number,
+): void {
+  const l = deps.ledger as unknown as LedgerQueue & { flush(): void };
+  // The worker is another connection: each of its commits moves PRAGMA data_version, which the
+  // KeyVerifier takes for "another process changed account.db" (cache dropped, argon2 again, at
+  // every batch). A real implementation needs a change signal of its own (see
+  // docs/benchmarks.md); here, where nothing else writes, the check is simply switched off.
+  const v = deps.verifier as unknown as VerifierInternals;
+  if (typeof v.checkVersion !== "function") throw new Error("what-if ledgerWorker: KeyVerifier internals changed");
+  v.checkVersion = () => {};
+  for (const field of ["pending", "waiters", "pendingNotices", "counters"]) {
+    if (!(field in l)) throw new Error(`what-if ledgerWorker: Ledger has no "${field}" any more`);
+  }
+  const worker = new Worker(new URL("./ledger-worker.ts", import.meta.url));
+  worker.postMessage({ open: deps.account.filename, autocheckpoint });
+  const inflight = new Map<number, { entries: LedgerEntry[]; waiters: LedgerQueue["waiters"] }>();
+  let seq = 0;
+  worker.onmessage = (event: MessageEvent<{ id: number; ok: boolean; error?: string }>) => {
+    const batch = inflight.get(event.data.id)!;
+    inflight.delete(event.data.id);
+    if (event.data.ok) for (const w of batch.waiters) w.resolve();
+    else {
+      for (const e of batch.entries) l.counters.delete(e.userId);
+      for (const w of batch.waiters) w.reject(new Error(event.data.error));
+    }
+    if (inflight.size === 0) worker.unref();
+  };
+  l.flush = () => {
+    l.scheduled = false;
+    const entries = l.pending;
+    if (entries.length === 0) return;
+    const id = ++seq;
+    inflight.set(id, { entries, waiters: l.waiters });
+    worker.postMessage({ id, entries, notices: l.pendingNotices });
+    worker.ref();
+    l.pending = [];
+    l.waiters = [];
+    l.pendingNotices = [];
+  };
 }
