@@ -150,7 +150,18 @@ export class KeyVerifier {
     this.cache.clear();
   }
 
+  private versionCheckedThisTurn = false;
+
+  /**
+   * Reads PRAGMA data_version at most once per event-loop turn: requests handled in the same turn
+   * share the answer, and a change made by another process is seen from the next turn on.
+   */
   private checkVersion(): void {
+    if (this.versionCheckedThisTurn) return;
+    this.versionCheckedThisTurn = true;
+    setImmediate(() => {
+      this.versionCheckedThisTurn = false;
+    });
     const v = this.version.get()!.data_version;
     if (v !== this.dataVersion) {
       const first = this.dataVersion === -1;

@@ -43,23 +43,23 @@ export const apiKeys = sqliteTable(
   (t) => [uniqueIndex("api_keys_kid").on(t.kid), index("api_keys_user").on(t.userId)],
 );
 
-/** One row per metered request: the durable record behind every X-Service-DataUnits header. */
-export const duLedger = sqliteTable(
-  "du_ledger",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull(),
-    keyId: integer("key_id").notNull(),
-    ts: integer("ts").notNull(),
-    day: text("day").notNull(),
-    method: text("method").notNull(),
-    route: text("route").notNull(),
-    status: integer("status").notNull(),
-    records: integer("records").notNull(),
-    du: real("du").notNull(),
-  },
-  (t) => [index("du_ledger_user_ts").on(t.userId, t.ts)],
-);
+/**
+ * One row per metered request: the durable record behind every X-Service-DataUnits header.
+ * Append-only and written on the hot path, so it carries no secondary index and no AUTOINCREMENT
+ * (its rowid only grows anyway); reports read the roll-up du_daily.
+ */
+export const duLedger = sqliteTable("du_ledger", {
+  id: integer("id").primaryKey(),
+  userId: integer("user_id").notNull(),
+  keyId: integer("key_id").notNull(),
+  ts: integer("ts").notNull(),
+  day: text("day").notNull(),
+  method: text("method").notNull(),
+  route: text("route").notNull(),
+  status: integer("status").notNull(),
+  records: integer("records").notNull(),
+  du: real("du").notNull(),
+});
 
 /** Daily roll-up of the ledger, written in the same transaction: usage reports read this. */
 export const duDaily = sqliteTable(
