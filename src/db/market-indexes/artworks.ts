@@ -1,5 +1,44 @@
 /**
  * Statements run on a finished market snapshot (after derivation) for the artworks endpoints:
  * indexes for their filters and sorts (and any search structure). Each is idempotent.
+ *
+ * Every sort of GET /v1/artworks reads its order from an index, so a page costs the rows it skips
+ * and returns, not a sort of the table: SQLite walks a one-column index twice for NULLS LAST, and
+ * the rowid at the end of every index gives the id tiebreaker. Already in the schema (migration):
+ * artworks_artist (artist_id, creation_year), artworks_estimate (estimate_usd: sort_by_price),
+ * artworks_last_sold (date_last_sold: SALE_DATE), lots_artwork (artwork_id, sale_datetime: the most
+ * recent lot, editions).
+ *
+ * Category is the one filter with few values and one very large value (painting is about half
+ * of all works): without histograms (SQLite here has no STAT4) the planner would read a whole
+ * category and sort it, or walk a sort index past every other category's works. Hence an index
+ * per sort with category_id in front: `category_id = ?` with any sort reads its page in order.
+ * Left as is: category_id__in with several categories and a sort sorts the union of those
+ * categories, and filters with an artist sort the artist's works (a few hundred at most).
  */
-export const STATEMENTS: string[] = [];
+const SIZE = "nullif(max(coalesce(height_cm, 0), coalesce(width_cm, 0), coalesce(depth_cm, 0)), 0)";
+
+export const STATEMENTS: string[] = [
+  // sorts (NAME, CREATION_YEAR, SIZE; SALE_DATE and sort_by_price come with the schema)
+  "CREATE INDEX IF NOT EXISTS artworks_title_nocase ON artworks (title COLLATE NOCASE)",
+  "CREATE INDEX IF NOT EXISTS artworks_creation_year ON artworks (creation_year)",
+  // the expression must stay identical to SIZE_SQL in src/modules/artworks/fields.ts
+  `CREATE INDEX IF NOT EXISTS artworks_size ON artworks (${SIZE})`,
+  // category_id = ? with each sort, and with the default order (id: the rowid in the index)
+  "CREATE INDEX IF NOT EXISTS artworks_category ON artworks (category_id)",
+  "CREATE INDEX IF NOT EXISTS artworks_category_title ON artworks (category_id, title COLLATE NOCASE)",
+  "CREATE INDEX IF NOT EXISTS artworks_category_year ON artworks (category_id, creation_year)",
+  "CREATE INDEX IF NOT EXISTS artworks_category_sold ON artworks (category_id, date_last_sold)",
+  `CREATE INDEX IF NOT EXISTS artworks_category_size ON artworks (category_id, ${SIZE})`,
+  // also the recommendations' "same category, close estimate" range
+  "CREATE INDEX IF NOT EXISTS artworks_category_estimate ON artworks (category_id, estimate_usd)",
+  // selective range filters
+  "CREATE INDEX IF NOT EXISTS artworks_momentum_12mo ON artworks (price_momentum_12mo)",
+  "CREATE INDEX IF NOT EXISTS artworks_last_upcoming ON artworks (date_last_upcoming)",
+  "CREATE INDEX IF NOT EXISTS artworks_artist_market_cap ON artworks (artist_market_cap)",
+  // the editions endpoint
+  "CREATE INDEX IF NOT EXISTS artworks_edition_group ON artworks (edition_group_id, edition_number) WHERE edition_group_id IS NOT NULL",
+  // sale_auction_house_id__in and sale_start_datetime__gte/__lte: the upcoming lots only (partial, small)
+  "CREATE INDEX IF NOT EXISTS artworks_upcoming_lots_house ON lots (house_id, sale_datetime, artwork_id) WHERE status = 'upcoming'",
+  "CREATE INDEX IF NOT EXISTS artworks_upcoming_lots_date ON lots (sale_datetime, artwork_id) WHERE status = 'upcoming'",
+];

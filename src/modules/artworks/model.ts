@@ -1,0 +1,245 @@
+/**
+ * Artwork schemas: ArtworkSchema (full) and ArtworkPublicSchema (the same without the financial
+ * fields), the list responses, the chart, editions, CAGR and share shapes.
+ *
+ * The estimate fields (current_estimated_price and its bounds, the price changes) are stored and
+ * served in USD (current_estimated_price_currency says so); with preferred_currency the *_preferred
+ * values are those amounts converted at the reference rate of the market's as-of date.
+ */
+import { Type as t, type TSchema } from "@sinclair/typebox";
+import { ImageSchema } from "../../images/model";
+import { PriceSchema } from "../lots/model";
+
+export const LOT_STATUSES = ["unknown", "upcoming", "withdrawn", "sold", "passed"] as const;
+export const SIZE_BUCKETS = ["small", "medium", "big", "other"] as const;
+
+const oneOf = (values: readonly string[], description?: string) =>
+  t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});
+const num = (description: string) => t.Union([t.Number(), t.Null()], { description });
+const int = (description: string) => t.Union([t.Integer(), t.Null()], { description });
+const date = (description: string) => t.Union([t.String({ format: "date" }), t.Null()], { description });
+
+export const ArtworkDescriptionSchema = t.Object(
+  {
+    name: t.String({ description: "title of the work" }),
+    materials: t.String({ description: "the medium as catalogued, e.g. \"oil on canvas\"" }),
+    creation_year: int("year the work was made; null when unknown"),
+    image: t.Union([ImageSchema, t.Null()], {
+      description: "the work's image; blurred previews for callers without a key; null without image",
+    }),
+    artist: t.Object({ id: t.Integer(), name: t.String() }, { description: "the artist of the work" }),
+    category_id: t.Integer({ description: "see GET /v1/categories" }),
+    measurements: t.Object(
+      {
+        height_cm: num("height in centimetres"),
+        width_cm: num("width in centimetres"),
+        depth_cm: num("depth in centimetres; null for flat works"),
+        size: oneOf(SIZE_BUCKETS, "normalised size bucket: largest of height and width < 40 cm small, < 100 cm medium, else big; other for three-dimensional works or unknown sizes"),
+      },
+      { description: "measurements in centimetres and the normalised size bucket" },
+    ),
+    edition: t.Object(
+      {
+        edition_group_id: int("works of one edition share this id; null for a unique work"),
+        edition_number: int("number of this copy within its edition"),
+        edition_size: int("number of copies of the edition"),
+        edition_unique_type: oneOf(["unique", "edition"], "unique: a one-off work; edition: one copy of an edition"),
+      },
+      { description: "edition data; GET /v1/artworks/{artwork_id}/editions lists every copy" },
+    ),
+  },
+  { $id: "ArtworkDescriptionSchema" },
+);
+
+/** The financial fields: what the public schema leaves out. */
+export const FINANCIAL_FIELDS = [
+  "current_estimated_price",
+  "current_estimated_price_min",
+  "current_estimated_price_max",
+  "current_estimated_price_currency",
+  "price_momentum_12mo",
+  "price_change_12mo",
+  "price_momentum_24mo",
+  "price_change_24mo",
+  "price",
+  "preferred_currency",
+  "current_estimated_price_preferred",
+  "current_estimated_price_min_preferred",
+  "current_estimated_price_max_preferred",
+  "price_change_12mo_preferred",
+  "price_change_24mo_preferred",
+] as const;
+
+const preferred = (what: string) =>
+  t.Optional(t.Union([t.Number(), t.Null()], { description: `${what} in the preferred currency, at the reference rate of the market's as-of date; only with preferred_currency` }));
+
+export const ArtworkSchema = t.Object(
+  {
+    id: t.Integer(),
+    uid: t.String({ description: "stable string id" }),
+    slug: t.String({ description: "URL slug: the title and the id" }),
+    last_lot_status: oneOf(LOT_STATUSES, "outcome of the most recent lot"),
+    date_last_upcoming: date("date of the most recent upcoming lot"),
+    date_last_sold: date("date of the most recent sale"),
+    currency: t.String({ description: "native currency: the currency of the most recent lot" }),
+    current_estimated_price: num("the service's estimate of the hammer price today, USD (the median of the prediction); null without a prediction"),
+    current_estimated_price_min: num("low end of the central 80 % prediction interval, USD"),
+    current_estimated_price_max: num("high end of the central 80 % prediction interval, USD"),
+    current_estimated_price_currency: t.Literal("USD", { description: "the currency of the estimate fields and price changes: always USD" }),
+    price_momentum_12mo: num("change of the artist's price index over 12 months, a fraction clipped to -1..1"),
+    price_change_12mo: num("estimate now minus the estimate 12 months ago, USD"),
+    price_momentum_24mo: num("change of the artist's price index over 24 months, a fraction clipped to -1..1"),
+    price_change_24mo: num("estimate now minus the estimate 24 months ago, USD"),
+    preferred_currency: t.Optional(t.String({ description: "the preferred_currency asked for" })),
+    current_estimated_price_preferred: preferred("current_estimated_price"),
+    current_estimated_price_min_preferred: preferred("current_estimated_price_min"),
+    current_estimated_price_max_preferred: preferred("current_estimated_price_max"),
+    price_change_12mo_preferred: preferred("price_change_12mo"),
+    price_change_24mo_preferred: preferred("price_change_24mo"),
+    description: ArtworkDescriptionSchema,
+    price: t.Union([PriceSchema, t.Null()], {
+      description: "price of the most recent lot (with *_preferred at that sale day's rate when preferred_currency is given); null for a work never offered",
+    }),
+    is_followed: t.Boolean({ description: "whether the caller follows this artwork (false without a key)" }),
+  },
+  { $id: "ArtworkSchema" },
+);
+
+/** ArtworkSchema without the financial fields: callers without a key, and sandbox keys. */
+export const ArtworkPublicSchema = t.Omit(ArtworkSchema, [...FINANCIAL_FIELDS], {
+  $id: "ArtworkPublicSchema",
+  description: "ArtworkSchema without the financial fields (estimates, momentum, price changes, price)",
+});
+
+const page = (item: TSchema, $id: string) =>
+  t.Object(
+    {
+      items: t.Array(item),
+      total_count: t.Integer({ description: "rows matching the filters" }),
+      limit: t.Integer(),
+      offset: t.Integer(),
+    },
+    { $id },
+  );
+
+export const ArtworksResponse = page(ArtworkSchema, "ArtworksResponse");
+export const ArtworksPublicResponse = page(ArtworkPublicSchema, "ArtworksPublicResponse");
+
+// ---------------------------------------------------------------- chart
+
+const ChartPoint = t.Object(
+  {
+    time: t.String({ format: "date" }),
+    value: t.Number(),
+    value_low: t.Optional(t.Number({ description: "low end of the central 80 % band (estimate series)" })),
+    value_high: t.Optional(t.Number({ description: "high end of the central 80 % band (estimate series)" })),
+  },
+  { $id: "ArtworkChartPoint" },
+);
+
+export const ArtworkChartResponse = t.Object(
+  {
+    resolution: t.Literal("monthly", { description: "the estimate band has one point a month; hammer prices are at their sale dates" }),
+    unit: t.String({ description: "currency code of the values" }),
+    currency: t.String({ description: "currency code of the values: USD, or preferred_currency" }),
+    series: t.Array(
+      t.Object({
+        id: t.String({ description: "hammer_prices or estimate" }),
+        label: t.String(),
+        data: t.Array(ChartPoint),
+      }),
+    ),
+  },
+  {
+    $id: "ArtworkChartResponse",
+    description:
+      "The spec's ChartResponse for an artwork: hammer prices of its sold lots, and a forward 12-month confidence band around the current estimate",
+  },
+);
+
+// ---------------------------------------------------------------- editions
+
+const editionLotFields = {
+  id: t.Integer(),
+  lot_num: t.String(),
+  status: oneOf(LOT_STATUSES),
+  sale_id: t.Integer(),
+  sale_name: t.Union([t.String(), t.Null()]),
+  sale_datetime: t.String({ format: "date-time" }),
+  auction_house_id: t.Integer(),
+  auction_house_name: t.Union([t.String(), t.Null()]),
+};
+
+export const EditionLotSchema = t.Object({ ...editionLotFields, price: PriceSchema }, { $id: "EditionLotSchema" });
+export const EditionLotPublicSchema = t.Object(editionLotFields, { $id: "EditionLotPublicSchema" });
+
+export const EditionSchema = t.Object(
+  { artwork: ArtworkSchema, lots: t.Array(EditionLotSchema, { description: "the copy's lots, oldest first" }) },
+  { $id: "EditionSchema" },
+);
+export const EditionPublicSchema = t.Object(
+  { artwork: ArtworkPublicSchema, lots: t.Array(EditionLotPublicSchema, { description: "the copy's lots, oldest first" }) },
+  { $id: "EditionPublicSchema" },
+);
+
+const editionsPage = (item: TSchema, $id: string) =>
+  t.Object(
+    {
+      artwork_id: t.Integer({ description: "the artwork asked for" }),
+      edition_group_id: int("the edition group; null for a unique work"),
+      edition_size: int("copies in the edition"),
+      edition_unique_type: oneOf(["unique", "edition"]),
+      editions: t.Array(item, { description: "every tracked copy of the edition (the work itself for a unique work), by edition number" }),
+    },
+    { $id },
+  );
+
+export const EditionsResponse = editionsPage(EditionSchema, "EditionsResponse");
+export const EditionsPublicResponse = editionsPage(EditionPublicSchema, "EditionsPublicResponse");
+
+// ---------------------------------------------------------------- cagr
+
+export const ArtworkCagrResponse = t.Object(
+  {
+    artwork_id: t.Integer(),
+    cagr: t.Number({ description: "compound annual growth of the estimate over the last 10 years, a fraction per year (0.12 = 12 %)" }),
+  },
+  { $id: "ArtworkCagrResponse" },
+);
+
+// ---------------------------------------------------------------- shares
+
+export const MAX_SHARE_IDS = 500;
+
+export const ArtworkShareInput = t.Object(
+  {
+    ids: t.Array(t.Integer({ minimum: 1 }), {
+      minItems: 1,
+      maxItems: MAX_SHARE_IDS,
+      description: "artwork ids, in the order to show them; each must exist; repeats are kept once",
+    }),
+    title: t.Optional(t.String({ maxLength: 200 })),
+  },
+  { $id: "ArtworkShareInput", additionalProperties: false },
+);
+
+export const ArtworkShareCreated = t.Object(
+  {
+    token: t.String(),
+    url: t.String({ format: "uri", description: "the public address of the shared list" }),
+    expires_at: t.String({ format: "date-time", description: "30 days after creation" }),
+  },
+  { $id: "ArtworkShareCreated" },
+);
+
+export const SharedArtworksResponse = t.Object(
+  {
+    title: t.Union([t.String(), t.Null()]),
+    expires_at: t.String({ format: "date-time" }),
+    items: t.Array(ArtworkPublicSchema),
+    total_count: t.Integer(),
+    limit: t.Integer(),
+    offset: t.Integer(),
+  },
+  { $id: "SharedArtworksResponse" },
+);

@@ -1,0 +1,477 @@
+/**
+ * Artwork reads. A list is two statements over `artworks a`: the page of ids (WHERE from the
+ * grammar plus the custom filters, ORDER BY from an index, LIMIT/OFFSET) and the count; the page
+ * is then hydrated by id (artist name, most recent lot, follows, image object). Every value is
+ * bound; only declared columns and fixed fragments reach the SQL text.
+ */
+import type { Database } from "bun:sqlite";
+import { followedAmong } from "../../db/follows";
+import type { AppDeps, Schema } from "../../http/endpoint";
+import { orderClause, whereClause, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { addDays } from "../../time";
+import { priceObject, type PriceRow } from "../lots/model";
+import { ARTWORK_LIST, CUSTOM_FIELDS, SORT_BY_PRICE } from "./fields";
+
+type Bind = string | number | null;
+
+/** What a caller sees: which schema, whose follows, which currency, which image variant. */
+export interface View {
+  schema: Schema;
+  userId: number | null;
+  /** Only for the full schema: the *_preferred values. */
+  preferred?: string;
+  imageVariant: "full" | "blur";
+  origin: string;
+}
+
+interface ArtworkRow {
+  id: number;
+  uid: string;
+  slug: string;
+  title: string;
+  medium: string;
+  creation_year: number | null;
+  image_id: number | null;
+  artist_id: number;
+  artist_name: string | null;
+  category_id: number;
+  height_cm: number | null;
+  width_cm: number | null;
+  depth_cm: number | null;
+  size_bucket: string;
+  edition_group_id: number | null;
+  edition_number: number | null;
+  edition_size: number | null;
+  last_lot_status: string;
+  date_last_upcoming: string | null;
+  date_last_sold: string | null;
+  currency: string;
+  estimate_usd: number | null;
+  estimate_min_usd: number | null;
+  estimate_max_usd: number | null;
+  price_momentum_12mo: number | null;
+  price_change_12mo: number | null;
+  price_momentum_24mo: number | null;
+  price_change_24mo: number | null;
+}
+
+interface LastLotRow extends PriceRow {
+  artwork_id: number;
+}
+
+const ARTWORK_COLUMNS = `a.id, a.uid, a.slug, a.title, a.medium, a.creation_year, a.image_id, a.artist_id, ar.name AS artist_name,
+  a.category_id, a.height_cm, a.width_cm, a.depth_cm, a.size_bucket, a.edition_group_id, a.edition_number, a.edition_size,
+  a.last_lot_status, a.date_last_upcoming, a.date_last_sold, a.currency, a.estimate_usd, a.estimate_min_usd, a.estimate_max_usd,
+  a.price_momentum_12mo, a.price_change_12mo, a.price_momentum_24mo, a.price_change_24mo`;
+
+const PRICE_COLUMNS = `l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, l.hammer_usd, l.estimate_min_usd,
+  l.estimate_max_usd, l.premium_usd, l.sale_datetime`;
+
+// ---------------------------------------------------------------- filters and order
+
+/** A whole-word, case-insensitive LIKE pattern over " medium " for one materials value. */
+export function materialPattern(value: string): string {
+  const words = value.toLowerCase().replace(/_/g, " ").trim().split(/\s+/).join(" ");
+  return `% ${words.replace(/[\\%]/g, (c) => `\\${c}`)} %`;
+}
+
+/** The SQL the materials filter matches against (the medium text between spaces, commas as spaces). */
+export const MEDIUM_WORDS_SQL = "(' ' || replace(lower(a.medium), ',', ' ') || ' ')";
+
+/** An ISO datetime bound in the lots' text form (seconds, Z), rounded so that the comparison stays exact. */
+function lotTime(iso: string, suffix: string): string {
+  const ms = Date.parse(iso);
+  const s = suffix === "__gte" ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
+  return new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** WHERE (without the keyword) over `artworks a` for a parsed artwork list. */
+export function artworkWhere(spec: ListSpec, q: ParsedList): SqlFragment {
+  const std = whereClause(spec, q.filters.filter((f) => !CUSTOM_FIELDS.has(f.field)));
+  const parts: string[] = std.sql === "1" ? [] : [std.sql];
+  const params: SqlFragment["params"] = [...std.params];
+  const upcoming: string[] = [];
+  const upcomingParams: Bind[] = [];
+  for (const f of q.filters) {
+    if (f.field === "materials") {
+      const values = f.suffix === "__in" ? (f.value as string[]) : [f.value as string];
+      parts.push(`(${values.map(() => `${MEDIUM_WORDS_SQL} LIKE ? ESCAPE '\\'`).join(" OR ")})`);
+      params.push(...values.map(materialPattern));
+    } else if (f.field === "sale_auction_house_id") {
+      const values = f.value as number[];
+      upcoming.push(`l.house_id IN (${values.map(() => "?").join(", ")})`);
+      upcomingParams.push(...values);
+    } else if (f.field === "sale_start_datetime") {
+      upcoming.push(`l.sale_datetime ${f.suffix === "__gte" ? ">=" : "<="} ?`);
+      upcomingParams.push(lotTime(f.value as string, f.suffix));
+    }
+  }
+  // A semi-join (EXISTS) on the upcoming lots, written as IN so that SQLite can drive it from the
+  // partial index over upcoming lots (src/db/market-indexes/artworks.ts) when it is selective.
+  if (upcoming.length) {
+    parts.push(`a.id IN (SELECT l.artwork_id FROM lots l WHERE l.status = 'upcoming' AND ${upcoming.join(" AND ")})`);
+    params.push(...upcomingParams);
+  }
+  if (q.params.without_editions === true) parts.push("a.edition_group_id IS NULL");
+  if (q.params.with_images === true) parts.push("a.image_id IS NOT NULL");
+  return { sql: parts.length ? parts.join(" AND ") : "1", params };
+}
+
+/** ORDER BY (without the keyword): sort_by_price wins over sort; no sort: by id. */
+export function artworkOrder(q: ParsedList): string {
+  const byPrice = q.params.sort_by_price as string | undefined;
+  if (byPrice) return SORT_BY_PRICE[byPrice]!;
+  return orderClause(ARTWORK_LIST, q.sort);
+}
+
+/** The two statements of a list page (exported so that a test can EXPLAIN them). */
+export function listStatements(q: ParsedList): { page: SqlFragment; count: SqlFragment } {
+  const where = artworkWhere(ARTWORK_LIST, q);
+  return {
+    page: {
+      sql: `SELECT a.id FROM artworks a WHERE ${where.sql} ORDER BY ${artworkOrder(q)} LIMIT ? OFFSET ?`,
+      params: [...where.params, q.limit, q.offset],
+    },
+    count: { sql: `SELECT count(*) AS n FROM artworks a WHERE ${where.sql}`, params: where.params },
+  };
+}
+
+/** Runs a statement whose text depends on the request (uncached, so the statement cache stays bounded). */
+function runAll<T>(db: Database, f: SqlFragment): T[] {
+  const stmt = db.prepare<T, Bind[]>(f.sql);
+  try {
+    return stmt.all(...(f.params as Bind[]));
+  } finally {
+    stmt.finalize();
+  }
+}
+
+// ---------------------------------------------------------------- hydration
+
+const rowsByIds = (db: Database, ids: readonly number[]): ArtworkRow[] =>
+  db
+    .query<ArtworkRow, [string]>(
+      `SELECT ${ARTWORK_COLUMNS} FROM artworks a LEFT JOIN artists ar ON ar.id = a.artist_id
+       WHERE a.id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(ids));
+
+const lastLots = (db: Database, ids: readonly number[]): Map<number, LastLotRow> =>
+  new Map(
+    db
+      .query<LastLotRow, [string]>(
+        `SELECT j.value AS artwork_id, ${PRICE_COLUMNS} FROM json_each(?) j
+         JOIN lots l ON l.id = (SELECT x.id FROM lots x WHERE x.artwork_id = j.value ORDER BY x.sale_datetime DESC, x.id DESC LIMIT 1)`,
+      )
+      .all(JSON.stringify(ids))
+      .map((r) => [r.artwork_id, r]),
+  );
+
+function artworkObject(
+  r: ArtworkRow,
+  deps: AppDeps,
+  view: View,
+  lastLot: LastLotRow | undefined,
+  followed: boolean,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: r.id,
+    uid: r.uid,
+    slug: r.slug,
+    last_lot_status: r.last_lot_status,
+    date_last_upcoming: r.date_last_upcoming,
+    date_last_sold: r.date_last_sold,
+    currency: r.currency,
+  };
+  if (view.schema === "full") {
+    out.current_estimated_price = r.estimate_usd;
+    out.current_estimated_price_min = r.estimate_min_usd;
+    out.current_estimated_price_max = r.estimate_max_usd;
+    out.current_estimated_price_currency = "USD";
+    out.price_momentum_12mo = r.price_momentum_12mo;
+    out.price_change_12mo = r.price_change_12mo;
+    out.price_momentum_24mo = r.price_momentum_24mo;
+    out.price_change_24mo = r.price_change_24mo;
+    const code = view.preferred;
+    if (code) {
+      const at = (usd: number | null) => deps.fx.fromUsd(usd, code, deps.asOf);
+      out.preferred_currency = code;
+      out.current_estimated_price_preferred = at(r.estimate_usd);
+      out.current_estimated_price_min_preferred = at(r.estimate_min_usd);
+      out.current_estimated_price_max_preferred = at(r.estimate_max_usd);
+      out.price_change_12mo_preferred = at(r.price_change_12mo);
+      out.price_change_24mo_preferred = at(r.price_change_24mo);
+    }
+  }
+  out.description = {
+    name: r.title,
+    materials: r.medium,
+    creation_year: r.creation_year,
+    image: deps.signer.imageObject(r.image_id, view.imageVariant, view.origin),
+    artist: { id: r.artist_id, name: r.artist_name ?? "" },
+    category_id: r.category_id,
+    measurements: { height_cm: r.height_cm, width_cm: r.width_cm, depth_cm: r.depth_cm, size: r.size_bucket },
+    edition: {
+      edition_group_id: r.edition_group_id,
+      edition_number: r.edition_number,
+      edition_size: r.edition_size,
+      edition_unique_type: r.edition_group_id === null ? "unique" : "edition",
+    },
+  };
+  if (view.schema === "full") out.price = lastLot ? priceObject(lastLot, deps.fx, view.preferred) : null;
+  out.is_followed = followed;
+  return out;
+}
+
+/** The artworks of `ids` as response objects, in the order of `ids`; ids the market lacks are skipped. */
+export function artworksByIds(deps: AppDeps, view: View, ids: readonly number[]): Record<string, unknown>[] {
+  if (ids.length === 0) return [];
+  const rows = new Map(rowsByIds(deps.market, ids).map((r) => [r.id, r]));
+  const lots = view.schema === "full" ? lastLots(deps.market, ids) : new Map<number, LastLotRow>();
+  const followed = followedAmong(deps.market, view.userId, "artwork", ids);
+  const out: Record<string, unknown>[] = [];
+  for (const id of ids) {
+    const r = rows.get(id);
+    if (r) out.push(artworkObject(r, deps, view, lots.get(id), followed.has(id)));
+  }
+  return out;
+}
+
+export function artworkById(deps: AppDeps, view: View, id: number): Record<string, unknown> | null {
+  return artworksByIds(deps, view, [id])[0] ?? null;
+}
+
+export interface Page {
+  items: Record<string, unknown>[];
+  total_count: number;
+  limit: number;
+  offset: number;
+}
+
+export function listArtworks(deps: AppDeps, view: View, q: ParsedList): Page {
+  const { page, count } = listStatements(q);
+  const ids = runAll<{ id: number }>(deps.market, page).map((r) => r.id);
+  const total = runAll<{ n: number }>(deps.market, count)[0]!.n;
+  return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
+}
+
+// ---------------------------------------------------------------- followed and recommended
+
+/** Followed artworks (with the list filters), most recently followed first. */
+export function followedArtworks(deps: AppDeps, view: View, userId: number, q: ParsedList): Page {
+  const where = artworkWhere(ARTWORK_LIST, q);
+  const from = `FROM account.follows f JOIN artworks a ON a.id = f.target_id
+    WHERE f.user_id = ? AND f.kind = 'artwork' AND ${where.sql}`;
+  const ids = runAll<{ id: number }>(deps.market, {
+    sql: `SELECT a.id ${from} ORDER BY f.created_at DESC, f.rowid DESC LIMIT ? OFFSET ?`,
+    params: [userId, ...where.params, q.limit, q.offset],
+  }).map((r) => r.id);
+  const total = runAll<{ n: number }>(deps.market, { sql: `SELECT count(*) AS n ${from}`, params: [userId, ...where.params] })[0]!.n;
+  return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
+}
+
+/** Estimates within this factor either way count as close (recommendations by category). */
+export const CLOSE_ESTIMATE_FACTOR = 1.5;
+/** Followed artists' works count as recent with a lot in this many days before the as-of date, or upcoming. */
+export const RECENT_DAYS = 365;
+
+/**
+ * Recommendations, each candidate scored by the reasons it matches (weights add up once each):
+ * 4: by the artist of a followed artwork; 2: by a followed artist, with a lot in the last 12
+ * months or upcoming; 1: same category as a followed artwork and an estimate within a factor 1.5
+ * of its estimate. Followed artworks are left out. Order: score, then the most recent activity
+ * (last sale or upcoming lot date), then id.
+ */
+const RECOMMENDED_CTE = `WITH fa AS (
+    SELECT a.id, a.artist_id, a.category_id, a.estimate_usd
+    FROM account.follows f JOIN artworks a ON a.id = f.target_id
+    WHERE f.user_id = ?1 AND f.kind = 'artwork'),
+  fr AS (SELECT target_id AS artist_id FROM account.follows WHERE user_id = ?1 AND kind = 'artist'),
+  cand(id, w) AS (
+    SELECT a.id, 4 FROM artworks a WHERE a.artist_id IN (SELECT artist_id FROM fa)
+    UNION ALL
+    SELECT DISTINCT l.artwork_id, 2 FROM lots l WHERE l.artist_id IN (SELECT artist_id FROM fr) AND l.sale_datetime >= ?2
+    UNION ALL
+    SELECT a.id, 1 FROM fa JOIN artworks a ON a.category_id = fa.category_id
+      AND a.estimate_usd BETWEEN fa.estimate_usd / ${CLOSE_ESTIMATE_FACTOR} AND fa.estimate_usd * ${CLOSE_ESTIMATE_FACTOR}),
+  scored AS (SELECT id, sum(DISTINCT w) AS score FROM cand WHERE id NOT IN (SELECT id FROM fa) GROUP BY id)`;
+
+export function recommendedArtworks(deps: AppDeps, view: View, userId: number, q: ParsedList): Page {
+  const since = addDays(deps.asOf, -RECENT_DAYS);
+  const ids = deps.market
+    .query<{ id: number }, [number, string, number, number]>(
+      `${RECOMMENDED_CTE}
+       SELECT s.id FROM scored s JOIN artworks a ON a.id = s.id
+       ORDER BY s.score DESC, max(coalesce(a.date_last_upcoming, ''), coalesce(a.date_last_sold, '')) DESC, a.id ASC
+       LIMIT ?3 OFFSET ?4`,
+    )
+    .all(userId, since, q.limit, q.offset)
+    .map((r) => r.id);
+  const total = deps.market
+    .query<{ n: number }, [number, string]>(`${RECOMMENDED_CTE} SELECT count(*) AS n FROM scored`)
+    .get(userId, since)!.n;
+  return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
+}
+
+// ---------------------------------------------------------------- chart
+
+/** z of the central 80 % interval: the stored min/max are exp(μ ± Z80·σ). */
+export const Z80 = 1.2816;
+/** Monthly step variance of the artist index (random walk), as in the derivation. */
+export const MONTHLY_STEP_VARIANCE = 0.0004;
+export const CHART_HORIZON_MONTHS = 12;
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** `day` plus `months` calendar months, the day clamped to the month's length. */
+export function addMonths(day: string, months: number): string {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  const index = y * 12 + (m - 1) + months;
+  const ny = Math.floor(index / 12);
+  const nm = (index % 12) + 1;
+  const last = new Date(Date.UTC(ny, nm, 0)).getUTCDate();
+  return `${String(ny).padStart(4, "0")}-${String(nm).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
+}
+
+/**
+ * The forward band: h = 1..12 months after the as-of date, median = the current estimate (the
+ * index is a driftless random walk), σ_h² = σ₀² + 0.0004·h where σ₀ = ln(max/min) / (2·1.2816)
+ * is read back from the stored 80 % band; low/high = mid·exp(∓1.2816·σ_h).
+ */
+export function estimateBand(
+  mid: number,
+  min: number | null,
+  max: number | null,
+  asOf: string,
+): { time: string; value: number; value_low: number; value_high: number }[] {
+  const sigma0 = min !== null && max !== null && min > 0 && max > 0 ? Math.log(max / min) / (2 * Z80) : 0;
+  const out = [];
+  for (let h = 1; h <= CHART_HORIZON_MONTHS; h++) {
+    const sigma = Math.sqrt(sigma0 * sigma0 + MONTHLY_STEP_VARIANCE * h);
+    out.push({ time: addMonths(asOf, h), value: mid, value_low: mid * Math.exp(-Z80 * sigma), value_high: mid * Math.exp(Z80 * sigma) });
+  }
+  return out;
+}
+
+export function artworkChart(deps: AppDeps, id: number, preferred?: string) {
+  const a = deps.market
+    .query<{ estimate_usd: number | null; estimate_min_usd: number | null; estimate_max_usd: number | null }, [number]>(
+      "SELECT estimate_usd, estimate_min_usd, estimate_max_usd FROM artworks WHERE id = ?",
+    )
+    .get(id);
+  if (!a) return null;
+  const code = preferred ?? "USD";
+  const convert = (usd: number, day: string) => (code === "USD" ? usd : deps.fx.fromUsd(usd, code, day));
+  const hammers = deps.market
+    .query<{ sale_datetime: string; hammer_usd: number }, [number]>(
+      `SELECT sale_datetime, hammer_usd FROM lots
+       WHERE artwork_id = ? AND status = 'sold' AND hammer_usd IS NOT NULL ORDER BY sale_datetime, id`,
+    )
+    .all(id)
+    .flatMap((l) => {
+      const value = convert(l.hammer_usd, l.sale_datetime);
+      return value === null ? [] : [{ time: l.sale_datetime.slice(0, 10), value }];
+    });
+  const band =
+    a.estimate_usd === null
+      ? []
+      : estimateBand(a.estimate_usd, a.estimate_min_usd, a.estimate_max_usd, deps.asOf).flatMap((p) => {
+          const value = convert(p.value, deps.asOf);
+          const low = convert(p.value_low, deps.asOf);
+          const high = convert(p.value_high, deps.asOf);
+          if (value === null || low === null || high === null) return [];
+          return [{ time: p.time, value: round2(value), value_low: round2(low), value_high: round2(high) }];
+        });
+  return {
+    resolution: "monthly" as const,
+    unit: code,
+    currency: code,
+    series: [
+      { id: "hammer_prices", label: "Hammer prices", data: hammers },
+      { id: "estimate", label: "Estimate, 80 % band", data: band },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------- editions
+
+interface EditionLotRow extends PriceRow {
+  id: number;
+  artwork_id: number;
+  lot_num: string;
+  status: string;
+  sale_id: number;
+  sale_name: string | null;
+  house_id: number;
+  house_name: string | null;
+}
+
+export function artworkEditions(deps: AppDeps, view: View, id: number) {
+  const a = deps.market
+    .query<{ edition_group_id: number | null; edition_size: number | null }, [number]>(
+      "SELECT edition_group_id, edition_size FROM artworks WHERE id = ?",
+    )
+    .get(id);
+  if (!a) return null;
+  const ids =
+    a.edition_group_id === null
+      ? [id]
+      : deps.market
+          .query<{ id: number }, [number]>(
+            "SELECT id FROM artworks WHERE edition_group_id = ? ORDER BY edition_number ASC NULLS LAST, id ASC",
+          )
+          .all(a.edition_group_id)
+          .map((r) => r.id);
+  const artworks = artworksByIds(deps, view, ids);
+  const lots = deps.market
+    .query<EditionLotRow, [string]>(
+      `SELECT l.id, l.artwork_id, l.lot_num, l.status, l.sale_id, s.name AS sale_name, l.house_id, h.name AS house_name, ${PRICE_COLUMNS}
+       FROM lots l LEFT JOIN sales s ON s.id = l.sale_id LEFT JOIN auction_houses h ON h.id = l.house_id
+       WHERE l.artwork_id IN (SELECT value FROM json_each(?)) ORDER BY l.artwork_id, l.sale_datetime, l.id`,
+    )
+    .all(JSON.stringify(ids));
+  const byArtwork = new Map<number, Record<string, unknown>[]>();
+  for (const l of lots) {
+    const item: Record<string, unknown> = {
+      id: l.id,
+      lot_num: l.lot_num,
+      status: l.status,
+      sale_id: l.sale_id,
+      sale_name: l.sale_name,
+      sale_datetime: l.sale_datetime,
+      auction_house_id: l.house_id,
+      auction_house_name: l.house_name,
+    };
+    if (view.schema === "full") item.price = priceObject(l, deps.fx, view.preferred);
+    let list = byArtwork.get(l.artwork_id);
+    if (!list) byArtwork.set(l.artwork_id, (list = []));
+    list.push(item);
+  }
+  return {
+    artwork_id: id,
+    edition_group_id: a.edition_group_id,
+    edition_size: a.edition_size,
+    edition_unique_type: a.edition_group_id === null ? ("unique" as const) : ("edition" as const),
+    editions: artworks.map((artwork) => ({ artwork, lots: byArtwork.get(artwork.id as number) ?? [] })),
+  };
+}
+
+// ---------------------------------------------------------------- cagr and shares
+
+/** The CAGR of an artwork; undefined when unknown, null when it has no price prediction. */
+export function artworkCagr(db: Database, id: number): number | null | undefined {
+  const r = db.query<{ estimate_usd: number | null; cagr: number | null }, [number]>("SELECT estimate_usd, cagr FROM artworks WHERE id = ?").get(id);
+  if (!r) return undefined;
+  return r.estimate_usd === null ? null : r.cagr;
+}
+
+/** Which of `ids` the market does not hold, as positions in `ids`. */
+export function missingIds(db: Database, ids: readonly number[]): number[] {
+  const known = new Set(
+    db
+      .query<{ id: number }, [string]>("SELECT id FROM artworks WHERE id IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(ids))
+      .map((r) => r.id),
+  );
+  return ids.flatMap((id, i) => (known.has(id) ? [] : [i]));
+}
