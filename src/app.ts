@@ -8,9 +8,9 @@ import { Ledger } from "./accounts/ledger";
 import { seedPlans } from "./accounts/plans";
 import type { Config } from "./config";
 import { openAccountDb, openMarketReader } from "./db/connection";
-import { pipeline, mountable, type AppDeps, type Endpoint, type MountedEndpoint } from "./http/endpoint";
+import { pipeline, mountable, RESPONSE_HEADERS, type AppDeps, type Endpoint, type MountedEndpoint } from "./http/endpoint";
 import { errorBody, fromSchemaErrors, HttpError, issue, ValidationFailed } from "./http/errors";
-import { DU_HEADERS, RateLimiter } from "./http/metering";
+import { RateLimiter } from "./http/metering";
 import { buildOpenApi } from "./http/openapi";
 import { docsPage } from "./http/docs";
 import { healthEndpoints } from "./modules/health";
@@ -42,10 +42,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...usageEndpoints,
 ];
 
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": [...DU_HEADERS, "Retry-After"].join(", "),
-};
+export const CORS_HEADERS = RESPONSE_HEADERS;
 
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
@@ -108,7 +105,7 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
     const run = pipeline(e, deps);
     app.route(e.method, e.elysiaPath, async ({ request, params }) => {
       const res = await run(request, params as Record<string, string>);
-      for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
+      if (!res.headers.has("Access-Control-Allow-Origin")) for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
       return res;
     });
   }

@@ -35,6 +35,15 @@ export interface Windows {
 
 interface UserCounters extends Windows {}
 
+/** What a charge returns at once: the figures for the headers, and the commit to wait for. */
+export interface Charged {
+  /** The period's consumption including this request (and none after it). */
+  periodConsumed: number;
+  periodEnd: string;
+  /** Settles when the request's ledger row is committed. */
+  committed: Promise<void>;
+}
+
 export interface PoolLimits {
   du_limit: number;
   daily_du_limit: number;
@@ -69,8 +78,8 @@ const CHUNK = 16;
 export class Ledger {
   private readonly counters = new Map<number, UserCounters>();
   private pending: LedgerEntry[] = [];
-  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
-  private scheduled = false;
+  /** The batch being gathered: one promise shared by every response waiting on it. */
+  private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
   private readonly sumStmt;
   private readonly insertStmt;
   private readonly dailyStmt;
@@ -166,7 +175,7 @@ export class Ledger {
    * Records a metered request. The in-memory windows move at once (so the Remaining header is
    * exact under concurrency); the returned promise settles when the row is committed.
    */
-  charge(caller: Caller, entry: LedgerEntry): Promise<Windows> {
+  charge(caller: Caller, entry: LedgerEntry): Charged {
     const w = this.windows(caller, entry.ts);
     const before = w.periodConsumed;
     w.periodConsumed += entry.du;
@@ -174,13 +183,17 @@ export class Ledger {
     w.monthConsumed += entry.du;
     if (caller.plan.features.cap === "soft" && entry.du > 0) this.queueNotices(caller, w, before, entry.ts);
     this.pending.push(entry);
-    return new Promise<Windows>((resolve, reject) => {
-      this.waiters.push({ resolve: () => resolve(w), reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+    if (!this.batch) {
+      let resolve!: () => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.batch = { promise, resolve, reject };
+      setImmediate(() => this.flush());
+    }
+    return { periodConsumed: w.periodConsumed, periodEnd: w.period.end, committed: this.batch.promise };
   }
 
   private queueNotices(caller: Caller, w: Windows, before: number, ts: number): void {
@@ -207,23 +220,25 @@ export class Ledger {
 
   /** Commits everything pending in one transaction and settles the waiting responses. */
   flush(): void {
-    this.scheduled = false;
+    const batch = this.batch;
     const entries = this.pending;
-    const waiters = this.waiters;
     const noticeRows = this.pendingNotices;
-    if (entries.length === 0) return;
+    this.batch = null;
+    if (entries.length === 0) {
+      batch?.resolve();
+      return;
+    }
     this.pending = [];
-    this.waiters = [];
     this.pendingNotices = [];
     try {
       this.writeBatch(entries, noticeRows);
     } catch (err) {
       // Nothing of this batch is stored: forget the in-memory windows so they reload from disk.
       for (const e of entries) this.counters.delete(e.userId);
-      for (const w of waiters) w.reject(err);
+      batch?.reject(err);
       return;
     }
-    for (const w of waiters) w.resolve();
+    batch?.resolve();
   }
 
   /** Drops cached windows (after a plan change, or in tests). */

@@ -15,7 +15,7 @@ import type { ImageSigner } from "../images/urls";
 import { parseList, parseScalar, type ListSpec, type ParsedList, type ScalarType } from "../query/grammar";
 import { Value } from "@sinclair/typebox/value";
 import { forbidden, fromSchemaErrors, HttpError, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
-import { duHeaders, enforceCap, type RateLimiter } from "./metering";
+import { DU_HEADERS, enforceCap, setDuHeaders, type RateLimiter } from "./metering";
 import { costOf, priceOf, type Price } from "./pricing";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -87,6 +87,12 @@ export function defineEndpoint<P = Record<string, unknown>>(e: Endpoint<P>): End
   return e;
 }
 
+/** Headers on every response of the API: CORS for browsers, with the DU headers exposed. */
+export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": [...DU_HEADERS, "Retry-After"].join(", "),
+};
+
 const EMPTY_LIST: ParsedList = Object.freeze({ filters: [], sort: null, limit: 0, offset: 0, params: {} }) as ParsedList;
 
 function bearer(request: Request): string | null | undefined {
@@ -149,10 +155,9 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         if (!caller) throw unauthorized();
       }
     }
-    let windows = caller ? deps.ledger.windows(caller) : null;
     if (caller) {
       deps.limiter.check(caller);
-      enforceCap(caller, windows!);
+      enforceCap(caller, deps.ledger.windows(caller));
       if (e.entitlement && !caller.plan.features[e.entitlement]) {
         throw forbidden(`Your plan (${caller.plan.slug}) does not include ${e.entitlement}`);
       }
@@ -163,11 +168,11 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     const schema = deps.bare || caller?.plan.features.schema === "full" ? "full" : "public";
     const body = await e.handle({ request, url, params, query, body: input, caller, schema, deps, origin: url.origin });
 
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...RESPONSE_HEADERS };
     if (caller) {
       const records = e.records ? e.records(body) : 0;
       const du = costOf(price, records);
-      windows = await deps.ledger.charge(caller, {
+      const charged = deps.ledger.charge(caller, {
         userId: caller.userId,
         keyId: caller.keyId,
         ts: Date.now(),
@@ -177,7 +182,8 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         records,
         du,
       });
-      Object.assign(headers, duHeaders(caller, du, windows));
+      await charged.committed;
+      setDuHeaders(headers, caller, du, charged);
     }
     if (status === 204) return new Response(null, { status, headers });
     if (body instanceof Response) {

@@ -70,14 +70,9 @@ export function enforceCap(caller: Caller, w: Windows, now: number = Date.now())
   );
 }
 
-export function remainingOf(caller: Caller, w: Windows): number {
-  return Math.max(0, caller.plan.du_limit - w.periodConsumed);
-}
-
-export function duHeaders(caller: Caller, du: number, w: Windows): Record<string, string> {
-  return {
-    "X-Service-DataUnits": formatDu(du),
-    "X-Service-DataUnits-Remaining": formatDu(remainingOf(caller, w)),
-    "X-Service-DataUnits-Period-End": w.period.end,
-  };
+/** Sets the three DU headers: this call's cost, what remains of the period, the period's last day. */
+export function setDuHeaders(headers: Record<string, string>, caller: Caller, du: number, charged: { periodConsumed: number; periodEnd: string }): void {
+  headers["X-Service-DataUnits"] = formatDu(du);
+  headers["X-Service-DataUnits-Remaining"] = formatDu(Math.max(0, caller.plan.du_limit - charged.periodConsumed));
+  headers["X-Service-DataUnits-Period-End"] = charged.periodEnd;
 }

@@ -184,6 +184,12 @@ describe("Data Units", () => {
     expect(b.headers.get("X-Service-DataUnits-Period-End")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
+  test("concurrent requests each see their own Remaining: distinct, one cost apart", async () => {
+    const responses = await Promise.all(Array.from({ length: 12 }, () => call("/v1/artists?limit=3", ctx.keys.enterprise)));
+    const remaining = responses.map((r) => Number(r.headers.get("X-Service-DataUnits-Remaining"))).sort((a, b) => b - a);
+    for (let i = 1; i < remaining.length; i++) expect(remaining[i - 1]! - remaining[i]!).toBe(5);
+  });
+
   test("DU headers are exposed to browsers through CORS", async () => {
     const res = await call("/v1/artists?limit=1", ctx.keys.pro);
     const exposed = (res.headers.get("Access-Control-Expose-Headers") ?? "").split(/,\s*/);
