@@ -19,11 +19,10 @@ import type { Caller } from "../../src/accounts/keys";
 import type { LedgerEntry } from "../../src/accounts/ledger";
 import { closeDeps, CORS_HEADERS, createApp, openDeps } from "../../src/app";
 import { openAccountDb } from "../../src/db/connection";
-import { duHeaders } from "../../src/http/metering";
 import { today } from "../../src/time";
 import { fmt, table } from "./stats";
 import { prepareDataDir } from "./setup";
-import { applyWhatIfs, leanLedgerTable, SUGGESTED } from "./whatif";
+import { applyWhatIfs, commitOf, leanLedgerTable, SUGGESTED } from "./whatif";
 
 function flag(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -121,10 +120,10 @@ try {
   });
   metered.ledger.flush();
   await add(`ledger: charge ×${BATCH} + flush (group commit), per entry`, BATCH, async () => {
-    const ps = Array.from({ length: BATCH }, () => metered.ledger.charge(caller, entry()));
+    const ps = Array.from({ length: BATCH }, () => commitOf(metered.ledger.charge(caller, entry())));
     await Promise.all(ps);
   });
-  await add("ledger: charge ×1 + flush (one commit per request)", 1, () => metered.ledger.charge(caller, entry()));
+  await add("ledger: charge ×1 + flush (one commit per request)", 1, () => commitOf(metered.ledger.charge(caller, entry())));
   const ins = metered.account.query(
     "INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
@@ -155,10 +154,14 @@ try {
   }
   await add("  empty BEGIN/COMMIT (write tx)", 1, () => metered.account.transaction(() => upsert.run(caller.userId, day, "x", 0))());
   const w = metered.ledger.windows(caller);
-  await add("duHeaders(caller, du, windows)", 1, () => duHeaders(caller, 1, w));
+  const du = () => ({
+    "X-Service-DataUnits": "1",
+    "X-Service-DataUnits-Remaining": String(Math.max(0, caller.plan.du_limit - w.periodConsumed)),
+    "X-Service-DataUnits-Period-End": w.period.end,
+  });
   await add("new Response(json, {Content-Type})", 1, () => new Response(json, { status: 200, headers: { "Content-Type": "application/json" } }));
   await add("new Response(json, {Content-Type + 3 DU headers})", 1, () =>
-    new Response(json, { status: 200, headers: { ...duHeaders(caller, 1, w), "Content-Type": "application/json" } }),
+    new Response(json, { status: 200, headers: { ...du(), "Content-Type": "application/json" } }),
   );
   await add("CORS loop: 2 × res.headers.set", 1, () => {
     const res = new Response(json);
@@ -169,7 +172,7 @@ try {
   await add("await of an async function's resolved result", 1, async () => {
     await resolvedAsync();
   });
-  await add("new Promise + resolver closure (charge's waiter)", 1, () => new Promise<void>((resolve) => resolve()));
+  await add("new Promise + resolver closure (a per-request waiter)", 1, () => new Promise<void>((resolve) => resolve()));
 
   process.stdout.write(
     `${table(["step (bun " + Bun.version + ")", "µs"], rows.map(([n, us]) => [n, fmt(us, 3)]))}\n`,

@@ -104,9 +104,11 @@ export function applyWhatIfs(
   if (which.includes("noWait")) {
     const ledger = deps.ledger;
     const charge = ledger.charge.bind(ledger);
-    ledger.charge = (caller, entry) => {
-      void charge(caller, entry);
-      return Promise.resolve(ledger.windows(caller, entry.ts));
+    // Either Ledger API: the returned commit promise is replaced by one already settled.
+    (ledger as unknown as { charge: (c: unknown, e: LedgerEntry) => unknown }).charge = (caller, entry) => {
+      const charged = charge(caller as Parameters<typeof charge>[0], entry) as unknown;
+      if (charged instanceof Promise) return Promise.resolve(ledger.windows(caller as Parameters<typeof charge>[0], entry.ts));
+      return { ...(charged as object), committed: Promise.resolve() };
     };
   }
 }
@@ -143,12 +145,44 @@ export function leanLedgerTable(db: import("bun:sqlite").Database): void {
   })();
 }
 
+/**
+ * The Ledger's internal queue, in either of its shapes: a shared promise per batch (`batch`,
+ * since 57bc352) or a waiter per request (`waiters` + `scheduled`, before).
+ */
 interface LedgerQueue {
-  scheduled: boolean;
   pending: LedgerEntry[];
-  waiters: { resolve: () => void; reject: (e: unknown) => void }[];
   pendingNotices: unknown[][];
   counters: Map<number, unknown>;
+  batch?: { resolve: () => void; reject: (e: unknown) => void } | null;
+  scheduled?: boolean;
+  waiters?: { resolve: () => void; reject: (e: unknown) => void }[];
+}
+
+/** What Ledger.charge returns, in either API: a promise, or `{ committed }` (since 57bc352). */
+export function commitOf(charged: unknown): Promise<unknown> {
+  return charged instanceof Promise ? charged : (charged as { committed: Promise<void> }).committed;
+}
+
+/** Takes the gathered batch out of the ledger's queue: its entries, notices, and how to settle it. */
+function takeBatch(l: LedgerQueue): { entries: LedgerEntry[]; notices: unknown[][]; settle: (err?: unknown) => void } {
+  const entries = l.pending;
+  const notices = l.pendingNotices;
+  let settle: (err?: unknown) => void;
+  if ("batch" in l) {
+    const batch = l.batch;
+    l.batch = null;
+    settle = (err) => (err === undefined ? batch?.resolve() : batch?.reject(err));
+  } else {
+    const waiters = l.waiters ?? [];
+    l.scheduled = false;
+    l.waiters = [];
+    settle = (err) => {
+      for (const w of waiters) err === undefined ? w.resolve() : w.reject(err);
+    };
+  }
+  l.pending = [];
+  l.pendingNotices = [];
+  return { entries, notices, settle };
 }
 
 function ledgerInWorker(
@@ -163,33 +197,30 @@ function ledgerInWorker(
   const v = deps.verifier as unknown as VerifierInternals;
   if (typeof v.checkVersion !== "function") throw new Error("what-if ledgerWorker: KeyVerifier internals changed");
   v.checkVersion = () => {};
-  for (const field of ["pending", "waiters", "pendingNotices", "counters"]) {
+  for (const field of ["pending", "pendingNotices", "counters"]) {
     if (!(field in l)) throw new Error(`what-if ledgerWorker: Ledger has no "${field}" any more`);
   }
+  if (!("batch" in l) && !("waiters" in l)) throw new Error("what-if ledgerWorker: Ledger has neither `batch` nor `waiters`");
   const worker = new Worker(new URL("./ledger-worker.ts", import.meta.url));
   worker.postMessage({ open: deps.account.filename, autocheckpoint });
-  const inflight = new Map<number, { entries: LedgerEntry[]; waiters: LedgerQueue["waiters"] }>();
+  const inflight = new Map<number, { entries: LedgerEntry[]; settle: (err?: unknown) => void }>();
   let seq = 0;
   worker.onmessage = (event: MessageEvent<{ id: number; ok: boolean; error?: string }>) => {
     const batch = inflight.get(event.data.id)!;
     inflight.delete(event.data.id);
-    if (event.data.ok) for (const w of batch.waiters) w.resolve();
+    if (event.data.ok) batch.settle();
     else {
       for (const e of batch.entries) l.counters.delete(e.userId);
-      for (const w of batch.waiters) w.reject(new Error(event.data.error));
+      batch.settle(new Error(event.data.error));
     }
     if (inflight.size === 0) worker.unref();
   };
   l.flush = () => {
-    l.scheduled = false;
-    const entries = l.pending;
-    if (entries.length === 0) return;
+    const { entries, notices, settle } = takeBatch(l);
+    if (entries.length === 0) return settle();
     const id = ++seq;
-    inflight.set(id, { entries, waiters: l.waiters });
-    worker.postMessage({ id, entries, notices: l.pendingNotices });
+    inflight.set(id, { entries, settle });
+    worker.postMessage({ id, entries, notices });
     worker.ref();
-    l.pending = [];
-    l.waiters = [];
-    l.pendingNotices = [];
   };
 }
