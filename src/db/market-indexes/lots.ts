@@ -1,5 +1,37 @@
 /**
  * Statements run on a finished market snapshot (after derivation) for the lots endpoints:
- * indexes for their filters and sorts (and any search structure). Each is idempotent.
+ * indexes for their filters and sorts, and the full-text index of the `search` filter. Each is
+ * idempotent (the FTS table is dropped and rebuilt).
+ *
+ * The table already has lots_sale (sale_id, lot_seq), lots_artist_date (artist_id,
+ * sale_datetime), lots_artwork (artwork_id, sale_datetime) and lots_date (sale_datetime). An
+ * equality filter followed by sale_datetime serves the common question "these lots, newest
+ * first" without sorting; the price columns have plain indexes for their ranges; the ASC sorts
+ * with NULLs last have expression indexes on (x IS NULL, x). What stays unserved is written down
+ * in docs/api-lots-sales.md (a range on one column sorted by another).
  */
-export const STATEMENTS: string[] = [];
+export const STATEMENTS: string[] = [
+  // equality filter + the default date sort
+  "CREATE INDEX IF NOT EXISTS lots_status_date ON lots (status, sale_datetime)",
+  "CREATE INDEX IF NOT EXISTS lots_sale_status_date ON lots (sale_status, sale_datetime)",
+  "CREATE INDEX IF NOT EXISTS lots_house_date ON lots (house_id, sale_datetime)",
+  "CREATE INDEX IF NOT EXISTS lots_location_date ON lots (location_id, sale_datetime)",
+  "CREATE INDEX IF NOT EXISTS lots_top_date ON lots (is_top, sale_datetime)",
+  // ranges (and the DESC sorts, NULLs being lowest)
+  "CREATE INDEX IF NOT EXISTS lots_hammer_usd ON lots (hammer_usd)",
+  "CREATE INDEX IF NOT EXISTS lots_premium_usd ON lots (premium_usd)",
+  "CREATE INDEX IF NOT EXISTS lots_estimate_max_usd ON lots (estimate_max_usd)",
+  "CREATE INDEX IF NOT EXISTS lots_estimate_min_usd ON lots (estimate_min_usd)",
+  "CREATE INDEX IF NOT EXISTS lots_creation_year ON lots (creation_year)",
+  // ASC sorts with NULLs last
+  "CREATE INDEX IF NOT EXISTS lots_creation_year_nl ON lots ((creation_year IS NULL), creation_year)",
+  "CREATE INDEX IF NOT EXISTS lots_estimate_min_nl ON lots ((estimate_min_usd IS NULL), estimate_min_usd)",
+  "CREATE INDEX IF NOT EXISTS lots_estimate_max_nl ON lots ((estimate_max_usd IS NULL), estimate_max_usd)",
+  // search: artist name (and its other spellings), artwork title and lot notes, one row per lot
+  // under the lot's id. Contentless: only the index is kept, the text stays in its tables.
+  "DROP TABLE IF EXISTS lots_fts",
+  "CREATE VIRTUAL TABLE lots_fts USING fts5(text, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2')",
+  `INSERT INTO lots_fts (rowid, text)
+   SELECT l.id, coalesce(a.name, '') || ' ' || replace(coalesce(a.synonyms, ''), '|', ' ') || ' ' || coalesce(w.title, '') || ' ' || l.notes
+   FROM lots l LEFT JOIN artists a ON a.id = l.artist_id LEFT JOIN artworks w ON w.id = l.artwork_id`,
+];

@@ -1,0 +1,90 @@
+/**
+ * The lot list grammar: every filter and sort of GET /v1/lots (and /v1/lots/followed), declared
+ * once over the columns of the denormalised `lots` table. Columns are unqualified (the list query
+ * reads `lots` alone; the details are fetched afterwards by id).
+ *
+ * Filters whose value is not the column's own value are resolved by the service before the WHERE
+ * clause is built, keeping the declared column: artist_uid and artwork_uid (uid → id),
+ * sale_location (location name → location_id). auction_house_id and sale_auction_house_id are the
+ * same column (a lot's house is its sale's house).
+ */
+import type { Filter, ListSpec } from "../../query/grammar";
+import { T } from "../../query/grammar";
+import { PREFERRED_CURRENCY } from "../../query/params";
+import { LOT_STATUSES, SALE_STATUSES } from "./model";
+
+/** Sort values → ORDER BY, each ending with the id tiebreak, NULLs last in both directions. */
+export const LOT_SORTS: Readonly<Record<string, string>> = {
+  RAW_LOT_ID_ASC: "id ASC",
+  RAW_LOT_ID_DESC: "id DESC",
+  // Lot number within its sale; across sales, by sale id.
+  NUMBER_ASC: "sale_id ASC, lot_seq ASC, id ASC",
+  NUMBER_DESC: "sale_id DESC, lot_seq DESC, id DESC",
+  SALE_DATE_ASC: "sale_datetime ASC, id ASC",
+  SALE_DATE_DESC: "sale_datetime DESC, id DESC",
+  // SQLite orders NULL lowest: DESC already puts NULLs last; ASC sorts on (x IS NULL) first,
+  // matching the expression indexes of src/db/market-indexes/lots.ts.
+  CREATION_YEAR_ASC: "(creation_year IS NULL) ASC, creation_year ASC, id ASC",
+  CREATION_YEAR_DESC: "creation_year DESC, id DESC",
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: "(estimate_min_usd IS NULL) ASC, estimate_min_usd ASC, id ASC",
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: "estimate_min_usd DESC, id DESC",
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: "(estimate_max_usd IS NULL) ASC, estimate_max_usd ASC, id ASC",
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: "estimate_max_usd DESC, id DESC",
+};
+
+export const LOT_LIST: ListSpec = {
+  fields: {
+    status: { column: "status", type: T.enum(LOT_STATUSES), suffixes: ["", "__in"] },
+    sale_status: { column: "sale_status", type: T.enum(SALE_STATUSES), suffixes: ["", "__in"], description: "state of the lot's sale" },
+    auction_house_id: { column: "house_id", type: T.int(1), suffixes: ["", "__in"] },
+    sale_auction_house_id: {
+      column: "house_id",
+      type: T.int(1),
+      suffixes: ["", "__in"],
+      description: "the house of the lot's sale; the same as auction_house_id",
+    },
+    sale_id: { column: "sale_id", type: T.int(1), suffixes: ["", "__in"] },
+    sale_location: {
+      column: "location_id",
+      type: T.str(200),
+      suffixes: ["", "__in"],
+      description: "a location name from /v1/auction-locations (exact, case-insensitive)",
+    },
+    sale_datetime: { column: "sale_datetime", type: T.datetime(), suffixes: ["__gte", "__lte"], description: "start of the lot's sale" },
+    hammer_price_usd: { column: "hammer_usd", type: T.int(), suffixes: ["__gte", "__lte"], description: "USD; lots without a hammer never match" },
+    hammer_price_estimate_max_usd: { column: "estimate_max_usd", type: T.int(), suffixes: ["__gte", "__lte"], description: "high estimate in USD" },
+    premium_price_usd: { column: "premium_usd", type: T.int(), suffixes: ["__gte", "__lte"], description: "price with buyer's premium in USD" },
+    artist_id: { column: "artist_id", type: T.int(1), suffixes: ["", "__in"] },
+    artist_uid: { column: "artist_id", type: T.str(200), suffixes: [""], description: "the artist's canonical slug" },
+    artwork_id: { column: "artwork_id", type: T.int(1), suffixes: ["", "__in"] },
+    artwork_uid: { column: "artwork_id", type: T.str(200), suffixes: [""], description: "the artwork's uid" },
+    creation_year: { column: "creation_year", type: T.int(), suffixes: ["__gte", "__lte"] },
+    is_top: { column: "is_top", type: T.bool(), suffixes: [""] },
+  },
+  params: {
+    search: {
+      type: T.str(200),
+      description:
+        "free text over the artist's name, the artwork's title and the lot's notes: every word must occur (whole words, case and accents ignored)",
+    },
+    preferred_currency: PREFERRED_CURRENCY,
+  },
+  sorts: LOT_SORTS,
+  defaultSort: "SALE_DATE_DESC",
+  tiebreaker: "id",
+  limit: { default: 20, max: 100 },
+};
+
+/**
+ * Stored datetimes are whole seconds written `YYYY-MM-DDTHH:MM:SSZ`; the grammar gives
+ * `….sssZ`. Compared as text, the two forms disagree at an equal instant, so bounds are rewritten
+ * in the stored form: a lower bound rounded up to the second, an upper bound rounded down.
+ */
+export function storedDatetimeBounds(filters: readonly Filter[], fields: readonly string[]): Filter[] {
+  return filters.map((f) => {
+    if (!fields.includes(f.field) || (f.suffix !== "__gte" && f.suffix !== "__lte")) return f;
+    const ms = Date.parse(f.value as string);
+    const s = f.suffix === "__gte" ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
+    return { ...f, value: new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z") };
+  });
+}

@@ -1,0 +1,267 @@
+/**
+ * Lots: the list query (over `lots` alone, by its indexes), then the page's details by id, then
+ * the response objects. The list never counts: it fetches limit + 1 ids and answers has_more.
+ */
+import type { Database } from "bun:sqlite";
+import { followedAmong } from "../../db/follows";
+import type { AppDeps, Schema } from "../../http/endpoint";
+import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { LOT_LIST, storedDatetimeBounds } from "./fields";
+import { priceObject, type PriceRow } from "./model";
+
+type Bind = SqlFragment["params"][number];
+
+/** The caller's view: which schema, whose follows, which image variant, which currency. */
+export interface LotView {
+  schema: Schema;
+  userId: number | null;
+  /** Keyless callers get blurred image previews. */
+  blur: boolean;
+  origin: string;
+  preferred?: string;
+}
+
+// ---------------------------------------------------------------- search
+
+/**
+ * An FTS5 query from free text, with no FTS syntax of the user's: each whitespace-separated
+ * chunk becomes one quoted phrase of its letters and digits (so "O'Keeffe" is the phrase
+ * "O Keeffe", as the tokenizer splits the indexed text), and the phrases are ANDed. Operators,
+ * quotes, stars, parentheses and colons are dropped; AND, OR, NOT and NEAR become plain words.
+ * Null when no word remains.
+ */
+export function ftsQuery(text: string): string | null {
+  const phrases: string[] = [];
+  for (const chunk of text.split(/\s+/)) {
+    const words = chunk.match(/[\p{L}\p{N}\p{M}]+/gu);
+    if (words) phrases.push(`"${words.join(" ")}"`);
+    if (phrases.length === 32) break;
+  }
+  return phrases.length ? phrases.join(" ") : null;
+}
+
+/** The words of a search, for the fallback without an FTS table. */
+function searchWords(text: string): string[] {
+  return (text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).slice(0, 32);
+}
+
+/**
+ * Thresholds of the adaptive plans (exported so tests can lower them to walk both branches).
+ * A range or a search matching fewer rows than these drives the query from its own index and
+ * sorts what it found; a broader one is checked row by row while the sort's index is walked,
+ * which then finds a page after a bounded number of rows (about table size / threshold per row).
+ */
+export const PLANNER = { rangeRows: 20_000, searchRows: 50_000 };
+
+const schemaObjects = new WeakMap<Database, Set<string>>();
+/** Tables and indexes of the snapshot (a market built before this code may lack the read indexes). */
+function hasObject(db: Database, name: string): boolean {
+  let names = schemaObjects.get(db);
+  if (!names) {
+    names = new Set(db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')").all().map((r) => r.name));
+    schemaObjects.set(db, names);
+  }
+  return names.has(name);
+}
+
+const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The search condition over `lots`: the FTS table when built, else (an older snapshot) LIKE per
+ * word. A rare search is an id list (then sorted); a common one a per-row check, so that the
+ * sort's index is walked and stops at the page.
+ */
+function searchCondition(db: Database, text: string): SqlFragment | null {
+  if (hasObject(db, "lots_fts")) {
+    const q = ftsQuery(text);
+    if (!q) return null;
+    const n = db
+      .query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ? LIMIT ?)")
+      .get(q, PLANNER.searchRows)!.n;
+    return n < PLANNER.searchRows
+      ? { sql: "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?)", params: [q] }
+      : { sql: "EXISTS (SELECT 1 FROM lots_fts WHERE lots_fts MATCH ? AND rowid = lots.id)", params: [q] };
+  }
+  const words = searchWords(text);
+  if (!words.length) return null;
+  const one =
+    "(notes LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM artists a WHERE a.id = lots.artist_id AND a.name LIKE ? ESCAPE '\\')" +
+    " OR EXISTS (SELECT 1 FROM artworks w WHERE w.id = lots.artwork_id AND w.title LIKE ? ESCAPE '\\'))";
+  return { sql: words.map(() => one).join(" AND "), params: words.flatMap((w) => [like(w), like(w), like(w)]) };
+}
+
+/** Range filters the planner cannot weigh (SQLite keeps no histograms here), with their index. */
+const RANGE_INDEXES: Readonly<Record<string, string>> = {
+  hammer_price_usd: "lots_hammer_usd",
+  premium_price_usd: "lots_premium_usd",
+  hammer_price_estimate_max_usd: "lots_estimate_max_usd",
+  creation_year: "lots_creation_year",
+};
+/** Filters that make a small, indexed starting set on their own: the planner's choice is right then. */
+const DRIVING_FILTERS = new Set(["artist_id", "artist_uid", "artwork_id", "artwork_uid", "sale_id"]);
+
+/**
+ * The index to drive a list from when a value range is narrow: its rows are counted on the
+ * index (at most PLANNER.rangeRows of them), and the narrowest range under that bound wins.
+ * Null when the planner's own plan is fine (no such range, a driving filter, or broad ranges).
+ */
+function narrowRangeIndex(db: Database, filters: readonly Filter[]): string | null {
+  if (filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  let best: string | null = null;
+  let fewest = PLANNER.rangeRows;
+  for (const [field, index] of Object.entries(RANGE_INDEXES)) {
+    const ranges = filters.filter((f) => f.field === field);
+    if (!ranges.length || !hasObject(db, index)) continue;
+    const w = whereClause(LOT_LIST, ranges);
+    const n = db
+      .query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM lots INDEXED BY ${index} WHERE ${w.sql} LIMIT ?)`)
+      .get(...w.params, PLANNER.rangeRows)!.n;
+    if (n < fewest) {
+      best = index;
+      fewest = n;
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------- the list query
+
+/** Replaces values that name something (uids, location names) by the ids the column holds; 0 when unknown. */
+function resolveFilters(db: Database, filters: readonly Filter[]): Filter[] {
+  const byUid = (table: "artists" | "artworks", uid: string) =>
+    db.query<{ id: number }, [string]>(`SELECT id FROM ${table} WHERE uid = ?`).get(uid)?.id ?? 0;
+  const location = (name: string) =>
+    db.query<{ id: number }, [string]>("SELECT id FROM auction_locations WHERE name = ? COLLATE NOCASE").get(name)?.id ?? 0;
+  const resolved = filters.map((f): Filter => {
+    switch (f.field) {
+      case "artist_uid":
+        return { ...f, value: byUid("artists", f.value as string) };
+      case "artwork_uid":
+        return { ...f, value: byUid("artworks", f.value as string) };
+      case "sale_location":
+        return { ...f, value: f.suffix === "__in" ? (f.value as string[]).map(location) : location(f.value as string) };
+      default:
+        return f;
+    }
+  });
+  return storedDatetimeBounds(resolved, ["sale_datetime"]);
+}
+
+/**
+ * The id query of one page: `SELECT id FROM lots WHERE … ORDER BY … LIMIT ? OFFSET ?`, with
+ * limit + 1 rows for has_more. `followedBy` restricts to a user's followed lots.
+ */
+export function lotListSql(db: Database, query: ParsedList, followedBy: number | null = null): SqlFragment {
+  const filters = resolveFilters(db, query.filters);
+  const where = whereClause(LOT_LIST, filters);
+  const parts = [where.sql];
+  const params: Bind[] = [...where.params];
+  const search = query.params.search as string | undefined;
+  if (search !== undefined) {
+    const cond = searchCondition(db, search);
+    if (cond) {
+      parts.push(cond.sql);
+      params.push(...cond.params);
+    }
+  }
+  if (followedBy !== null) {
+    parts.push("id IN (SELECT target_id FROM account.follows WHERE user_id = ? AND kind = 'lot')");
+    params.push(followedBy);
+  }
+  const driver = search === undefined && followedBy === null ? narrowRangeIndex(db, filters) : null;
+  const sql = `SELECT id FROM lots${driver ? ` INDEXED BY ${driver}` : ""} WHERE ${parts.join(" AND ")} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`;
+  params.push(query.limit + 1, query.offset);
+  return { sql, params };
+}
+
+// ---------------------------------------------------------------- details
+
+interface LotRow extends PriceRow {
+  id: number;
+  lot_num: string;
+  status: string;
+  house_id: number;
+  house_name: string | null;
+  sale_id: number;
+  is_top: number;
+  reserve_mark: number;
+  third_party_mark: number;
+  notes: string;
+  artwork_id: number;
+  artwork_name: string | null;
+  creation_year: number | null;
+  image_id: number | null;
+  artist_id: number;
+  artist_uid: string | null;
+  artist_name: string | null;
+  sale_name: string | null;
+  sale_location: string | null;
+  sale_start: string | null;
+}
+
+const DETAIL_SQL = `
+  SELECT l.id, l.lot_num, l.status, l.house_id, h.name AS house_name, l.sale_id, l.is_top, l.reserve_mark, l.third_party_mark,
+    l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, l.hammer_usd, l.estimate_min_usd, l.estimate_max_usd,
+    l.premium_usd, l.sale_datetime, l.notes, l.artwork_id, w.title AS artwork_name,
+    coalesce(w.creation_year, l.creation_year) AS creation_year, w.image_id, l.artist_id, a.uid AS artist_uid,
+    a.name AS artist_name, s.name AS sale_name, s.location AS sale_location, s.start_datetime AS sale_start
+  FROM lots l
+  LEFT JOIN auction_houses h ON h.id = l.house_id
+  LEFT JOIN artworks w ON w.id = l.artwork_id
+  LEFT JOIN artists a ON a.id = l.artist_id
+  LEFT JOIN sales s ON s.id = l.sale_id
+  WHERE l.id IN `;
+
+/** The rows of `ids`, in the order of `ids` (ids the market lacks are skipped). */
+function lotRows(db: Database, ids: readonly number[]): LotRow[] {
+  if (!ids.length) return [];
+  const rows = db.query<LotRow, number[]>(`${DETAIL_SQL}(${ids.map(() => "?").join(", ")})`).all(...ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is LotRow => r !== undefined);
+}
+
+function lotObject(r: LotRow, deps: AppDeps, view: LotView, followed: Set<number>): Record<string, unknown> {
+  const lot: Record<string, unknown> = {
+    id: r.id,
+    lot_num: r.lot_num,
+    status: r.status,
+    auction_house_id: r.house_id,
+    auction_house_name: r.house_name ?? "",
+    sale_id: r.sale_id,
+    sale_datetime: r.sale_datetime,
+    is_top: r.is_top === 1,
+    reserve_mark: r.reserve_mark === 1,
+    third_party_mark: r.third_party_mark === 1,
+    artwork: { id: r.artwork_id, name: r.artwork_name ?? "", creation_year: r.creation_year },
+    artist: { id: r.artist_id, uid: r.artist_uid ?? "", name: r.artist_name ?? "" },
+    sale: { id: r.sale_id, name: r.sale_name ?? "", location: r.sale_location ?? "", start_datetime: r.sale_start ?? r.sale_datetime },
+    notes: r.notes,
+    image: deps.signer.imageObject(r.image_id, view.blur ? "blur" : "full", view.origin),
+  };
+  if (view.schema === "full") {
+    lot.price = priceObject(r, deps.fx, view.preferred);
+    lot.is_followed = followed.has(r.id);
+  }
+  return lot;
+}
+
+/** Response objects for `ids`, in that order, in the caller's schema. */
+export function lotObjects(deps: AppDeps, ids: readonly number[], view: LotView): Record<string, unknown>[] {
+  const rows = lotRows(deps.market, ids);
+  const followed = view.schema === "full" ? followedAmong(deps.market, view.userId, "lot", rows.map((r) => r.id)) : new Set<number>();
+  return rows.map((r) => lotObject(r, deps, view, followed));
+}
+
+export function listLots(deps: AppDeps, query: ParsedList, view: LotView, followedBy: number | null = null) {
+  const { sql, params } = lotListSql(deps.market, query, followedBy);
+  const ids = deps.market.query<{ id: number }, Bind[]>(sql).all(...params).map((r) => r.id);
+  const hasMore = ids.length > query.limit;
+  return { lots: lotObjects(deps, ids.slice(0, query.limit), view), has_more: hasMore, limit: query.limit, offset: query.offset };
+}
+
+/** Which of `ids` the market holds. */
+export function existingLotIds(db: Database, ids: readonly number[]): Set<number> {
+  if (!ids.length) return new Set();
+  const rows = db.query<{ id: number }, number[]>(`SELECT id FROM lots WHERE id IN (${ids.map(() => "?").join(", ")})`).all(...ids);
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,0 +1,642 @@
+/**
+ * Lots on the tiny market: every filter against a direct SQL query, every sort against a sort in
+ * JS (NULLs last, id tiebreak), has_more and paging, search (and FTS syntax as plain words),
+ * public vs full schema per caller, DU, followed, share and shared, *_preferred, 422s and 404s,
+ * and the query plans of every filter and sort.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import { LOT_LIST, LOT_SORTS } from "../../src/modules/lots/fields";
+import { ftsQuery, lotListSql, PLANNER } from "../../src/modules/lots/service";
+import { parseList } from "../../src/query/grammar";
+import { createTestContext, type TestContext } from "../helpers/app";
+
+let ctx: TestContext;
+let db: Database;
+
+interface Raw {
+  id: number;
+  sale_id: number;
+  lot_seq: number;
+  sale_datetime: string;
+  creation_year: number | null;
+  estimate_min_usd: number | null;
+  estimate_max_usd: number | null;
+  hammer_usd: number | null;
+  premium_usd: number | null;
+  artist_id: number;
+  artwork_id: number;
+  status: string;
+}
+let all: Raw[];
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  db = ctx.deps.market;
+  all = db
+    .query(
+      `SELECT id, sale_id, lot_seq, sale_datetime, creation_year, estimate_min_usd, estimate_max_usd, hammer_usd, premium_usd,
+         artist_id, artwork_id, status FROM lots`,
+    )
+    .all() as Raw[];
+});
+afterAll(() => ctx.close());
+
+async function get(path: string, key?: string | null) {
+  const res = await ctx.call(path, { key });
+  const body = (await res.json()) as any;
+  return { status: res.status, body, du: res.headers.get("X-Service-DataUnits"), res };
+}
+
+const ids = (body: { lots: { id: number }[] }) => body.lots.map((l) => l.id);
+const one = <T>(sql: string, ...params: (string | number)[]) => db.query(sql).get(...params) as T;
+const column = (sql: string, ...params: (string | number)[]) => (db.query(sql).all(...params) as { id: number }[]).map((r) => r.id);
+
+describe("filters", () => {
+  /** [query string, SQL condition over lots that it must equal]. */
+  const cases = (): [string, string, (string | number)[]][] => {
+    const artist = one<{ artist_id: number; uid: string }>(
+      "SELECT l.artist_id, a.uid FROM lots l JOIN artists a ON a.id = l.artist_id GROUP BY l.artist_id ORDER BY count(*) DESC LIMIT 1 OFFSET 3",
+    );
+    const artwork = one<{ artwork_id: number; uid: string }>(
+      "SELECT l.artwork_id, w.uid FROM lots l JOIN artworks w ON w.id = l.artwork_id GROUP BY l.artwork_id HAVING count(*) >= 3 LIMIT 1",
+    );
+    const house = one<{ house_id: number }>("SELECT house_id FROM lots GROUP BY house_id ORDER BY count(*) DESC LIMIT 1 OFFSET 2").house_id;
+    const [s1, s2] = column("SELECT sale_id AS id FROM lots GROUP BY sale_id ORDER BY count(*) DESC LIMIT 2");
+    const [loc1, loc2] = db
+      .query("SELECT a.id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY a.id ORDER BY count(*) DESC LIMIT 2 OFFSET 1")
+      .all() as { id: number; name: string }[];
+    const at = one<{ sale_datetime: string }>("SELECT sale_datetime FROM lots ORDER BY id LIMIT 1 OFFSET 500").sale_datetime;
+    return [
+      ["status=sold", "status = 'sold'", []],
+      ["status__in=passed,withdrawn", "status IN ('passed', 'withdrawn')", []],
+      ["status__in=passed&status__in=upcoming", "status IN ('passed', 'upcoming')", []],
+      ["sale_status=closed", "sale_status = 'closed'", []],
+      ["sale_status__in=upcoming,live,session_off", "sale_status IN ('upcoming', 'live', 'session_off')", []],
+      [`auction_house_id=${house}`, "house_id = ?", [house]],
+      [`sale_auction_house_id=${house}`, "house_id = ?", [house]],
+      [`sale_id=${s1}`, "sale_id = ?", [s1!]],
+      [`sale_id__in=${s1},${s2}`, "sale_id IN (?, ?)", [s1!, s2!]],
+      [`sale_location=${encodeURIComponent(loc1!.name)}`, "location_id = ?", [loc1!.id]],
+      [`sale_location=${encodeURIComponent(loc1!.name.toUpperCase())}`, "location_id = ?", [loc1!.id]],
+      [`sale_location__in=${encodeURIComponent(loc1!.name)},${encodeURIComponent(loc2!.name)}`, "location_id IN (?, ?)", [loc1!.id, loc2!.id]],
+      ["sale_location=Atlantis", "0", []],
+      [`sale_datetime__gte=${at}`, "sale_datetime >= ?", [at]],
+      [`sale_datetime__lte=${at}`, "sale_datetime <= ?", [at]],
+      [`sale_datetime__gte=${at}&sale_datetime__lte=${at}`, "sale_datetime = ?", [at]],
+      ["sale_datetime__gte=2001-01-01&sale_datetime__lte=2003-06-30T12:00", "sale_datetime BETWEEN '2001-01-01' AND '2003-06-30T12:00:00Z'", []],
+      ["hammer_price_usd__gte=100000", "hammer_usd >= 100000", []],
+      ["hammer_price_usd__lte=2000", "hammer_usd <= 2000", []],
+      ["hammer_price_estimate_max_usd__gte=50000&hammer_price_estimate_max_usd__lte=80000", "estimate_max_usd BETWEEN 50000 AND 80000", []],
+      ["premium_price_usd__gte=250000", "premium_usd >= 250000", []],
+      ["premium_price_usd__lte=1500", "premium_usd <= 1500", []],
+      [`artist_id=${artist.artist_id}`, "artist_id = ?", [artist.artist_id]],
+      [`artist_uid=${artist.uid}`, "artist_id = ?", [artist.artist_id]],
+      ["artist_uid=nobody-1900", "0", []],
+      [`artwork_id=${artwork.artwork_id}`, "artwork_id = ?", [artwork.artwork_id]],
+      [`artwork_uid=${artwork.uid}`, "artwork_id = ?", [artwork.artwork_id]],
+      ["creation_year__gte=2015", "creation_year >= 2015", []],
+      ["creation_year__lte=1900", "creation_year <= 1900", []],
+      ["is_top=true", "is_top = 1", []],
+      ["is_top=no", "is_top = 0", []],
+      ["status=sold&hammer_price_usd__gte=20000&hammer_price_usd__lte=60000", "status = 'sold' AND hammer_usd BETWEEN 20000 AND 60000", []],
+      ["is_top=true&creation_year__lte=1950&premium_price_usd__gte=5000", "is_top = 1 AND creation_year <= 1950 AND premium_usd >= 5000", []],
+      [`sale_datetime__gte=2015-01-01&hammer_price_estimate_max_usd__lte=3000&creation_year__gte=1990`, "sale_datetime >= '2015-01-01' AND estimate_max_usd <= 3000 AND creation_year >= 1990", []],
+      [`artist_id=${artist.artist_id}&status=sold&hammer_price_usd__gte=1000`, "artist_id = ? AND status = 'sold' AND hammer_usd >= 1000", [artist.artist_id]],
+    ];
+  };
+
+  /** Both branches of the adaptive plans: driven by a narrow range's own index, or by the sort's index. */
+  const BRANCHES: [string, typeof PLANNER][] = [
+    ["narrow (the tiny market's ranges and searches are all under the thresholds)", { ...PLANNER }],
+    ["broad (thresholds at 1: every range and search is checked row by row)", { rangeRows: 1, searchRows: 1 }],
+  ];
+  for (const [branch, thresholds] of BRANCHES) {
+    test(`every filter returns exactly the lots its SQL condition selects, newest first, with has_more: ${branch}`, async () => {
+      const saved = { ...PLANNER };
+      Object.assign(PLANNER, thresholds);
+      try {
+        await checkFilters();
+      } finally {
+        Object.assign(PLANNER, saved);
+      }
+    });
+  }
+
+  async function checkFilters() {
+    let nonEmpty = 0;
+    for (const [query, cond, params] of cases()) {
+      const expected = column(`SELECT id FROM lots WHERE ${cond} ORDER BY sale_datetime DESC, id DESC`, ...params);
+      const { status, body } = await get(`/v1/lots?${query}&limit=100`);
+      expect({ query, status }).toEqual({ query, status: 200 });
+      expect({ query, ids: ids(body) }).toEqual({ query, ids: expected.slice(0, 100) });
+      expect({ query, has_more: body.has_more }).toEqual({ query, has_more: expected.length > 100 });
+      if (expected.length) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThan(25);
+  }
+
+  test("the rows carry the values they were filtered on", async () => {
+    const { body } = await get("/v1/lots?status=sold&hammer_price_usd__gte=50000&is_top=true&limit=100");
+    expect(body.lots.length).toBeGreaterThan(0);
+    for (const lot of body.lots) {
+      expect(lot.status).toBe("sold");
+      expect(lot.is_top).toBe(true);
+      expect(lot.price.hammer_usd).toBeGreaterThanOrEqual(50000);
+    }
+  });
+});
+
+describe("sorts", () => {
+  type Key = (r: Raw) => number | string | null;
+  const KEYS: Record<string, Key[]> = {
+    RAW_LOT_ID: [],
+    NUMBER: [(r) => r.sale_id, (r) => r.lot_seq],
+    SALE_DATE: [(r) => r.sale_datetime],
+    CREATION_YEAR: [(r) => r.creation_year],
+    HAMMER_PRICE_ESTIMATE_MIN: [(r) => r.estimate_min_usd],
+    HAMMER_PRICE_ESTIMATE_MAX: [(r) => r.estimate_max_usd],
+  };
+  /** NULLs last in both directions; id tiebreak in the sort's direction. */
+  const comparator = (keys: Key[], dir: 1 | -1) => (a: Raw, b: Raw) => {
+    for (const k of keys) {
+      const x = k(a);
+      const y = k(b);
+      if (x === y) continue;
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * dir;
+    }
+    return (a.id - b.id) * dir;
+  };
+
+  test("every sort value is declared", () => {
+    expect(Object.keys(LOT_SORTS).sort()).toEqual(Object.keys(KEYS).flatMap((k) => [`${k}_ASC`, `${k}_DESC`]).sort());
+    expect(LOT_LIST.defaultSort).toBe("SALE_DATE_DESC");
+  });
+
+  for (const [name, keys] of Object.entries(KEYS)) {
+    for (const dir of ["ASC", "DESC"] as const) {
+      test(`${name}_${dir}: the first pages equal a sort of every lot, the order is total`, async () => {
+        const expected = [...all].sort(comparator(keys, dir === "ASC" ? 1 : -1)).map((r) => r.id);
+        const first = await get(`/v1/lots?sort=${name}_${dir}&limit=100`);
+        const second = await get(`/v1/lots?sort=${name}_${dir}&limit=100&offset=100`);
+        expect(first.status).toBe(200);
+        expect([...ids(first.body), ...ids(second.body)]).toEqual(expected.slice(0, 200));
+        // at the end of the list too
+        const tail = await get(`/v1/lots?sort=${name}_${dir}&limit=100&offset=${all.length - 50}`);
+        expect(ids(tail.body)).toEqual(expected.slice(all.length - 50));
+        expect(tail.body.has_more).toBe(false);
+      });
+    }
+  }
+
+  test("a filtered sort: an artist's lots by number within their sales", async () => {
+    const artist = one<{ artist_id: number }>("SELECT artist_id FROM lots GROUP BY artist_id ORDER BY count(*) DESC LIMIT 1").artist_id;
+    const expected = all
+      .filter((r) => r.artist_id === artist)
+      .sort(comparator(KEYS.NUMBER!, -1))
+      .map((r) => r.id);
+    const { body } = await get(`/v1/lots?artist_id=${artist}&sort=NUMBER_DESC&limit=100`);
+    expect(ids(body)).toEqual(expected.slice(0, 100));
+  });
+});
+
+describe("paging", () => {
+  test("has_more is true exactly while more rows exist; pages do not overlap and cover the list", async () => {
+    for (const limit of [7, 10]) {
+      // an artist with a lot count that is a multiple of 10, and one that is not, if the market has them
+      const artist = one<{ artist_id: number; n: number }>(
+        `SELECT artist_id, count(*) AS n FROM lots GROUP BY artist_id HAVING n BETWEEN 21 AND 60 AND n % ? = 0 ORDER BY n LIMIT 1`,
+        limit,
+      ) ?? one<{ artist_id: number; n: number }>("SELECT artist_id, count(*) AS n FROM lots GROUP BY artist_id HAVING n BETWEEN 21 AND 60 LIMIT 1");
+      const total = one<{ n: number }>("SELECT count(*) AS n FROM lots WHERE artist_id = ?", artist.artist_id).n;
+      const seen: number[] = [];
+      for (let offset = 0; ; offset += limit) {
+        const { body } = await get(`/v1/lots?artist_id=${artist.artist_id}&limit=${limit}&offset=${offset}`);
+        expect(body.limit).toBe(limit);
+        expect(body.offset).toBe(offset);
+        expect(body.has_more).toBe(offset + limit < total);
+        seen.push(...ids(body));
+        if (!body.has_more) break;
+      }
+      expect(seen.length).toBe(total);
+      expect(new Set(seen).size).toBe(total);
+      expect(seen).toEqual(column("SELECT id FROM lots WHERE artist_id = ? ORDER BY sale_datetime DESC, id DESC", artist.artist_id));
+    }
+  });
+
+  test("an offset past the end: no lots, has_more false", async () => {
+    const { body } = await get(`/v1/lots?offset=${all.length}`);
+    expect(body).toMatchObject({ lots: [], has_more: false, limit: 20, offset: all.length });
+  });
+});
+
+describe("search", () => {
+  const words = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.normalize("NFD").replace(/\p{M}/gu, ""));
+  const textOf = (id: number) => {
+    const r = one<{ t: string }>(
+      `SELECT a.name || ' ' || a.synonyms || ' ' || w.title || ' ' || l.notes AS t FROM lots l
+       JOIN artists a ON a.id = l.artist_id JOIN artworks w ON w.id = l.artwork_id WHERE l.id = ?`,
+      id,
+    );
+    return new Set(words(r.t.replace(/\|/g, " ")));
+  };
+  const pick = () =>
+    one<{ id: number; artist_id: number; name: string; title: string; notes: string }>(
+      `SELECT l.id, l.artist_id, a.name, w.title, l.notes FROM lots l JOIN artists a ON a.id = l.artist_id
+       JOIN artworks w ON w.id = l.artwork_id WHERE l.notes LIKE '%retrospective%' AND w.title NOT LIKE 'Untitled%' LIMIT 1 OFFSET 2`,
+    );
+
+  test("finds a lot by a word of its artist's name, of its title and of its notes", async () => {
+    const lot = pick();
+    for (const word of [lot.name.split(" ").at(-1)!, lot.title.split(" ")[0]!, "retrospective"]) {
+      const { status, body } = await get(`/v1/lots?search=${encodeURIComponent(word)}&artist_id=${lot.artist_id}&limit=100`);
+      expect(status).toBe(200);
+      expect({ word, found: ids(body).includes(lot.id) }).toEqual({ word, found: true });
+      for (const l of body.lots) expect(textOf(l.id).has(words(word)[0]!)).toBe(true);
+    }
+  });
+
+  for (const searchRows of [PLANNER.searchRows, 1]) {
+    test(`every word must occur; case is ignored; the result equals a direct scan (search threshold ${searchRows})`, async () => {
+      const saved = PLANNER.searchRows;
+      PLANNER.searchRows = searchRows;
+      try {
+        const lot = pick();
+        const last = lot.name.split(" ").at(-1)!;
+        for (const [q, extra, keep] of [
+          [`${last.toUpperCase()} retrospective`, "", () => true],
+          ["signed", "&status=passed", (r: Raw) => r.status === "passed"],
+          ["Study", "&sort=CREATION_YEAR_DESC", () => true],
+        ] as [string, string, (r: Raw) => boolean][]) {
+          const { body } = await get(`/v1/lots?search=${encodeURIComponent(q)}${extra}&limit=100`);
+          const byDate = (a: Raw, b: Raw) => (a.sale_datetime === b.sale_datetime ? b.id - a.id : a.sale_datetime < b.sale_datetime ? 1 : -1);
+          const byYear = (a: Raw, b: Raw) => (a.creation_year === b.creation_year ? b.id - a.id : (b.creation_year ?? -1e9) - (a.creation_year ?? -1e9));
+          const expected = all
+            .filter((r) => keep(r) && words(q).every((w) => textOf(r.id).has(w)))
+            .sort(extra.includes("CREATION_YEAR") ? byYear : byDate)
+            .map((r) => r.id);
+          expect({ q, n: expected.length > 0 }).toEqual({ q, n: true });
+          expect({ q, ids: ids(body) }).toEqual({ q, ids: expected.slice(0, 100) });
+          expect(body.has_more).toBe(expected.length > 100);
+        }
+      } finally {
+        PLANNER.searchRows = saved;
+      }
+    });
+  }
+
+  test("FTS syntax is taken as plain words, never as syntax, and never fails", async () => {
+    const nasty = [
+      '"signed"', 'signed"', '"', "*", "sign*", "(signed)", "signed AND dated", "signed OR dated", "NOT signed", "signed NOT dated",
+      "NEAR(signed dated)", "text:signed", "-signed", "^signed", "{text}: signed", "signed + dated", "'", "\\", "()", "AND", "OR", "NOT",
+      "a\u0000b", "🙂", "signé", "%", "_", "signed -- dated; DROP TABLE lots",
+    ];
+    for (const q of nasty) {
+      const { status, body } = await get(`/v1/lots?search=${encodeURIComponent(q)}&limit=5`);
+      expect({ q, status }).toEqual({ q, status: 200 });
+      expect(Array.isArray(body.lots)).toBe(true);
+    }
+    // the operators are words: "signed AND dated" needs the word "and" too, as "signed and dated" does
+    const a = await get(`/v1/lots?search=${encodeURIComponent('"signed" AND (dated*)')}&limit=100`);
+    const b = await get(`/v1/lots?search=${encodeURIComponent("signed and dated")}&limit=100`);
+    expect(ids(a.body)).toEqual(ids(b.body));
+    expect(a.body.lots.length).toBeGreaterThan(0);
+    // "OR" is a word that no lot has, not a disjunction
+    expect((await get(`/v1/lots?search=${encodeURIComponent("signed OR dated")}`)).body.lots).toEqual([]);
+    // nothing left of the words: no search condition at all
+    const none = await get(`/v1/lots?search=${encodeURIComponent("*()")}&limit=100`);
+    expect(ids(none.body)).toEqual(ids((await get("/v1/lots?limit=100")).body));
+  });
+
+  test("the FTS query is quoted phrases only", () => {
+    expect(ftsQuery('say "hi" AND (x*) OR y:z')).toBe('"say" "hi" "AND" "x" "OR" "y z"');
+    expect(ftsQuery("O'Keeffe")).toBe('"O Keeffe"');
+    expect(ftsQuery("* ( ) \"")).toBeNull();
+  });
+});
+
+describe("schemas by caller", () => {
+  const FULL_ONLY = ["price", "is_followed"];
+  const ALWAYS = [
+    "id", "lot_num", "status", "auction_house_id", "auction_house_name", "sale_id", "is_top", "reserve_mark", "third_party_mark",
+    "artwork", "sale", "image",
+  ];
+  const scenarios: [string, () => string | null, "full" | "public", boolean][] = [
+    ["anonymous", () => null, "public", false],
+    ["sandbox", () => ctx.keys.sandbox, "public", true],
+    ["pro", () => ctx.keys.pro, "full", true],
+    ["enterprise", () => ctx.keys.enterprise, "full", true],
+  ];
+  for (const [who, key, schema, metered] of scenarios) {
+    test(`${who}: ${schema} schema, ${metered ? "DU headers" : "no DU headers"}`, async () => {
+      const { status, body, res } = await get("/v1/lots?limit=5&sort=RAW_LOT_ID_ASC&preferred_currency=EUR", key());
+      expect(status).toBe(200);
+      expect(body.lots.length).toBe(5);
+      expect("total" in body).toBe(false);
+      for (const lot of body.lots) {
+        for (const f of ALWAYS) expect(lot).toHaveProperty(f);
+        for (const f of FULL_ONLY) expect(f in lot).toBe(schema === "full");
+        expect(Object.keys(lot.artwork).sort()).toEqual(["creation_year", "id", "name"]);
+        expect(lot.sale).toMatchObject({ id: lot.sale_id });
+        expect(Object.keys(lot.sale)).toEqual(expect.arrayContaining(["id", "name", "location"]));
+        if (lot.image) {
+          expect(Object.keys(lot.image.urls)).toEqual(["w240", "w480", "w768", "w1200", "w1920"]);
+          expect(lot.image.urls.w480.includes("-blur.jpg")).toBe(key() === null);
+        }
+        if (schema === "full") expect(lot.price).toHaveProperty("hammer_estimate_max_preferred");
+      }
+      for (const h of ["X-Service-DataUnits", "X-Service-DataUnits-Remaining", "X-Service-DataUnits-Period-End"]) {
+        expect(res.headers.has(h)).toBe(metered);
+      }
+      if (metered) expect(res.headers.get("X-Service-DataUnits")).toBe("7");
+      // the detail: a key is needed; the schema follows the plan
+      const detail = await get(`/v1/lots/${body.lots[0].id}`, key());
+      if (key() === null) expect(detail.status).toBe(401);
+      else {
+        expect(detail.status).toBe(200);
+        for (const f of FULL_ONLY) expect(f in detail.body).toBe(schema === "full");
+        expect(detail.du).toBe("1");
+      }
+    });
+  }
+});
+
+describe("detail, DU, preferred currency", () => {
+  test("a lot's detail equals its row in the list", async () => {
+    const id = all[100]!.id;
+    const list = await get(`/v1/lots?sort=RAW_LOT_ID_ASC&offset=100&limit=1`);
+    const detail = await get(`/v1/lots/${id}`);
+    expect(detail.body).toEqual(list.body.lots[0]);
+    expect(detail.du).toBe("1");
+  });
+
+  test("DU: 2 + 1 per lot returned, also for an empty page", async () => {
+    for (const [q, n] of [["limit=13", 13], ["limit=100", 100], ["sale_location=Atlantis", 0]] as const) {
+      const { du, body } = await get(`/v1/lots?${q}`);
+      expect(body.lots.length).toBe(n);
+      expect(du).toBe(String(2 + n));
+    }
+  });
+
+  test("*_preferred = USD / the rate of the sale's day, rounded to cents", async () => {
+    for (const code of ["EUR", "JPY", "GBP", "USD"]) {
+      const { body } = await get(`/v1/lots?preferred_currency=${code}&status=sold&limit=30&sort=RAW_LOT_ID_ASC`);
+      for (const lot of body.lots) {
+        const rate = code === "USD" ? 1 : one<{ r: number }>("SELECT usd_per_unit AS r FROM fx_rates WHERE code = ? AND day = ?", code, lot.sale_datetime.slice(0, 10)).r;
+        expect(lot.price.preferred_currency).toBe(code);
+        for (const f of ["hammer", "hammer_estimate_min", "hammer_estimate_max", "premium"]) {
+          expect(lot.price[`${f}_preferred`]).toBeCloseTo(lot.price[`${f}_usd`] / rate, 2);
+        }
+      }
+    }
+    const plain = await get("/v1/lots?limit=3");
+    for (const lot of plain.body.lots) expect("hammer_preferred" in lot.price).toBe(false);
+  });
+
+  test("the lot's embedded objects agree with the tables", async () => {
+    const { body } = await get("/v1/lots?limit=50&sort=RAW_LOT_ID_DESC");
+    for (const lot of body.lots) {
+      const r = one<any>(
+        `SELECT l.lot_num, l.house_id, h.name AS house, w.title, w.creation_year, w.image_id, s.name AS sale, s.location
+         FROM lots l JOIN auction_houses h ON h.id = l.house_id JOIN artworks w ON w.id = l.artwork_id JOIN sales s ON s.id = l.sale_id WHERE l.id = ?`,
+        lot.id,
+      );
+      expect(lot.lot_num).toBe(r.lot_num);
+      expect(lot.auction_house_name).toBe(r.house);
+      expect(lot.artwork).toMatchObject({ name: r.title, creation_year: r.creation_year });
+      expect(lot.sale).toMatchObject({ name: r.sale, location: r.location });
+      expect(lot.image?.id ?? null).toBe(r.image_id);
+    }
+  });
+});
+
+describe("followed", () => {
+  test("lists exactly the caller's followed lots, with the list grammar; DU 2 + 1 per lot; is_followed", async () => {
+    const picked = [all[10]!, all[200]!, all[3000]!];
+    for (const l of picked) expect((await ctx.call(`/v1/lots/${l.id}/follow`, { method: "POST", key: ctx.keys.pro })).status).toBe(204);
+    const expected = [...picked].sort((a, b) => (a.sale_datetime === b.sale_datetime ? b.id - a.id : a.sale_datetime < b.sale_datetime ? 1 : -1));
+    const { body, du } = await get("/v1/lots/followed", ctx.keys.pro);
+    expect(ids(body)).toEqual(expected.map((r) => r.id));
+    expect(body.has_more).toBe(false);
+    expect(du).toBe("5");
+    for (const lot of body.lots) expect(lot.is_followed).toBe(true);
+    const page = await get("/v1/lots/followed?limit=2&sort=RAW_LOT_ID_ASC", ctx.keys.pro);
+    expect(ids(page.body)).toEqual(picked.map((r) => r.id).sort((a, b) => a - b).slice(0, 2));
+    expect(page.body.has_more).toBe(true);
+    const sold = await get(`/v1/lots/followed?status=${picked[0]!.status}`, ctx.keys.pro);
+    expect(ids(sold.body).sort()).toEqual(picked.filter((r) => r.status === picked[0]!.status).map((r) => r.id).sort());
+    // in the plain list, is_followed tells the caller's follows only
+    const list = await get(`/v1/lots?sale_id=${picked[0]!.sale_id}&limit=100`, ctx.keys.pro);
+    for (const lot of list.body.lots) expect(lot.is_followed).toBe(picked.some((p) => p.id === lot.id));
+    const other = await get(`/v1/lots/${picked[0]!.id}`, ctx.keys.enterprise);
+    expect(other.body.is_followed).toBe(false);
+    // another user follows nothing
+    expect((await get("/v1/lots/followed")).body.lots).toEqual([]);
+    expect((await get("/v1/lots/followed", null)).status).toBe(401);
+    // sandbox: the public schema
+    await ctx.call(`/v1/lots/${picked[1]!.id}/follow`, { method: "POST", key: ctx.keys.sandbox });
+    const sandbox = await get("/v1/lots/followed", ctx.keys.sandbox);
+    expect(ids(sandbox.body)).toEqual([picked[1]!.id]);
+    expect("price" in sandbox.body.lots[0]).toBe(false);
+    expect(sandbox.du).toBe("3");
+  });
+});
+
+describe("share", () => {
+  test("create: 200, token, url, expires_at 30 days ahead, 0 DU; fetch without key: the lots in order, public schema", async () => {
+    const picked = [all[50]!.id, all[7]!.id, all[900]!.id];
+    const res = await ctx.call("/v1/lots/share", { method: "POST", body: { ids: [...picked, all[7]!.id], title: "For the board" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("X-Service-DataUnits")).toBe("0");
+    const created = (await res.json()) as { token: string; url: string; expires_at: string };
+    expect(created.url).toBe(`http://artmarket.test/v1/lots/shared/${created.token}`);
+    const days = (Date.parse(created.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThan(30.1);
+    const shared = await ctx.call(`/v1/lots/shared/${created.token}`, { key: null });
+    expect(shared.status).toBe(200);
+    expect(shared.headers.has("X-Service-DataUnits")).toBe(false);
+    const body = (await shared.json()) as any;
+    expect(body.title).toBe("For the board");
+    expect(body.expires_at).toBe(created.expires_at);
+    expect(ids(body)).toEqual(picked);
+    expect(body).toMatchObject({ total: 3, has_more: false, limit: 500, offset: 0 });
+    for (const lot of body.lots) {
+      expect("price" in lot).toBe(false);
+      if (lot.image) expect(lot.image.urls.w240).toContain("-blur.jpg");
+    }
+    // with a key it is the same public view, still unmetered
+    const keyed = await ctx.call(`/v1/lots/shared/${created.token}`, { key: ctx.keys.pro });
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers.has("X-Service-DataUnits")).toBe(false);
+    // pages
+    const page = (await (await ctx.call(`/v1/lots/shared/${created.token}?limit=2&offset=1`, { key: null })).json()) as any;
+    expect(page).toMatchObject({ total: 3, has_more: false, limit: 2, offset: 1 });
+    expect(ids(page)).toEqual(picked.slice(1));
+    const first = (await (await ctx.call(`/v1/lots/shared/${created.token}?limit=2`, { key: null })).json()) as any;
+    expect(first.has_more).toBe(true);
+  });
+
+  test("unknown and expired tokens are 404; another kind's token too", async () => {
+    expect((await ctx.call("/v1/lots/shared/unknownunknownunknown", { key: null })).status).toBe(404);
+    expect((await ctx.call("/v1/lots/shared/x", { key: null })).status).toBe(404);
+    const other = ctx.otherConnection();
+    const past = Date.now() - 86_400_000;
+    other
+      .query("INSERT INTO shares (token, user_id, kind, ids, title, created_at, expires_at) VALUES (?, 1, 'lot', ?, NULL, ?, ?)")
+      .run("expiredexpiredexpired", JSON.stringify([all[0]!.id]), past - 31 * 86_400_000, past);
+    other
+      .query("INSERT INTO shares (token, user_id, kind, ids, title, created_at, expires_at) VALUES (?, 1, 'artwork', ?, NULL, ?, ?)")
+      .run("artworkartworkartwork", JSON.stringify([1]), Date.now(), Date.now() + 86_400_000);
+    const expired = await ctx.call("/v1/lots/shared/expiredexpiredexpired", { key: null });
+    expect(expired.status).toBe(404);
+    expect(typeof ((await expired.json()) as any).detail).toBe("string");
+    expect((await ctx.call("/v1/lots/shared/artworkartworkartwork", { key: null })).status).toBe(404);
+  });
+
+  test("bad bodies are 422 at their place; unknown lots too; no key 401", async () => {
+    const bad: [unknown, (string | number)[]][] = [
+      [{}, ["body", "ids"]],
+      [{ ids: [] }, ["body", "ids"]],
+      [{ ids: ["x"] }, ["body", "ids", 0]],
+      [{ ids: [1, 0] }, ["body", "ids", 1]],
+      [{ ids: [1], title: "x".repeat(201) }, ["body", "title"]],
+      [{ ids: [1, 999999999] }, ["body", "ids", 1]],
+      [{ ids: Array.from({ length: 501 }, (_, i) => i + 1) }, ["body", "ids"]],
+      [{ ids: [1], extra: true }, ["body", "extra"]],
+    ];
+    for (const [body, loc] of bad) {
+      const res = await ctx.call("/v1/lots/share", { method: "POST", body });
+      expect({ body, status: res.status }).toEqual({ body, status: 422 });
+      const detail = ((await res.json()) as any).detail;
+      expect(detail[0].loc).toEqual(loc);
+      for (const d of detail) expect(Object.keys(d).sort()).toEqual(["ctx", "input", "loc", "msg", "type"]);
+    }
+    expect((await ctx.call("/v1/lots/share", { method: "POST", body: { ids: [1] }, key: null })).status).toBe(401);
+  });
+});
+
+describe("errors", () => {
+  test("422: the detail array with loc, msg, type, input, ctx", async () => {
+    const cases: [string, (string | number)[], string, Record<string, unknown>?][] = [
+      ["status=bogus", ["query", "status"], "enum"],
+      ["status__in=sold,bogus", ["query", "status__in", 1], "enum"],
+      ["sale_status=open", ["query", "sale_status"], "enum"],
+      ["sale_id=abc", ["query", "sale_id"], "int_parsing"],
+      ["sale_id__in=1,x", ["query", "sale_id__in", 1], "int_parsing"],
+      ["sale_datetime__gte=yesterday", ["query", "sale_datetime__gte"], "datetime_parsing"],
+      ["hammer_price_usd__gte=1.5", ["query", "hammer_price_usd__gte"], "int_parsing"],
+      ["is_top=maybe", ["query", "is_top"], "bool_parsing"],
+      ["sort=PRICE_ASC", ["query", "sort"], "enum"],
+      ["preferred_currency=XYZ", ["query", "preferred_currency"], "enum"],
+      ["limit=101", ["query", "limit"], "less_than_equal", { le: 100 }],
+      ["limit=0", ["query", "limit"], "greater_than_equal", { ge: 1 }],
+      ["offset=-1", ["query", "offset"], "greater_than_equal", { ge: 0 }],
+      [`search=${"x".repeat(201)}`, ["query", "search"], "string_too_long", { max_length: 200 }],
+      ["search=", ["query", "search"], "string_too_short"],
+    ];
+    for (const [q, loc, type, c] of cases) {
+      const { status, body } = await get(`/v1/lots?${q}`);
+      expect({ q, status }).toEqual({ q, status: 422 });
+      expect(body.detail[0]).toMatchObject({ loc, type });
+      expect(Object.keys(body.detail[0]).sort()).toEqual(["ctx", "input", "loc", "msg", "type"]);
+      if (c) expect(body.detail[0].ctx).toEqual(c);
+    }
+    const two = await get("/v1/lots?limit=500&sale_id=x");
+    expect(two.body.detail.map((d: any) => d.loc[1]).sort()).toEqual(["limit", "sale_id"]);
+    const path = await get("/v1/lots/abc");
+    expect(path.status).toBe(422);
+    expect(path.body.detail[0]).toMatchObject({ loc: ["path", "lot_id"], type: "int_parsing", input: "abc" });
+  });
+
+  test("404 for a lot the market lacks; no DU charged", async () => {
+    const { status, body, du } = await get("/v1/lots/999999999");
+    expect(status).toBe(404);
+    expect(typeof body.detail).toBe("string");
+    expect(du).toBeNull();
+  });
+});
+
+describe("query plans", () => {
+  const plan = (query: string) => {
+    const { sql, params } = lotListSql(db, parseList(LOT_LIST, new URLSearchParams(query)));
+    return (db.query(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+  };
+  const FILTERS = [
+    "status=sold", "status__in=sold,passed", "sale_status=upcoming", "sale_status__in=live,upcoming", "auction_house_id=3",
+    "auction_house_id__in=3,4", "sale_auction_house_id=3", "sale_auction_house_id__in=3,4", "sale_id=5", "sale_id__in=5,6", "sale_location=Paris",
+    "sale_location__in=Paris,Online", "sale_datetime__gte=2020-01-01", "sale_datetime__lte=1990-01-01",
+    "hammer_price_usd__gte=1000000", "hammer_price_usd__lte=100", "hammer_price_estimate_max_usd__gte=1000000",
+    "hammer_price_estimate_max_usd__lte=100", "premium_price_usd__gte=1000000", "premium_price_usd__lte=100", "artist_id=5",
+    "artist_id__in=5,6", "artist_uid=x", "artwork_id=5", "artwork_id__in=5,6", "artwork_uid=x", "creation_year__gte=2020",
+    "creation_year__lte=1800", "is_top=true", "is_top=false", "search=signed",
+  ];
+
+  test("the list declares exactly the documented filters", () => {
+    const declared = Object.entries(LOT_LIST.fields).flatMap(([f, d]) => d.suffixes.map((s) => f + s));
+    const tested = new Set(FILTERS.map((q) => q.split("=")[0]));
+    expect(declared.filter((p) => !tested.has(p))).toEqual([]);
+  });
+
+  test("every filter alone (default sort, limit 20): no scan of the lots table without an index, in both adaptive branches", () => {
+    const saved = { ...PLANNER };
+    try {
+      for (const thresholds of [saved, { rangeRows: 1, searchRows: 1 }]) {
+        Object.assign(PLANNER, thresholds);
+        for (const q of FILTERS) {
+          const details = plan(`${q}&limit=20`);
+          expect({ q, thresholds, scans: details.filter((d) => d === "SCAN lots") }).toEqual({ q, thresholds, scans: [] });
+        }
+      }
+    } finally {
+      Object.assign(PLANNER, saved);
+    }
+  });
+
+  test("a narrow price range drives the query from its own index; a broad one walks the sort's index", () => {
+    const saved = { ...PLANNER };
+    try {
+      expect(plan("hammer_price_usd__gte=1000000").join(" ")).toContain("INDEX lots_hammer_usd");
+      expect(plan("search=signed").join(" ")).toContain("LIST SUBQUERY");
+      Object.assign(PLANNER, { rangeRows: 1, searchRows: 1 });
+      expect(plan("hammer_price_usd__gte=1000000").join(" ")).toContain("INDEX lots_date");
+      expect(plan("search=signed").join(" ")).toContain("INDEX lots_date");
+      // a driving filter keeps the planner's choice
+      Object.assign(PLANNER, saved);
+      expect(plan("artist_id=5&hammer_price_usd__gte=1000000").join(" ")).toContain("INDEX lots_artist_date");
+    } finally {
+      Object.assign(PLANNER, saved);
+    }
+  });
+
+  test("every sort unfiltered (limit 20): walked in an index's order, no temp B-tree", () => {
+    for (const sort of Object.keys(LOT_SORTS)) {
+      const details = plan(`sort=${sort}&limit=20`);
+      expect({ sort, sorts: details.filter((d) => d.includes("TEMP B-TREE")) }).toEqual({ sort, sorts: [] });
+      // RAW_LOT_ID walks the table itself in rowid (= id) order: its primary key is the index
+      if (!sort.startsWith("RAW_LOT_ID")) expect({ sort, scans: details.filter((d) => d === "SCAN lots") }).toEqual({ sort, scans: [] });
+      else expect(details).toEqual(["SCAN lots"]);
+    }
+  });
+
+  test("the common combinations read one index in order", () => {
+    const expectations: [string, string][] = [
+      ["artist_id=5&sort=SALE_DATE_DESC", "lots_artist_date"],
+      ["sale_id=5&sort=NUMBER_ASC", "lots_sale"],
+      ["status=sold&sort=SALE_DATE_DESC", "lots_status_date"],
+      ["auction_house_id=3&sort=SALE_DATE_ASC", "lots_house_date"],
+      ["sale_location=Paris", "lots_location_date"],
+      ["is_top=true", "lots_top_date"],
+    ];
+    for (const [q, index] of expectations) {
+      const details = plan(`${q}&limit=20`);
+      expect({ q, index: details.some((d) => d.includes(`INDEX ${index} `)), temp: details.some((d) => d.includes("TEMP B-TREE")) }).toEqual({
+        q,
+        index: true,
+        temp: false,
+      });
+    }
+  });
+});
