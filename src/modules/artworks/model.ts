@@ -106,9 +106,9 @@ export const ArtworkSchema = t.Object(
 );
 
 /** ArtworkSchema without the financial fields: callers without a key, and sandbox keys. */
-export const ArtworkPublicSchema = t.Omit(ArtworkSchema, [...FINANCIAL_FIELDS], {
+export const ArtworkPublicSchema = t.Omit(ArtworkSchema, [...FINANCIAL_FIELDS, "is_followed"], {
   $id: "ArtworkPublicSchema",
-  description: "ArtworkSchema without the financial fields (estimates, momentum, price changes, price)",
+  description: "ArtworkSchema without the financial fields (estimates, momentum, price changes, price) and is_followed, as the other public schemas",
 });
 
 const page = (item: TSchema, $id: string) =>

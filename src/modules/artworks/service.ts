@@ -219,7 +219,7 @@ function artworkObject(
     },
   };
   if (view.schema === "full") out.price = lastLot ? priceObject(lastLot, deps.fx, view.preferred) : null;
-  out.is_followed = followed;
+  if (view.schema === "full") out.is_followed = followed;
   return out;
 }
 
