@@ -74,12 +74,30 @@ export function projectEndOfPeriod(consumed: number, period: Period, day: string
 
 /** Ledger rows written per multi-row INSERT. */
 const CHUNK = 16;
+/** A batch commits at this many rows at the latest… */
+const MAX_BATCH = 128;
+/** …or this long after its first row. */
+const MAX_WAIT_MS = 2;
 
 export class Ledger {
   private readonly counters = new Map<number, UserCounters>();
   private pending: LedgerEntry[] = [];
   /** The batch being gathered: one promise shared by every response waiting on it. */
-  private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
+  private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void; started: number; seen: number } | null = null;
+
+  /**
+   * Runs once per event-loop turn while a batch is open: as long as requests keep arriving (each
+   * turn brought new entries), wait one more turn, up to MAX_WAIT_MS from the batch's first entry;
+   * when a turn brought nothing new, commit. A lone client's request is committed on the next turn.
+   */
+  private readonly tick = () => {
+    const batch = this.batch;
+    if (!batch) return;
+    const grew = this.pending.length > batch.seen;
+    batch.seen = this.pending.length;
+    if (grew && batch.seen > 1 && performance.now() - batch.started < MAX_WAIT_MS) setImmediate(this.tick);
+    else this.flush();
+  };
   private readonly sumStmt;
   private readonly insertStmt;
   private readonly dailyStmt;
@@ -190,10 +208,12 @@ export class Ledger {
         resolve = res;
         reject = rej;
       });
-      this.batch = { promise, resolve, reject };
-      setImmediate(() => this.flush());
+      this.batch = { promise, resolve, reject, started: performance.now(), seen: 0 };
+      setImmediate(this.tick);
     }
-    return { periodConsumed: w.periodConsumed, periodEnd: w.period.end, committed: this.batch.promise };
+    const committed = this.batch.promise;
+    if (this.pending.length >= MAX_BATCH) this.flush();
+    return { periodConsumed: w.periodConsumed, periodEnd: w.period.end, committed };
   }
 
   private queueNotices(caller: Caller, w: Windows, before: number, ts: number): void {
