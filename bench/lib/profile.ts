@@ -7,7 +7,8 @@
  *
  * Each figure is the best of 5 timed repeats of a loop run for about --ms milliseconds, in µs
  * per request (per entry for the ledger); the whole pipelines (bare, metered, metered with the
- * suggested what-ifs of whatif.ts, metered with a ledger that writes nothing) are measured
+ * suggested what-ifs of whatif.ts, metered with a ledger that writes nothing, and that also does
+ * not make the response wait for the commit) are measured
  * interleaved, 7 times each, best kept, because the machine is shared and noisy. `--batch` is
  * how many requests arrive together, i.e. the group-commit batch size (wrk's 32 connections
  * give at most 32; bench/core.ts --diag measured a mean of about 20).
@@ -66,6 +67,9 @@ try {
   const noWrite = openDeps(config);
   applyWhatIfs(noWrite, ["noWrite"]);
   const noWriteApp = createApp(noWrite);
+  const noWriteNoWait = openDeps(config);
+  applyWhatIfs(noWriteNoWait, ["noWrite", "noWait"]);
+  const noWriteNoWaitApp = createApp(noWriteNoWait);
   const meteredApp = createApp(metered);
   const bareApp = createApp(bare);
   const whatIfApp = createApp(whatIf);
@@ -98,6 +102,7 @@ try {
     [`app.handle, metered, ${BATCH} concurrent`, batchOf(meteredApp)],
     [`app.handle, metered + suggested what-ifs, ${BATCH} concurrent`, batchOf(whatIfApp)],
     [`app.handle, metered, ledger writes nothing (diagnostic), ${BATCH} concurrent`, batchOf(noWriteApp)],
+    [`app.handle, metered, ledger writes nothing, no wait (diagnostic), ${BATCH} concurrent`, batchOf(noWriteNoWaitApp)],
   ];
   const best = pipelines.map(() => Infinity);
   for (let round = 0; round < 7; round++) {
@@ -177,12 +182,13 @@ try {
   process.stdout.write(
     `${table(["step (bun " + Bun.version + ")", "µs"], rows.map(([n, us]) => [n, fmt(us, 3)]))}\n`,
   );
-  const [b, m, wi, nw] = [rows[0]![1], rows[1]![1], rows[2]![1], rows[3]![1]];
+  const [b, m, wi, nw, nn] = [rows[0]![1], rows[1]![1], rows[2]![1], rows[3]![1], rows[4]![1]];
   process.stdout.write(
     `\nin process, ${BATCH} concurrent, µs per request over bare (${fmt(b, 2)}): metered +${fmt(m - b, 2)}, ` +
       `with the suggested what-ifs (${SUGGESTED.join(", ")}) +${fmt(wi - b, 2)}, ` +
-      `metered without any ledger write +${fmt(nw - b, 2)}\n`,
+      `metered without any ledger write +${fmt(nw - b, 2)}, and without waiting for the commit +${fmt(nn - b, 2)}\n`,
   );
+  closeDeps(noWriteNoWait);
   closeDeps(noWrite);
   closeDeps(whatIf);
   closeDeps(metered);
