@@ -41,7 +41,7 @@ export function openAccountDb(dataDir: string): Database {
   tune(db, dataDir, true);
   // Checkpoints (which fsync) run on the committing request's time: make them rarer, and keep the
   // WAL file from staying large after one.
-  db.run("PRAGMA wal_autocheckpoint = 4096");
+  db.run("PRAGMA wal_autocheckpoint = 16384");
   db.run("PRAGMA journal_size_limit = 67108864");
   migrate(db, accountMigrations, ACCOUNT_DB);
   return db;
