@@ -19,6 +19,7 @@ import { referenceEndpoints } from "./modules/reference";
 import { usageEndpoints } from "./modules/usage";
 import { FxCache } from "./db/fx";
 import { ImageSigner, loadSecret } from "./images/urls";
+import { imageRoutes } from "./images/routes";
 import { artistEndpoints } from "./modules/artists";
 import { artworkEndpoints } from "./modules/artworks";
 import { followEndpoints } from "./modules/follows";
@@ -100,7 +101,8 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
     })
     .onError(({ code, error, request }) => errorResponse(code, error, request))
     .get("/openapi.json", () => new Response(openapi, { headers: { "Content-Type": "application/json", ...CORS_HEADERS } }))
-    .use(docsPage());
+    .use(docsPage())
+    .use(imageRoutes(deps));
   for (const e of mounted) {
     const run = pipeline(e, deps);
     app.route(e.method, e.elysiaPath, async ({ request, params }) => {
