@@ -24,7 +24,10 @@ Usage:
   artmarket keys list [--json] [--data DIR]
   artmarket keys revoke ID [--data DIR]
   artmarket notices [--json] [--data DIR]
-  artmarket import ...
+  artmarket import --from DIR [--mode replace|merge] [--data DIR]
+                                     loads records in the import format (docs/import-format.md)
+  artmarket export --to DIR [--format jsonl|csv] [--data DIR]
+                                     writes the market's records in the import format
   artmarket doctor [--data DIR]      checks the native parts (sqlite-vec, argon2, sharp)
   artmarket version
 
@@ -145,9 +148,32 @@ export async function main(argv: string[]): Promise<number> {
       case "notices":
         await notices(flags);
         return 0;
-      case "import":
-        process.stderr.write("import: loading real auction records is not available in this build yet\n");
-        return 2;
+      case "import": {
+        const from = stringFlag(flags, "from");
+        if (!from) throw new ConfigError("import needs --from DIR (a directory in the import format, docs/import-format.md)");
+        const mode = stringFlag(flags, "mode") ?? "replace";
+        if (mode !== "replace" && mode !== "merge") throw new ConfigError(`--mode must be replace or merge, got "${mode}"`);
+        const { formatImportSummary, ImportError, runImport } = await import("./import");
+        try {
+          out(formatImportSummary(await runImport({ dataDir: dataDirFrom(flags), from, mode })));
+        } catch (err) {
+          if (!(err instanceof ImportError)) throw err;
+          process.stderr.write(`artmarket import: ${err.message}\nnothing was imported; the current market is unchanged\n`);
+          return 1;
+        }
+        return 0;
+      }
+      case "export": {
+        const to = stringFlag(flags, "to");
+        if (!to) throw new ConfigError("export needs --to DIR");
+        const format = stringFlag(flags, "format") ?? "jsonl";
+        if (format !== "jsonl" && format !== "csv") throw new ConfigError(`--format must be jsonl or csv, got "${format}"`);
+        const dataDir = dataDirFrom(flags);
+        if (!existsSync(marketDbPath(dataDir))) throw new ConfigError(`no market in ${dataDir}: nothing to export`);
+        const { exportMarket, formatExportSummary } = await import("./import/export");
+        out(formatExportSummary(await exportMarket(dataDir, to, { format })));
+        return 0;
+      }
       case "doctor": {
         const results = await selfCheck(dataDirFrom(flags));
         for (const r of results) out(`${r.ok ? "ok  " : "FAIL"} ${r.name}: ${r.detail}`);
