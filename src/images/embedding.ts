@@ -1,0 +1,332 @@
+/**
+ * Image embeddings: a vector that describes how a picture looks, computed from its pixels in
+ * process (no model: nothing can be downloaded here). Used for "similar artworks" (works in the
+ * same style are near) and for search by image (a resized, recompressed, slightly cropped and
+ * brightened copy of a work is nearest to the work itself).
+ *
+ * `embedPixels(rgb, width, height)` is pure: RGB bytes in, EMBEDDING_DIMS float32 out, L2-normalised.
+ * `embedImage(sharp, input)` decodes and fits the picture inside EMBEDDING_CANVAS² with sharp (a
+ * procedural SVG is drawn straight at that size through its density, never at full size) and
+ * calls embedPixels.
+ *
+ * The vector is made of blocks, each L2-normalised and weighted (DEFAULT_WEIGHTS), then the whole
+ * normalised:
+ *
+ * - colour (100): a soft-binned 4 × 5 × 5 histogram over (t, a, b), where a, b are CIELAB chroma
+ *   and t = L / (L + mean L) is lightness relative to the picture's mean (a brightness change
+ *   scales L and leaves a, b alone, so the block hardly moves with it); square-rooted (Hellinger);
+ * - layout (48): the mean (t, a, b) of each cell of a 4 × 4 grid minus the picture's mean, with
+ *   bilinear ("tent") cell weights so that a small shift or crop moves weight smoothly;
+ * - texture: a histogram of gradient orientations weighted by magnitude (8), a histogram of
+ *   gradient magnitudes on a log scale (8: flat fields vs hatching and flecks), the share of
+ *   chroma edges by strength (4) and the edge density of a 4 × 4 grid relative to its mean (16);
+ * - tone (4): the absolute mean lightness, soft-binned (light or dark grounds);
+ * - shape (4): Fourier features of log(width / height) (cos and sin at two frequencies: their dot
+ *   product is a smooth kernel of the ratio difference; a crop of the same share on each side
+ *   keeps the ratio).
+ *
+ * Style (palette, shape family, texture) carries most of the weight, the layout a little: the
+ * layout is what tells two works of one artist apart, and a little is enough for that (a work
+ * after the search transform is still nearest to itself), while more of it pulls works of
+ * different artists with similar compositions together (docs/vectors.md has the measurements).
+ */
+import type { Sharp } from "../platform/native";
+
+/** Long side of the canvas an image is reduced to before its features are taken. */
+export const EMBEDDING_CANVAS = 96;
+
+/** Block weights of the embedding (the defaults are the shipped ones, tuned on the small market: docs/vectors.md). */
+export interface EmbeddingWeights {
+  colour: number;
+  layout: number;
+  orientation: number;
+  magnitude: number;
+  chromaEdges: number;
+  edgeLayout: number;
+  tone: number;
+  shape: number;
+}
+
+export const DEFAULT_WEIGHTS: Readonly<EmbeddingWeights> = Object.freeze({
+  colour: 1.5,
+  layout: 0.3,
+  orientation: 0.6,
+  magnitude: 0.6,
+  chromaEdges: 0.2,
+  edgeLayout: 0.1,
+  tone: 0.6,
+  shape: 0.3,
+});
+
+// Block sizes.
+const T_BINS = 4;
+const AB_BINS = 5;
+const AB_RANGE = 50;
+const COLOUR_DIMS = T_BINS * AB_BINS * AB_BINS; // 100
+const GRID = 4;
+const LAYOUT_DIMS = GRID * GRID * 3; // 48
+const ORIENT_BINS = 8;
+const MAG_BINS = 8;
+const CHROMA_BINS = 4;
+const EDGE_GRID = 4;
+const EDGE_DIMS = EDGE_GRID * EDGE_GRID; // 16
+const TONE_BINS = 4;
+const SHAPE_FREQS = [1.5, 6] as const;
+const SHAPE_DIMS = 2 * SHAPE_FREQS.length; // 4
+
+/** Dimensions of the embedding: 100 + 48 + 8 + 8 + 4 + 16 + 4 + 4 = 192 (a multiple of 16, as sqlite-vec's SIMD distance likes). */
+export const EMBEDDING_DIMS = COLOUR_DIMS + LAYOUT_DIMS + ORIENT_BINS + MAG_BINS + CHROMA_BINS + EDGE_DIMS + TONE_BINS + SHAPE_DIMS;
+
+// ------------------------------------------------------------------ colour conversion
+
+const SRGB_TO_LINEAR = new Float32Array(256);
+for (let i = 0; i < 256; i++) {
+  const c = i / 255;
+  SRGB_TO_LINEAR[i] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
+const labF = (t: number): number => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+
+/** CIELAB (D65) of every pixel. */
+export function toLab(rgb: Uint8Array, n: number, channels: number): { L: Float32Array; A: Float32Array; B: Float32Array } {
+  const L = new Float32Array(n), A = new Float32Array(n), B = new Float32Array(n);
+  for (let p = 0, i = 0; p < n; p++, i += channels) {
+    const r = SRGB_TO_LINEAR[rgb[i]!]!, g = SRGB_TO_LINEAR[rgb[i + 1]!]!, b = SRGB_TO_LINEAR[rgb[i + 2]!]!;
+    const fx = labF((0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047);
+    const fy = labF(0.2126729 * r + 0.7151522 * g + 0.072175 * b);
+    const fz = labF((0.0193339 * r + 0.119192 * g + 0.9503041 * b) / 1.08883);
+    L[p] = 116 * fy - 16;
+    A[p] = 500 * (fx - fy);
+    B[p] = 200 * (fy - fz);
+  }
+  return { L, A, B };
+}
+
+// ------------------------------------------------------------------ helpers
+
+/** Adds `w` × the block, L2-normalised, into out[from…]. */
+function addBlock(out: Float32Array, from: number, block: Float64Array, weight: number): void {
+  let s = 0;
+  for (let i = 0; i < block.length; i++) s += block[i]! * block[i]!;
+  const k = s > 0 ? weight / Math.sqrt(s) : 0;
+  for (let i = 0; i < block.length; i++) out[from + i] = block[i]! * k;
+}
+
+/** Scales a vector to unit length in place (a zero vector stays zero). */
+export function l2normalize(v: Float32Array): Float32Array {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
+  if (s > 0) {
+    const k = 1 / Math.sqrt(s);
+    for (let i = 0; i < v.length; i++) v[i] = v[i]! * k;
+  }
+  return v;
+}
+
+/** Tent (linear) binning: position x in bin units (centres 0…n−1), clamped; lower bin and its weight. */
+function binLo(x: number, n: number): number {
+  return x <= 0 ? 0 : x >= n - 1 ? n - 2 : Math.floor(x);
+}
+function binW(x: number, lo: number): number {
+  const f = x - lo;
+  return f <= 0 ? 1 : f >= 1 ? 0 : 1 - f;
+}
+
+// ------------------------------------------------------------------ the features
+
+/**
+ * The embedding of an RGB picture (3 bytes per pixel, row-major; `channels: 4` reads RGBA and
+ * ignores alpha). EMBEDDING_DIMS float32s, L2-normalised. Pure; about 1 ms at 96 × 96.
+ */
+export function embedPixels(rgb: Uint8Array, width: number, height: number, options: { channels?: number; weights?: Partial<EmbeddingWeights> } = {}): Float32Array {
+  const wt = { ...DEFAULT_WEIGHTS, ...options.weights };
+  const channels = options.channels ?? 3;
+  if (!(width >= 3 && height >= 3) || rgb.length < width * height * channels) {
+    throw new RangeError(`embedPixels: bad raster ${width}×${height}×${channels} (${rgb.length} bytes)`);
+  }
+  const n = width * height;
+  const { L, A, B } = toLab(rgb, n, channels);
+  let sumL = 0, sumA = 0, sumB = 0;
+  for (let p = 0; p < n; p++) {
+    sumL += L[p]!;
+    sumA += A[p]!;
+    sumB += B[p]!;
+  }
+  const meanL = Math.max(1, sumL / n);
+  // relative lightness t = L / (L + mean L): a brightness change (L × c) hardly moves it
+  const T = new Float32Array(n);
+  let sumT = 0;
+  for (let p = 0; p < n; p++) {
+    const l = L[p]! > 0 ? L[p]! : 0;
+    const t = l / (l + meanL);
+    T[p] = t;
+    sumT += t;
+  }
+  const meanT = sumT / n, meanA = sumA / n, meanB = sumB / n;
+
+  // colour histogram (trilinear over t, a, b) and layout (bilinear grid cells)
+  const colour = new Float64Array(COLOUR_DIMS);
+  const cells = GRID * GRID;
+  const gT = new Float64Array(cells), gA = new Float64Array(cells), gB = new Float64Array(cells), gW = new Float64Array(cells);
+  const tScale = (T_BINS - 1) / 0.6, abScale = (AB_BINS - 1) / (2 * AB_RANGE);
+  for (let y = 0; y < height; y++) {
+    const cy = ((y + 0.5) / height) * GRID - 0.5;
+    const y0 = binLo(cy, GRID), wy = binW(cy, y0);
+    for (let x = 0; x < width; x++) {
+      const p = y * width + x;
+      const t = T[p]!, a = A[p]!, b = B[p]!;
+      const xt = (t - 0.2) * tScale, xa = (a + AB_RANGE) * abScale, xb = (b + AB_RANGE) * abScale;
+      const t0 = binLo(xt, T_BINS), a0 = binLo(xa, AB_BINS), b0 = binLo(xb, AB_BINS);
+      const wt0 = binW(xt, t0), wa0 = binW(xa, a0), wb0 = binW(xb, b0);
+      for (let m = 0; m < 8; m++) {
+        const w = (m & 1 ? 1 - wt0 : wt0) * (m & 2 ? 1 - wa0 : wa0) * (m & 4 ? 1 - wb0 : wb0);
+        if (w > 0) colour[((t0 + (m & 1)) * AB_BINS + a0 + ((m >> 1) & 1)) * AB_BINS + b0 + ((m >> 2) & 1)]! += w;
+      }
+      const cx = ((x + 0.5) / width) * GRID - 0.5;
+      const x0 = binLo(cx, GRID), wx = binW(cx, x0);
+      for (let m = 0; m < 4; m++) {
+        const w = (m & 1 ? 1 - wy : wy) * (m & 2 ? 1 - wx : wx);
+        if (w <= 0) continue;
+        const c = (y0 + (m & 1)) * GRID + x0 + ((m >> 1) & 1);
+        gT[c]! += w * t;
+        gA[c]! += w * a;
+        gB[c]! += w * b;
+        gW[c]! += w;
+      }
+    }
+  }
+  for (let i = 0; i < COLOUR_DIMS; i++) colour[i] = Math.sqrt(colour[i]! / n);
+  const layout = new Float64Array(LAYOUT_DIMS);
+  for (let c = 0; c < cells; c++) {
+    const w = gW[c]! || 1;
+    layout[c * 3] = (gT[c]! / w - meanT) * 2;
+    layout[c * 3 + 1] = (gA[c]! / w - meanA) / AB_RANGE;
+    layout[c * 3 + 2] = (gB[c]! / w - meanB) / AB_RANGE;
+  }
+
+  // texture: gradients of t (Sobel) and of chroma
+  const orient = new Float64Array(ORIENT_BINS);
+  const mags = new Float64Array(MAG_BINS);
+  const chroma = new Float64Array(CHROMA_BINS);
+  const edges = new Float64Array(EDGE_DIMS), edgeW = new Float64Array(EDGE_DIMS);
+  let count = 0;
+  for (let y = 1; y < height - 1; y++) {
+    const ey = ((y + 0.5) / height) * EDGE_GRID - 0.5;
+    const ey0 = binLo(ey, EDGE_GRID), wey = binW(ey, ey0);
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const gx = T[i + 1]! - T[i - 1]! + 0.5 * (T[i + 1 - width]! - T[i - 1 - width]! + T[i + 1 + width]! - T[i - 1 + width]!);
+      const gy = T[i + width]! - T[i - width]! + 0.5 * (T[i + width - 1]! - T[i - width - 1]! + T[i + width + 1]! - T[i - width + 1]!);
+      const mag = Math.sqrt(gx * gx + gy * gy);
+      count++;
+      if (mag > 0.005) {
+        // magnitudes on a log scale, 0.005 … 0.64
+        const lm = Math.log2(mag / 0.005);
+        const m0 = binLo(lm, MAG_BINS), wm = binW(lm, m0);
+        mags[m0]! += wm;
+        mags[m0 + 1]! += 1 - wm;
+      }
+      if (mag > 0.02) {
+        let th = Math.atan2(gy, gx);
+        if (th < 0) th += Math.PI;
+        const ob = (th / Math.PI) * ORIENT_BINS - 0.5;
+        const fl = Math.floor(ob);
+        const o0 = (fl + ORIENT_BINS) % ORIENT_BINS, o1 = (o0 + 1) % ORIENT_BINS;
+        const of = ob - fl;
+        orient[o0]! += mag * (1 - of);
+        orient[o1]! += mag * of;
+      }
+      const cm = (Math.abs(A[i + 1]! - A[i - 1]!) + Math.abs(A[i + width]! - A[i - width]!) + Math.abs(B[i + 1]! - B[i - 1]!) + Math.abs(B[i + width]! - B[i - width]!)) / 4;
+      chroma[cm < 1 ? 0 : cm < 4 ? 1 : cm < 12 ? 2 : 3]! += 1;
+      const ex = ((x + 0.5) / width) * EDGE_GRID - 0.5;
+      const ex0 = binLo(ex, EDGE_GRID), wex = binW(ex, ex0);
+      for (let m = 0; m < 4; m++) {
+        const w = (m & 1 ? 1 - wey : wey) * (m & 2 ? 1 - wex : wex);
+        const c = (ey0 + (m & 1)) * EDGE_GRID + ex0 + ((m >> 1) & 1);
+        edges[c]! += w * mag;
+        edgeW[c]! += w;
+      }
+    }
+  }
+  count = Math.max(1, count);
+  let oSum = 0;
+  for (let i = 0; i < ORIENT_BINS; i++) oSum += orient[i]!;
+  for (let i = 0; i < ORIENT_BINS; i++) orient[i] = oSum > 0 ? Math.sqrt(orient[i]! / oSum) : 0;
+  for (let i = 0; i < MAG_BINS; i++) mags[i] = Math.sqrt(mags[i]! / count);
+  for (let i = 0; i < CHROMA_BINS; i++) chroma[i] = Math.sqrt(chroma[i]! / count);
+  let eMean = 0;
+  for (let c = 0; c < EDGE_DIMS; c++) {
+    edges[c] = edgeW[c]! > 0 ? edges[c]! / edgeW[c]! : 0;
+    eMean += edges[c]! / EDGE_DIMS;
+  }
+  for (let c = 0; c < EDGE_DIMS; c++) edges[c] = eMean > 0 ? (edges[c]! - eMean) / eMean : 0;
+
+  // tone: the absolute mean lightness, soft-binned over 0…100 (light or dark grounds)
+  const tone = new Float64Array(TONE_BINS);
+  const xl = (sumL / n / 100) * (TONE_BINS - 1);
+  const l0 = binLo(xl, TONE_BINS), wl = binW(xl, l0);
+  tone[l0]! += wl;
+  tone[l0 + 1]! += 1 - wl;
+
+  // shape: Fourier features of the log aspect ratio
+  const la = Math.log(width / height);
+  const shape = new Float64Array(SHAPE_DIMS);
+  SHAPE_FREQS.forEach((f, i) => {
+    shape[2 * i] = Math.cos(f * la);
+    shape[2 * i + 1] = Math.sin(f * la);
+  });
+
+  const out = new Float32Array(EMBEDDING_DIMS);
+  let o = 0;
+  for (const [block, w] of [
+    [colour, wt.colour],
+    [layout, wt.layout],
+    [orient, wt.orientation],
+    [mags, wt.magnitude],
+    [chroma, wt.chromaEdges],
+    [edges, wt.edgeLayout],
+    [tone, wt.tone],
+    [shape, wt.shape],
+  ] as const) {
+    addBlock(out, o, block, w);
+    o += block.length;
+  }
+  return l2normalize(out);
+}
+
+// ------------------------------------------------------------------ with sharp
+
+/** A procedural original: its SVG document and the original's pixel size. */
+export interface SvgInput {
+  svg: string;
+  width: number;
+  height: number;
+}
+
+/** Decodes `input` into an RGB raster whose long side is EMBEDDING_CANVAS (never a full-size pass for an SVG). */
+export async function embeddingRaster(sharp: Sharp, input: Buffer | Uint8Array | SvgInput, canvas = EMBEDDING_CANVAS): Promise<{ data: Uint8Array; width: number; height: number }> {
+  let pipeline;
+  if (input instanceof Uint8Array) {
+    pipeline = sharp(input, { failOn: "none" }).rotate();
+  } else {
+    const density = (72 * canvas) / Math.max(1, input.width, input.height);
+    pipeline = sharp(Buffer.from(input.svg), { density });
+  }
+  const { data, info } = await pipeline
+    .flatten({ background: "#ffffff" })
+    .resize({ width: canvas, height: canvas, fit: "inside", kernel: "lanczos3" })
+    .toColourspace("srgb")
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`embeddingRaster: ${info.channels} channels`);
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * The embedding of a picture: an encoded image (JPEG, PNG, WebP…, as a query sends it or as a
+ * file original is stored), or a procedural original `{ svg, width, height }`, drawn straight at
+ * the canvas size.
+ */
+export async function embedImage(sharp: Sharp, input: Buffer | Uint8Array | SvgInput, options: { weights?: Partial<EmbeddingWeights> } = {}): Promise<Float32Array> {
+  const raster = await embeddingRaster(sharp, input);
+  return embedPixels(raster.data, raster.width, raster.height, options);
+}
