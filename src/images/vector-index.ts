@@ -1,16 +1,19 @@
 /**
- * Vector indexes in the market database, on sqlite-vec: an IVF ("inverted file") index with a
- * binary first pass and a re-rank on the full vectors.
+ * Vector indexes in the market database, on sqlite-vec: an IVF ("inverted file") index with an
+ * int8 first pass and a re-rank on the full float vectors.
  *
  * Brute force over a whole vec0 table costs a scan of every row (sqlite-vec 0.1.9: about 280 ms
  * for 1M 128-d float vectors, more as k grows), so rows are partitioned by a coarse cluster:
  * k-means centroids (nlist ≈ √N, trained on a sample with a fixed seed; two levels beyond 256
  * partitions) are kept in `<name>_centroids`, and every row carries the number of its nearest
  * centroid as the vec0 `partition key`. A search ranks the centroids against the query, asks
- * sqlite-vec for the best rows of each of the `nprobe` nearest partitions by Hamming distance
- * between binary codes (sign of x − mean, a `bit[dims]` column: far cheaper per row than a float
- * distance), and re-ranks the best of those on their float vectors, so the scores are exact.
- * An index on the vec0 chunks table's partition column makes a probe read its own partition only.
+ * sqlite-vec for the best rows of each of the `nprobe` nearest partitions on int8 codes
+ * (round((x − mean) × scale), one scale for all dimensions, so L2 ranks as on the floats; an
+ * `int8[dims]` column, cheaper per row than float), and re-ranks the best of those on their
+ * float vectors, so the distances returned are exact. (Binary codes were tried first: four times
+ * cheaper to scan, but the signs of x − mean rank the real image embeddings badly; see
+ * docs/vectors.md.) An index on the vec0 chunks table's partition column makes a probe read its
+ * own partition only.
  *
  * Filters are vec0 metadata columns (`artist_id`, `category_id` for the images), applied by
  * sqlite-vec while it scans, so the rows that pass keep their order. A narrow filter may leave
@@ -23,9 +26,10 @@
  * distance d between them.
  *
  * Tables for an index named `x`:
- *   x_ivf(key, value)                 dims, nlist, count, default nprobe, mean (JSON), build facts
+ *   x_ivf(key, value)                 dims, nlist, count, default nprobe, mean (JSON) and scale
+ *                                     of the int8 codes, build facts
  *   x_centroids(list, size, vector)   the k-means centroids (float32 blobs) and partition sizes
- *   x (vec0)                          id, list partition key, embedding float[dims], code bit[dims],
+ *   x (vec0)                          id, list partition key, embedding float[dims], code int8[dims],
  *                                     the metadata columns (integers); chunk_size ≈ partition / 8
  */
 import type { Database, Statement } from "bun:sqlite";
@@ -76,7 +80,7 @@ export interface SearchOptions {
   exclude?: Iterable<number>;
   /** Rank only these ids, exactly (a narrow pool known in advance). */
   candidates?: readonly number[];
-  /** Rows re-ranked on their float vectors after the binary pass (default max(128, 4k), 4 times that with a filter). */
+  /** Rows re-ranked on their float vectors after the int8 pass (default 4k + 32). */
   rerank?: number;
 }
 
@@ -127,10 +131,13 @@ const floatsOf = (b: Uint8Array): Float32Array => {
   return new Float32Array(copy.buffer);
 };
 
-/** The binary code of a vector: bit j is set when x[j] > mean[j] (sqlite-vec bit[d], 8 dims a byte). */
-export function binaryCode(x: Float32Array, mean: Float32Array): Uint8Array {
-  const out = new Uint8Array(x.length >> 3);
-  for (let j = 0; j < x.length; j++) if (x[j]! > mean[j]!) out[j >> 3]! |= 1 << (j & 7);
+/** The int8 code of a vector: round((x − mean) × scale), clamped to ±127 (one scale for every dimension, so L2 ranks as on the floats). */
+export function int8Code(x: Float32Array, mean: Float32Array, scale: number): Int8Array {
+  const out = new Int8Array(x.length);
+  for (let j = 0; j < x.length; j++) {
+    const v = Math.round((x[j]! - mean[j]!) * scale);
+    out[j] = v > 127 ? 127 : v < -127 ? -127 : v;
+  }
   return out;
 }
 
@@ -346,9 +353,13 @@ export function buildVectorIndex(db: Database, spec: VectorIndexSpec, source: ()
     sample.copyWithin(i * d, j * d, j * d + d);
     sample.set(tmp, j * d);
   }
-  // the mean of the sample: binary codes are the signs of (x − mean)
+  // int8 codes: (x − mean of the sample) × one scale, chosen so that 99.9 % of the sample's values fit
   const mean = new Float32Array(d);
   for (let i = 0; i < sampleCap; i++) for (let j = 0; j < d; j++) mean[j] = mean[j]! + sample[i * d + j]! / sampleCap;
+  const dev: number[] = [];
+  for (let i = 0; i < sampleCap; i += Math.max(1, Math.floor(sampleCap / 2000))) for (let j = 0; j < d; j++) dev.push(Math.abs(sample[i * d + j]! - mean[j]!));
+  dev.sort((a, b) => a - b);
+  const scale = 127 / Math.max(1e-6, dev[Math.min(dev.length - 1, Math.floor(dev.length * 0.999))] ?? 1);
   const iterations = options.iterations ?? 8;
   const quantizer = nlist === 1 ? flatQuantizer(new Float32Array(d), d) : trainQuantizer(sample, sampleCap, d, nlist, iterations, seed, (i, of) => options.onProgress?.("kmeans", i, of));
   const C = quantizer.centroids;
@@ -362,16 +373,16 @@ export function buildVectorIndex(db: Database, spec: VectorIndexSpec, source: ()
   const metaCols = spec.metadata.map((m) => `, ${m} integer`).join("");
   db.run(`CREATE TABLE "${spec.name}_ivf" (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
   db.run(`CREATE TABLE "${spec.name}_centroids" (list INTEGER PRIMARY KEY, size INTEGER NOT NULL, vector BLOB NOT NULL)`);
-  db.run(`CREATE VIRTUAL TABLE "${spec.name}" USING vec0(id integer primary key, list integer partition key, embedding float[${d}], code bit[${d}]${metaCols}, chunk_size=${chunkSize})`);
+  db.run(`CREATE VIRTUAL TABLE "${spec.name}" USING vec0(id integer primary key, list integer partition key, embedding float[${d}], code int8[${d}]${metaCols}, chunk_size=${chunkSize})`);
   // sqlite-vec 0.1.9 finds a partition's chunks with `WHERE partition00 = ?` on its chunks table,
   // which has no index: every probe (and every insert) then reads the whole chunks table. An index
   // on it makes a probe cost its own rows only (16 probes of 1M rows: about 14 ms → 3.5 ms).
   const chunkCols = db.query<{ name: string }, []>(`PRAGMA table_info("${spec.name}_chunks")`).all().map((c) => c.name);
   if (chunkCols.includes("partition00")) db.run(`CREATE INDEX "${spec.name}_chunks_list" ON "${spec.name}_chunks" (partition00, chunk_id)`);
   const cols = ["id", "list", "embedding", "code", ...spec.metadata.map((m) => `"${m}"`)];
-  const ins = db.query(`INSERT INTO "${spec.name}" (${cols.join(", ")}) VALUES (${cols.map((c) => (c === "code" ? "vec_bit(?)" : "?")).join(", ")})`);
+  const ins = db.query(`INSERT INTO "${spec.name}" (${cols.join(", ")}) VALUES (${cols.map((c) => (c === "code" ? "vec_int8(?)" : "?")).join(", ")})`);
   const sizes = new Int32Array(nlist);
-  const args: (number | Uint8Array)[] = new Array(cols.length);
+  const args: (number | Uint8Array | Int8Array)[] = new Array(cols.length);
   db.transaction(() => {
     let done = 0;
     for (const row of source()) {
@@ -380,7 +391,7 @@ export function buildVectorIndex(db: Database, spec: VectorIndexSpec, source: ()
       args[0] = row.id;
       args[1] = list;
       args[2] = blobOf(row.vector);
-      args[3] = binaryCode(row.vector, mean);
+      args[3] = int8Code(row.vector, mean, scale);
       for (let m = 0; m < spec.metadata.length; m++) args[4 + m] = row.meta?.[m] ?? 0;
       ins.run(...args);
       if (++done % 5_000 === 0) options.onProgress?.("insert", done, count);
@@ -399,7 +410,8 @@ export function buildVectorIndex(db: Database, spec: VectorIndexSpec, source: ()
     info.run("iterations", String(iterations));
     info.run("seed", String(seed));
     info.run("groups", String(quantizer.groups));
-    info.run("mean", JSON.stringify(Array.from(mean, (x) => Math.round(x * 1e7) / 1e7)));
+    info.run("mean", JSON.stringify(Array.from(mean)));
+    info.run("scale", String(scale));
   })();
   const t3 = performance.now();
   return { count, nlist, nprobe, chunkSize, seconds: { sample: (t1 - t0) / 1000, kmeans: (t2 - t1) / 1000, insert: (t3 - t2) / 1000 } };
@@ -435,6 +447,7 @@ export class VectorIndex {
   readonly nprobe: number;
   private readonly centroids: Float32Array;
   private readonly mean: Float32Array;
+  private readonly scale: number;
   private readonly statements = new Map<string, Statement>();
 
   constructor(
@@ -451,7 +464,8 @@ export class VectorIndex {
     this.count = Number(info.count);
     this.nprobe = Number(info.nprobe);
     this.mean = Float32Array.from(JSON.parse(info.mean ?? "[]") as number[]);
-    if (this.mean.length !== spec.dims) throw new Error(`vector index ${spec.name}: no mean vector`);
+    this.scale = Number(info.scale);
+    if (this.mean.length !== spec.dims || !(this.scale > 0)) throw new Error(`vector index ${spec.name}: no quantisation parameters`);
     this.centroids = new Float32Array(this.nlist * spec.dims);
     for (const row of db.query<{ list: number; vector: Uint8Array }, []>(`SELECT list, vector FROM "${spec.name}_centroids" ORDER BY list`).all()) {
       this.centroids.set(floatsOf(row.vector), row.list * spec.dims);
@@ -515,13 +529,12 @@ export class VectorIndex {
    * The k nearest rows to `query` (a unit vector of spec.dims), best first.
    *
    * One partition (a small table): an exact float scan. Otherwise IVF in two stages: the nprobe
-   * partitions nearest to the query are scanned on the binary codes (Hamming distance, far cheaper
-   * per row than a float distance in sqlite-vec), each partition giving its best
-   * max(2k, 32) rows; the best max(128, 4k) of those by Hamming distance are re-ranked on their full
-   * float vectors. A filter doubles the default nprobe and quadruples the re-rank (the k best
-   * rows that pass lie further out: a category filter keeping 1/9 of 20k synthetic rows finds
-   * 0.98 of the exact answer so, 0.86 without); one that leaves fewer than k rows in the probed
-   * partitions makes the search probe further (doubling) until k are found or all were probed.
+   * partitions nearest to the query are scanned on the int8 codes, each partition giving its best
+   * k + 8 rows; the best 4k + 32 of those are re-ranked on their float vectors. A filter doubles
+   * the default nprobe (the k best rows that pass lie further out: a category filter keeping 1/9
+   * of 20k synthetic rows then finds 0.99 of the exact answer); one that leaves fewer than k rows
+   * in the probed partitions makes the search probe further (doubling) until k are found or all
+   * were probed.
    */
   search(query: Float32Array, k: number, options: SearchOptions = {}): Hit[] {
     if (query.length !== this.spec.dims) throw new Error(`vector index ${this.spec.name}: query has ${query.length} dims, not ${this.spec.dims}`);
@@ -530,17 +543,17 @@ export class VectorIndex {
     if (options.candidates) return this.rank(query, options.candidates, k, exclude, options.filter);
     if (this.nlist === 1) return this.exact(query, k, options);
     const want = k + exclude.size;
-    const perList = Math.max(want, 32);
-    // a filter keeps a share of the rows: its k best lie further out, so probe and re-rank wider
+    const perList = want + 8;
+    // a filter keeps a share of the rows: its k best lie further out, so probe wider
     const filtered = options.filter !== undefined && Object.keys(options.filter).length > 0;
-    const rerank = options.rerank ?? Math.max(128, 4 * want) * (filtered ? 4 : 1);
+    const rerank = options.rerank ?? 4 * want + 32;
     const f = this.filterSql(options.filter);
     if (f.key === "none") return [];
     const order = this.probeOrder(query);
     let nprobe = Math.max(1, Math.min(this.nlist, options.nprobe ?? this.nprobe * (filtered ? 2 : 1)));
     let from = 0;
     const coarse: { id: number; distance: number }[] = [];
-    const code = binaryCode(query, this.mean);
+    const code = int8Code(query, this.mean, this.scale);
     const seen = new Set<number>();
     const rows: { id: number; distance: number }[] = [];
     for (;;) {
@@ -548,7 +561,7 @@ export class VectorIndex {
       // one statement per probe count and filter shape; sqlite-vec runs it once per listed partition
       const st = this.statement(
         `knn:${lists.length}:${f.key}`,
-        `SELECT id, distance FROM "${this.spec.name}" WHERE code MATCH vec_bit(?) AND k = ? AND list IN (${lists.map(() => "?").join(",")})${f.sql}`,
+        `SELECT id, distance FROM "${this.spec.name}" WHERE code MATCH vec_int8(?) AND k = ? AND list IN (${lists.map(() => "?").join(",")})${f.sql}`,
       );
       coarse.push(...(st.all(code, perList, ...lists, ...f.values) as { id: number; distance: number }[]));
       coarse.sort((a, b) => a.distance - b.distance || a.id - b.id);

@@ -10,6 +10,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMarketForWrite } from "../../src/db/connection";
 import { embedMarket, IMAGE_INDEX, type EmbedMarketSummary } from "../../src/images/embed-market";
@@ -192,7 +193,7 @@ describe("IVF index on synthetic clustered vectors", () => {
 
   beforeAll(() => {
     db = new Database(":memory:");
-    loadSqliteVec(db, tempDataDir("artmarket-vec-lib-"));
+    loadSqliteVec(db, tmpdir()); // from source the extension is used in place; nothing is written
     const built = buildVectorIndex(db, spec, rows);
     expect(built.count).toBe(n);
     expect(built.nlist).toBeGreaterThan(100);
@@ -253,7 +254,7 @@ describe("IVF index on synthetic clustered vectors", () => {
 
   test("the build is deterministic", () => {
     const other = new Database(":memory:");
-    loadSqliteVec(other, tempDataDir("artmarket-vec-lib-"));
+    loadSqliteVec(other, tmpdir());
     const small = { ...spec, name: "again" };
     const first = function* () {
       let k = 0;
