@@ -315,7 +315,7 @@ export async function embeddingRaster(sharp: Sharp, input: Buffer | Uint8Array |
     .flatten({ background: "#ffffff" })
     .resize({ width: canvas, height: canvas, fit: "inside", kernel: "lanczos3" })
     .toColourspace("srgb")
-    .raw()
+    .raw({ depth: "uchar" })
     .toBuffer({ resolveWithObject: true });
   if (info.channels !== 3) throw new Error(`embeddingRaster: ${info.channels} channels`);
   return { data, width: info.width, height: info.height };

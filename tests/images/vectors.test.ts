@@ -91,6 +91,22 @@ describe("image embeddings on the tiny market", () => {
     expect(() => embedPixels(new Uint8Array(12), 2, 2)).toThrow(RangeError);
   });
 
+  test("any decodable picture embeds: greyscale JPEG, 16-bit PNG, RGBA, tiny", async () => {
+    const base = sharp({ create: { width: 300, height: 200, channels: 3, background: { r: 200, g: 30, b: 60 } } });
+    const inputs = [
+      await base.clone().greyscale().jpeg().toBuffer(),
+      await base.clone().toColourspace("rgb16").png().toBuffer(),
+      await sharp({ create: { width: 50, height: 80, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } }).png().toBuffer(),
+      await sharp({ create: { width: 2, height: 2, channels: 3, background: "#808080" } }).png().toBuffer(),
+    ];
+    for (const input of inputs) {
+      const v = await embedImage(sharp, input);
+      expect(v.length).toBe(EMBEDDING_DIMS);
+      expect(Math.hypot(...v)).toBeCloseTo(1, 4);
+    }
+    await expect(embedImage(sharp, Buffer.from("not an image"))).rejects.toThrow();
+  });
+
   test("search by image: a transformed work is found at rank 1 (≥ 97 % of 200)", async () => {
     let top1 = 0, top10 = 0;
     const n = 200;
