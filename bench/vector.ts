@@ -56,6 +56,16 @@ const p95 = (xs: readonly number[]) => {
 const mib = (b: number) => Math.round((b / 1048576) * 10) / 10;
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 const rss = () => process.memoryUsage().rss;
+/** Resident memory split into anonymous (heap, buffers) and file-backed (mmap'd database pages), bytes. */
+function rssParts(): { anon: number; file: number } {
+  try {
+    const status = require("node:fs").readFileSync("/proc/self/status", "utf8") as string;
+    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+    return { anon: kb("RssAnon"), file: kb("RssFile") };
+  } catch {
+    return { anon: 0, file: 0 };
+  }
+}
 const log = (...xs: unknown[]) => console.log(...xs);
 
 const machine = { nproc: cpus().length, cpu: cpus()[0]?.model ?? "unknown", bun: Bun.version };
@@ -259,6 +269,7 @@ if (parts.has("c")) {
     log(`  exact (full scan) k=10: p50 ${median(exactMs).toFixed(1)} ms, p95 ${p95(exactMs).toFixed(1)} ms`);
     db = open();
     const rss1 = rss();
+    const parts1 = rssParts();
     const index = new VectorIndex(db, spec);
     // warm-up: one pass at the widest nprobe (the partitions' pages come into the page cache)
     for (const q of queries) index.search(q, 50, { nprobe: Math.max(...nprobes, index.nprobe) });
@@ -283,13 +294,15 @@ if (parts.has("c")) {
       log(`  nprobe ${nprobe}${nprobe === index.nprobe ? " (default)" : ""} (${((100 * nprobe) / build.nlist).toFixed(1)} % of lists): recall@10 ${row.recallAt10}; k=10 p50 ${row.p50_k10} ms p95 ${row.p95_k10} ms; k=50 p50 ${row.p50_k50} ms p95 ${row.p95_k50} ms`);
     }
     const rssQuery = rss() - rss1;
-    log(`  sqlite-vec RSS +${mib(rssQuery)} MiB over the IVF queries (mmap'd pages of the file count as they are touched)`);
+    const parts2 = rssParts();
+    const anonQuery = parts2.anon - parts1.anon, fileQuery = parts2.file - parts1.file;
+    log(`  sqlite-vec RSS +${mib(rssQuery)} MiB over the IVF queries: anonymous +${mib(anonQuery)} MiB, file-backed (mmap'd pages of the database, as partitions are touched) +${mib(fileQuery)} MiB`);
     db.close();
     results.scale = {
       n,
       dims: d,
       queries: Q,
-      sqliteVec: { build, buildSeconds: r3(buildSeconds), dbMiB: mib(dbBytes), rssBuildMiB: mib(rssBuild), rssQueryMiB: mib(rssQuery), exactP50: r3(median(exactMs)), exactP95: r3(p95(exactMs)), ivf },
+      sqliteVec: { build, buildSeconds: r3(buildSeconds), dbMiB: mib(dbBytes), rssBuildMiB: mib(rssBuild), rssQueryMiB: mib(rssQuery), rssQueryAnonMiB: mib(anonQuery), rssQueryFileMiB: mib(fileQuery), exactP50: r3(median(exactMs)), exactP95: r3(p95(exactMs)), ivf },
     };
 
     // usearch (HNSW) on the same vectors
