@@ -3,12 +3,14 @@ import type { Migration } from "../migrate";
 import account_0000_init from "./account/0000_init.sql" with { type: "text" };
 import account_0001_follows_shares from "./account/0001_follows_shares.sql" with { type: "text" };
 import account_0002_lean_ledger from "./account/0002_lean_ledger.sql" with { type: "text" };
+import account_0003_collectables from "./account/0003_collectables.sql" with { type: "text" };
 import market_0000_init from "./market/0000_init.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
   { tag: "0001_follows_shares", sql: account_0001_follows_shares },
   { tag: "0002_lean_ledger", sql: account_0002_lean_ledger },
+  { tag: "0003_collectables", sql: account_0003_collectables },
 ];
 
 export const marketMigrations: Migration[] = [

@@ -2,7 +2,7 @@
  * account.db: everything that belongs to users. A market rebuild never touches this file.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const plans = sqliteTable("plans", {
   slug: text("slug").primaryKey(),
@@ -127,4 +127,173 @@ export const shares = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
   },
   (t) => [index("shares_user").on(t.userId)],
+);
+
+// ---------------------------------------------------------------- collectables
+
+/**
+ * Collectables: works in a user's own collection. Reference ids (artist, category, materials, …)
+ * point into the current market and are checked on write; the record itself never depends on a
+ * market rebuild. Children go with their collectable (ON DELETE CASCADE, foreign keys are on).
+ */
+export const collectables = sqliteTable(
+  "collectables",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    uid: text("uid").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    artistId: integer("artist_id").notNull(),
+    categoryId: integer("category_id").notNull(),
+    /** The market artwork the record was seeded from (or linked to); its estimate is the machine price. */
+    suggestedArtworkId: integer("suggested_artwork_id"),
+    title: text("title").notNull().default(""),
+    creationYear: integer("creation_year"),
+    /** unique | edition */
+    editionUniqueType: text("edition_unique_type").notNull(),
+    editionNumber: integer("edition_number"),
+    editionSize: integer("edition_size"),
+    condition: text("condition"),
+    signature: text("signature"),
+    currentLocation: text("current_location"),
+    /** cm | in */
+    measurementsUnit: text("measurements_unit").notNull().default("cm"),
+    measurementsHeight: real("measurements_height"),
+    measurementsWidth: real("measurements_width"),
+    measurementsDepth: real("measurements_depth"),
+    /** JSON arrays of reference ids. */
+    materialIds: text("material_ids").notNull().default("[]"),
+    substrateIds: text("substrate_ids").notNull().default("[]"),
+    surfaceIds: text("surface_ids").notNull().default("[]"),
+    damageIds: text("damage_ids").notNull().default("[]"),
+    /** Owner's own value in USD; used when selected_price_type is manual. */
+    manualPriceValue: real("manual_price_value"),
+    /** machine | manual */
+    selectedPriceType: text("selected_price_type").notNull().default("machine"),
+    /**
+     * The image: "upload" (an original under <data>/images/collectables/, named by image_key) or
+     * "artwork" (the market image image_market_id of the suggested artwork); null without one.
+     */
+    imageKind: text("image_kind"),
+    imageKey: text("image_key"),
+    imageMarketId: integer("image_market_id"),
+    imageWidth: integer("image_width"),
+    imageHeight: integer("image_height"),
+    /** The image's embedding (Float32, little-endian), or null. */
+    embedding: blob("embedding", { mode: "buffer" }),
+    /** Machine estimate (USD) cached for list filters and sorts, and the market snapshot it was computed on. */
+    machineEstimateUsd: real("machine_estimate_usd"),
+    machineEstimateBasis: text("machine_estimate_basis"),
+    valuedOn: text("valued_on"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("collectables_uid").on(t.uid),
+    uniqueIndex("collectables_image_key").on(t.imageKey),
+    index("collectables_user_created").on(t.userId, t.createdAt),
+    index("collectables_user_artist").on(t.userId, t.artistId),
+    index("collectables_user_category").on(t.userId, t.categoryId),
+  ],
+);
+
+/** The acquisition of a collectable: one row per collectable, created with it. */
+export const collectableAcquisitions = sqliteTable("collectable_acquisitions", {
+  collectableId: integer("collectable_id")
+    .primaryKey()
+    .references(() => collectables.id, { onDelete: "cascade" }),
+  date: text("date"),
+  price: real("price"),
+  currency: text("currency"),
+  /** The price in USD at the date's reference rate (null without price, currency and date). */
+  priceUsd: real("price_usd"),
+  location: text("location"),
+  sourceType: text("source_type"),
+  sellerName: text("seller_name"),
+  dealerName: text("dealer_name"),
+  auctionHouseId: integer("auction_house_id"),
+  auctionHouseName: text("auction_house_name"),
+  useInsteadOfEstimates: integer("use_instead_of_estimates", { mode: "boolean" }).notNull().default(false),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export const collectableAppraisals = sqliteTable(
+  "collectable_appraisals",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    collectableId: integer("collectable_id")
+      .notNull()
+      .references(() => collectables.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    value: real("value").notNull(),
+    currency: text("currency").notNull(),
+    valueUsd: real("value_usd").notNull(),
+    date: text("date").notNull(),
+    companyName: text("company_name"),
+    isBestGuess: integer("is_best_guess", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("collectable_appraisals_parent").on(t.collectableId)],
+);
+
+export const collectableProvenance = sqliteTable(
+  "collectable_provenance",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    collectableId: integer("collectable_id")
+      .notNull()
+      .references(() => collectables.id, { onDelete: "cascade" }),
+    owner: text("owner").notNull(),
+    location: text("location"),
+    yearFrom: integer("year_from"),
+    yearTo: integer("year_to"),
+    isUpToPresent: integer("is_up_to_present", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("collectable_provenance_parent").on(t.collectableId)],
+);
+
+/** Private sales of a collectable (not auction lots of the market). */
+export const collectableSales = sqliteTable(
+  "collectable_sales",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    collectableId: integer("collectable_id")
+      .notNull()
+      .references(() => collectables.id, { onDelete: "cascade" }),
+    value: real("value").notNull(),
+    currency: text("currency").notNull(),
+    valueUsd: real("value_usd").notNull(),
+    date: text("date").notNull(),
+    location: text("location"),
+    type: text("type"),
+    auctionHouseId: integer("auction_house_id"),
+    sellerName: text("seller_name"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("collectable_sales_parent").on(t.collectableId)],
+);
+
+/** A saved comp set: present only while the set has comps; updated_at is when it was last replaced. */
+export const collectableCompSets = sqliteTable("collectable_comp_sets", {
+  collectableId: integer("collectable_id")
+    .primaryKey()
+    .references(() => collectables.id, { onDelete: "cascade" }),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export const collectableComps = sqliteTable(
+  "collectable_comps",
+  {
+    collectableId: integer("collectable_id")
+      .notNull()
+      .references(() => collectableCompSets.collectableId, { onDelete: "cascade" }),
+    /** Order as given in the PUT. */
+    position: integer("position").notNull(),
+    artistId: integer("artist_id").notNull(),
+    artworkId: integer("artwork_id").notNull(),
+    weight: real("weight").notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.collectableId, t.position] })],
 );
