@@ -16,6 +16,7 @@ import { parseList, parseScalar, type ListSpec, type ParsedList, type ScalarType
 import { Value } from "@sinclair/typebox/value";
 import { forbidden, fromSchemaErrors, HttpError, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
 import { DU_HEADERS, enforceCap, setDuHeaders, type RateLimiter } from "./metering";
+import { readForm, type FilePart, type FormSpec } from "./multipart";
 import { costOf, priceOf, type Price } from "./pricing";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -46,8 +47,10 @@ export interface RequestContext<P = Record<string, unknown>> {
   readonly url: URL;
   readonly params: P;
   readonly query: ParsedList;
-  /** The validated JSON body (undefined when the endpoint declares none). */
+  /** The validated JSON body, or a form's validated text fields (undefined when the endpoint declares neither). */
   readonly body: any;
+  /** A form's file parts by field name (empty unless the endpoint declares `form.files`). */
+  readonly files: Readonly<Record<string, FilePart>>;
   readonly caller: Caller | null;
   /** Which response schema this caller gets. */
   readonly schema: Schema;
@@ -70,6 +73,12 @@ export interface Endpoint<P = any> {
   list?: ListSpec;
   /** JSON request body schema; validated before the handler, failures are 422 at loc ["body", …]. */
   body?: TSchema;
+  /**
+   * multipart/form-data (or urlencoded) request body: text fields validated against `fields` like a
+   * JSON body (422 at loc ["body", field]), file parts delivered in ctx.files as { field, name,
+   * type, bytes }; the whole request capped at `maxBytes` (413). See src/http/multipart.ts.
+   */
+  form?: FormSpec;
   /** Response schemas; `public` is the reduced one for unentitled callers. Absent for 204. */
   response?: { full: TSchema; public?: TSchema };
   status?: 200 | 201 | 204;
@@ -121,6 +130,7 @@ function parsePathParams(e: Endpoint, raw: Record<string, string>): Record<strin
 }
 
 const MAX_JSON_BODY = 1 << 20;
+const NO_FILES: Record<string, FilePart> = Object.freeze({}) as Record<string, FilePart>;
 
 /** Reads and validates a JSON body against its schema; 413 when too large, 422 when malformed or invalid. */
 async function readJsonBody(request: Request, schema: TSchema): Promise<unknown> {
@@ -164,9 +174,12 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     }
     const params = parsePathParams(e, rawParams);
     const query = e.list ? parseList(e.list, url.searchParams) : EMPTY_LIST;
-    const input = e.body ? await readJsonBody(request, e.body) : undefined;
+    let input: unknown;
+    let files: Record<string, FilePart> = NO_FILES;
+    if (e.body) input = await readJsonBody(request, e.body);
+    else if (e.form) ({ fields: input, files } = await readForm(request, e.form));
     const schema = deps.bare || caller?.plan.features.schema === "full" ? "full" : "public";
-    const body = await e.handle({ request, url, params, query, body: input, caller, schema, deps, origin: url.origin });
+    const body = await e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin: url.origin });
 
     const headers: Record<string, string> = { ...RESPONSE_HEADERS };
     if (caller) {
@@ -200,3 +213,4 @@ export function mountable(e: Endpoint): MountedEndpoint {
 }
 
 export { HttpError };
+export type { FilePart, FormSpec } from "./multipart";

@@ -6,6 +6,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { MountedEndpoint } from "./endpoint";
 import type { ListSpec, ScalarType } from "../query/grammar";
+import { FORM_MEDIA_TYPES, type FormSpec } from "./multipart";
 import { formatDu } from "./pricing";
 
 type Json = Record<string, unknown>;
@@ -113,6 +114,38 @@ function hoist(schema: TSchema, components: Record<string, Json>): Json {
 
 const componentRef = (name: string) => `#/components/schemas/${name}`;
 
+/**
+ * A form request body: the text fields' schema with the file parts added as binary strings
+ * (OpenAPI 3.1: `contentMediaType`), as multipart/form-data; urlencoded too when it has no files.
+ */
+function formRequestBody(form: FormSpec, components: Record<string, Json>): Json {
+  const files = Object.entries(form.files ?? {});
+  const fileProps: Json = Object.fromEntries(
+    files.map(([name, decl]) => [
+      name,
+      { type: "string", contentMediaType: "application/octet-stream", ...(decl.description && { description: decl.description }) },
+    ]),
+  );
+  const fileRequired = files.filter(([, decl]) => decl.required).map(([name]) => name);
+  const fields = hoist(form.fields, components);
+  let schema: Json;
+  if (typeof fields.$ref === "string") {
+    const filePart = { type: "object", properties: fileProps, ...(fileRequired.length && { required: fileRequired }) };
+    schema = files.length ? { allOf: [fields, filePart] } : fields;
+  } else {
+    const required = [...((fields.required as string[] | undefined) ?? []), ...fileRequired];
+    schema = { ...fields, properties: { ...((fields.properties as Json | undefined) ?? {}), ...fileProps }, ...(required.length && { required }) };
+  }
+  const encoding = Object.fromEntries(
+    files.filter(([, d]) => d.accept?.length).map(([n, d]) => [n, { contentType: d.accept!.join(", ") }]),
+  );
+  const content: Json = {
+    "multipart/form-data": { schema, ...(Object.keys(encoding).length && { encoding }) },
+  };
+  if (files.length === 0) content[FORM_MEDIA_TYPES[1]] = { schema };
+  return { required: true, content };
+}
+
 /** The {name}s of an OpenAPI path template, in order. */
 export function templateParams(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -196,9 +229,10 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
     }
     if (e.entitlement) responses["403"] = errorResponse("The caller's plan does not include this resource");
     if (pathNames.length) responses["404"] = errorResponse("Not found, or not accessible to the caller");
-    if (e.body) responses["413"] = errorResponse("Request body too large");
-    // The pipeline validates declared path parameters, list parameters and JSON bodies.
-    if (e.list || e.pathParams || e.body) responses["422"] = errorResponse("Validation error", "HTTPValidationError");
+    if (e.body || e.form) responses["413"] = errorResponse("Request body too large");
+    if (e.form) responses["415"] = errorResponse("The body is not multipart/form-data (or urlencoded), or an uploaded file is not a supported image");
+    // The pipeline validates declared path parameters, list parameters, JSON and form bodies.
+    if (e.list || e.pathParams || e.body || e.form) responses["422"] = errorResponse("Validation error", "HTTPValidationError");
     const du =
       e.price.perRecord > 0 ? `${formatDu(e.price.base)} + ${formatDu(e.price.perRecord)} per record` : formatDu(e.price.base);
     const operation: Json = {
@@ -208,6 +242,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
       tags: [e.tag],
       parameters,
       ...(e.body && { requestBody: { required: true, content: { "application/json": { schema: hoist(e.body, components) } } } }),
+      ...(e.form && { requestBody: formRequestBody(e.form, components) }),
       responses,
       "x-data-units": { base: e.price.base, per_record: e.price.perRecord },
       security: e.auth === "public" ? [] : e.auth === "optional" ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],

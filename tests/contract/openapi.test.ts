@@ -123,6 +123,21 @@ function syntheticEndpoints(): MountedEndpoint[] {
       response: { full: t.Object({ id: t.Integer(), value: t.Number({ minimum: 0 }) }, { $id: "AppraisalSchema" }) },
       handle,
     },
+    {
+      // a multipart form: text fields and a file part
+      method: "PUT",
+      path: "/v1/collectables/{collectable_id}/image",
+      summary: "Upload an image",
+      tag: "Collectables",
+      auth: "required",
+      pathParams: { collectable_id: T.int(1) },
+      form: {
+        fields: t.Object({ caption: t.Optional(t.String({ maxLength: 200 })), ids: t.Optional(t.Array(t.Integer({ minimum: 1 }))) }),
+        files: { image: { required: true, description: "the picture", accept: ["image/jpeg", "image/png"] } },
+      },
+      response: { full: t.Object({ id: t.Integer() }) },
+      handle,
+    },
   ];
   return declared.map(mountable);
 }
@@ -209,7 +224,11 @@ function documentSuite(name: string, get: () => { doc: Json; endpoints: readonly
       for (const [path, method, op] of operations()) {
         const where = `${method.toUpperCase()} ${path}`;
         const e = byRoute.get(where)!;
-        expect({ where, requestBody: op.requestBody !== undefined }).toEqual({ where, requestBody: e.body !== undefined });
+        expect({ where, requestBody: op.requestBody !== undefined }).toEqual({ where, requestBody: e.body !== undefined || e.form !== undefined });
+        if (e.form) {
+          expect({ where, required: op.requestBody.required, multipart: "multipart/form-data" in op.requestBody.content }).toEqual({ where, required: true, multipart: true });
+          continue;
+        }
         if (!e.body) continue;
         expect({ where, required: op.requestBody.required, media: Object.keys(op.requestBody.content) }).toEqual({ where, required: true, media: ["application/json"] });
         expect(typeof op.requestBody.content["application/json"].schema).toBe("object");

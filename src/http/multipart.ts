@@ -1,0 +1,216 @@
+/**
+ * multipart/form-data (and application/x-www-form-urlencoded) request bodies for the endpoint
+ * pipeline: an endpoint declares `form: { fields, files }` (src/http/endpoint.ts) and gets its text
+ * fields validated against a TypeBox object schema, like a JSON body (422 at loc ["body", field]),
+ * and its file parts as `{ field, name, type, bytes }`.
+ *
+ * The whole request body is capped (FormSpec.maxBytes, default MAX_FORM_BYTES): a Content-Length
+ * above the cap is refused before anything is read, and a body without one (chunked) is read up to
+ * the cap and refused beyond it; both are 413. The parts themselves are split by Bun's own parser.
+ *
+ * Text fields arrive as strings and are converted as the schema asks before validation: integers
+ * must be written as integers ("5", not "5.5"), numbers as finite decimals, booleans as
+ * true/false/1/0/yes/no/on/off; an array property takes every value of a repeated field, each
+ * possibly comma-separated (as list parameters do). A single-valued field sent twice keeps the
+ * last value (as the query grammar does).
+ */
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { fromSchemaErrors, HttpError, issue, ValidationFailed, type ValidationIssue } from "./errors";
+
+/** Default cap on a whole form request: an upload of MAX_UPLOAD_BYTES (src/images/upload.ts) plus room for the fields. */
+export const MAX_FORM_BYTES = 21 * 1024 * 1024;
+
+/** Media types a form endpoint accepts. */
+export const FORM_MEDIA_TYPES = ["multipart/form-data", "application/x-www-form-urlencoded"] as const;
+
+/** One uploaded file part. */
+export interface FilePart {
+  /** The form field it was sent under. */
+  field: string;
+  /** The file name the client gave (may be empty). */
+  name: string;
+  /** The content type the client declared (not trusted: sniff the bytes, see src/images/upload.ts). */
+  type: string;
+  bytes: Uint8Array;
+}
+
+export interface FileDecl {
+  required?: boolean;
+  description?: string;
+  /** Media types documented for the part (OpenAPI encoding); not enforced here. */
+  accept?: readonly string[];
+}
+
+export interface FormSpec {
+  /** The text fields: an object schema (properties optional or required as usual). */
+  fields: TObject;
+  /** File parts by field name. A file part under any other name is a 422. */
+  files?: Readonly<Record<string, FileDecl>>;
+  /** Cap on the whole request body in bytes (default MAX_FORM_BYTES); beyond it, 413. */
+  maxBytes?: number;
+}
+
+export interface ParsedForm {
+  /** The validated (converted) text fields. */
+  fields: Record<string, unknown>;
+  /** The file parts, at most one per declared name. */
+  files: Record<string, FilePart>;
+}
+
+const tooLarge = (max: number) => new HttpError(413, `Request body larger than ${max} bytes`);
+
+/** The request body as bytes, refusing (413) anything beyond `max` bytes, before or while reading. */
+export async function readCappedBody(request: Request, max: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > max) throw tooLarge(max);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(max);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (const c of chunks) (out.set(c, o), (o += c.byteLength));
+  return out;
+}
+
+/** The media type of a Content-Type header, lower case, without parameters. */
+export function mediaType(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+const BOOL_TRUE = new Set(["true", "1", "yes", "on"]);
+const BOOL_FALSE = new Set(["false", "0", "no", "off"]);
+
+/** The JSON types a property schema admits (through unions), in order. */
+function typesOf(schema: TSchema): string[] {
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as TSchema[]).flatMap(typesOf);
+  if (typeof schema.type === "string") return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type as string[];
+  return [];
+}
+
+/** A text value converted to what the schema asks for; left as the string when it does not convert (validation then reports it). */
+function convert(schema: TSchema, raw: string): unknown {
+  for (const type of typesOf(schema)) {
+    const t = raw.trim();
+    if (type === "integer" && /^[+-]?\d+$/.test(t) && Number.isSafeInteger(Number(t))) return Number(t);
+    if (type === "number" && t !== "" && Number.isFinite(Number(t))) return Number(t);
+    if (type === "boolean" && BOOL_TRUE.has(t.toLowerCase())) return true;
+    if (type === "boolean" && BOOL_FALSE.has(t.toLowerCase())) return false;
+    if (type === "string") return raw;
+  }
+  return raw;
+}
+
+/** Splits the body into text values and file parts (415 for another media type, 422 when malformed). */
+async function splitParts(request: Request, bytes: Uint8Array): Promise<{ text: Map<string, string[]>; files: Map<string, FilePart[]> }> {
+  const contentType = request.headers.get("content-type");
+  const media = mediaType(contentType);
+  if (!(FORM_MEDIA_TYPES as readonly string[]).includes(media)) {
+    throw new HttpError(415, `Content-Type must be multipart/form-data or application/x-www-form-urlencoded (got ${media || "none"})`);
+  }
+  const text = new Map<string, string[]>();
+  const files = new Map<string, FilePart[]>();
+  if (bytes.byteLength === 0) return { text, files };
+  let entries: [string, string | Blob][];
+  try {
+    const form = await new Response(bytes, { headers: { "content-type": contentType! } }).formData();
+    entries = [...(form as unknown as Iterable<[string, string | Blob]>)];
+  } catch (err) {
+    throw new ValidationFailed([
+      issue.custom(["body"], null, `Malformed ${media} body: ${(err as Error).message}`, "value_error", { content_type: media }),
+    ]);
+  }
+  for (const [name, value] of entries) {
+    if (typeof value === "string") {
+      (text.get(name) ?? text.set(name, []).get(name)!).push(value);
+      continue;
+    }
+    const file = value as File;
+    // a form's empty file input arrives as a part with no file name and no bytes: nothing was chosen
+    if (file.size === 0 && !file.name) continue;
+    const part: FilePart = { field: name, name: file.name ?? "", type: file.type ?? "", bytes: new Uint8Array(await file.arrayBuffer()) };
+    (files.get(name) ?? files.set(name, []).get(name)!).push(part);
+  }
+  return { text, files };
+}
+
+/**
+ * Reads and validates a form body against its spec. 415 when the body is not a form, 413 when it
+ * is larger than the cap, 422 (every issue at once) for invalid fields, missing or unexpected files.
+ */
+export async function readForm(request: Request, spec: FormSpec): Promise<ParsedForm> {
+  const max = spec.maxBytes ?? MAX_FORM_BYTES;
+  const bytes = await readCappedBody(request, max);
+  const { text, files } = await splitParts(request, bytes);
+  const declaredFiles = spec.files ?? {};
+  const properties = (spec.fields.properties ?? {}) as Record<string, TSchema>;
+  const issues: ValidationIssue[] = [];
+
+  const raw: Record<string, unknown> = {};
+  const converted: Record<string, unknown> = {};
+  for (const [name, values] of text) {
+    if (name in declaredFiles) {
+      issues.push(issue.custom(["body", name], values.at(-1)!, "Expected a file upload, got a text field", "value_error"));
+      continue;
+    }
+    const schema = properties[name];
+    if (!schema) {
+      // unknown text fields are passed on as text (an additionalProperties: false schema refuses them)
+      raw[name] = converted[name] = values.at(-1)!;
+      continue;
+    }
+    if (typesOf(schema).includes("array")) {
+      const items = (schema.items ?? {}) as TSchema;
+      const list = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+      raw[name] = list;
+      converted[name] = list.map((v) => convert(items, v));
+    } else {
+      raw[name] = values.at(-1)!;
+      converted[name] = convert(schema, values.at(-1)!);
+    }
+  }
+
+  const out: Record<string, FilePart> = {};
+  for (const [name, parts] of files) {
+    if (!(name in declaredFiles)) {
+      issues.push(
+        issue.custom(["body", name], parts[0]!.name, name in properties ? "Expected a text field, got a file" : "Unexpected file part", "value_error", {
+          ...(Object.keys(declaredFiles).length > 0 && { expected: Object.keys(declaredFiles) }),
+        }),
+      );
+      continue;
+    }
+    if (parts.length > 1) {
+      issues.push(issue.custom(["body", name], parts.map((p) => p.name), "Expected one file, got several", "value_error", { max_files: 1 }));
+      continue;
+    }
+    out[name] = parts[0]!;
+  }
+  for (const [name, decl] of Object.entries(declaredFiles)) {
+    if (decl.required && !files.has(name) && !text.has(name)) issues.push(issue.missing(["body", name]));
+  }
+
+  if (!Value.Check(spec.fields, converted)) {
+    const errors = [...Value.Errors(spec.fields, converted)].map((e) => {
+      const segments = e.path.split("/").filter(Boolean);
+      let sent: unknown = raw;
+      for (const s of segments) sent = sent != null && typeof sent === "object" ? (sent as Record<string, unknown>)[s] : undefined;
+      return { path: e.path, value: e.value, message: e.message, schema: e.schema as Record<string, unknown>, sent };
+    });
+    issues.push(...fromSchemaErrors("body", errors, converted));
+  }
+  if (issues.length) throw new ValidationFailed(issues);
+  return { fields: converted, files: out };
+}
