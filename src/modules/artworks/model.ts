@@ -6,9 +6,12 @@
  * served in USD (current_estimated_price_currency says so); with preferred_currency the *_preferred
  * values are those amounts converted at the reference rate of the market's as-of date.
  */
+import type { Database } from "bun:sqlite";
 import { Type as t, type TSchema } from "@sinclair/typebox";
+import { followedAmong } from "../../db/follows";
+import type { AppDeps, Schema } from "../../http/endpoint";
 import { ImageSchema } from "../../images/model";
-import { PriceSchema } from "../lots/model";
+import { priceObject, PriceSchema, type PriceRow } from "../lots/model";
 
 export const LOT_STATUSES = ["unknown", "upcoming", "withdrawn", "sold", "passed"] as const;
 export const SIZE_BUCKETS = ["small", "medium", "big", "other"] as const;
@@ -243,3 +246,157 @@ export const SharedArtworksResponse = t.Object(
   },
   { $id: "SharedArtworksResponse" },
 );
+
+// ---------------------------------------------------------------- the artwork object
+
+/**
+ * Building the response objects lives beside their schemas, so that every module that returns
+ * artworks (the lists here, similar and search by image in modules/search) serialises them alike.
+ */
+
+/** What a caller sees: which schema, whose follows, which currency, which image variant. */
+export interface View {
+  schema: Schema;
+  userId: number | null;
+  /** Only for the full schema: the *_preferred values. */
+  preferred?: string;
+  imageVariant: "full" | "blur";
+  origin: string;
+}
+
+interface ArtworkRow {
+  id: number;
+  uid: string;
+  slug: string;
+  title: string;
+  medium: string;
+  creation_year: number | null;
+  image_id: number | null;
+  artist_id: number;
+  artist_name: string | null;
+  category_id: number;
+  height_cm: number | null;
+  width_cm: number | null;
+  depth_cm: number | null;
+  size_bucket: string;
+  edition_group_id: number | null;
+  edition_number: number | null;
+  edition_size: number | null;
+  last_lot_status: string;
+  date_last_upcoming: string | null;
+  date_last_sold: string | null;
+  currency: string;
+  estimate_usd: number | null;
+  estimate_min_usd: number | null;
+  estimate_max_usd: number | null;
+  price_momentum_12mo: number | null;
+  price_change_12mo: number | null;
+  price_momentum_24mo: number | null;
+  price_change_24mo: number | null;
+}
+
+interface LastLotRow extends PriceRow {
+  artwork_id: number;
+}
+
+const ARTWORK_COLUMNS = `a.id, a.uid, a.slug, a.title, a.medium, a.creation_year, a.image_id, a.artist_id, ar.name AS artist_name,
+  a.category_id, a.height_cm, a.width_cm, a.depth_cm, a.size_bucket, a.edition_group_id, a.edition_number, a.edition_size,
+  a.last_lot_status, a.date_last_upcoming, a.date_last_sold, a.currency, a.estimate_usd, a.estimate_min_usd, a.estimate_max_usd,
+  a.price_momentum_12mo, a.price_change_12mo, a.price_momentum_24mo, a.price_change_24mo`;
+
+/** The columns of `lots l` a PriceSchema object is made from. */
+export const PRICE_COLUMNS = `l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, l.hammer_usd, l.estimate_min_usd,
+  l.estimate_max_usd, l.premium_usd, l.sale_datetime`;
+
+const rowsByIds = (db: Database, ids: readonly number[]): ArtworkRow[] =>
+  db
+    .query<ArtworkRow, [string]>(
+      `SELECT ${ARTWORK_COLUMNS} FROM artworks a LEFT JOIN artists ar ON ar.id = a.artist_id
+       WHERE a.id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(ids));
+
+const lastLots = (db: Database, ids: readonly number[]): Map<number, LastLotRow> =>
+  new Map(
+    db
+      .query<LastLotRow, [string]>(
+        `SELECT j.value AS artwork_id, ${PRICE_COLUMNS} FROM json_each(?) j
+         JOIN lots l ON l.id = (SELECT x.id FROM lots x WHERE x.artwork_id = j.value ORDER BY x.sale_datetime DESC, x.id DESC LIMIT 1)`,
+      )
+      .all(JSON.stringify(ids))
+      .map((r) => [r.artwork_id, r]),
+  );
+
+function artworkObject(
+  r: ArtworkRow,
+  deps: AppDeps,
+  view: View,
+  lastLot: LastLotRow | undefined,
+  followed: boolean,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: r.id,
+    uid: r.uid,
+    slug: r.slug,
+    last_lot_status: r.last_lot_status,
+    date_last_upcoming: r.date_last_upcoming,
+    date_last_sold: r.date_last_sold,
+    currency: r.currency,
+  };
+  if (view.schema === "full") {
+    out.current_estimated_price = r.estimate_usd;
+    out.current_estimated_price_min = r.estimate_min_usd;
+    out.current_estimated_price_max = r.estimate_max_usd;
+    out.current_estimated_price_currency = "USD";
+    out.price_momentum_12mo = r.price_momentum_12mo;
+    out.price_change_12mo = r.price_change_12mo;
+    out.price_momentum_24mo = r.price_momentum_24mo;
+    out.price_change_24mo = r.price_change_24mo;
+    const code = view.preferred;
+    if (code) {
+      const at = (usd: number | null) => deps.fx.fromUsd(usd, code, deps.asOf);
+      out.preferred_currency = code;
+      out.current_estimated_price_preferred = at(r.estimate_usd);
+      out.current_estimated_price_min_preferred = at(r.estimate_min_usd);
+      out.current_estimated_price_max_preferred = at(r.estimate_max_usd);
+      out.price_change_12mo_preferred = at(r.price_change_12mo);
+      out.price_change_24mo_preferred = at(r.price_change_24mo);
+    }
+  }
+  out.description = {
+    name: r.title,
+    materials: r.medium,
+    creation_year: r.creation_year,
+    image: deps.signer.imageObject(r.image_id, view.imageVariant, view.origin),
+    artist: { id: r.artist_id, name: r.artist_name ?? "" },
+    category_id: r.category_id,
+    measurements: { height_cm: r.height_cm, width_cm: r.width_cm, depth_cm: r.depth_cm, size: r.size_bucket },
+    edition: {
+      edition_group_id: r.edition_group_id,
+      edition_number: r.edition_number,
+      edition_size: r.edition_size,
+      edition_unique_type: r.edition_group_id === null ? "unique" : "edition",
+    },
+  };
+  if (view.schema === "full") out.price = lastLot ? priceObject(lastLot, deps.fx, view.preferred) : null;
+  if (view.schema === "full") out.is_followed = followed;
+  return out;
+}
+
+/** The artworks of `ids` as response objects (ArtworkSchema or ArtworkPublicSchema by view.schema), in the order of `ids`; ids the market lacks are skipped. */
+export function artworksByIds(deps: AppDeps, view: View, ids: readonly number[]): Record<string, unknown>[] {
+  if (ids.length === 0) return [];
+  const rows = new Map(rowsByIds(deps.market, ids).map((r) => [r.id, r]));
+  const lots = view.schema === "full" ? lastLots(deps.market, ids) : new Map<number, LastLotRow>();
+  const followed = followedAmong(deps.market, view.userId, "artwork", ids);
+  const out: Record<string, unknown>[] = [];
+  for (const id of ids) {
+    const r = rows.get(id);
+    if (r) out.push(artworkObject(r, deps, view, lots.get(id), followed.has(id)));
+  }
+  return out;
+}
+
+export function artworkById(deps: AppDeps, view: View, id: number): Record<string, unknown> | null {
+  return artworksByIds(deps, view, [id])[0] ?? null;
+}
