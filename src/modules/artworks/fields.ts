@@ -2,9 +2,10 @@
  * The artwork list grammar: every filter, parameter and sort of GET /v1/artworks, declared once.
  * Columns are read from the `artworks` table aliased `a`. A few filters cannot be written as
  * `column op value` (materials, the upcoming-sale filters, without_editions, with_images): they
- * are declared here for validation and documentation and turned into SQL by service.ts.
+ * are declared here for validation and documentation and turned into SQL by artworkWhere below
+ * (used by the artwork lists and by search by image's pool filters).
  */
-import { T, type FieldDecl, type ListSpec } from "../../query/grammar";
+import { T, whereClause, type FieldDecl, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
 import { LOT_STATUSES, SIZE_BUCKETS } from "./model";
 
@@ -129,3 +130,55 @@ export const CURRENCY_ONLY: ListSpec = {
   fields: {},
   params: { preferred_currency: PREFERRED_CURRENCY },
 };
+
+// ---------------------------------------------------------------- filters → SQL
+
+type Bind = string | number | null;
+
+/** A whole-word, case-insensitive LIKE pattern over " medium " for one materials value. */
+export function materialPattern(value: string): string {
+  const words = value.toLowerCase().replace(/_/g, " ").trim().split(/\s+/).join(" ");
+  return `% ${words.replace(/[\\%]/g, (c) => `\\${c}`)} %`;
+}
+
+/** The SQL the materials filter matches against (the medium text between spaces, commas as spaces). */
+export const MEDIUM_WORDS_SQL = "(' ' || replace(lower(a.medium), ',', ' ') || ' ')";
+
+/** An ISO datetime bound in the lots' text form (seconds, Z), rounded so that the comparison stays exact. */
+function lotTime(iso: string, suffix: string): string {
+  const ms = Date.parse(iso);
+  const s = suffix === "__gte" ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
+  return new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** WHERE (without the keyword) over `artworks a` for a parsed artwork list. */
+export function artworkWhere(spec: ListSpec, q: ParsedList): SqlFragment {
+  const std = whereClause(spec, q.filters.filter((f) => !CUSTOM_FIELDS.has(f.field)));
+  const parts: string[] = std.sql === "1" ? [] : [std.sql];
+  const params: SqlFragment["params"] = [...std.params];
+  const upcoming: string[] = [];
+  const upcomingParams: Bind[] = [];
+  for (const f of q.filters) {
+    if (f.field === "materials") {
+      const values = f.suffix === "__in" ? (f.value as string[]) : [f.value as string];
+      parts.push(`(${values.map(() => `${MEDIUM_WORDS_SQL} LIKE ? ESCAPE '\\'`).join(" OR ")})`);
+      params.push(...values.map(materialPattern));
+    } else if (f.field === "sale_auction_house_id") {
+      const values = f.value as number[];
+      upcoming.push(`l.house_id IN (${values.map(() => "?").join(", ")})`);
+      upcomingParams.push(...values);
+    } else if (f.field === "sale_start_datetime") {
+      upcoming.push(`l.sale_datetime ${f.suffix === "__gte" ? ">=" : "<="} ?`);
+      upcomingParams.push(lotTime(f.value as string, f.suffix));
+    }
+  }
+  // A semi-join (EXISTS) on the upcoming lots, written as IN so that SQLite can drive it from the
+  // partial index over upcoming lots (src/db/market-indexes/artworks.ts) when it is selective.
+  if (upcoming.length) {
+    parts.push(`a.id IN (SELECT l.artwork_id FROM lots l WHERE l.status = 'upcoming' AND ${upcoming.join(" AND ")})`);
+    params.push(...upcomingParams);
+  }
+  if (q.params.without_editions === true) parts.push("a.edition_group_id IS NULL");
+  if (q.params.with_images === true) parts.push("a.image_id IS NOT NULL");
+  return { sql: parts.length ? parts.join(" AND ") : "1", params };
+}

@@ -9,60 +9,16 @@ import type { AppDeps } from "../../http/endpoint";
 import { orderClause, whereClause, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { addDays } from "../../time";
 import { priceObject, type PriceRow } from "../lots/model";
-import { ARTWORK_LIST, CUSTOM_FIELDS, SORT_BY_PRICE } from "./fields";
+import { ARTWORK_LIST, artworkWhere, SORT_BY_PRICE } from "./fields";
 import { artworksByIds, PRICE_COLUMNS, type View } from "./model";
 
 type Bind = string | number | null;
 
 // ---------------------------------------------------------------- filters and order
 
-/** A whole-word, case-insensitive LIKE pattern over " medium " for one materials value. */
-export function materialPattern(value: string): string {
-  const words = value.toLowerCase().replace(/_/g, " ").trim().split(/\s+/).join(" ");
-  return `% ${words.replace(/[\\%]/g, (c) => `\\${c}`)} %`;
-}
-
-/** The SQL the materials filter matches against (the medium text between spaces, commas as spaces). */
-export const MEDIUM_WORDS_SQL = "(' ' || replace(lower(a.medium), ',', ' ') || ' ')";
-
-/** An ISO datetime bound in the lots' text form (seconds, Z), rounded so that the comparison stays exact. */
-function lotTime(iso: string, suffix: string): string {
-  const ms = Date.parse(iso);
-  const s = suffix === "__gte" ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
-  return new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
-/** WHERE (without the keyword) over `artworks a` for a parsed artwork list. */
-export function artworkWhere(spec: ListSpec, q: ParsedList): SqlFragment {
-  const std = whereClause(spec, q.filters.filter((f) => !CUSTOM_FIELDS.has(f.field)));
-  const parts: string[] = std.sql === "1" ? [] : [std.sql];
-  const params: SqlFragment["params"] = [...std.params];
-  const upcoming: string[] = [];
-  const upcomingParams: Bind[] = [];
-  for (const f of q.filters) {
-    if (f.field === "materials") {
-      const values = f.suffix === "__in" ? (f.value as string[]) : [f.value as string];
-      parts.push(`(${values.map(() => `${MEDIUM_WORDS_SQL} LIKE ? ESCAPE '\\'`).join(" OR ")})`);
-      params.push(...values.map(materialPattern));
-    } else if (f.field === "sale_auction_house_id") {
-      const values = f.value as number[];
-      upcoming.push(`l.house_id IN (${values.map(() => "?").join(", ")})`);
-      upcomingParams.push(...values);
-    } else if (f.field === "sale_start_datetime") {
-      upcoming.push(`l.sale_datetime ${f.suffix === "__gte" ? ">=" : "<="} ?`);
-      upcomingParams.push(lotTime(f.value as string, f.suffix));
-    }
-  }
-  // A semi-join (EXISTS) on the upcoming lots, written as IN so that SQLite can drive it from the
-  // partial index over upcoming lots (src/db/market-indexes/artworks.ts) when it is selective.
-  if (upcoming.length) {
-    parts.push(`a.id IN (SELECT l.artwork_id FROM lots l WHERE l.status = 'upcoming' AND ${upcoming.join(" AND ")})`);
-    params.push(...upcomingParams);
-  }
-  if (q.params.without_editions === true) parts.push("a.edition_group_id IS NULL");
-  if (q.params.with_images === true) parts.push("a.image_id IS NOT NULL");
-  return { sql: parts.length ? parts.join(" AND ") : "1", params };
-}
+// The WHERE of the artwork filters (artworkWhere, materials, upcoming sales) lives in fields.ts,
+// beside their declarations, so that search by image narrows its pool with the same SQL.
+export { artworkWhere, materialPattern, MEDIUM_WORDS_SQL } from "./fields";
 
 /** ORDER BY (without the keyword): sort_by_price wins over sort; no sort: by id. */
 export function artworkOrder(q: ParsedList): string {
