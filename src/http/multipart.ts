@@ -1,5 +1,5 @@
 /**
- * multipart/form-data (and application/x-www-form-urlencoded) request bodies for the endpoint
+ * multipart/form-data (and application/x-www-form-urlencoded, or a JSON object of the text fields) request bodies for the endpoint
  * pipeline: an endpoint declares `form: { fields, files }` (src/http/endpoint.ts) and gets its text
  * fields validated against a TypeBox object schema, like a JSON body (422 at loc ["body", field]),
  * and its file parts as `{ field, name, type, bytes }`.
@@ -23,6 +23,7 @@ export const MAX_FORM_BYTES = 21 * 1024 * 1024;
 
 /** Media types a form endpoint accepts. */
 export const FORM_MEDIA_TYPES = ["multipart/form-data", "application/x-www-form-urlencoded"] as const;
+/* A JSON object is accepted too (its values as the text fields); an empty body is an empty form. */
 
 /** One uploaded file part. */
 export interface FilePart {
@@ -113,16 +114,43 @@ function convert(schema: TSchema, raw: string): unknown {
   return raw;
 }
 
+/**
+ * A JSON object sent instead of a form (no files possible): its values become the text fields
+ * (arrays stay repeated values, numbers and booleans their text), then the same conversion and
+ * validation apply.
+ */
+function jsonFields(bytes: Uint8Array): Map<string, string[]> {
+  const raw = new TextDecoder().decode(bytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    throw new ValidationFailed([issue.custom(["body"], raw.slice(0, 200), `JSON decode error: ${(err as Error).message}`, "json_invalid")]);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ValidationFailed([issue.custom(["body"], value, "Input should be a valid dictionary or object", "dict_type")]);
+  }
+  const text = new Map<string, string[]>();
+  const scalar = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+  for (const [k, v] of Object.entries(value)) {
+    if (v === null || v === undefined) continue;
+    text.set(k, Array.isArray(v) ? v.map(scalar) : [scalar(v)]);
+  }
+  return text;
+}
+
 /** Splits the body into text values and file parts (415 for another media type, 422 when malformed). */
 async function splitParts(request: Request, bytes: Uint8Array): Promise<{ text: Map<string, string[]>; files: Map<string, FilePart[]> }> {
   const contentType = request.headers.get("content-type");
   const media = mediaType(contentType);
-  if (!(FORM_MEDIA_TYPES as readonly string[]).includes(media)) {
-    throw new HttpError(415, `Content-Type must be multipart/form-data or application/x-www-form-urlencoded (got ${media || "none"})`);
-  }
   const text = new Map<string, string[]>();
   const files = new Map<string, FilePart[]>();
+  // no body at all (every input in the query string): an empty form, whatever the Content-Type
   if (bytes.byteLength === 0) return { text, files };
+  if (media === "application/json") return { text: jsonFields(bytes), files };
+  if (!(FORM_MEDIA_TYPES as readonly string[]).includes(media)) {
+    throw new HttpError(415, `Content-Type must be multipart/form-data, application/x-www-form-urlencoded or application/json (got ${media || "none"})`);
+  }
   let entries: [string, string | Blob][];
   try {
     const form = await new Response(bytes, { headers: { "content-type": contentType! } }).formData();

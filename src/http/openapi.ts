@@ -116,7 +116,8 @@ const componentRef = (name: string) => `#/components/schemas/${name}`;
 
 /**
  * A form request body: the text fields' schema with the file parts added as binary strings
- * (OpenAPI 3.1: `contentMediaType`), as multipart/form-data; urlencoded too when it has no files.
+ * (OpenAPI 3.1: `contentMediaType`), as multipart/form-data; urlencoded too when it has no files,
+ * and a JSON object of the text fields when no file is required.
  */
 function formRequestBody(form: FormSpec, components: Record<string, Json>): Json {
   const files = Object.entries(form.files ?? {});
@@ -143,7 +144,11 @@ function formRequestBody(form: FormSpec, components: Record<string, Json>): Json
     "multipart/form-data": { schema, ...(Object.keys(encoding).length && { encoding }) },
   };
   if (files.length === 0) content[FORM_MEDIA_TYPES[1]] = { schema };
-  return { required: true, content };
+  // the text fields alone may come as a JSON object when no file is required
+  if (fileRequired.length === 0) content["application/json"] = { schema: fields };
+  // a body is required when a field or a file is (else every input may come in the query string)
+  const required = fileRequired.length > 0 || ((form.fields.required as string[] | undefined) ?? []).length > 0;
+  return { required, content };
 }
 
 /** The {name}s of an OpenAPI path template, in order. */

@@ -226,7 +226,8 @@ function documentSuite(name: string, get: () => { doc: Json; endpoints: readonly
         const e = byRoute.get(where)!;
         expect({ where, requestBody: op.requestBody !== undefined }).toEqual({ where, requestBody: e.body !== undefined || e.form !== undefined });
         if (e.form) {
-          expect({ where, required: op.requestBody.required, multipart: "multipart/form-data" in op.requestBody.content }).toEqual({ where, required: true, multipart: true });
+          const required = Object.values(e.form.files ?? {}).some((f) => f.required) || (e.form.fields.required ?? []).length > 0;
+          expect({ where, required: op.requestBody.required, multipart: "multipart/form-data" in op.requestBody.content }).toEqual({ where, required, multipart: true });
           continue;
         }
         if (!e.body) continue;

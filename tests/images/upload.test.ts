@@ -210,10 +210,16 @@ describe("multipart requests in the pipeline", () => {
     expect(res.status).toBe(413);
   });
 
-  test("not a form: 415; a malformed multipart body: 422; nothing is charged", async () => {
-    let res = await send(JSON.stringify({ image: "x" }), { headers: { "Content-Type": "application/json" } });
+  test("not a form: 415; a JSON object stands for the text fields; a malformed multipart body: 422; nothing is charged", async () => {
+    let res = await send("image=x", { headers: { "Content-Type": "text/plain" } });
     expect(res.status).toBe(415);
     expect(typeof ((await res.json()) as Json).detail).toBe("string");
+    res = await send(JSON.stringify({ image: "x", year: 19.5, ids: [1, 2] }), { headers: { "Content-Type": "application/json" } });
+    expect(res.status).toBe(422);
+    expect((((await res.json()) as Json).detail as Json[]).map((d) => [d.loc, d.input])).toEqual([
+      [["body", "image"], "x"],
+      [["body", "year"], "19.5"],
+    ]);
     res = await send(new TextEncoder().encode("--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1"), {
       headers: { "Content-Type": "multipart/form-data; boundary=xyz" },
     });
