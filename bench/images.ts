@@ -39,7 +39,7 @@ const out = arg("out", ".bench/images.json");
 const given = process.argv.includes("--data") ? arg("data", "") : null;
 
 const dataDir = given ?? mkdtempSync(join(tmpdir(), "artmarket-bench-images-"));
-if (!given) seedMarket({ dataDir, scale: "tiny", seed: 7, quiet: true });
+if (!given) await seedMarket({ dataDir, scale: "tiny", seed: 7, quiet: true, embed: false });
 const deps = openDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://bench.local" });
 const app = createApp(deps);
 const cache = join(dataDir, "images", "cache");

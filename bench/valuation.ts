@@ -32,7 +32,7 @@ const dataDir = (flags.data as string) ?? mkdtempSync(join(tmpdir(), "artmarket-
 const asOf = (flags["as-of"] as string) ?? "2026-06-30";
 
 const t0 = performance.now();
-const summary = seedMarket({ dataDir, scale: scale as never, seed, asOf, quiet: true });
+const summary = await seedMarket({ dataDir, scale: scale as never, seed, asOf, quiet: true, embed: false });
 console.log(`seeded ${scale} (seed ${seed}, as of ${asOf}): ${summary.counts.lots} lots in ${summary.seconds.toFixed(1)}s`);
 
 const truth = new Database(join(dataDir, "truth.db"), { readonly: true });

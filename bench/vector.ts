@@ -93,7 +93,7 @@ if (parts.has("a") || parts.has("b")) {
     dataDir = mkdtempSync(join(tmpdir(), "artmarket-vector-"));
     temporary = true;
     const t = performance.now();
-    seedMarket({ dataDir, scale: "small", seed: 1986, quiet: true });
+    await seedMarket({ dataDir, scale: "small", seed: 1986, quiet: true, embed: false });
     log(`seeded a small market in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   try {

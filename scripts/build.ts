@@ -80,6 +80,8 @@ const cmd = [
   "--outfile",
   outfile,
   join(root, "src/cli.ts"),
+  // worker threads: a compiled binary holds only the workers listed as entry points
+  join(root, "src/images/embed-worker.ts"),
 ];
 
 mkdirSync(dirname(outfile), { recursive: true });

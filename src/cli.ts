@@ -58,7 +58,7 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
   const config = serveConfig(flags);
   const firstStart = !existsSync(marketDbPath(config.dataDir));
   if (firstStart) {
-    const summary = seedMarket({ dataDir: config.dataDir, scale: "small", seed: DEFAULT_SEED });
+    const summary = await seedMarket({ dataDir: config.dataDir, scale: "small", seed: DEFAULT_SEED });
     process.stderr.write(`${formatSummary(summary)}\n`);
   }
   const deps = openDeps(config);
@@ -138,7 +138,7 @@ export async function main(argv: string[]): Promise<number> {
         const seed = intFlag(flags, "seed", 0, 2 ** 31 - 1) ?? DEFAULT_SEED;
         const asOf = stringFlag(flags, "as-of");
         if (asOf !== undefined && (!isIsoDate(asOf) || asOf < "1990-01-01")) throw new ConfigError(`--as-of must be a date (YYYY-MM-DD) from 1990 on, got "${asOf}"`);
-        const summary = seedMarket({ dataDir: dataDirFrom(flags), scale, seed, asOf });
+        const summary = await seedMarket({ dataDir: dataDirFrom(flags), scale, seed, asOf });
         out(formatSummary(summary));
         return 0;
       }

@@ -10,7 +10,7 @@ import { DEFAULT_SEED, seedMarket } from "../../src/seed";
  * creates a user on it with one key.
  */
 export async function prepareDataDir(dataDir: string): Promise<CreatedKey> {
-  seedMarket({ dataDir, scale: "tiny", seed: DEFAULT_SEED, quiet: true });
+  await seedMarket({ dataDir, scale: "tiny", seed: DEFAULT_SEED, quiet: true });
   const account = openAccountDb(dataDir);
   try {
     seedPlans(account);

@@ -5,7 +5,8 @@
  *
  * Procedural originals are drawn from their SVG straight at the embedding canvas (sharp's density,
  * never at full size); "file" originals are read from <data>/images/orig/<path>. Images are embedded
- * a few at a time (sharp works on its own threads), written to a staging database next to the
+ * on worker threads, one per CPU (embed-worker.ts, each with its own sharp and two images in
+ * flight; a small market in this thread), written to a staging database next to the
  * market (attached, deleted at the end: the vectors are read twice by the index build, and a
  * large market's vectors do not have to fit in memory), then indexed.
  *
@@ -15,18 +16,26 @@
 import type { Database } from "bun:sqlite";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
-import { loadSharp, type Sharp } from "../platform/native";
+import { dirname, join } from "node:path";
+import { isCompiled, loadSharp, type Sharp } from "../platform/native";
 import { embedImage, embedPixels, embeddingRaster, EMBEDDING_DIMS } from "./embedding";
 import { renderSvg } from "./procedural";
 import { buildArtistIndex, buildVectorIndex, imageIndexSpec, type BuildSummary, type VectorRow } from "./vector-index";
 
 export const IMAGE_INDEX = imageIndexSpec(EMBEDDING_DIMS);
 
+/** Below this many images, starting worker threads costs more than it saves. */
+const MIN_IMAGES_FOR_WORKERS = 200;
+
 export type EmbedPhase = "embed images" | "index images" | "index artists";
 
 export interface EmbedMarketOptions {
-  /** Images in flight (default: the number of CPUs, at least 2). */
+  /**
+   * Worker threads that embed (default: one per CPU; none, in this thread, for fewer than
+   * MIN_IMAGES_FOR_WORKERS images). 0: in this thread.
+   */
+  workers?: number;
+  /** Images in flight when embedding in this thread (default: the number of CPUs, at least 2). */
   concurrency?: number;
   /** Build options of the image index (nlist, nprobe… ; defaults from vector-index). */
   nlist?: number;
@@ -44,7 +53,8 @@ export interface EmbedMarketSummary {
   seconds: number;
 }
 
-interface ImageRow {
+/** A catalogue image as the embedding reads it (one row of src_artworks joined to images). */
+export interface EmbedRow {
   artwork_id: number;
   artist_id: number;
   category_id: number;
@@ -56,7 +66,7 @@ interface ImageRow {
 }
 
 /** The embedding of one catalogue image (null when a file original is missing or unreadable). */
-export async function embedCatalogueImage(sharp: Sharp, dataDir: string, row: Pick<ImageRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height">): Promise<Float32Array | null> {
+export async function embedCatalogueImage(sharp: Sharp, dataDir: string, row: Pick<EmbedRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height">): Promise<Float32Array | null> {
   if (row.kind === "procedural") {
     const svg = renderSvg({ artistId: row.artist_id, seed: row.seed ?? 0, width: row.width, height: row.height });
     return embedImage(sharp, { svg, width: row.width, height: row.height });
@@ -72,6 +82,146 @@ export async function embedCatalogueImage(sharp: Sharp, dataDir: string, row: Pi
   }
 }
 
+/** Rows per message to a worker, and messages queued per worker. */
+const BATCH = 48;
+const QUEUED = 2;
+/** Rows read from the database at a time (keyset pages: a large market's rows never sit in memory whole). */
+const PAGE = 4096;
+
+type Staged = (rows: EmbedRow[], vectors: Float32Array, ok: Uint8Array) => void;
+
+/** Pages of the market's images in artwork order. */
+function* imagePages(db: Database): Generator<EmbedRow[]> {
+  const st = db.query<EmbedRow, [number, number]>(
+    `SELECT a.id AS artwork_id, a.artist_id, a.category_id, i.kind, i.seed, i.path, i.width, i.height
+       FROM src_artworks a JOIN images i ON i.id = a.image_id
+      WHERE a.id > ? ORDER BY a.id LIMIT ?`,
+  );
+  let after = Number.MIN_SAFE_INTEGER;
+  for (;;) {
+    const rows = st.all(after, PAGE);
+    if (rows.length === 0) return;
+    yield rows;
+    after = rows[rows.length - 1]!.artwork_id;
+  }
+}
+
+/** Embeds in this thread, `concurrency` images in flight (sharp still rasterises on its own threads). */
+async function embedInProcess(db: Database, dataDir: string, concurrency: number, stage: Staged): Promise<void> {
+  const sharp = loadSharp(dataDir);
+  for (const rows of imagePages(db)) {
+    const vectors = new Float32Array(rows.length * EMBEDDING_DIMS);
+    const ok = new Uint8Array(rows.length);
+    for (let from = 0; from < rows.length; from += BATCH) {
+      const to = Math.min(rows.length, from + BATCH);
+      let next = from;
+      const lane = async () => {
+        while (next < to) {
+          const i = next++;
+          const v = await embedCatalogueImage(sharp, dataDir, rows[i]!);
+          if (v) {
+            vectors.set(v, i * EMBEDDING_DIMS);
+            ok[i] = 1;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, lane));
+      stage(rows.slice(from, to), vectors.subarray(from * EMBEDDING_DIMS, to * EMBEDDING_DIMS), ok.subarray(from, to));
+    }
+  }
+}
+
+/**
+ * The worker's entry: beside this file from source; in the compiled binary, where the build put
+ * it (entry points keep their path under the common root of the entries, src/, next to the main one).
+ */
+function workerEntry(): string {
+  return isCompiled ? `${dirname(Bun.main)}/images/embed-worker.ts` : new URL("./embed-worker.ts", import.meta.url).href;
+}
+
+/**
+ * Embeds on `workers` worker threads (embed-worker.ts), each with its own sharp. Batches go out
+ * in artwork order, `QUEUED` per worker, and their results are staged in that same order whatever
+ * order they come back in, so the output does not depend on the timing.
+ */
+async function embedOnWorkers(db: Database, dataDir: string, workers: number, stage: Staged): Promise<void> {
+  // Loads sharp here first: in the binary that writes libvips under <data>/lib once, before the
+  // workers (threads of one process, one pid) would each write it.
+  loadSharp(dataDir);
+  const pool: Worker[] = [];
+  try {
+    for (let w = 0; w < workers; w++) {
+      const worker = new Worker(workerEntry());
+      worker.postMessage({ dataDir });
+      pool.push(worker);
+    }
+    const pages = imagePages(db);
+    let page: EmbedRow[] = [];
+    let pageAt = 0;
+    const nextBatch = (): EmbedRow[] | null => {
+      if (pageAt >= page.length) {
+        const r = pages.next();
+        if (r.done) return null;
+        page = r.value;
+        pageAt = 0;
+      }
+      const rows = page.slice(pageAt, pageAt + BATCH);
+      pageAt += rows.length;
+      return rows;
+    };
+    await new Promise<void>((resolve, reject) => {
+      const sent = new Map<number, EmbedRow[]>();
+      const back = new Map<number, { vectors: Float32Array; ok: Uint8Array }>();
+      let nextId = 0, nextStaged = 0, exhausted = false, failed = false;
+      const fail = (err: Error) => {
+        if (failed) return;
+        failed = true;
+        reject(err);
+      };
+      const send = (worker: Worker): void => {
+        if (exhausted || failed) return;
+        const rows = nextBatch();
+        if (!rows) {
+          exhausted = true;
+          return;
+        }
+        const id = nextId++;
+        sent.set(id, rows);
+        worker.postMessage({ batch: id, rows });
+      };
+      const settle = () => {
+        try {
+          while (back.has(nextStaged)) {
+            const r = back.get(nextStaged)!;
+            stage(sent.get(nextStaged)!, r.vectors, r.ok);
+            back.delete(nextStaged);
+            sent.delete(nextStaged);
+            nextStaged++;
+          }
+        } catch (err) {
+          fail(err as Error);
+          return;
+        }
+        if (exhausted && nextStaged === nextId) resolve();
+      };
+      for (const worker of pool) {
+        worker.onmessage = (event: MessageEvent) => {
+          const msg = event.data as { batch: number; vectors?: Float32Array; ok?: Uint8Array; error?: string };
+          if (msg.error !== undefined) return fail(new Error(`embedding worker: ${msg.error}`));
+          back.set(msg.batch, { vectors: msg.vectors!, ok: msg.ok! });
+          send(worker);
+          settle();
+        };
+        worker.onerror = (event: ErrorEvent) => fail(new Error(`embedding worker: ${event.message}`));
+        for (let q = 0; q < QUEUED; q++) send(worker);
+      }
+      settle();
+    });
+  } finally {
+    for (const worker of pool) worker.terminate();
+  }
+}
+
 /**
  * Embeds the market's images and builds both indexes into `db` (a writable market database,
  * after derivation: the artist index reads artist_charts). Replaces indexes built before.
@@ -83,7 +233,6 @@ export async function embedMarket(
   options: EmbedMarketOptions = {},
 ): Promise<EmbedMarketSummary> {
   const t0 = performance.now();
-  const sharp = loadSharp(dataDir);
   const stagePath = join(dataDir, `embeddings.building-${process.pid}`);
   rmSync(stagePath, { force: true });
   db.run("ATTACH DATABASE ? AS embed_stage", [stagePath]);
@@ -92,37 +241,24 @@ export async function embedMarket(
     db.run("PRAGMA embed_stage.synchronous = OFF");
     db.run("CREATE TABLE embed_stage.vectors (artwork_id INTEGER PRIMARY KEY, artist_id INTEGER NOT NULL, category_id INTEGER NOT NULL, vector BLOB NOT NULL)");
 
-    const rows = db
-      .query<ImageRow, []>(
-        `SELECT a.id AS artwork_id, a.artist_id, a.category_id, i.kind, i.seed, i.path, i.width, i.height
-           FROM src_artworks a JOIN images i ON i.id = a.image_id
-          ORDER BY a.id`,
-      )
-      .all();
-    const total = rows.length;
+    const total = (db.query("SELECT count(*) AS n FROM src_artworks a JOIN images i ON i.id = a.image_id").get() as { n: number }).n;
     const ins = db.query("INSERT INTO embed_stage.vectors (artwork_id, artist_id, category_id, vector) VALUES (?, ?, ?, ?)");
-    const pending: [number, number, number, Uint8Array][] = [];
-    const flush = () => {
-      if (pending.length === 0) return;
+    let done = 0, failed = 0;
+    const stage: Staged = (rows, vectors, ok) => {
       db.transaction(() => {
-        for (const p of pending) ins.run(...p);
+        rows.forEach((row, i) => {
+          if (!ok[i]) return void failed++;
+          const v = vectors.subarray(i * EMBEDDING_DIMS, (i + 1) * EMBEDDING_DIMS);
+          ins.run(row.artwork_id, row.artist_id, row.category_id, new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+        });
       })();
-      pending.length = 0;
+      done += rows.length;
+      onProgress?.("embed images", done, total);
     };
-    let next = 0, done = 0, failed = 0;
-    const concurrency = Math.max(1, options.concurrency ?? Math.max(2, availableParallelism()));
-    const worker = async () => {
-      while (next < total) {
-        const row = rows[next++]!;
-        const v = await embedCatalogueImage(sharp, dataDir, row);
-        if (v) pending.push([row.artwork_id, row.artist_id, row.category_id, new Uint8Array(v.buffer, v.byteOffset, v.byteLength)]);
-        else failed++;
-        if (pending.length >= 1000) flush();
-        if (++done % 250 === 0 || done === total) onProgress?.("embed images", done, total);
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    flush();
+    const workers = options.workers ?? (total >= MIN_IMAGES_FOR_WORKERS ? Math.max(1, availableParallelism()) : 0);
+    if (workers > 0 && total > 0) await embedOnWorkers(db, dataDir, workers, stage);
+    else await embedInProcess(db, dataDir, Math.max(1, options.concurrency ?? Math.max(2, availableParallelism())), stage);
+    onProgress?.("embed images", done, total);
     const embedSeconds = (performance.now() - t0) / 1000;
 
     const staged = total - failed;

@@ -21,10 +21,10 @@ import type { Database, Statement } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
-import { buildReadIndexes, READ_STATEMENTS } from "../db/market-indexes";
-import { deriveMarket } from "../derive";
+import { deferIndexes, finishSnapshot } from "../derive/snapshot";
+import type { EmbedMarketSummary } from "../images/embed-market";
 import { loadSharp } from "../platform/native";
-import { Progress, type PhaseProgress } from "../progress";
+import { Progress } from "../progress";
 import { slugify } from "../seed/names";
 import { CATEGORIES, CURRENCIES, DAMAGES, LOCATIONS, MATERIALS, SUBSTRATES, SURFACES } from "../seed/reference";
 import { TRUTH_DB } from "../seed/truth";
@@ -52,6 +52,8 @@ export interface ImportOptions {
   quiet?: boolean;
   /** Called as each phase starts (a file name such as "lots.jsonl", or a step of the build). */
   onPhase?: (name: string) => void;
+  /** Embed the images and build the vector indexes (default true; tests that never read them may skip it). */
+  embed?: boolean;
 }
 
 export interface FileSummary {
@@ -71,6 +73,8 @@ export interface ImportSummary {
   counts: Record<string, number>;
   estimated: number;
   pairs: number;
+  /** The image embeddings (null when skipped). */
+  embed: EmbedMarketSummary | null;
   /** The report of rejected records; null when none was rejected. */
   reportPath: string | null;
   /** Reading and checking the files, seconds; records (accepted and rejected) per second. */
@@ -156,20 +160,6 @@ interface SaleInfo {
   currency: string;
   status: string;
   start: string;
-}
-
-/** Drops the secondary, non-unique indexes of `tables`; returns a function that recreates them. */
-function deferIndexes(db: Database, tables: string[]): () => void {
-  const rows = db
-    .query<{ name: string; sql: string }, []>(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'
-       AND tbl_name IN (${tables.map((t) => `'${t}'`).join(",")})`,
-    )
-    .all();
-  for (const r of rows) db.run(`DROP INDEX "${r.name}"`);
-  return () => {
-    for (const r of rows) db.run(r.sql);
-  };
 }
 
 function readManifest(from: string): { asOf: string } {
@@ -276,12 +266,13 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   let loadSeconds = 0;
   let counts: Record<string, number> = {};
   let derived = { estimated: 0, pairs: 0 };
+  let embed: EmbedMarketSummary | null = null;
   try {
     const importer = new Importer(db, { dataDir, from, asOf, mode, report, createdImages, files, progress, summaries });
     let phase = progress.phase(mode === "merge" ? "current market (merge)" : "reference data");
     importer.base(target);
     phase.end();
-    const restore = deferIndexes(db, ["lots", "src_artworks", "artist_events", "src_sales", "images"]);
+    const restore = deferIndexes(db, ["lots", "src_artworks", "artist_events", "src_sales", "images"], { keepUnique: true });
     const loadStart = performance.now();
     await importer.loadAll();
     loadSeconds = (performance.now() - loadStart) / 1000;
@@ -294,27 +285,6 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     restore();
     phase.end();
 
-    const restoreServed = deferIndexes(db, ["artists", "artworks", "sales", "repeat_pairs"]);
-    let derivePhase: PhaseProgress | null = null;
-    let deriveName = "";
-    const d = deriveMarket(db, {
-      asOf,
-      onProgress: (name, done, total) => {
-        if (name !== deriveName) {
-          derivePhase?.end();
-          deriveName = name;
-          derivePhase = progress.phase(name, total);
-        }
-        derivePhase!.tick(done);
-      },
-    });
-    (derivePhase as PhaseProgress | null)?.end();
-    derived = { estimated: d.estimated, pairs: d.pairs };
-    phase = progress.phase("indexes of the served tables", READ_STATEMENTS.length);
-    restoreServed();
-    buildReadIndexes(db, (done) => phase.tick(done));
-    phase.end();
-
     const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
     meta.run("contents", "import");
     meta.run("as_of", asOf);
@@ -324,9 +294,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     for (const t of ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "auction_houses", "fx_rates"]) {
       counts[t] = (db.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
     }
-    phase = progress.phase("statistics");
-    db.run("ANALYZE");
-    phase.end();
+    const finished = await finishSnapshot(db, { dataDir, asOf, progress, embed: options.embed });
+    derived = { estimated: finished.derived.estimated, pairs: finished.derived.pairs };
+    embed = finished.embed;
     db.close();
   } catch (err) {
     db.close();
@@ -355,6 +325,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     counts,
     estimated: derived.estimated,
     pairs: derived.pairs,
+    embed,
     reportPath: report.path,
     loadSeconds,
     rowsPerSecond: loadSeconds > 0 ? (accepted + rejected) / loadSeconds : 0,
@@ -371,6 +342,9 @@ export function formatImportSummary(s: ImportSummary): string {
     ...s.files.map((f) => `  ${f.file.padEnd(26)} ${f.accepted.toLocaleString("en-US").padStart(11)} ${f.rejected.toLocaleString("en-US").padStart(9)}`),
     `  ${(s.accepted + s.rejected).toLocaleString("en-US")} records read in ${s.loadSeconds.toFixed(1)}s (${Math.round(s.rowsPerSecond).toLocaleString("en-US")}/s); ` +
       `${s.estimated.toLocaleString("en-US")} artworks estimated, ${s.pairs.toLocaleString("en-US")} repeat-sale pairs`,
+    s.embed
+      ? `  ${s.embed.images.toLocaleString("en-US")} images embedded in ${s.embed.embedSeconds.toFixed(1)}s${s.embed.failed ? ` (${s.embed.failed.toLocaleString("en-US")} unreadable, left out)` : ""}`
+      : "  images not embedded",
     s.reportPath ? `  ${s.rejected.toLocaleString("en-US")} rejected records, with reasons, in ${s.reportPath}` : "  no record rejected",
   ];
   return lines.join("\n");
@@ -438,7 +412,7 @@ class Importer {
       }
     })();
     if (this.ctx.mode === "merge") {
-      const restore = deferIndexes(db, ["lots", "src_artworks", "artist_events", "src_sales", "images"]);
+      const restore = deferIndexes(db, ["lots", "src_artworks", "artist_events", "src_sales", "images"], { keepUnique: true });
       db.run("ATTACH DATABASE ? AS old", [currentPath]);
       db.transaction(() => {
         for (const t of SOURCE_TABLES) {

@@ -6,12 +6,11 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Database } from "bun:sqlite";
 import type { Scale } from "../config";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
-import { deriveMarket } from "../derive";
-import { buildReadIndexes, READ_STATEMENTS } from "../db/market-indexes";
-import { Progress, type PhaseProgress } from "../progress";
+import { deferIndexes, finishSnapshot } from "../derive/snapshot";
+import type { EmbedMarketSummary } from "../images/embed-market";
+import { Progress } from "../progress";
 import { today } from "../time";
 import { buildSales, generateArtists, planArtists, SCALE_SPECS, type GeneratorTotals } from "./market";
 import { Random } from "./random";
@@ -26,6 +25,11 @@ export interface SeedOptions {
   /** The market's "today" (YYYY-MM-DD); default: the real today. */
   asOf?: string;
   quiet?: boolean;
+  /**
+   * Embed the images and build the vector indexes (default true: every market has them). Only
+   * tests that never read the vectors turn it off, to save the embedding's seconds.
+   */
+  embed?: boolean;
 }
 
 export interface SeedSummary {
@@ -35,30 +39,17 @@ export interface SeedSummary {
   counts: Record<string, number>;
   lotsByStatus: Record<string, number>;
   seconds: number;
+  /** Seconds per step: generation (with the source tables' indexes), derivation, read indexes, embeddings, statistics. */
+  steps: { generate: number; derive: number; readIndexes: number; embed: number; statistics: number };
+  /** The image embeddings (null when skipped). */
+  embed: EmbedMarketSummary | null;
   bytes: number;
   path: string;
 }
 
 export const DEFAULT_SEED = 1986;
 
-/**
- * Drops the secondary indexes of `tables` and returns a function that recreates them: loading
- * rows into bare tables and indexing once at the end is several times faster than keeping the
- * indexes up to date row by row.
- */
-function deferIndexes(db: Database, tables: string[]): () => void {
-  const rows = db
-    .query<{ name: string; sql: string }, []>(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${tables.map((t) => `'${t}'`).join(",")})`,
-    )
-    .all();
-  for (const r of rows) db.run(`DROP INDEX "${r.name}"`);
-  return () => {
-    for (const r of rows) db.run(r.sql);
-  };
-}
-
-export function seedMarket(options: SeedOptions): SeedSummary {
+export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
   const progress = new Progress("seed", options.quiet);
   const asOf = options.asOf ?? today();
   const spec = SCALE_SPECS[options.scale];
@@ -72,6 +63,8 @@ export function seedMarket(options: SeedOptions): SeedSummary {
   const truth = createTruthDb(truthTmp);
   let counts: Record<string, number> = {};
   let totals: GeneratorTotals;
+  let steps: SeedSummary["steps"] = { generate: 0, derive: 0, readIndexes: 0, embed: 0, statistics: 0 };
+  let embed: EmbedMarketSummary | null = null;
   try {
     const rng = new Random(options.seed);
     let phase = progress.phase("reference data");
@@ -117,28 +110,7 @@ export function seedMarket(options: SeedOptions): SeedSummary {
     phase = progress.phase("indexes");
     restore();
     phase.end();
-
-    const restoreServed = deferIndexes(db, ["artists", "artworks", "sales", "repeat_pairs"]);
-    let derivePhase: PhaseProgress | null = null;
-    let deriveName = "";
-    const derived = deriveMarket(db, {
-      asOf,
-      onProgress: (name, done, total) => {
-        if (name !== deriveName) {
-          derivePhase?.end();
-          deriveName = name;
-          derivePhase = progress.phase(name, total);
-        }
-        derivePhase!.tick(done);
-      },
-    });
-    (derivePhase as PhaseProgress | null)?.end();
-    phase = progress.phase("indexes of the served tables", READ_STATEMENTS.length);
-    restoreServed();
-    buildReadIndexes(db, (done) => phase.tick(done));
-    phase.end();
-    counts.estimated_artworks = derived.estimated;
-    counts.repeat_sale_pairs = derived.pairs;
+    const generated = progress.elapsed();
 
     const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
     meta.run("scale", options.scale);
@@ -147,9 +119,13 @@ export function seedMarket(options: SeedOptions): SeedSummary {
     meta.run("contents", "synthetic");
     meta.run("built_at", new Date().toISOString());
     truth.query("INSERT INTO truth_meta (key, value) VALUES ('seed', ?), ('scale', ?), ('as_of', ?)").run(String(options.seed), options.scale, asOf);
-    phase = progress.phase("statistics");
-    db.run("ANALYZE");
-    phase.end();
+
+    const finished = await finishSnapshot(db, { dataDir: options.dataDir, asOf, progress, embed: options.embed });
+    counts.estimated_artworks = finished.derived.estimated;
+    counts.repeat_sale_pairs = finished.derived.pairs;
+    if (finished.embed) counts.image_vectors = finished.embed.images;
+    steps = { generate: generated, derive: finished.seconds.derive, readIndexes: finished.seconds.readIndexes, embed: finished.seconds.embed, statistics: finished.seconds.statistics };
+    embed = finished.embed;
     db.close();
     truth.close();
   } catch (err) {
@@ -168,6 +144,8 @@ export function seedMarket(options: SeedOptions): SeedSummary {
     counts,
     lotsByStatus: totals.lotsByStatus,
     seconds: progress.elapsed(),
+    steps,
+    embed,
     bytes: statSync(target).size,
     path: target,
   };
@@ -179,9 +157,17 @@ export function formatSummary(s: SeedSummary): string {
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k} ${((100 * v) / Math.max(1, s.counts.lots ?? 0)).toFixed(1)}%`)
     .join(", ");
+  const st = s.steps;
+  const embed = s.embed
+    ? `  images embedded    ${s.embed.images.toLocaleString("en-US")} in ${s.embed.embedSeconds.toFixed(1)}s (${Math.round(s.embed.imagesPerSecond)}/s)` +
+      `${s.embed.failed ? `, ${s.embed.failed} unreadable` : ""}; vector indexes ${(s.embed.seconds - s.embed.embedSeconds).toFixed(1)}s`
+    : "  images embedded    skipped";
   return [
     `seed: ${s.scale} market (seed ${s.seed}, as of ${s.asOf}) written to ${s.path} in ${s.seconds.toFixed(1)}s, ${(s.bytes / 1048576).toFixed(1)} MiB`,
     ...rows,
     `  lots by status     ${status}`,
+    embed,
+    `  time               generate ${st.generate.toFixed(1)}s, derive ${st.derive.toFixed(1)}s, read indexes ${st.readIndexes.toFixed(1)}s, ` +
+      `embeddings ${st.embed.toFixed(1)}s, statistics ${st.statistics.toFixed(1)}s`,
   ].join("\n");
 }

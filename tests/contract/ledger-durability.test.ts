@@ -42,7 +42,7 @@ async function startServer(dataDir: string) {
 test("every DU seen in a header is in the ledger after SIGKILL", async () => {
   const dataDir = tempDataDir();
   try {
-    seedMarket({ dataDir, scale: "tiny", seed: 3, quiet: true });
+    await seedMarket({ dataDir, scale: "tiny", seed: 3, quiet: true, embed: false });
     const db = openAccountDb(dataDir);
     seedPlans(db);
     const { key, userId } = await createUserWithKey(db, "enterprise", "durability");

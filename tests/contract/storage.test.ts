@@ -24,13 +24,13 @@ const dump = (path: string, sql: string) => {
   }
 };
 
-test("the same seed builds the same snapshot; another seed a different one", () => {
-  seedMarket({ dataDir, scale: "tiny", seed: 11, quiet: true });
+test("the same seed builds the same snapshot; another seed a different one", async () => {
+  await seedMarket({ dataDir, scale: "tiny", seed: 11, quiet: true, embed: false });
   const a = dump(join(dataDir, "market.db"), "SELECT * FROM auction_houses ORDER BY id");
-  seedMarket({ dataDir, scale: "tiny", seed: 11, quiet: true });
+  await seedMarket({ dataDir, scale: "tiny", seed: 11, quiet: true, embed: false });
   const b = dump(join(dataDir, "market.db"), "SELECT * FROM auction_houses ORDER BY id");
   expect(b).toEqual(a);
-  seedMarket({ dataDir, scale: "tiny", seed: 12, quiet: true });
+  await seedMarket({ dataDir, scale: "tiny", seed: 12, quiet: true, embed: false });
   expect(dump(join(dataDir, "market.db"), "SELECT * FROM auction_houses ORDER BY id")).not.toEqual(a);
 });
 
@@ -42,7 +42,7 @@ test("reseeding the market leaves every account row as it was", async () => {
   account.close();
   const accountPath = join(dataDir, "account.db");
   const before = ["users", "api_keys", "du_daily", "plans"].map((t) => dump(accountPath, `SELECT * FROM ${t}`));
-  seedMarket({ dataDir, scale: "small", seed: 5, quiet: true });
+  await seedMarket({ dataDir, scale: "small", seed: 5, quiet: true, embed: false });
   const after = ["users", "api_keys", "du_daily", "plans"].map((t) => dump(accountPath, `SELECT * FROM ${t}`));
   expect(after).toEqual(before);
   const reader = openMarketReader(dataDir);

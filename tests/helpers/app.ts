@@ -28,22 +28,25 @@ export function tempDataDir(prefix = "artmarket-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-let tinyMarket: string | null = null;
+let tinyMarket: Promise<string> | null = null;
 
-/** The tiny market of the tests, built by the generator once per test run and copied per context. */
-export function tinyMarketDir(): string {
-  if (!tinyMarket) {
-    tinyMarket = tempDataDir("artmarket-tiny-");
-    seedMarket({ dataDir: tinyMarket, scale: "tiny", seed: 7, quiet: true });
-    const dir = tinyMarket;
+/**
+ * The tiny market of the tests (image vectors included), built by the generator once per test
+ * run and copied per context.
+ */
+export function tinyMarketDir(): Promise<string> {
+  tinyMarket ??= (async () => {
+    const dir = tempDataDir("artmarket-tiny-");
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  }
+    await seedMarket({ dataDir: dir, scale: "tiny", seed: 7, quiet: true });
+    return dir;
+  })();
   return tinyMarket;
 }
 
 export async function createTestContext(options: { bare?: boolean } = {}): Promise<TestContext> {
   const dataDir = tempDataDir();
-  copyFileSync(join(tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
+  copyFileSync(join(await tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
   const deps = openDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test" }, options);
   const app = createApp(deps);
   const keys = {

@@ -47,7 +47,7 @@ describe("image embeddings on the tiny market", () => {
 
   beforeAll(async () => {
     dataDir = tempDataDir("artmarket-vectors-");
-    copyFileSync(join(tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
+    copyFileSync(join(await tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
     db = openMarketForWrite(join(dataDir, "market.db"), dataDir);
     summary = await embedMarket(db, dataDir);
     console.log(

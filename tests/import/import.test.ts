@@ -75,7 +75,7 @@ describe("round trip: seed → export → import", () => {
   let hashesB: Record<string, string>;
 
   beforeAll(async () => {
-    seeded = tinyMarketDir();
+    seeded = await tinyMarketDir();
     exported = temp("artmarket-export-");
     exportedCsv = temp("artmarket-export-csv-");
     imported = temp("artmarket-import-");
@@ -394,7 +394,7 @@ describe("a structurally broken import replaces nothing", () => {
 
   beforeAll(async () => {
     data = temp("artmarket-structural-");
-    copyFileSync(join(tinyMarketDir(), "market.db"), join(data, "market.db"));
+    copyFileSync(join(await tinyMarketDir(), "market.db"), join(data, "market.db"));
     before = fileHash(join(data, "market.db"));
     good = temp("artmarket-good-import-");
     await writeBadImport(good);

@@ -13,11 +13,13 @@ let dirB: string;
 let db: Database;
 let summary: SeedSummary;
 
-beforeAll(() => {
+beforeAll(async () => {
   dirA = tempDataDir();
   dirB = tempDataDir();
-  summary = seedMarket({ dataDir: dirA, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true });
-  seedMarket({ dataDir: dirB, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true });
+  [summary] = await Promise.all([
+    seedMarket({ dataDir: dirA, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true }),
+    seedMarket({ dataDir: dirB, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true }),
+  ]);
   db = new Database(join(dirA, "market.db"), { readonly: true });
 });
 afterAll(() => {

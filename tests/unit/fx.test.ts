@@ -8,9 +8,9 @@ import { tempDataDir } from "../helpers/app";
 
 let dir: string;
 let db: Database;
-beforeAll(() => {
+beforeAll(async () => {
   dir = tempDataDir();
-  seedMarket({ dataDir: dir, scale: "tiny", seed: 1, asOf: "2025-03-31", quiet: true });
+  await seedMarket({ dataDir: dir, scale: "tiny", seed: 1, asOf: "2025-03-31", quiet: true, embed: false });
   db = new Database(join(dir, "market.db"), { readonly: true });
 });
 afterAll(() => {

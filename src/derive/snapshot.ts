@@ -1,0 +1,104 @@
+/**
+ * Finishing a market snapshot, the same way after `seed` and after `import`: once the source
+ * tables are loaded (and their indexes rebuilt), derive the served tables, build the read API's
+ * indexes, embed the images and build the two vector indexes, then gather the planner's
+ * statistics. The caller writes its market_meta rows and renames the file into place.
+ */
+import type { Database } from "bun:sqlite";
+import { buildReadIndexes, READ_STATEMENTS } from "../db/market-indexes";
+import { embedMarket, type EmbedMarketSummary, type EmbedPhase } from "../images/embed-market";
+import type { PhaseProgress, Progress } from "../progress";
+import { deriveMarket, type DeriveSummary } from ".";
+
+/**
+ * Drops the secondary indexes of `tables` and returns a function that recreates them: loading
+ * rows into bare tables and indexing once at the end is several times faster than keeping the
+ * indexes up to date row by row. `keepUnique` leaves UNIQUE indexes in place (they check the
+ * rows as they come).
+ */
+export function deferIndexes(db: Database, tables: string[], options: { keepUnique?: boolean } = {}): () => void {
+  const rows = db
+    .query<{ name: string; sql: string }, []>(
+      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+       ${options.keepUnique ? "AND sql NOT LIKE 'CREATE UNIQUE%'" : ""}
+       AND tbl_name IN (${tables.map((t) => `'${t}'`).join(",")})`,
+    )
+    .all();
+  for (const r of rows) db.run(`DROP INDEX "${r.name}"`);
+  return () => {
+    for (const r of rows) db.run(r.sql);
+  };
+}
+
+/** The tables derivation writes (their indexes are rebuilt after it). */
+const SERVED_TABLES = ["artists", "artworks", "sales", "repeat_pairs"];
+
+export interface FinishOptions {
+  dataDir: string;
+  asOf: string;
+  progress: Progress;
+  /** Embed the images and build the vector indexes (default true; tests that never read them may skip it). */
+  embed?: boolean;
+}
+
+export interface FinishSummary {
+  derived: DeriveSummary;
+  /** null when embedding was skipped. */
+  embed: EmbedMarketSummary | null;
+  /** Seconds per step. */
+  seconds: { derive: number; readIndexes: number; embed: number; statistics: number };
+}
+
+export async function finishSnapshot(db: Database, options: FinishOptions): Promise<FinishSummary> {
+  const { progress } = options;
+  const clock = () => performance.now() / 1000;
+  let t = clock();
+  const restoreServed = deferIndexes(db, SERVED_TABLES);
+  const phases = phaseTracker(progress);
+  const derived = deriveMarket(db, { asOf: options.asOf, onProgress: phases.tick });
+  phases.end();
+  const deriveSeconds = clock() - t;
+
+  t = clock();
+  const phase = progress.phase("indexes of the served tables", READ_STATEMENTS.length);
+  restoreServed();
+  buildReadIndexes(db, (done) => phase.tick(done));
+  phase.end();
+  const readIndexes = clock() - t;
+
+  t = clock();
+  let embed: EmbedMarketSummary | null = null;
+  if (options.embed !== false) {
+    const embedPhases = phaseTracker(progress);
+    embed = await embedMarket(db, options.dataDir, (name: EmbedPhase, done, total) => embedPhases.tick(name, done, total));
+    embedPhases.end();
+  }
+  const embedSeconds = clock() - t;
+
+  t = clock();
+  const stats = progress.phase("statistics");
+  db.run("ANALYZE");
+  stats.end();
+  return { derived, embed, seconds: { derive: deriveSeconds, readIndexes, embed: embedSeconds, statistics: clock() - t } };
+}
+
+/** Turns (phase name, done, total) callbacks into one progress phase per name. */
+function phaseTracker(progress: Progress): { tick: (name: string, done: number, total: number) => void; end: () => void } {
+  let current: PhaseProgress | null = null;
+  let name = "";
+  return {
+    tick(next, done, total) {
+      if (next !== name) {
+        current?.end();
+        name = next;
+        current = progress.phase(next, total);
+      }
+      current!.tick(done);
+    },
+    end() {
+      current?.end();
+      current = null;
+      name = "";
+    },
+  };
+}
