@@ -154,8 +154,15 @@ export function fromSchemaErrors(where: string, errors: readonly TypeBoxErrorLik
     seen.add(key);
     const value = e.value === undefined ? rawAt(raw, segments) : e.value;
     const input = e.sent ?? value;
-    const s = e.schema ?? {};
-    if (value === undefined) out.push(issue.missing(loc));
+    let s = e.schema ?? {};
+    // A nullable field (anyOf [T, null]) sent with a non-null value: report against T.
+    if (Array.isArray(s.anyOf) && value !== null) {
+      const others = (s.anyOf as Record<string, unknown>[]).filter((x) => x && x.type !== "null");
+      if (others.length === 1 && others.length < (s.anyOf as unknown[]).length) s = others[0]!;
+    }
+    if (e.message === "Unexpected property") out.push(issue.custom(loc, input, "Extra inputs are not permitted", "extra_forbidden"));
+    else if (value === undefined) out.push(issue.missing(loc));
+    else if (typeof s.maxItems === "number" && Array.isArray(value) && value.length > s.maxItems) out.push(issue.tooMany(loc, input, s.maxItems));
     else if (typeof s.maximum === "number" && typeof value === "number" && value > s.maximum) out.push(issue.le(loc, input, s.maximum));
     else if (typeof s.minimum === "number" && typeof value === "number" && value < s.minimum) out.push(issue.ge(loc, input, s.minimum));
     else if (typeof s.maxLength === "number" && typeof input === "string" && input.length > s.maxLength) out.push(issue.maxLength(loc, input, s.maxLength));
@@ -163,6 +170,11 @@ export function fromSchemaErrors(where: string, errors: readonly TypeBoxErrorLik
     else if (s.type === "integer") out.push(issue.int(loc, input));
     else if (s.type === "number") out.push(issue.number(loc, input));
     else if (s.type === "boolean") out.push(issue.bool(loc, input));
+    else if (s.type === "string" && typeof value !== "string") out.push(issue.custom(loc, input, "Input should be a valid string", "string_type"));
+    else if (s.type === "array" && !Array.isArray(value)) out.push(issue.custom(loc, input, "Input should be a valid list", "list_type"));
+    else if (s.type === "object" && (value === null || typeof value !== "object" || Array.isArray(value))) {
+      out.push(issue.custom(loc, input, "Input should be a valid dictionary or object", "dict_type"));
+    }
     else if (Array.isArray(s.anyOf) && s.anyOf.every((x: any) => x && "const" in x)) {
       out.push(issue.enum(loc, input, (s.anyOf as { const: unknown }[]).map((x) => String(x.const))));
     } else if (Array.isArray(s.enum)) out.push(issue.enum(loc, input, s.enum.map(String)));

@@ -8,7 +8,9 @@
  *   by librsvg straight at the target size (a density below 72 dpi, never a full-size pass).
  *   An artwork's image is renderSvg({ artistId, seed, width, height }); an artist's photo (a row
  *   with no artwork) is artistPhotoSvg(artistId, …), its seed column holding the artist id.
- * - File originals (kind "file") are read from <data>/images/orig/<path> (EXIF orientation applied).
+ * - File originals (kind "file") are read from <data>/images/orig/<path> (EXIF orientation applied);
+ *   a collectable's uploaded image (kind "upload", named by its key "c…" instead of an id, looked up
+ *   in account.collectables through the reader's attachment) from <data>/images/collectables/<key>.
  * - The blurred preview (what callers without a key are given) is drawn from a tiny copy of the
  *   original (PREVIEW_LONG_SIDE px on its long side), blurred there and enlarged smoothly to the
  *   rendition's size: a strong Gaussian blur whose radius is proportional to the width, so every
@@ -48,7 +50,8 @@ export interface RenditionDeps {
 }
 
 export interface ImageRow {
-  id: number;
+  /** A market image id, or a collectable image key. */
+  id: number | string;
   artwork_id: number | null;
   width: number;
   height: number;
@@ -81,7 +84,8 @@ export const renditionStats = { renders: 0, hits: 0, joined: 0 };
 const inflight = new Map<string, Promise<Uint8Array>>();
 const lookups = new WeakMap<Database, Statement<ImageRow, [number]>>();
 
-function lookup(market: Database, imageId: number): ImageRow | null {
+function lookup(market: Database, imageId: number | string): ImageRow | null {
+  if (typeof imageId === "string") return lookupCollectable(market, imageId);
   let st = lookups.get(market);
   if (!st) {
     st = market.query<ImageRow, [number]>(
@@ -94,16 +98,36 @@ function lookup(market: Database, imageId: number): ImageRow | null {
   return st.get(imageId) ?? null;
 }
 
+/** A collectable's uploaded image by its key (account.db is attached to the market reader as `account`). */
+function lookupCollectable(market: Database, key: string): ImageRow | null {
+  const st = market.prepare<{ width: number; height: number }, [string]>(
+    "SELECT image_width AS width, image_height AS height FROM account.collectables WHERE image_key = ? AND image_kind = 'upload'",
+  );
+  try {
+    const r = st.get(key);
+    return r ? { id: key, artwork_id: null, width: r.width, height: r.height, kind: "upload", seed: null, path: key, artist_id: null } : null;
+  } catch {
+    return null; // no account database attached
+  } finally {
+    st.finalize();
+  }
+}
+
 export function isWidth(width: number): boolean {
   return (WIDTHS as readonly number[]).includes(width);
 }
 
-export function cacheDir(dataDir: string, imageId: number): string {
+export function cacheDir(dataDir: string, imageId: number | string): string {
   return join(dataDir, "images", "cache", String(imageId));
 }
 
 export function origDir(dataDir: string): string {
   return join(dataDir, "images", "orig");
+}
+
+/** Where collectable originals live: <data>/images/collectables/<key>. */
+export function collectableImageDir(dataDir: string): string {
+  return join(dataDir, "images", "collectables");
 }
 
 let vipsVersion: string | null = null;
@@ -119,12 +143,12 @@ function versionToken(dataDir: string, row: ImageRow): string {
  * Finds the image and names its rendition, without drawing anything; null for an unknown image
  * (or a procedural artwork image whose artwork is gone). `width` must be one of WIDTHS.
  */
-export function locateRendition(deps: RenditionDeps, imageId: number, width: number, variant: Variant): RenditionRef | null {
+export function locateRendition(deps: RenditionDeps, imageId: number | string, width: number, variant: Variant): RenditionRef | null {
   if (!isWidth(width)) throw new RangeError(`not a rendition width: ${width}`);
   const row = lookup(deps.market, imageId);
   if (!row) return null;
   if (row.kind === "procedural" && row.artwork_id !== null && row.artist_id === null) return null;
-  if (row.kind !== "procedural" && row.kind !== "file") return null;
+  if (row.kind !== "procedural" && row.kind !== "file" && row.kind !== "upload") return null;
   const name = `w${width}${variant === "blur" ? "-blur" : ""}-${versionToken(deps.dataDir, row)}.jpg`;
   return { row, width, variant, file: join(cacheDir(deps.dataDir, imageId), name), etag: `"${imageId}-${name.slice(0, -4)}"` };
 }
@@ -133,7 +157,7 @@ export function locateRendition(deps: RenditionDeps, imageId: number, width: num
  * The rendition of image `imageId` at `width` (one of WIDTHS), drawn on first request and cached;
  * null when there is no such image. Concurrent first requests share one render.
  */
-export async function renderRendition(deps: RenditionDeps, imageId: number, width: number, variant: Variant): Promise<Rendition | null> {
+export async function renderRendition(deps: RenditionDeps, imageId: number | string, width: number, variant: Variant): Promise<Rendition | null> {
   const ref = locateRendition(deps, imageId, width, variant);
   if (!ref) return null;
   return ensureRendition(deps, ref);
@@ -187,7 +211,7 @@ async function draw(deps: RenditionDeps, ref: RenditionRef): Promise<Uint8Array>
     // librsvg draws the original-size SVG at density 72·w/W: straight at the target size.
     at = (w, h) => sharp(svg, { density: Math.max(1, (72 * w) / origW) }).resize(w, h, { fit: "fill" });
   } else {
-    const root = resolve(origDir(deps.dataDir));
+    const root = resolve(row.kind === "upload" ? collectableImageDir(deps.dataDir) : origDir(deps.dataDir));
     const file = resolve(root, row.path ?? "");
     if (!row.path || !file.startsWith(root + sep)) throw new Error(`image ${row.id}: bad original path ${JSON.stringify(row.path)}`);
     const meta = await sharp(file).metadata();

@@ -15,7 +15,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../http/endpoint";
 import { ensureRendition, isWidth, locateRendition, type RenditionDeps } from "./renditions";
-import type { Variant } from "./urls";
+import { COLLECTABLE_IMAGE_KEY, type Variant } from "./urls";
 
 const FILE_RE = /^w(\d{3,4})(-blur)?\.jpg$/;
 const ID_RE = /^[1-9]\d{0,15}$/;
@@ -55,8 +55,9 @@ export async function serveImage(deps: AppDeps, rdeps: RenditionDeps, request: R
 
   const parts = path.split("/"); // ["", "images", id, file]
   const m = parts.length === 4 ? FILE_RE.exec(parts[3]!) : null;
-  if (!m || !ID_RE.test(parts[2]!) || !isWidth(Number(m[1]))) return problem(404, "Not Found");
-  const id = Number(parts[2]);
+  if (!m || !(ID_RE.test(parts[2]!) || COLLECTABLE_IMAGE_KEY.test(parts[2]!)) || !isWidth(Number(m[1]))) return problem(404, "Not Found");
+  // a market image id, or the key of a collectable's uploaded image
+  const id = ID_RE.test(parts[2]!) ? Number(parts[2]) : parts[2]!;
   const width = Number(m[1]);
   const variant: Variant = m[2] ? "blur" : "full";
 

@@ -33,7 +33,10 @@ export function loadSecret(dataDir: string): Buffer {
   return Buffer.from(readFileSync(path, "utf8").trim(), "hex");
 }
 
-export function imagePath(imageId: number, width: number, variant: Variant): string {
+/** Collectable images are named by a key ("c" + 24 hex digits) instead of a market image id. */
+export const COLLECTABLE_IMAGE_KEY = /^c[0-9a-f]{24}$/;
+
+export function imagePath(imageId: number | string, width: number, variant: Variant): string {
   return `/images/${imageId}/w${width}${variant === "blur" ? "-blur" : ""}.jpg`;
 }
 
@@ -55,7 +58,7 @@ export class ImageSigner {
     return day * 86_400;
   }
 
-  url(imageId: number, width: number, variant: Variant, origin: string, now = Date.now()): string {
+  url(imageId: number | string, width: number, variant: Variant, origin: string, now = Date.now()): string {
     const path = imagePath(imageId, width, variant);
     const exp = this.expiry(now);
     return `${this.publicUrl ?? origin}${path}?exp=${exp}&sig=${this.sign(path, exp)}`;
