@@ -22,6 +22,7 @@ import { ImageSigner, loadSecret } from "./images/urls";
 import { imageRoutes } from "./images/routes";
 import { artistEndpoints } from "./modules/artists";
 import { artworkEndpoints } from "./modules/artworks";
+import { collectableEndpoints } from "./modules/collectables";
 import { followEndpoints } from "./modules/follows";
 import { lotEndpoints } from "./modules/lots";
 import { marketEndpoints } from "./modules/market";
@@ -41,6 +42,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...referenceEndpoints,
   ...planEndpoints,
   ...usageEndpoints,
+  ...collectableEndpoints,
 ];
 
 export const CORS_HEADERS = RESPONSE_HEADERS;
