@@ -27,6 +27,7 @@ import { followEndpoints } from "./modules/follows";
 import { lotEndpoints } from "./modules/lots";
 import { marketEndpoints } from "./modules/market";
 import { saleEndpoints } from "./modules/sales";
+import { searchEndpoints } from "./modules/search";
 import { today } from "./time";
 import { VERSION } from "./version";
 
@@ -35,6 +36,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...healthEndpoints,
   ...artistEndpoints,
   ...artworkEndpoints,
+  ...searchEndpoints,
   ...lotEndpoints,
   ...saleEndpoints,
   ...followEndpoints,

@@ -61,12 +61,10 @@ export interface ParsedForm {
 
 const tooLarge = (max: number) => new HttpError(413, `Request body larger than ${max} bytes`);
 
-/** The request body as bytes, refusing (413) anything beyond `max` bytes, before or while reading. */
-export async function readCappedBody(request: Request, max: number): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > max) throw tooLarge(max);
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
+/** A body stream read whole, throwing `tooLarge()` (after cancelling the stream) once it passes `max` bytes. */
+export async function readStreamCapped(body: ReadableStream<Uint8Array> | null, max: number, tooLarge: () => Error): Promise<Uint8Array> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -75,7 +73,7 @@ export async function readCappedBody(request: Request, max: number): Promise<Uin
     size += value.byteLength;
     if (size > max) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(max);
+      throw tooLarge();
     }
     chunks.push(value);
   }
@@ -83,6 +81,13 @@ export async function readCappedBody(request: Request, max: number): Promise<Uin
   let o = 0;
   for (const c of chunks) (out.set(c, o), (o += c.byteLength));
   return out;
+}
+
+/** The request body as bytes, refusing (413) anything beyond `max` bytes, before or while reading. */
+export async function readCappedBody(request: Request, max: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > max) throw tooLarge(max);
+  return readStreamCapped(request.body, max, () => tooLarge(max));
 }
 
 /** The media type of a Content-Type header, lower case, without parameters. */

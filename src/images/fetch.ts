@@ -11,6 +11,7 @@
  * included (an intranet image server is a fair use); docs/images.md says so.
  */
 import { HttpError, ValidationFailed, issue } from "../http/errors";
+import { readStreamCapped } from "../http/multipart";
 import type { Sharp } from "../platform/native";
 import { checkUpload, MAX_UPLOAD_BYTES, type CheckedImage } from "./upload";
 
@@ -98,30 +99,14 @@ export async function fetchImage(address: string, loc: (string | number)[] = ["b
       await response.body?.cancel().catch(() => {});
       throw tooLarge();
     }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    if (response.body) {
-      const reader = response.body.getReader();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          size += value.byteLength;
-          if (size > maxBytes) {
-            await reader.cancel().catch(() => {});
-            throw tooLarge();
-          }
-          chunks.push(value);
-        }
-      } catch (err) {
-        if (err instanceof ValidationFailed) throw err;
-        if (controller.signal.aborted) throw timedOut();
-        throw fail("fetch_failed", `The image could not be fetched: ${(err as Error).message}`);
-      }
+    let bytes: Uint8Array;
+    try {
+      bytes = await readStreamCapped(response.body, maxBytes, tooLarge);
+    } catch (err) {
+      if (err instanceof ValidationFailed) throw err;
+      if (controller.signal.aborted) throw timedOut();
+      throw fail("fetch_failed", `The image could not be fetched: ${(err as Error).message}`);
     }
-    const bytes = new Uint8Array(size);
-    let o = 0;
-    for (const c of chunks) (bytes.set(c, o), (o += c.byteLength));
     return { bytes, url: url.href, contentType };
   } finally {
     clearTimeout(timer);

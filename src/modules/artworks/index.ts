@@ -4,7 +4,7 @@
  * their own module. docs/api-artworks.md describes the choices.
  */
 import { createShare, findShare } from "../../db/shares";
-import { defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { issue, notFound, ValidationFailed } from "../../http/errors";
 import { T } from "../../query/grammar";
 import { ARTWORK_LIST, CURRENCY_ONLY, FOLLOWED_LIST, RECOMMENDED_LIST, SHARED_LIST } from "./fields";
@@ -20,21 +20,11 @@ import {
   EditionsPublicResponse,
   EditionsResponse,
   SharedArtworksResponse,
+  viewOf,
 } from "./model";
 import * as service from "./service";
 
 type IdParams = { artwork_id: number };
-
-/** The caller's view: schema, follows, preferred currency (full schema only), image variant. */
-function viewOf(ctx: RequestContext<unknown>): service.View {
-  return {
-    schema: ctx.schema,
-    userId: ctx.caller?.userId ?? null,
-    preferred: ctx.schema === "full" ? (ctx.query.params.preferred_currency as string | undefined) : undefined,
-    imageVariant: ctx.caller ? "full" : "blur",
-    origin: ctx.origin,
-  };
-}
 
 const items = (body: { items: unknown[] }) => body.items.length;
 const unknownArtwork = (id: number) => notFound(`Artwork ${id} not found`);

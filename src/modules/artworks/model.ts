@@ -9,7 +9,7 @@
 import type { Database } from "bun:sqlite";
 import { Type as t, type TSchema } from "@sinclair/typebox";
 import { followedAmong } from "../../db/follows";
-import type { AppDeps, Schema } from "../../http/endpoint";
+import type { AppDeps, RequestContext, Schema } from "../../http/endpoint";
 import { ImageSchema } from "../../images/model";
 import { priceObject, PriceSchema, type PriceRow } from "../lots/model";
 
@@ -262,6 +262,17 @@ export interface View {
   preferred?: string;
   imageVariant: "full" | "blur";
   origin: string;
+}
+
+/** The caller's view: schema, follows, preferred currency (full schema only), image variant (blurred without a key). */
+export function viewOf(ctx: RequestContext<unknown>): View {
+  return {
+    schema: ctx.schema,
+    userId: ctx.caller?.userId ?? null,
+    preferred: ctx.schema === "full" ? (ctx.query.params.preferred_currency as string | undefined) : undefined,
+    imageVariant: ctx.caller ? "full" : "blur",
+    origin: ctx.origin,
+  };
 }
 
 interface ArtworkRow {
