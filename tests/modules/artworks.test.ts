@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ARTWORK_LIST, ARTWORK_SORTS } from "../../src/modules/artworks/fields";
-import { listStatements } from "../../src/modules/artworks/service";
+import { CATEGORY_PLAN, categoryPlan, listStatements } from "../../src/modules/artworks/service";
 import { parseList } from "../../src/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 
@@ -294,11 +294,95 @@ describe("query plans", () => {
     }
   });
 
-  test("category_id = ? with every sort (and the default order): still no temp b-tree", () => {
+  // The category indexes carry creation_year and estimate_usd after their sort key, so ties of the
+  // key are put in id order by a sort of each group of equal keys ("LAST TERM"), never of the list.
+  const wholeSort = (p: string[]) => p.some((d) => d.includes("USE TEMP B-TREE FOR ORDER BY"));
+
+  test("category_id = ? with every sort (and the default order): no sort of the category", () => {
     for (const s of sorts) {
       const p = plan(`category_id=1&${s}&limit=20`);
-      expect({ s, p, temp: p.some((d) => d.includes("TEMP B-TREE")) }).toEqual({ s, p, temp: false });
+      expect({ s, p, temp: wholeSort(p) }).toEqual({ s, p, temp: false });
     }
+  });
+
+  describe("the plan chosen per request within one category", () => {
+    const explain = (stmt: { sql: string; params: unknown[] }) => {
+      const e = ctx.deps.market.prepare(`EXPLAIN QUERY PLAN ${stmt.sql}`);
+      try {
+        return (e.all(...(stmt.params as (string | number)[])) as { detail: string }[]).map((r) => r.detail);
+      } finally {
+        e.finalize();
+      }
+    };
+    const exact = (query: string) => {
+      const q = parseList(ARTWORK_LIST, new URLSearchParams(query));
+      const { count } = listStatements(q);
+      const e = ctx.deps.market.prepare(count.sql);
+      try {
+        return (e.get(...(count.params as (string | number)[])) as { n: number }).n;
+      } finally {
+        e.finalize();
+      }
+    };
+    const filters = [
+      "",
+      "&creation_year__gte=1950&creation_year__lte=2000",
+      "&current_estimated_price__gte=10000",
+      "&creation_year__gte=1900&current_estimated_price__gte=5000&current_estimated_price__lte=500000",
+      "&creation_year__lte=1990&size=small",
+      "&materials=oil&current_estimated_price__gte=1000",
+    ];
+    // tiny thresholds reach both branches (probe ended / not, page from the range / the sort's index)
+    const settings = [CATEGORY_PLAN, { probeRows: 3, rowCost: 30 }, { probeRows: 3, rowCost: 0.001 }, { probeRows: 10_000, rowCost: 1e9 }];
+
+    test("every sort with the covered filters: exact count, the page from a category index, never a whole scan or sort", () => {
+      const drivers = new Set<string>();
+      for (const category of [1, 2]) {
+        for (const f of filters) {
+          for (const s of sorts) {
+            for (const limits of settings) {
+              const query = `category_id=${category}${f}&${s}&limit=5`;
+              const planned = categoryPlan(ctx.deps.market, parseList(ARTWORK_LIST, new URLSearchParams(query)), limits)!;
+              expect(planned).not.toBeNull();
+              drivers.add(planned.driver);
+              expect({ query, total: planned.total }).toEqual({ query, total: exact(query) });
+              for (const stmt of [planned.page, planned.count]) {
+                const p = explain(stmt);
+                expect({ query, p, ok: p.every((d) => !/^SCAN a\b(?! USING)/.test(d)) && p.some((d) => /USING (COVERING )?INDEX artworks_category/.test(d)) }).toEqual({ query, p, ok: true });
+                if (planned.driver === "sort" && stmt === planned.page) expect({ query, p, whole: wholeSort(p) }).toEqual({ query, p, whole: false });
+              }
+            }
+          }
+        }
+      }
+      expect([...drivers].sort()).toEqual(["filter", "sort"]);
+    });
+
+    test("the page it plans is the page SQLite's own plan gives", () => {
+      for (const f of filters) {
+        for (const s of sorts) {
+          for (const limits of settings) {
+            const query = `category_id=1${f}&${s}&limit=7&offset=3`;
+            const q = parseList(ARTWORK_LIST, new URLSearchParams(query));
+            const run = (stmt: { sql: string; params: unknown[] }) => {
+              const e = ctx.deps.market.prepare(stmt.sql);
+              try {
+                return (e.all(...(stmt.params as (string | number)[])) as { id: number }[]).map((r) => r.id);
+              } finally {
+                e.finalize();
+              }
+            };
+            expect({ query, ids: run(categoryPlan(ctx.deps.market, q, limits)!.page) }).toEqual({ query, ids: run(listStatements(q).page) });
+          }
+        }
+      }
+    });
+
+    test("other filters (artist, ids, indexed ranges, upcoming sales) and several categories leave the plan to SQLite", () => {
+      for (const f of ["artist_id=62&category_id=1", "category_id__in=1,2", "category_id=1&date_last_sold__gte=2020-01-01", "category_id=1&sale_auction_house_id__in=1"]) {
+        expect(categoryPlan(ctx.deps.market, parseList(ARTWORK_LIST, new URLSearchParams(f)))).toBeNull();
+      }
+    });
   });
 
   test("with the main filters: never a temp b-tree over a full scan of artworks", () => {

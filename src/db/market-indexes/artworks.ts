@@ -24,14 +24,21 @@ export const STATEMENTS: string[] = [
   "CREATE INDEX IF NOT EXISTS artworks_creation_year ON artworks (creation_year)",
   // the expression must stay identical to SIZE_SQL in src/modules/artworks/fields.ts
   `CREATE INDEX IF NOT EXISTS artworks_size ON artworks (${SIZE})`,
-  // category_id = ? with each sort, and with the default order (id: the rowid in the index)
+  // category_id = ? with each sort, and with the default order (id: the rowid in the index).
+  // The year, estimate and last-sale ones carry the two commonest range filters (creation_year,
+  // current_estimated_price) after their sort key, so that a walk checks them on the index and a
+  // count over a category is answered from an index alone. They replace the two-column
+  // (category_id, creation_year | estimate_usd | date_last_sold) of older snapshots.
+  "DROP INDEX IF EXISTS artworks_category_year",
+  "DROP INDEX IF EXISTS artworks_category_estimate",
+  "DROP INDEX IF EXISTS artworks_category_sold",
   "CREATE INDEX IF NOT EXISTS artworks_category ON artworks (category_id)",
   "CREATE INDEX IF NOT EXISTS artworks_category_title ON artworks (category_id, title COLLATE NOCASE)",
-  "CREATE INDEX IF NOT EXISTS artworks_category_year ON artworks (category_id, creation_year)",
-  "CREATE INDEX IF NOT EXISTS artworks_category_sold ON artworks (category_id, date_last_sold)",
-  `CREATE INDEX IF NOT EXISTS artworks_category_size ON artworks (category_id, ${SIZE})`,
+  "CREATE INDEX IF NOT EXISTS artworks_category_year_estimate ON artworks (category_id, creation_year, estimate_usd)",
   // also the recommendations' "same category, close estimate" range
-  "CREATE INDEX IF NOT EXISTS artworks_category_estimate ON artworks (category_id, estimate_usd)",
+  "CREATE INDEX IF NOT EXISTS artworks_category_estimate_year ON artworks (category_id, estimate_usd, creation_year)",
+  "CREATE INDEX IF NOT EXISTS artworks_category_sold_year_estimate ON artworks (category_id, date_last_sold, creation_year, estimate_usd)",
+  `CREATE INDEX IF NOT EXISTS artworks_category_size ON artworks (category_id, ${SIZE})`,
   // selective range filters
   "CREATE INDEX IF NOT EXISTS artworks_momentum_12mo ON artworks (price_momentum_12mo)",
   "CREATE INDEX IF NOT EXISTS artworks_last_upcoming ON artworks (date_last_upcoming)",

@@ -39,6 +39,188 @@ export function listStatements(q: ParsedList): { page: SqlFragment; count: SqlFr
   };
 }
 
+// ---------------------------------------------------------------- one category: the plan chosen per request
+
+/**
+ * A list within one category (`category_id=…`) is planned here, not left to SQLite: without
+ * histograms the planner cannot tell a narrow creation_year or estimate range from a broad one
+ * inside a category of a million works, and picks a range that reads half the category and then
+ * sorts it. The indexes of src/db/market-indexes/artworks.ts put category_id first, then a sort
+ * key, and carry creation_year and estimate_usd, so that:
+ *
+ * 1. The count (exact) is read from the index whose leading range is the smaller one, creation
+ *    year (`artworks_category_year_estimate`) or estimate (`artworks_category_estimate_year`),
+ *    checking the other column on the index. Which range is smaller is found by two bounded
+ *    probes: each reads at most PROBE_ROWS entries of its range; a range that ends within the
+ *    probe gives the count at once; when neither does, the fraction of each probe's entries that
+ *    pass the other filter says which range is shorter (range size ≈ count / that fraction).
+ * 2. The page, from whichever of two plans costs fewer steps (an index entry counts 1, a look-up
+ *    of a table row ROW_COST): walking the sort's own category index, which meets a match about
+ *    every category size / count entries and stops at the page (no look-ups when that index
+ *    carries every filtered column), or reading the count's range again and sorting the matches
+ *    (a look-up per match when the range's index lacks the sort key).
+ *
+ * Only for category_id with creation_year, current_estimated_price and filters without an index
+ * of their own (size, measurements, materials, last sale status, images, editions, last hammer
+ * and premium); any other filter (artist, ids, indexed ranges, upcoming sales) leaves the plan to
+ * SQLite, as does a snapshot without these indexes.
+ */
+export const CATEGORY_PLAN = { probeRows: 20_000, rowCost: 30 };
+
+/** Filters that leave a category list to SQLite's own plan: they have an index that may be better. */
+const PLANNER_FILTERS = new Set([
+  "id",
+  "uid",
+  "artist_id",
+  "price_momentum_12mo",
+  "date_last_sold",
+  "date_last_upcoming",
+  "market_cap",
+  "sale_auction_house_id",
+  "sale_start_datetime",
+]);
+
+/** The category index that gives each order, and the sort's key ("" for the default order: the id, in every index). */
+function categorySort(q: ParsedList): { index: string; key: string } {
+  if (q.params.sort_by_price) return { index: "artworks_category_estimate_year", key: "estimate_usd" };
+  const sort = q.sort ?? "";
+  if (sort.startsWith("CREATION_YEAR")) return { index: "artworks_category_year_estimate", key: "creation_year" };
+  if (sort.startsWith("SALE_DATE")) return { index: "artworks_category_sold_year_estimate", key: "date_last_sold" };
+  if (sort.startsWith("NAME")) return { index: "artworks_category_title", key: "title" };
+  if (sort.startsWith("SIZE")) return { index: "artworks_category_size", key: "size" };
+  return { index: "artworks_category", key: "" };
+}
+
+/** The columns each category index holds after category_id (besides the id). */
+const INDEX_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  artworks_category: [],
+  artworks_category_title: ["title"],
+  artworks_category_year_estimate: ["creation_year", "estimate_usd"],
+  artworks_category_estimate_year: ["estimate_usd", "creation_year"],
+  artworks_category_sold_year_estimate: ["date_last_sold", "creation_year", "estimate_usd"],
+  artworks_category_size: ["size"],
+};
+/** The column a filter reads, for the two the category indexes carry; any other filter needs the row. */
+const FILTER_COLUMNS: Readonly<Record<string, string>> = { creation_year: "creation_year", current_estimated_price: "estimate_usd" };
+
+const CATEGORY_INDEXES = [
+  "artworks_category",
+  "artworks_category_title",
+  "artworks_category_year_estimate",
+  "artworks_category_estimate_year",
+  "artworks_category_sold_year_estimate",
+  "artworks_category_size",
+];
+const categoryIndexesPresent = new WeakMap<Database, boolean>();
+
+function hasCategoryIndexes(db: Database): boolean {
+  let has = categoryIndexesPresent.get(db);
+  if (has === undefined) {
+    const names = new Set(
+      db.query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'artworks'").all().map((r) => r.name),
+    );
+    has = CATEGORY_INDEXES.every((n) => names.has(n));
+    categoryIndexesPresent.set(db, has);
+  }
+  return has;
+}
+
+/** Works per category, counted once per connection and category (a snapshot never changes). */
+const categorySizes = new WeakMap<Database, Map<number, number>>();
+
+function categorySize(db: Database, category: number): number {
+  let sizes = categorySizes.get(db);
+  if (!sizes) categorySizes.set(db, (sizes = new Map()));
+  let n = sizes.get(category);
+  if (n === undefined) {
+    n = db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM artworks INDEXED BY artworks_category WHERE category_id = ?").get(category)!.n;
+    sizes.set(category, n);
+  }
+  return n;
+}
+
+/** What a probe of one range found: entries read (at most probeRows), and of those, how many pass every filter. */
+interface Probe {
+  index: string;
+  read: number;
+  matched: number;
+}
+
+/**
+ * The page and count statements of a list within one category, planned as described above, and
+ * the count itself (run here: the page's plan depends on it); null when the list is not one for
+ * this plan. `limits` are for
+ * tests (the tiny market never reaches the real thresholds).
+ */
+export function categoryPlan(
+  db: Database,
+  q: ParsedList,
+  limits: { probeRows: number; rowCost: number } = CATEGORY_PLAN,
+): { page: SqlFragment; count: SqlFragment; total: number; index: string; driver: "filter" | "sort" } | null {
+  const category = q.filters.filter((f) => f.field === "category_id");
+  if (category.length !== 1 || category[0]!.suffix !== "") return null;
+  if (q.filters.some((f) => PLANNER_FILTERS.has(f.field))) return null;
+  if (!hasCategoryIndexes(db)) return null;
+  const categoryId = category[0]!.value as number;
+  const where = artworkWhere(ARTWORK_LIST, q);
+  const order = artworkOrder(q);
+  const sort = categorySort(q);
+  const filterColumns = q.filters.filter((f) => f.field !== "category_id").map((f) => FILTER_COLUMNS[f.field] ?? "row");
+  if (where.params.length > q.filters.length || q.params.without_editions === true || q.params.with_images === true) filterColumns.push("row");
+  const covers = (index: string) => filterColumns.every((c) => INDEX_COLUMNS[index]!.includes(c));
+  const years = q.filters.some((f) => f.field === "creation_year");
+  const estimates = q.filters.some((f) => f.field === "current_estimated_price");
+  const count = (index: string): SqlFragment => ({ sql: `SELECT count(*) AS n FROM artworks a INDEXED BY ${index} WHERE ${where.sql}`, params: where.params });
+  const page = (index: string): SqlFragment => ({
+    sql: `SELECT a.id FROM artworks a INDEXED BY ${index} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    params: [...where.params, q.limit, q.offset],
+  });
+  // The range to count on: creation year, estimate, or (neither) the whole category.
+  let index = "artworks_category";
+  let total: number | null = null;
+  /** Entries of the count's range (estimated when no probe reached its end). */
+  let rangeRows: number | null = null;
+  if (where.sql === "a.category_id = ?") total = categorySize(db, categoryId);
+  if (years || estimates) {
+    const probe = (idx: string, column: string): Probe => {
+      const bounds = q.filters.filter((f) => f.field === column);
+      const range = whereClause(ARTWORK_LIST, [...category, ...bounds]);
+      const r = runAll<{ read: number; matched: number }>(db, {
+        sql: `SELECT count(*) AS read, coalesce(sum(ok), 0) AS matched FROM (
+          SELECT (${where.sql}) AS ok FROM artworks a INDEXED BY ${idx} WHERE ${range.sql} LIMIT ?)`,
+        params: [...where.params, ...range.params, limits.probeRows],
+      })[0]!;
+      return { index: idx, ...r };
+    };
+    const probes: Probe[] = [];
+    if (years) probes.push(probe("artworks_category_year_estimate", "creation_year"));
+    if (estimates) probes.push(probe("artworks_category_estimate_year", "current_estimated_price"));
+    const complete = probes.filter((p) => p.read < limits.probeRows).sort((a, b) => a.read - b.read)[0];
+    if (complete) {
+      index = complete.index;
+      total = complete.matched;
+      rangeRows = complete.read;
+    } else {
+      // Both ranges are longer than a probe: range size ≈ count / (share of a probe that matched).
+      const share = (p: Probe) => p.matched / p.read;
+      const best = probes.reduce((b, p) => (share(p) > share(b) ? p : b));
+      index = best.index;
+      total = runAll<{ n: number }>(db, count(index))[0]!.n;
+      rangeRows = share(best) > 0 ? total / share(best) : Number.POSITIVE_INFINITY;
+    }
+  }
+  if (total === null) total = runAll<{ n: number }>(db, count(index))[0]!.n;
+  // The page's two plans, in steps (index entries; a row look-up costs rowCost).
+  const size = categorySize(db, categoryId);
+  const walked = Math.min(size, ((q.offset + q.limit) * size) / Math.max(total, 1));
+  const walkCost = walked * (covers(sort.index) ? 1 : limits.rowCost);
+  const rangeCost =
+    (rangeRows ?? size) * (covers(index) ? 1 : limits.rowCost) +
+    (index === sort.index || sort.key === "" || INDEX_COLUMNS[index]!.includes(sort.key) ? total : total * limits.rowCost);
+  const driver = index !== sort.index && rangeCost < walkCost ? "filter" : "sort";
+  return { page: page(driver === "filter" ? index : sort.index), count: count(index), total, index, driver };
+}
+
 /** Runs a statement whose text depends on the request (uncached, so the statement cache stays bounded). */
 function runAll<T>(db: Database, f: SqlFragment): T[] {
   const stmt = db.prepare<T, Bind[]>(f.sql);
@@ -63,9 +245,17 @@ export interface Page {
 }
 
 export function listArtworks(deps: AppDeps, view: View, q: ParsedList): Page {
-  const { page, count } = listStatements(q);
-  const ids = runAll<{ id: number }>(deps.market, page).map((r) => r.id);
-  const total = runAll<{ n: number }>(deps.market, count)[0]!.n;
+  const planned = categoryPlan(deps.market, q);
+  let ids: number[];
+  let total: number;
+  if (planned) {
+    total = planned.total;
+    ids = total > q.offset ? runAll<{ id: number }>(deps.market, planned.page).map((r) => r.id) : [];
+  } else {
+    const { page, count } = listStatements(q);
+    ids = runAll<{ id: number }>(deps.market, page).map((r) => r.id);
+    total = runAll<{ n: number }>(deps.market, count)[0]!.n;
+  }
   return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
 }
 
