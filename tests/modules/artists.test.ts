@@ -723,9 +723,18 @@ describe("stats", () => {
 // ---------------------------------------------------------------- query plans
 
 describe("query plans of the list (limit 100)", () => {
-  const plan = (qs: string) => {
-    const q = listSql(ctx.deps.market, parseList(ARTIST_LIST, new URLSearchParams(`limit=100&${qs}`)), enterpriseUser);
-    return (ctx.deps.market.query(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail);
+  // prepare + finalize: a cached EXPLAIN statement stays active and would hold the reader's snapshot
+  const explain = (sql: string, params: unknown[]) => {
+    const e = ctx.deps.market.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+    try {
+      return (e.all(...(params as (string | number)[])) as { detail: string }[]).map((r) => r.detail);
+    } finally {
+      e.finalize();
+    }
+  };
+  const plan = (qs: string, probeRows?: number, which: "page" | "count" = "page") => {
+    const q = listSql(ctx.deps.market, parseList(ARTIST_LIST, new URLSearchParams(`limit=100&${qs}`)), enterpriseUser, probeRows);
+    return which === "page" ? explain(q.sql, q.params) : explain(q.count, q.params.slice(0, -2));
   };
   const fullScan = (steps: string[]) => steps.some((s) => /^SCAN (a|artists)$/.test(s));
 
@@ -754,9 +763,50 @@ describe("query plans of the list (limit 100)", () => {
     for (const p of [...declared, "q", "is_living", "followed"]) expect(filters.some((f) => f.startsWith(`${p}=`)), p).toBe(true);
     for (const f of filters) {
       for (const sort of ["", "&sort_by=NAME"]) {
-        const steps = plan(f + sort);
-        expect(fullScan(steps), `${f}${sort}: ${steps}`).toBe(false);
+        // the probes' threshold decides between the filter's range and the sort's index: both ways
+        for (const probeRows of [undefined, 2, 1e9]) {
+          for (const which of ["page", "count"] as const) {
+            const steps = plan(f + sort, probeRows, which);
+            expect(fullScan(steps), `${f}${sort} ${probeRows} ${which}: ${steps}`).toBe(false);
+          }
+        }
       }
     }
+  });
+
+  test("the plan chosen per request: the same page and total as SQLite's own plan, whichever index it picks", () => {
+    const combos = [
+      "nationality__in=French,German&market_cap__gte=1000&sort_by=MOMENTUM_12MO",
+      "is_living=true&total_sales__gte=1000&sort_by=TOTAL_SALES",
+      "is_living=false&birth__gte=1900&sort_by=MARKET_CAP",
+      "price_momentum_percentage_12mo__gte=5&sort_by=MEDIAN_1YR",
+      "total_sales__gte=1&sort_by=MOMENTUM_5Y&sort_dir=asc",
+      "nationality__in=French&sort_by=NAME",
+      "birth__gte=1950&birth__lte=1970&max_price__gte=1000&sort_by=BIRTH&offset=3",
+    ];
+    const used = new Set<string>();
+    for (const c of combos) {
+      const q = parseList(ARTIST_LIST, new URLSearchParams(`limit=7&${c}`));
+      const run = (sql: string, params: unknown[]) => {
+        const e = ctx.deps.market.prepare(sql);
+        try {
+          return e.all(...(params as (string | number)[])) as { id?: number; n?: number }[];
+        } finally {
+          e.finalize();
+        }
+      };
+      const strip = (sql: string) => sql.replace(/ INDEXED BY \w+/g, "");
+      for (const probeRows of [undefined, 2, 1e9]) {
+        const planned = listSql(ctx.deps.market, q, enterpriseUser, probeRows);
+        for (const m of `${planned.sql} ${planned.count}`.matchAll(/INDEXED BY (\w+)/g)) used.add(m[1]!);
+        const expected = run(strip(planned.sql), planned.params).map((r) => r.id);
+        expect({ c, probeRows, ids: run(planned.sql, planned.params).map((r) => r.id) }).toEqual({ c, probeRows, ids: expected });
+        const total = run(strip(planned.count), planned.params.slice(0, -2))[0]!.n;
+        expect({ c, probeRows, total: planned.total ?? run(planned.count, planned.params.slice(0, -2))[0]!.n }).toEqual({ c, probeRows, total });
+      }
+    }
+    // both kinds of plan were taken: a filter's range and a sort's index
+    expect(used.has("artists_nationality_market_cap") && used.has("artists_living_total_sales")).toBe(true);
+    expect([...used].some((i) => i.endsWith("_nulls_last") || i === "artists_name_nocase")).toBe(true);
   });
 });

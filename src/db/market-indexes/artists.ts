@@ -18,6 +18,10 @@ export const STATEMENTS: string[] = [
   ...plain.map((c) => `CREATE INDEX IF NOT EXISTS artists_${c} ON artists (${c})`),
   ...nullableSorts.map((c) => `CREATE INDEX IF NOT EXISTS artists_${c}_nulls_last ON artists (${c} IS NULL, ${c})`),
   "CREATE INDEX IF NOT EXISTS artists_name_nocase ON artists (name COLLATE NOCASE)",
+  // the screener's commonest pair: a few nationalities and a market-cap floor (its count on the index alone)
+  "CREATE INDEX IF NOT EXISTS artists_nationality_market_cap ON artists (nationality, market_cap)",
+  // is_living=true (death IS NULL) with a total_sales floor or sort, on the index alone
+  "CREATE INDEX IF NOT EXISTS artists_living_total_sales ON artists (death, total_sales)",
   `CREATE VIRTUAL TABLE IF NOT EXISTS artists_fts USING fts5(name, synonyms, content='artists', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,
   "INSERT INTO artists_fts(artists_fts) VALUES ('rebuild')",
 ];
