@@ -40,9 +40,11 @@ export interface ServerStats {
   ok: number;
   other: number;
   withDu: number;
-  /** With --diag (metered): ledger flushes that committed something, and the entries they committed. */
+  /** With --diag (metered): ledger commits and the entries they committed (batches and requests committed alone). */
   commits?: number;
   committed?: number;
+  /** Of those, commits of one request alone in its own turn (the ledger was idle). */
+  immediate?: number;
 }
 const stats: ServerStats = { mode, ok: 0, other: 0, withDu: 0 };
 const DU = "x-service-dataunits";
@@ -78,13 +80,23 @@ if (mode === "raw") {
     // Diagnostics only (never in the measured runs): group-commit batch sizes.
     stats.commits = 0;
     stats.committed = 0;
-    const ledger = deps.ledger as unknown as { pending: unknown[]; flush(): void };
+    stats.immediate = 0;
+    const ledger = deps.ledger as unknown as { pending: unknown[]; flush(): void; commits: { total: number; immediate: number } };
     const flush = ledger.flush.bind(ledger);
     ledger.flush = () => {
       const n = ledger.pending.length;
       if (n > 0) (stats.commits!++, (stats.committed! += n));
       flush();
     };
+    // Requests committed alone (in `charge`, not through flush): one entry each. Added before
+    // the stats are sent (this listener is registered first).
+    process.on("message", (message) => {
+      if (message !== "stats") return;
+      const fresh = ledger.commits.immediate - stats.immediate!;
+      stats.commits! += fresh;
+      stats.committed! += fresh;
+      stats.immediate = ledger.commits.immediate;
+    });
   }
   // Only for bench/core.ts --what-if: the suggested changes, applied at run time.
   const whatIf = flag("what-if");

@@ -292,6 +292,8 @@ interface Run {
   serverWithDu?: number;
   /** With --diag: mean group-commit batch size during the run. */
   meanBatch?: number;
+  /** With --diag: requests the ledger committed alone, in their own turn (it was idle). */
+  immediateCommits?: number;
   /** CPU the server process used during the run per request it answered (less noisy than req/s). */
   serverCpuUsPerRequest: number;
   /** The same for the server's main (event-loop) thread alone. */
@@ -415,6 +417,7 @@ async function main(): Promise<number> {
         run.serverOk = after.ok - before.server.ok;
         run.serverWithDu = after.withDu - before.server.withDu;
         if (after.commits !== undefined) run.meanBatch = (after.committed! - before.server.committed!) / (after.commits - before.server.commits!);
+        if (after.immediate !== undefined) run.immediateCommits = after.immediate - before.server.immediate!;
       }
       runs.push(run);
       const r = result;
@@ -424,7 +427,8 @@ async function main(): Promise<number> {
           `(loop thread ${fmt(run.loopCpuUsPerRequest, 1)})  ` +
           `200s ${r.ok200}  non-2xx ${r.non2xx}  socket errors ${r.socketErrors}` +
           (run.ledgerRows !== undefined ? `  ledger +${run.ledgerRows} (server sent ${run.serverOk} 200s)` : "") +
-          (run.meanBatch !== undefined ? `  mean commit batch ${fmt(run.meanBatch, 1)}` : ""),
+          (run.meanBatch !== undefined ? `  mean commit batch ${fmt(run.meanBatch, 1)}` : "") +
+          (run.immediateCommits !== undefined ? ` (${run.immediateCommits} requests committed alone)` : ""),
       );
     };
     if (o.warmup > 0) for (const mode of modes) await runOne(0, mode, o.warmup, true);

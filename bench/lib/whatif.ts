@@ -201,6 +201,8 @@ function ledgerInWorker(
     if (!(field in l)) throw new Error(`what-if ledgerWorker: Ledger has no "${field}" any more`);
   }
   if (!("batch" in l) && !("waiters" in l)) throw new Error("what-if ledgerWorker: Ledger has neither `batch` nor `waiters`");
+  // Every row goes through flush (to the worker): never the ledger's own commit of an idle request.
+  (l as unknown as { lastCommitEnd: number }).lastCommitEnd = Number.POSITIVE_INFINITY;
   const worker = new Worker(new URL("./ledger-worker.ts", import.meta.url));
   worker.postMessage({ open: deps.account.filename, autocheckpoint });
   const inflight = new Map<number, { entries: LedgerEntry[]; settle: (err?: unknown) => void }>();
