@@ -231,6 +231,28 @@ describe("Data Units", () => {
     expect(row).toEqual({ method: "GET", route: "/v1/artworks", records: 11, du: 18.5, status: 200 });
     expect(res.headers.get("X-Service-DataUnits")).toBe("18.5");
   });
+
+  test("group commit: a lone request is committed in its own turn; concurrent ones share a commit, all before their responses", async () => {
+    const ledger = ctx.deps.ledger;
+    ledger.flush();
+    await Bun.sleep(5); // the ledger is idle: the last commit ended more than IDLE_MS ago
+    // a lone request: its row is committed before the response is built, on the same turn
+    let before = ledgerRows();
+    const commits = { ...ledger.commits };
+    const res = await call("/v1/artworks?limit=3", ctx.keys.pro);
+    expect(res.status).toBe(200);
+    expect(ledgerRows()).toBe(before + 1);
+    expect(ledger.commits.immediate).toBe(commits.immediate + 1);
+    // 20 at once: every row committed when the responses arrive, in fewer commits than requests
+    await Bun.sleep(5);
+    before = ledgerRows();
+    const total = ledger.commits.total;
+    const responses = await Promise.all(Array.from({ length: 20 }, () => call("/v1/artworks?limit=2", ctx.keys.pro)));
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(ledgerRows()).toBe(before + 20);
+    expect(ledger.commits.total - total).toBeLessThan(20);
+    expect(ledger.commits.total - total).toBeGreaterThanOrEqual(1);
+  });
 });
 
 describe("validation (422)", () => {
