@@ -274,15 +274,15 @@ function sortIndex(sort: SortBy, dir: SortDir): string {
   return dir === "asc" && SORTS[sort].nullable ? `artists_${column}_nulls_last` : `artists_${column}`;
 }
 
-const artistIndexes = new WeakMap<Database, Set<string>>();
+const listIndexNames = new WeakMap<Database, Set<string>>();
 
 function hasIndex(db: Database, name: string): boolean {
-  let names = artistIndexes.get(db);
+  let names = listIndexNames.get(db);
   if (!names) {
     names = new Set(
       db.query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'artists'").all().map((r) => r.name),
     );
-    artistIndexes.set(db, names);
+    listIndexNames.set(db, names);
   }
   return names.has(name);
 }
