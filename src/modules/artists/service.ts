@@ -6,8 +6,9 @@
 import type { Database } from "bun:sqlite";
 import { followedAmong } from "../../db/follows";
 import type { Schema } from "../../http/endpoint";
-import { notFound, ValidationFailed, issue } from "../../http/errors";
+import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors";
 import type { ImageSigner } from "../../images/urls";
+import { ARTIST_INDEX, VectorIndex } from "../../images/vector-index";
 import { whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
 import {
   ARTIST_FIELDS,
@@ -488,103 +489,30 @@ export function artistStats(db: Database, query: ParsedList, userId: number | nu
   return out;
 }
 
-// ---------------------------------------------------------------- related (cosine over the vectors)
+// ---------------------------------------------------------------- related (the artist vector index)
 
-interface VectorIndex {
-  /** Artist ids, ascending. */
-  ids: Int32Array;
-  /** Row i is the vector of ids[i] divided by its norm; a zero (or non-finite) vector stays zero. */
-  unit: Float32Array;
-  /** 1 where the row is a usable (non-zero) vector. */
-  usable: Uint8Array;
-}
+/**
+ * The artist index of a read connection (artist_vectors: artist_index_vector normalised, zero
+ * vectors left out; built by embedMarket), opened once per connection; null when the market has none.
+ */
+const artistVectorIndexes = new WeakMap<Database, VectorIndex | null>();
 
-const vectorIndexes = new WeakMap<Database, VectorIndex>();
-const DIM = 64;
-
-/** Every artist's vector, normalised, loaded once per connection (a snapshot is immutable). */
-function vectorIndex(db: Database): VectorIndex {
-  let index = vectorIndexes.get(db);
-  if (index) return index;
-  const rows = db.query<unknown, []>("SELECT artist_id, vector FROM artist_charts ORDER BY artist_id").values() as [number, Uint8Array][];
-  const ids = new Int32Array(rows.length);
-  const unit = new Float32Array(rows.length * DIM);
-  const usable = new Uint8Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const [id, blob] = rows[i]!;
-    ids[i] = id;
-    const v = float32s(blob);
-    if (v.length < DIM) continue;
-    let norm = 0;
-    for (let k = 0; k < DIM; k++) norm += v[k]! * v[k]!;
-    norm = Math.sqrt(norm);
-    if (!(norm > 0) || !Number.isFinite(norm)) continue;
-    usable[i] = 1;
-    const row = unit.subarray(i * DIM, (i + 1) * DIM);
-    for (let k = 0; k < DIM; k++) row[k] = v[k]! / norm;
+function artistVectors(db: Database): VectorIndex | null {
+  let index = artistVectorIndexes.get(db);
+  if (index === undefined) {
+    index = VectorIndex.exists(db, ARTIST_INDEX) ? new VectorIndex(db, ARTIST_INDEX) : null;
+    artistVectorIndexes.set(db, index);
   }
-  index = { ids, unit, usable };
-  vectorIndexes.set(db, index);
   return index;
 }
 
-function positionOf(ids: Int32Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (ids[mid]! < id) lo = mid + 1;
-    else if (ids[mid]! > id) hi = mid - 1;
-    else return mid;
-  }
-  return -1;
-}
-
-/** The `limit` artists nearest to `id` by cosine similarity, best first (ties by id). */
+/** The `limit` artists nearest to `id` by cosine similarity of artist_index_vector, best first (ties by id); none for an artist without a usable vector. */
 export function nearestArtists(db: Database, id: number, limit: number): { id: number; similarity: number }[] {
-  const { ids, unit, usable } = vectorIndex(db);
-  const at = positionOf(ids, id);
-  if (at < 0 || !usable[at]) return [];
-  const q = unit.slice(at * DIM, (at + 1) * DIM);
-  // the best `limit` so far, ascending by (similarity, -id): best[0] is the one to drop next
-  const bestSim = new Float64Array(limit);
-  const bestId = new Int32Array(limit);
-  let size = 0;
-  const n = ids.length;
-  for (let i = 0; i < n; i++) {
-    if (i === at || !usable[i]) continue;
-    let dot = 0;
-    const o = i * DIM;
-    for (let k = 0; k < DIM; k++) dot += unit[o + k]! * q[k]!;
-    const rid = ids[i]!;
-    if (size === limit && (dot < bestSim[0]! || (dot === bestSim[0]! && rid > bestId[0]!))) continue;
-    // insert keeping ascending order; drop the smallest when full
-    let j: number;
-    if (size < limit) {
-      j = size++;
-    } else {
-      j = 0;
-      // shift left over the dropped slot
-      while (j + 1 < size && (bestSim[j + 1]! < dot || (bestSim[j + 1]! === dot && bestId[j + 1]! > rid))) {
-        bestSim[j] = bestSim[j + 1]!;
-        bestId[j] = bestId[j + 1]!;
-        j++;
-      }
-      bestSim[j] = dot;
-      bestId[j] = rid;
-      continue;
-    }
-    while (j > 0 && (bestSim[j - 1]! > dot || (bestSim[j - 1]! === dot && bestId[j - 1]! < rid))) {
-      bestSim[j] = bestSim[j - 1]!;
-      bestId[j] = bestId[j - 1]!;
-      j--;
-    }
-    bestSim[j] = dot;
-    bestId[j] = rid;
-  }
-  const out: { id: number; similarity: number }[] = [];
-  for (let j = size - 1; j >= 0; j--) out.push({ id: bestId[j]!, similarity: round(bestSim[j]!, 6) });
-  return out;
+  const index = artistVectors(db);
+  if (!index) throw new HttpError(503, "This market has no artist vector index yet: seed it, or re-run the import");
+  const vector = index.vectorOf(id);
+  if (!vector) return [];
+  return index.search(vector, limit, { exclude: [id] }).map((h) => ({ id: h.id, similarity: round(Math.max(-1, Math.min(1, h.score)), 6) }));
 }
 
 export function relatedArtists(db: Database, id: number, limit: number, view: View) {
