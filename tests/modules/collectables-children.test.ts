@@ -253,6 +253,22 @@ describe("comp sets (GET|PUT|DELETE …/comps)", () => {
     expect(none.comps[0].similarity).toBeNull();
   });
 
+  test("verified turns false when the market no longer has the artwork by that artist (as after a rebuild)", async () => {
+    const c = await newCollectable();
+    const w = works();
+    const path = `/v1/collectables/${c.id}/comps`;
+    await call(path, "PUT", { comps: [{ artist_id: w[0]!.artist_id, artwork_id: w[0]!.id }, { artist_id: w[1]!.artist_id, artwork_id: w[1]!.id }] });
+    const other = marketRow(ctx, "SELECT id, name FROM artists WHERE id <> ? ORDER BY id LIMIT 1", w[0]!.artist_id);
+    ctx.deps.account.run("UPDATE collectable_comps SET artist_id = ? WHERE collectable_id = ? AND position = 0", [other.id, c.id]);
+    ctx.deps.account.run("UPDATE collectable_comps SET artwork_id = 987654321 WHERE collectable_id = ? AND position = 1", [c.id]);
+    const got = await json(await call(path));
+    expect(got.comps.map((x: Json) => [x.artist_id, x.artist_name, x.artwork_title === null, x.verified])).toEqual([
+      [other.id, other.name, false, false],
+      [w[1]!.artist_id, marketRow(ctx, "SELECT name FROM artists WHERE id = ?", w[1]!.artist_id).name, true, false],
+    ]);
+    expect(got.comps[1].similarity).toBeNull();
+  });
+
   test("PUT replaces (old comps gone), PUT [] empties, DELETE clears (same as PUT []), DELETE again 204", async () => {
     const c = await newCollectable();
     const w = works();

@@ -74,6 +74,7 @@ describe("create (POST /v1/collectables, multipart)", () => {
     expect(du(detail)).toBe("2");
     expect(await json(detail)).toEqual(c);
     expect(rowsOf(ctx, "collectables", c.id)[0]!.user_id).toBe(userId);
+    expect(collectableEmbedding(ctx.deps.account, userId, c.id)).toBeNull();
     expect(rowsOf(ctx, "collectable_acquisitions", c.id).length).toBe(1);
   });
 
@@ -452,6 +453,23 @@ describe("valuation", () => {
     const w = marketRow(ctx, "SELECT id, estimate_usd FROM artworks WHERE artist_id = ? AND estimate_usd IS NOT NULL ORDER BY id LIMIT 1", artist);
     const linked = await json(await ctx.call(`/v1/collectables/${c.id}`, { method: "PATCH", body: { suggested_artwork_id: w.id } }));
     expect(linked).toMatchObject({ machine_estimated_price: w.estimate_usd, machine_estimate_basis: "suggested_artwork", current_estimated_price: w.estimate_usd });
+  });
+
+  test("a record valued on another market snapshot is valued again before it is read (detail and list)", async () => {
+    const a = artwork(17);
+    const c = await create(ctx, { artist_id: a.artist_id, category_id: a.category_id, edition_unique_type: "unique", suggested_artwork_id: a.id });
+    await ctx.call(`/v1/collectables/${c.id}/acquired`, { method: "PATCH", body: { price: 100, currency: "EUR", date: "2000-01-03" } });
+    const stale = () =>
+      ctx.deps.account.run("UPDATE collectables SET machine_estimate_usd = 1, machine_estimate_basis = NULL, valued_on = 'an older market' WHERE id = ?", [c.id]);
+    stale();
+    ctx.deps.account.run("UPDATE collectable_acquisitions SET price_usd = 1 WHERE collectable_id = ?", [c.id]);
+    const fresh = await get(c.id);
+    expect(fresh).toMatchObject({ machine_estimated_price: a.estimate_usd, machine_estimate_basis: "suggested_artwork", current_estimated_price: a.estimate_usd });
+    expect(fresh.acquisition.price_usd).toBe(Math.round(100 * ctx.deps.fx.usdPerUnit("EUR", "2000-01-03")! * 100) / 100);
+    stale();
+    const listed = await json(await ctx.call(`/v1/collectables?value__lte=1&artist_id=${a.artist_id}`));
+    expect(listed.items.map((i: Json) => i.id)).not.toContain(c.id);
+    expect(rowsOf(ctx, "collectables", c.id)[0]!.machine_estimate_usd).toBe(a.estimate_usd);
   });
 
   test("an artist the market has no estimated work of: machine and current value null until a manual price", async () => {
