@@ -139,6 +139,8 @@ for (const kind of KINDS) {
       expect(du(empty)).toBe("1");
       const res = await call(base, "POST", kind.create);
       expect(res.status).toBe(200);
+      // a child write moves the record's updated_at forward
+      expect((await json(await call(`/v1/collectables/${c.id}`))).updated_at > c.updated_at).toBe(true);
       expect(du(res)).toBe("1");
       const made = await json(res);
       expect(made).toEqual(kind.expected(made));

@@ -627,9 +627,16 @@ export function updateCollectable(deps: AppDeps, userId: number, id: number, bod
   const changed = COLUMNS.filter((c) => next[c] !== row[c]);
   if (changed.length) {
     const m = machineEstimate(deps.market, next as never);
-    const sets = [...changed, "machine_estimate_usd", "machine_estimate_basis", "valued_on", "updated_at"];
+    const sets = [...changed, "machine_estimate_usd", "machine_estimate_basis", "valued_on"];
     const values = [...changed.map((c) => next[c]), m.usd, m.basis, marketStamp(deps.market), Date.now()];
-    run(deps.account, `UPDATE collectables SET ${sets.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND user_id = ?`, ...values, id, userId);
+    // updated_at always moves forward, even within the millisecond of the previous write
+    run(
+      deps.account,
+      `UPDATE collectables SET ${sets.map((c) => `${c} = ?`).join(", ")}, updated_at = max(?, updated_at + 1) WHERE id = ? AND user_id = ?`,
+      ...values,
+      id,
+      userId,
+    );
   }
   return getCollectable(deps, userId, id, origin);
 }
@@ -654,7 +661,7 @@ export function replaceImage(deps: AppDeps, userId: number, id: number, image: S
     old = row.image_key;
     run(
       deps.account,
-      `UPDATE collectables SET image_kind = 'upload', image_key = ?, image_market_id = NULL, image_width = ?, image_height = ?, embedding = ?, updated_at = ?
+      `UPDATE collectables SET image_kind = 'upload', image_key = ?, image_market_id = NULL, image_width = ?, image_height = ?, embedding = ?, updated_at = max(?, updated_at + 1)
         WHERE id = ? AND user_id = ?`,
       image.key,
       image.width,
@@ -719,7 +726,7 @@ export function updateAcquisition(deps: AppDeps, userId: number, id: number, bod
       now,
       id,
     );
-    run(deps.account, "UPDATE collectables SET updated_at = ? WHERE id = ?", now, id);
+    run(deps.account, "UPDATE collectables SET updated_at = max(?, updated_at + 1) WHERE id = ?", now, id);
   })();
   return getAcquisition(deps, userId, id);
 }
@@ -819,7 +826,7 @@ export function addChild(deps: AppDeps, userId: number, id: number, name: ChildN
     } finally {
       st.finalize();
     }
-    run(deps.account, "UPDATE collectables SET updated_at = ? WHERE id = ?", now, id);
+    run(deps.account, "UPDATE collectables SET updated_at = max(?, updated_at + 1) WHERE id = ?", now, id);
     return newId;
   })();
   return presentChildren(deps, kind, [ownChild(deps, name, id, childId)])[0]!;
@@ -837,7 +844,7 @@ export function updateChild(deps: AppDeps, userId: number, id: number, name: Chi
   const cols = kind.money ? [...kind.columns, "value_usd"] : [...kind.columns];
   deps.account.transaction(() => {
     run(deps.account, `UPDATE ${kind.table} SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND collectable_id = ?`, ...cols.map((c) => next[c] ?? null), childId, id);
-    run(deps.account, "UPDATE collectables SET updated_at = ? WHERE id = ?", now, id);
+    run(deps.account, "UPDATE collectables SET updated_at = max(?, updated_at + 1) WHERE id = ?", now, id);
   })();
   return presentChildren(deps, kind, [ownChild(deps, name, id, childId)])[0]!;
 }
@@ -849,7 +856,7 @@ export function deleteChild(deps: AppDeps, userId: number, id: number, name: Chi
   const now = Date.now();
   deps.account.transaction(() => {
     run(deps.account, `DELETE FROM ${kind.table} WHERE id = ? AND collectable_id = ?`, childId, id);
-    run(deps.account, "UPDATE collectables SET updated_at = ? WHERE id = ?", now, id);
+    run(deps.account, "UPDATE collectables SET updated_at = max(?, updated_at + 1) WHERE id = ?", now, id);
   })();
 }
 
