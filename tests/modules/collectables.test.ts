@@ -86,6 +86,48 @@ describe("create (POST /v1/collectables, multipart)", () => {
     expect(d).toEqual([{ loc: ["body", "edition_unique_type"], msg: "Field required", type: "missing", input: null, ctx: {} }]);
   });
 
+  test("any field of the update input may be sent with the form, and wins over the seeds; its ids are checked", async () => {
+    const a = artwork(19);
+    const mats = marketRows<{ id: number }>(ctx, "SELECT id FROM materials ORDER BY id LIMIT 2 OFFSET 3").map((r) => r.id);
+    const res = await send(
+      ctx,
+      "/v1/collectables",
+      "POST",
+      form({
+        artist_id: a.artist_id,
+        category_id: a.category_id,
+        edition_unique_type: "unique",
+        suggested_artwork_id: a.id,
+        material_ids: mats.join(","),
+        condition: "Mint",
+        measurements_unit: "in",
+        measurements_height: 12.5,
+        selected_price_type: "manual",
+        manual_price_value: 4200,
+        creation_year: 1901,
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({
+      title: a.title,
+      material_ids: mats,
+      condition: "Mint",
+      measurements_unit: "in",
+      measurements_height: 12.5,
+      measurements_width: a.width_cm,
+      creation_year: 1901,
+      selected_price_type: "manual",
+      manual_price_value: 4200,
+      current_estimated_price: 4200,
+      current_price_source: "manual",
+      machine_estimated_price: a.estimate_usd,
+    });
+    const d = await expect422(await send(ctx, "/v1/collectables", "POST", form({ artist_id: 1, category_id: 1, edition_unique_type: "unique", damage_ids: "1,777777", surface_ids: "x" })));
+    expect(d.map((x) => [x.loc, x.type])).toEqual([[["body", "surface_ids", 0], "int_parsing"]]);
+    const d2 = await expect422(await send(ctx, "/v1/collectables", "POST", form({ artist_id: 1, category_id: 1, edition_unique_type: "unique", damage_ids: "1,777777" })));
+    expect(d2).toEqual([{ loc: ["body", "damage_ids", 1], msg: "Damage 777777 does not exist", type: "value_error", input: 777777, ctx: { reference: "damages" } }]);
+  });
+
   test("suggested_artwork_id seeds title, year, measurements, materials, substrate and the image (the artwork's vector as embedding)", async () => {
     const a = artwork(3);
     const c = await create(ctx, { artist_id: a.artist_id, category_id: a.category_id, edition_unique_type: "unique", suggested_artwork_id: a.id });

@@ -244,17 +244,19 @@ export const CollectableUpdateInput = t.Object(updatable, {
   description: "Every field optional: only the fields sent change; null clears a nullable field; unknown fields are refused.",
 });
 
-/** The multipart fields of POST /v1/collectables (the image is a file part). */
+/**
+ * The multipart fields of POST /v1/collectables (the image is a file part): the spec's three
+ * required fields and suggested_artwork_id, plus any field of the update input (flat names), which
+ * wins over what the suggested artwork seeds.
+ */
+const { measurements: _m, edition: _e, artist_id: _a, category_id: _c, suggested_artwork_id: _s, edition_unique_type: _t, ...createExtras } = updatable;
 export const CollectableCreateForm = t.Object(
   {
     artist_id: t.Integer({ minimum: 1 }),
     category_id: t.Integer({ minimum: 1 }),
     edition_unique_type: oneOf(EDITION_UNIQUE_TYPES),
-    suggested_artwork_id: t.Optional(t.Integer({ minimum: 1, description: "seeds title, year, measurements, materials and image from this market artwork" })),
-    title: t.Optional(text(500, "overrides the seeded title")),
-    creation_year: t.Optional(year()),
-    edition_number: t.Optional(t.Integer({ minimum: 1 })),
-    edition_size: t.Optional(t.Integer({ minimum: 1 })),
+    suggested_artwork_id: t.Optional(t.Integer({ minimum: 1, description: "seeds title, year, measurements, materials, substrate, edition data and image from this market artwork" })),
+    ...createExtras,
   },
   { $id: "CollectableCreateForm", additionalProperties: false },
 );

@@ -426,15 +426,17 @@ export function removeImage(deps: AppDeps, key: string | null | undefined): void
 
 // ---------------------------------------------------------------- create
 
+/** The create form: the required fields, the suggested artwork, and any field of the update input. */
 export interface CreateInput {
   artist_id: number;
   category_id: number;
   edition_unique_type: string;
   suggested_artwork_id?: number;
   title?: string;
-  creation_year?: number;
-  edition_number?: number;
-  edition_size?: number;
+  creation_year?: number | null;
+  edition_number?: number | null;
+  edition_size?: number | null;
+  [field: string]: unknown;
 }
 
 interface ArtworkSeed {
@@ -490,6 +492,7 @@ export function checkCreate(deps: AppDeps, input: CreateInput): ArtworkSeed | nu
       );
     }
   }
+  for (const [field, kind] of Object.entries(ID_ARRAYS)) checkReference(deps.market, issues, kind, ["body", field], input[field] as number[] | undefined);
   checkEdition(issues, input.edition_number ?? null, input.edition_size ?? null, ["body"]);
   fail(issues);
   return seed;
@@ -503,11 +506,11 @@ export function createCollectable(deps: AppDeps, userId: number, input: CreateIn
     artist_id: input.artist_id,
     category_id: input.category_id,
     suggested_artwork_id: seed?.id ?? null,
-    title: input.title ?? seed?.title ?? "Untitled",
-    creation_year: input.creation_year ?? seed?.creation_year ?? null,
+    title: seed?.title ?? "Untitled",
+    creation_year: seed?.creation_year ?? null,
     edition_unique_type: input.edition_unique_type,
-    edition_number: input.edition_number ?? (fromSeed && input.edition_unique_type === "edition" ? seed!.edition_number : null),
-    edition_size: input.edition_size ?? (fromSeed && input.edition_unique_type === "edition" ? seed!.edition_size : null),
+    edition_number: fromSeed && input.edition_unique_type === "edition" ? seed!.edition_number : null,
+    edition_size: fromSeed && input.edition_unique_type === "edition" ? seed!.edition_size : null,
     measurements_unit: "cm",
     measurements_height: seed?.height_cm ?? null,
     measurements_width: seed?.width_cm ?? null,
@@ -518,6 +521,11 @@ export function createCollectable(deps: AppDeps, userId: number, input: CreateIn
     substrate_ids: JSON.stringify(seed?.substrate_id ? [seed.substrate_id] : []),
     selected_price_type: "machine",
   };
+  // fields sent with the form win over the seeds
+  for (const c of COLUMNS) {
+    if (input[c] === undefined || c === "artist_id" || c === "category_id" || c === "suggested_artwork_id") continue;
+    record[c] = c in ID_ARRAYS ? JSON.stringify(input[c]) : input[c];
+  }
   let embedding: Uint8Array | null = null;
   if (image) {
     Object.assign(record, { image_kind: "upload", image_key: image.key, image_market_id: null, image_width: image.width, image_height: image.height });
