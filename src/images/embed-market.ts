@@ -18,7 +18,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { isCompiled, loadSharp, type Sharp } from "../platform/native";
-import { embedImage, embedPixels, embeddingRaster, EMBEDDING_DIMS } from "./embedding";
+import { embedPixels, embeddingRaster, EMBEDDING_DIMS, SVG_SHEET, svgRasters } from "./embedding";
 import { renderSvg } from "./procedural";
 import { buildArtistIndex, buildVectorIndex, imageIndexSpec, type BuildSummary, type VectorRow } from "./vector-index";
 
@@ -35,7 +35,7 @@ export interface EmbedMarketOptions {
    * MIN_IMAGES_FOR_WORKERS images). 0: in this thread.
    */
   workers?: number;
-  /** Images in flight when embedding in this thread (default: the number of CPUs, at least 2). */
+  /** Sheets of pictures in flight when embedding in this thread (default: the number of CPUs, at least 2). */
   concurrency?: number;
   /** Build options of the image index (nlist, nprobe… ; defaults from vector-index). */
   nlist?: number;
@@ -67,23 +67,53 @@ export interface EmbedRow {
 
 /** The embedding of one catalogue image (null when a file original is missing or unreadable). */
 export async function embedCatalogueImage(sharp: Sharp, dataDir: string, row: Pick<EmbedRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height">): Promise<Float32Array | null> {
-  if (row.kind === "procedural") {
-    const svg = renderSvg({ artistId: row.artist_id, seed: row.seed ?? 0, width: row.width, height: row.height });
-    return embedImage(sharp, { svg, width: row.width, height: row.height });
+  return (await embedCatalogueImages(sharp, dataDir, [row]))[0]!;
+}
+
+/**
+ * The embeddings of catalogue images, in order (null for a file original that is missing or
+ * unreadable). Procedural originals are drawn SVG_SHEET to a librsvg call (svgRasters); the
+ * vectors are the same as one at a time.
+ */
+export async function embedCatalogueImages(
+  sharp: Sharp,
+  dataDir: string,
+  rows: readonly Pick<EmbedRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height">[],
+): Promise<(Float32Array | null)[]> {
+  const out: (Float32Array | null)[] = new Array(rows.length).fill(null);
+  const procedural: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (row.kind === "procedural") {
+      procedural.push(i);
+      continue;
+    }
+    if (!row.path) continue;
+    const file = join(dataDir, "images", "orig", row.path);
+    if (!existsSync(file)) continue;
+    try {
+      const raster = await embeddingRaster(sharp, readFileSync(file));
+      out[i] = embedPixels(raster.data, raster.width, raster.height);
+    } catch {
+      out[i] = null;
+    }
   }
-  if (!row.path) return null;
-  const file = join(dataDir, "images", "orig", row.path);
-  if (!existsSync(file)) return null;
-  try {
-    const raster = await embeddingRaster(sharp, readFileSync(file));
-    return embedPixels(raster.data, raster.width, raster.height);
-  } catch {
-    return null;
+  if (procedural.length > 0) {
+    const inputs = procedural.map((i) => {
+      const row = rows[i]!;
+      return { svg: renderSvg({ artistId: row.artist_id, seed: row.seed ?? 0, width: row.width, height: row.height }), width: row.width, height: row.height };
+    });
+    const rasters = await svgRasters(sharp, inputs);
+    procedural.forEach((i, k) => {
+      const r = rasters[k]!;
+      out[i] = embedPixels(r.data, r.width, r.height);
+    });
   }
+  return out;
 }
 
 /** Rows per message to a worker, and messages queued per worker. */
-const BATCH = 48;
+const BATCH = 64;
 const QUEUED = 2;
 /** Rows read from the database at a time (keyset pages: a large market's rows never sit in memory whole). */
 const PAGE = 4096;
@@ -106,29 +136,37 @@ function* imagePages(db: Database): Generator<EmbedRow[]> {
   }
 }
 
-/** Embeds in this thread, `concurrency` images in flight (sharp still rasterises on its own threads). */
+/** Embeds in this thread, `concurrency` sheets in flight (sharp rasterises on its own threads). */
 async function embedInProcess(db: Database, dataDir: string, concurrency: number, stage: Staged): Promise<void> {
   const sharp = loadSharp(dataDir);
   for (const rows of imagePages(db)) {
-    const vectors = new Float32Array(rows.length * EMBEDDING_DIMS);
-    const ok = new Uint8Array(rows.length);
     for (let from = 0; from < rows.length; from += BATCH) {
-      const to = Math.min(rows.length, from + BATCH);
-      let next = from;
-      const lane = async () => {
-        while (next < to) {
-          const i = next++;
-          const v = await embedCatalogueImage(sharp, dataDir, rows[i]!);
-          if (v) {
-            vectors.set(v, i * EMBEDDING_DIMS);
-            ok[i] = 1;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: concurrency }, lane));
-      stage(rows.slice(from, to), vectors.subarray(from * EMBEDDING_DIMS, to * EMBEDDING_DIMS), ok.subarray(from, to));
+      const batch = rows.slice(from, from + BATCH);
+      const { vectors, ok } = await embedBatch(sharp, dataDir, batch, concurrency);
+      stage(batch, vectors, ok);
     }
   }
+}
+
+/** A batch's vectors (rows × EMBEDDING_DIMS) and which rows have one, `lanes` sheets of SVG_SHEET in flight. */
+export async function embedBatch(sharp: Sharp, dataDir: string, rows: readonly EmbedRow[], lanes: number): Promise<{ vectors: Float32Array; ok: Uint8Array }> {
+  const vectors = new Float32Array(rows.length * EMBEDDING_DIMS);
+  const ok = new Uint8Array(rows.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < rows.length) {
+      const from = next;
+      next += SVG_SHEET;
+      const got = await embedCatalogueImages(sharp, dataDir, rows.slice(from, from + SVG_SHEET));
+      got.forEach((v, k) => {
+        if (!v) return;
+        vectors.set(v, (from + k) * EMBEDDING_DIMS);
+        ok[from + k] = 1;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
+  return { vectors, ok };
 }
 
 /**

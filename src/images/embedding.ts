@@ -6,8 +6,8 @@
  *
  * `embedPixels(rgb, width, height)` is pure: RGB bytes in, EMBEDDING_DIMS float32 out, L2-normalised.
  * `embedImage(sharp, input)` decodes and fits the picture inside EMBEDDING_CANVAS² with sharp (a
- * procedural SVG is drawn straight at that size through its density, never at full size) and
- * calls embedPixels.
+ * procedural SVG is drawn straight at that size, never at full size: `svgRasters` draws many in
+ * one librsvg call) and calls embedPixels.
  *
  * The vector is made of blocks, each L2-normalised and weighted (DEFAULT_WEIGHTS), then the whole
  * normalised:
@@ -86,17 +86,32 @@ for (let i = 0; i < 256; i++) {
 }
 const labF = (t: number): number => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
 
+// A direct-mapped cache of colours already converted (pictures repeat their colours: about one
+// pixel in five has a colour of its own): the same float32 values, three cube roots fewer a hit.
+const LAB_SLOTS = 1 << 14;
+const labKeys = new Int32Array(LAB_SLOTS).fill(-1);
+const labValues = new Float32Array(LAB_SLOTS * 3);
+
 /** CIELAB (D65) of every pixel. */
 export function toLab(rgb: Uint8Array, n: number, channels: number): { L: Float32Array; A: Float32Array; B: Float32Array } {
   const L = new Float32Array(n), A = new Float32Array(n), B = new Float32Array(n);
   for (let p = 0, i = 0; p < n; p++, i += channels) {
-    const r = SRGB_TO_LINEAR[rgb[i]!]!, g = SRGB_TO_LINEAR[rgb[i + 1]!]!, b = SRGB_TO_LINEAR[rgb[i + 2]!]!;
-    const fx = labF((0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047);
-    const fy = labF(0.2126729 * r + 0.7151522 * g + 0.072175 * b);
-    const fz = labF((0.0193339 * r + 0.119192 * g + 0.9503041 * b) / 1.08883);
-    L[p] = 116 * fy - 16;
-    A[p] = 500 * (fx - fy);
-    B[p] = 200 * (fy - fz);
+    const key = (rgb[i]! << 16) | (rgb[i + 1]! << 8) | rgb[i + 2]!;
+    const slot = (Math.imul(key, 0x9e3779b1) >>> 18) & (LAB_SLOTS - 1);
+    const v = slot * 3;
+    if (labKeys[slot] !== key) {
+      const r = SRGB_TO_LINEAR[rgb[i]!]!, g = SRGB_TO_LINEAR[rgb[i + 1]!]!, b = SRGB_TO_LINEAR[rgb[i + 2]!]!;
+      const fx = labF((0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047);
+      const fy = labF(0.2126729 * r + 0.7151522 * g + 0.072175 * b);
+      const fz = labF((0.0193339 * r + 0.119192 * g + 0.9503041 * b) / 1.08883);
+      labKeys[slot] = key;
+      labValues[v] = 116 * fy - 16;
+      labValues[v + 1] = 500 * (fx - fy);
+      labValues[v + 2] = 200 * (fy - fz);
+    }
+    L[p] = labValues[v]!;
+    A[p] = labValues[v + 1]!;
+    B[p] = labValues[v + 2]!;
   }
   return { L, A, B };
 }
@@ -302,16 +317,89 @@ export interface SvgInput {
   height: number;
 }
 
-/** Decodes `input` into an RGB raster whose long side is EMBEDDING_CANVAS (never a full-size pass for an SVG). */
-export async function embeddingRaster(sharp: Sharp, input: Buffer | Uint8Array | SvgInput, canvas = EMBEDDING_CANVAS): Promise<{ data: Uint8Array; width: number; height: number }> {
-  let pipeline;
-  if (input instanceof Uint8Array) {
-    pipeline = sharp(input, { failOn: "none" }).rotate();
-  } else {
-    const density = (72 * canvas) / Math.max(1, input.width, input.height);
-    pipeline = sharp(Buffer.from(input.svg), { density });
+/** An RGB raster (3 bytes a pixel, row-major). */
+export interface Raster {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** The canvas an original of width × height is drawn at: the long side `canvas`, the aspect kept. */
+export function canvasSize(width: number, height: number, canvas = EMBEDDING_CANVAS): { width: number; height: number } {
+  const long = Math.max(1, width, height);
+  return { width: Math.max(1, Math.round((width * canvas) / long)), height: Math.max(1, Math.round((height * canvas) / long)) };
+}
+
+/** Pictures drawn per librsvg call by svgRasters. */
+export const SVG_SHEET = 16;
+
+/**
+ * Draws procedural originals at the embedding canvas, several per librsvg call: each document
+ * is placed in a "sheet" SVG as a nested viewport of its canvas size (whole pixels, one under the
+ * other, its own width × height mapped onto it; its ids prefixed so that every picture keeps its
+ * own gradients), the sheet is rasterised once, and its rows are cut back into one raster per
+ * picture, composited over white. A call costs about as much fixed time as drawing a picture at
+ * this size, so sheets of SVG_SHEET save most of it; a picture comes out the same whatever
+ * sheet it is drawn in (a sheet of one included), so the drawn SVG and the stored vector agree.
+ */
+export async function svgRasters(sharp: Sharp, inputs: readonly SvgInput[], canvas = EMBEDDING_CANVAS): Promise<Raster[]> {
+  const out: Raster[] = [];
+  for (let from = 0; from < inputs.length; from += SVG_SHEET) {
+    const part = inputs.slice(from, from + SVG_SHEET);
+    const boxes: { y: number; width: number; height: number }[] = [];
+    const docs: string[] = [];
+    let y = 0, sheetWidth = 1;
+    part.forEach((input, k) => {
+      const size = canvasSize(input.width, input.height, canvas);
+      const doc = input.svg
+        .replace(/^\s*<\?xml[^>]*\?>/, "")
+        .replace(/\bid="([^"]*)"/g, `id="s${k}-$1"`)
+        .replace(/url\(#([^)]*)\)/g, `url(#s${k}-$1)`)
+        .replace(/href="#([^"]*)"/g, `href="#s${k}-$1"`);
+      docs.push(
+        `<svg x="0" y="${y}" width="${size.width}" height="${size.height}" viewBox="0 0 ${Math.max(1, input.width)} ${Math.max(1, input.height)}" preserveAspectRatio="none">${doc}</svg>`,
+      );
+      boxes.push({ y, ...size });
+      y += size.height;
+      sheetWidth = Math.max(sheetWidth, size.width);
+    });
+    const sheet = `<svg xmlns="http://www.w3.org/2000/svg" width="${sheetWidth}" height="${y}" viewBox="0 0 ${sheetWidth} ${y}">${docs.join("")}</svg>`;
+    const { data, info } = await sharp(Buffer.from(sheet), { density: 72 }).raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
+    if (info.width !== sheetWidth || info.height !== y) throw new Error(`svgRasters: sheet drawn at ${info.width}×${info.height}, expected ${sheetWidth}×${y}`);
+    const ch = info.channels;
+    for (const box of boxes) {
+      const rgb = new Uint8Array(box.width * box.height * 3);
+      for (let r = 0; r < box.height; r++) {
+        let s = (box.y + r) * info.width * ch;
+        let d = r * box.width * 3;
+        for (let x = 0; x < box.width; x++, s += ch, d += 3) {
+          const alpha = ch === 4 ? data[s + 3]! : 255;
+          if (alpha === 255) {
+            rgb[d] = data[s]!;
+            rgb[d + 1] = data[s + 1]!;
+            rgb[d + 2] = data[s + 2]!;
+          } else {
+            const white = 255 * (255 - alpha);
+            rgb[d] = Math.round((data[s]! * alpha + white) / 255);
+            rgb[d + 1] = Math.round((data[s + 1]! * alpha + white) / 255);
+            rgb[d + 2] = Math.round((data[s + 2]! * alpha + white) / 255);
+          }
+        }
+      }
+      out.push({ data: rgb, width: box.width, height: box.height });
+    }
   }
-  const { data, info } = await pipeline
+  return out;
+}
+
+/**
+ * Decodes `input` into an RGB raster whose long side is EMBEDDING_CANVAS (an SVG is drawn straight
+ * at that size through svgRasters, never at full size).
+ */
+export async function embeddingRaster(sharp: Sharp, input: Buffer | Uint8Array | SvgInput, canvas = EMBEDDING_CANVAS): Promise<Raster> {
+  if (!(input instanceof Uint8Array)) return (await svgRasters(sharp, [input], canvas))[0]!;
+  const { data, info } = await sharp(input, { failOn: "none" })
+    .rotate()
     .flatten({ background: "#ffffff" })
     .resize({ width: canvas, height: canvas, fit: "inside", kernel: "lanczos3" })
     .toColourspace("srgb")

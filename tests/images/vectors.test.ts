@@ -87,7 +87,9 @@ describe("image embeddings on the tiny market", () => {
     const a = await embedImage(sharp, { svg, width: w.width, height: w.height });
     const b = await embedImage(sharp, { svg, width: w.width, height: w.height });
     expect(Array.from(a)).toEqual(Array.from(b));
-    expect(Array.from(a)).toEqual(Array.from(index.vectorOf(w.id)!));
+    // the stored vector was drawn in a sheet with other works (svgRasters): the same up to antialiasing rounding
+    const stored = index.vectorOf(w.id)!;
+    expect(a.reduce((s, x, i) => s + x * stored[i]!, 0)).toBeGreaterThan(0.99999);
     expect(() => embedPixels(new Uint8Array(12), 2, 2)).toThrow(RangeError);
   });
 
