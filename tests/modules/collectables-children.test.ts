@@ -159,7 +159,8 @@ for (const kind of KINDS) {
       expect(record[kind.name].map((x: Json) => x.id).sort()).toEqual([made.id, second.id].sort());
       expect(record[kind.name].find((x: Json) => x.id === made.id)).toEqual(cleared);
       const del = await call(`${base}/${made.id}`, "DELETE");
-      expect(del.status).toBe(204);
+      expect(del.status).toBe(200);
+      expect(await json(del)).toEqual({ id: made.id, deleted: true });
       expect(du(del)).toBe("1");
       expect(await json(await call(base))).toEqual([second]);
       const again = await call(`${base}/${made.id}`, "DELETE");
@@ -271,7 +272,7 @@ describe("comp sets (GET|PUT|DELETE …/comps)", () => {
     expect(got.comps[1].similarity).toBeNull();
   });
 
-  test("PUT replaces (old comps gone), PUT [] empties, DELETE clears (same as PUT []), DELETE again 204", async () => {
+  test("PUT replaces (old comps gone), PUT [] empties, DELETE clears (same effect and answer as PUT []), DELETE again the same", async () => {
     const c = await newCollectable();
     const w = works();
     const path = `/v1/collectables/${c.id}/comps`;
@@ -286,11 +287,14 @@ describe("comp sets (GET|PUT|DELETE …/comps)", () => {
     expect(rowsOf(ctx, "collectable_comp_sets", c.id)).toEqual([]);
     await call(path, "PUT", { comps: [{ artist_id: w[3]!.artist_id, artwork_id: w[3]!.id }] });
     const del = await call(path, "DELETE");
-    expect(del.status).toBe(204);
+    expect(del.status).toBe(200);
+    expect(await json(del)).toEqual({ comps: [], updated_at: null });
     expect(du(del)).toBe("1");
     expect(await json(await call(path))).toEqual({ comps: [], updated_at: null });
     expect(rowsOf(ctx, "collectable_comps", c.id)).toEqual([]);
-    expect((await call(path, "DELETE")).status).toBe(204);
+    const again = await call(path, "DELETE");
+    expect(again.status).toBe(200);
+    expect(await json(again)).toEqual({ comps: [], updated_at: null });
   });
 
   test(`validation: more than ${MAX_COMPS} comps, unknown artworks, an artwork not by the artist, duplicates, wrong types; the stored set stays`, async () => {

@@ -352,8 +352,8 @@ describe("delete", () => {
     const tables = ["collectables", "collectable_acquisitions", "collectable_appraisals", "collectable_provenance", "collectable_sales", "collectable_comp_sets", "collectable_comps"];
     expect(tables.map((t) => rowsOf(ctx, t, c.id).length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
     const res = await ctx.call(`/v1/collectables/${c.id}`, { method: "DELETE" });
-    expect(res.status).toBe(204);
-    expect(await res.text()).toBe("");
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ id: c.id, deleted: true });
     expect(du(res)).toBe("1");
     expect(tables.map((t) => rowsOf(ctx, t, c.id).length)).toEqual([0, 0, 0, 0, 0, 0, 0]);
     expect(existsSync(join(ctx.dataDir, "images", "collectables", key))).toBe(false);

@@ -25,6 +25,7 @@ import {
   CollectableUpdateInput,
   CompSetInput,
   CompSetSchema,
+  DeletedSchema,
   ImageForm,
   MAX_COMPS,
   ProvenanceCreateInput,
@@ -103,12 +104,12 @@ function childEndpoints(
       method: "DELETE",
       path: itemPath,
       summary: `Remove ${words.one}`,
-      description: "204; removing it again is 404 (it no longer exists).",
+      description: "200 {id, deleted: true}; removing it again is 404 (it no longer exists).",
       pathParams: { ...idParam, [param]: T.int(1) },
-      status: 204,
+      response: { full: DeletedSchema },
       handle: (ctx) => {
         service.deleteChild(ctx.deps, user(ctx), ctx.params.collectable_id, name, ctx.params[param]!);
-        return null;
+        return { id: ctx.params[param]!, deleted: true };
       },
     }),
   ];
@@ -179,12 +180,13 @@ export const collectableEndpoints: Endpoint[] = [
     method: "DELETE",
     path: BASE,
     summary: "Delete a collectable",
-    description: "Removes the record with its acquisition, appraisals, provenance, private sales, comp set and image, in one transaction. 204; deleting it again is 404.",
+    description:
+      "Removes the record with its acquisition, appraisals, provenance, private sales, comp set and image, in one transaction. 200 {id, deleted: true}; deleting it again is 404.",
     pathParams: idParam,
-    status: 204,
+    response: { full: DeletedSchema },
     handle: (ctx) => {
       service.deleteCollectable(ctx.deps, user(ctx), ctx.params.collectable_id);
-      return null;
+      return { id: ctx.params.collectable_id, deleted: true };
     },
   }),
   defineEndpoint<Id>({
@@ -274,12 +276,9 @@ export const collectableEndpoints: Endpoint[] = [
     method: "DELETE",
     path: `${BASE}/comps`,
     summary: "Clear a collectable's comp set",
-    description: "Same effect as PUT with an empty array; 204 whether or not a set was saved.",
+    description: "Same effect and answer as PUT with an empty array: 200 {comps: [], updated_at: null}, whether or not a set was saved.",
     pathParams: idParam,
-    status: 204,
-    handle: (ctx) => {
-      service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, []);
-      return null;
-    },
+    response: { full: CompSetSchema },
+    handle: (ctx) => service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, []),
   }),
 ];

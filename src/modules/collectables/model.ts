@@ -366,6 +366,12 @@ export const CompSetInput = t.Object(
   { $id: "CompSetInput", additionalProperties: false },
 );
 
+/** The answer to a DELETE of a collectable or of one of its children. */
+export const DeletedSchema = t.Object(
+  { id: t.Integer({ description: "the id removed" }), deleted: t.Literal(true) },
+  { $id: "CollectableDeleted" },
+);
+
 export const AppraisalList = t.Array(AppraisalSchema, { $id: "AppraisalList" });
 export const ProvenanceList = t.Array(ProvenanceSchema, { $id: "ProvenanceList" });
 export const CollectableSaleList = t.Array(CollectableSaleSchema, { $id: "CollectableSaleList" });
