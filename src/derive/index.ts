@@ -66,6 +66,9 @@ interface ArtworkRow {
   image_id: number | null;
 }
 
+/** The attributes of a work that its features (FeatureSpace) read. */
+type FeatureRow = Pick<ArtworkRow, "id" | "category_id" | "material_ids" | "height_cm" | "width_cm" | "depth_cm" | "signed" | "edition_size" | "creation_year">;
+
 interface LotRow {
   id: number;
   artwork_id: number;
@@ -104,7 +107,7 @@ export class FeatureSpace {
     this.size = categories - 1 + materials + 6;
   }
 
-  fill(out: Float64Array, w: ArtworkRow, birth: number | null): void {
+  fill(out: Float64Array, w: FeatureRow, birth: number | null): void {
     out.fill(0);
     if (w.category_id >= 2 && w.category_id <= this.categories) out[w.category_id - 2] = 1;
     const first = Number.parseInt(w.material_ids.split(",")[0] ?? "", 10);
@@ -168,9 +171,6 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   /** Position of the career feature a = (creation year − birth − 40) / 25 in a feature vector. */
   const CAREER_A = K - 2;
 
-  const artistRows = db.query<ArtistRow, []>(
-    "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists ORDER BY id",
-  );
   const artworksOf = db.query<ArtworkRow, [number]>(
     `SELECT id, uid, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm, depth_cm, signed,
             edition_group_id, edition_number, edition_size, image_id
@@ -180,6 +180,15 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
     `SELECT id, artwork_id, status, sale_datetime, hammer_usd, premium_usd, estimate_min_usd, estimate_max_usd, currency
      FROM lots WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
+  // Pass 1 reads only what it needs, as arrays: sold lots (artwork, month, log hammer) and the
+  // attributes of the works a sampled lot needs.
+  const soldOf = db.query<unknown, [number]>(
+    `SELECT artwork_id, sale_datetime, hammer_usd FROM lots WHERE artist_id = ? AND status = 'sold' AND hammer_usd > 0 ORDER BY sale_datetime, id`,
+  );
+  const featuresOf = db.query<FeatureRow, [number]>(
+    "SELECT id, category_id, material_ids, height_cm, width_cm, depth_cm, signed, edition_size, creation_year FROM src_artworks WHERE artist_id = ?",
+  );
+  const artistBirths = db.query<unknown, []>("SELECT id, birth FROM src_artists ORDER BY id");
   const artistCount = (db.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
   const soldCount = (db.query("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND hammer_usd > 0").get() as { n: number }).n;
   const sampleRate = Math.min(1, (options.hedonicSample ?? 600_000) / Math.max(1, soldCount));
@@ -194,34 +203,35 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   const shortPairResiduals: number[] = [];
   const shortPairs: { from: number; to: number; r: number }[] = [];
   let done = 0;
-  for (const artist of artistRows.iterate()) {
-    const works = artworksOf.all(artist.id);
-    const lots = lotsOf.all(artist.id);
-    const byId = new Map<number, ArtworkRow>();
-    for (const w of works) byId.set(w.id, w);
+  for (const [artistId, birth] of artistBirths.values() as [number, number | null][]) {
+    const lots = soldOf.values(artistId) as [number, string, number][];
+    let byId: Map<number, FeatureRow> | null = null;
     // consecutive sold lots of one work → a repeat-sale pair for the market index
     const last = new Map<number, { m: number; y: number }>();
     const sel: { feats: Float64Array; y: number; year: number }[] = [];
-    for (const l of lots) {
-      if (l.status !== "sold" || !(l.hammer_usd! > 0)) continue;
-      const m = monthIndex(l.sale_datetime);
-      const y = Math.log(l.hammer_usd!);
-      const prev = last.get(l.artwork_id);
+    for (const [artworkId, saleDatetime, hammerUsd] of lots) {
+      const m = monthIndex(saleDatetime);
+      const y = Math.log(hammerUsd);
+      const prev = last.get(artworkId);
       if (prev && m > prev.m) {
         const w = 1 / (1 + (m - prev.m) / 120); // long holds carry more idiosyncratic drift
         market.add(prev.m, m, y - prev.y, w);
         pairCount++;
         if (m - prev.m <= 24 && shortPairs.length < 200_000) shortPairs.push({ from: prev.m, to: m, r: y - prev.y });
       }
-      last.set(l.artwork_id, { m, y });
+      last.set(artworkId, { m, y });
       sampleTick += sampleRate;
       if (sampleTick >= 1) {
         sampleTick -= 1;
-        const w = byId.get(l.artwork_id);
+        if (!byId) {
+          byId = new Map();
+          for (const w of featuresOf.all(artistId)) byId.set(w.id, w);
+        }
+        const w = byId.get(artworkId);
         if (!w) continue;
         const feats = new Float64Array(K);
-        space.fill(feats, w, artist.birth);
-        sel.push({ feats, y, year: Math.min(yearCount - 1, Math.max(0, Number(l.sale_datetime.slice(0, 4)) - FIRST_YEAR)) });
+        space.fill(feats, w, birth);
+        sel.push({ feats, y, year: Math.min(yearCount - 1, Math.max(0, Number(saleDatetime.slice(0, 4)) - FIRST_YEAR)) });
       }
     }
     if (sel.length >= 2) {
@@ -326,8 +336,8 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
     const kappa = noise.saleVar / noise.workVar;
     const u = new Map<number, number>();
     const uCount = new Map<number, number>();
-    let level = new Float64Array(months);
-    let stderr = new Float64Array(months).fill(Number.NaN);
+    let level: Float64Array<ArrayBufferLike> = new Float64Array(months);
+    let stderr: Float64Array<ArrayBufferLike> = new Float64Array(months).fill(Number.NaN);
     const adj = new Float64Array(n);
     const observed = new Uint8Array(months);
     for (let i = 0; i < n; i++) observed[obsMonth[i]!] = 1;
@@ -348,8 +358,9 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
           { processVar, obsVar: noise.saleVar + (iter === 0 ? noise.workVar : 0), initVar: Number.POSITIVE_INFINITY },
           ws,
         );
-        level = Float64Array.from(r.level);
-        stderr = Float64Array.from(r.stderr);
+        // views into the workspace, valid until the next smoothIndex call (copied after the loop)
+        level = r.level;
+        stderr = r.stderr;
         const sum = new Map<number, number>();
         uCount.clear();
         for (let i = 0; i < n; i++) {
@@ -368,6 +379,8 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
         }
         slope = sxy / (sxx + noise.saleVar / CAREER_SLOPE_VAR);
       }
+      level = Float64Array.from(level);
+      stderr = Float64Array.from(stderr);
     }
     const full = new Float64Array(months);
     for (let t = 0; t < months; t++) full[t] = marketLevel[t]! + level[t]!;
@@ -570,19 +583,21 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   const batch = db.transaction((list: ArtistRow[]) => {
     for (const a of list) writeArtist(a);
   });
-  let pending: ArtistRow[] = [];
-  const all = artistRows.all();
-  for (const a of all) {
-    pending.push(a);
-    if (pending.length >= 200) {
-      batch(pending);
-      done += pending.length;
-      pending = [];
-      progress("artist indexes, estimates, analytics", done, artistCount);
-    }
+  // artists in pages of 200 (a page is one transaction; a large market's artists, bios
+  // included, are never in memory at once)
+  const artistPage = db.query<ArtistRow, [number]>(
+    "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id > ? ORDER BY id LIMIT 200",
+  );
+  let artistsWritten = 0;
+  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+    const page = artistPage.all(after);
+    if (page.length === 0) break;
+    batch(page);
+    after = page[page.length - 1]!.id;
+    done += page.length;
+    artistsWritten += page.length;
+    progress("artist indexes, estimates, analytics", done, artistCount);
   }
-  batch(pending);
-  done += pending.length;
   progress("artist indexes, estimates, analytics", done, artistCount);
 
   lap("pass 2: artists, artworks, analytics");
@@ -627,7 +642,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
 
   return {
     months,
-    artists: all.length,
+    artists: artistsWritten,
     artworks: artworksWritten,
     estimated,
     pairs: pairCount,
