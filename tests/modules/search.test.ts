@@ -15,7 +15,7 @@ import { vectorBytes } from "../../src/db/collectables";
 import { IMAGE_INDEX } from "../../src/images/embed-market";
 import { renderSvg } from "../../src/images/procedural";
 import { MAX_UPLOAD_BYTES } from "../../src/images/upload";
-import { VectorIndex } from "../../src/images/vector-index";
+import { buildVectorIndex, VectorIndex } from "../../src/images/vector-index";
 import { SearchByImageResponse, SimilarArtworksResponse } from "../../src/modules/search/model";
 import { SEARCH_TUNING } from "../../src/modules/search/service";
 import { loadSharp, loadSqliteVec, type Sharp } from "../../src/platform/native";
@@ -447,5 +447,76 @@ describe("POST /v1/artworks/search-by-image: bad uploads and access", () => {
     expect((await search(withFile(jpeg), "", null)).status).toBe(401);
     expect((await search(withFile(jpeg), "", "am_not_a_key")).status).toBe(401);
     expect((await search(withFile(jpeg), "limit=3", ctx.keys.pro)).status).toBe(200);
+  });
+});
+
+// ---------------------------------------------------------------- the IVF paths
+
+describe("search by image on a partitioned index (the paths a large catalogue takes)", () => {
+  let ivf: TestContext;
+  let ivfIndex: VectorIndex;
+  const queries: { work: Work; jpeg: Uint8Array; vector: Float32Array }[] = [];
+
+  beforeAll(async () => {
+    ivf = await createTestContext();
+    // rebuild the image index of this copy in 8 partitions, 2 probed (4 with a filter)
+    const db = new Database(join(ivf.dataDir, "market.db"));
+    loadSqliteVec(db, ivf.dataDir);
+    const rows = db
+      .query<{ id: number; embedding: Uint8Array; artist_id: number; category_id: number }, []>(`SELECT id, embedding, artist_id, category_id FROM "${IMAGE_INDEX.name}"`)
+      .all()
+      .map((r) => ({ id: r.id, vector: new Float32Array(new Uint8Array(r.embedding).buffer), meta: [r.artist_id, r.category_id] }));
+    buildVectorIndex(db, IMAGE_INDEX, () => rows, { nlist: 8, nprobe: 2 });
+    db.close();
+    ivfIndex = new VectorIndex(ivf.deps.market, IMAGE_INDEX);
+    const { embedImage } = await import("../../src/images/embedding");
+    for (const w of [works[30]!, works[400]!, works[900]!, works[1500]!]) {
+      const jpeg = await queryImage(w);
+      queries.push({ work: w, jpeg, vector: await embedImage(sharp, jpeg) });
+    }
+  }, 120_000);
+  afterAll(() => ivf?.close());
+
+  const post = async (jpeg: Uint8Array, query: string) => {
+    const res = await ivf.app.handle(
+      new Request(`http://artmarket.test/v1/artworks/search-by-image?${query}`, { method: "POST", headers: { Authorization: `Bearer ${ivf.keys.pro}` }, body: withFile(jpeg) }),
+    );
+    expect(res.status).toBe(200);
+    return (await res.json()) as Json;
+  };
+
+  test("the index is partitioned and probes part of it", () => {
+    expect(ivfIndex.nlist).toBe(8);
+    expect(ivfIndex.nprobe).toBe(2);
+  });
+
+  test("unfiltered, the index filter and the deep search: rows in the pool, scores descending, the work itself first, near the exact pool ranking", async () => {
+    const meta = new Map(
+      ivf.deps.market.query<{ id: number; category_id: number; size_bucket: string }, []>("SELECT id, category_id, size_bucket FROM artworks").all().map((r) => [r.id, r]),
+    );
+    SEARCH_TUNING.candidatePool = 10;
+    let found = 0, wanted = 0;
+    try {
+      for (const q of queries) {
+        const exact = ivfIndex.exact(q.vector, ivfIndex.count).map((h) => h.id);
+        const cases: [string, (id: number) => boolean][] = [
+          ["", () => true],
+          [`category_id=${q.work.category_id}`, (id) => meta.get(id)!.category_id === q.work.category_id],
+          [`size=${meta.get(q.work.id)!.size_bucket}&creation_year__gte=0`, (id) => meta.get(id)!.size_bucket === meta.get(q.work.id)!.size_bucket],
+        ];
+        for (const [query, inPool] of cases) {
+          const body = await post(q.jpeg, `${query}&limit=20`);
+          expect({ query, first: ids(body)[0] }).toEqual({ query, first: q.work.id });
+          for (const id of ids(body)) expect({ query, id, inPool: inPool(id) }).toEqual({ query, id, inPool: true });
+          expectDescending(body);
+          const want = exact.filter(inPool).slice(0, 20);
+          found += ids(body).filter((id) => want.includes(id)).length;
+          wanted += want.length;
+        }
+      }
+    } finally {
+      SEARCH_TUNING.candidatePool = 5000;
+    }
+    expect(found / wanted).toBeGreaterThanOrEqual(0.9);
   });
 });
