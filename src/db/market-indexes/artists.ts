@@ -20,6 +20,9 @@ export const STATEMENTS: string[] = [
   "CREATE INDEX IF NOT EXISTS artists_name_nocase ON artists (name COLLATE NOCASE)",
   // the screener's commonest pair: a few nationalities and a market-cap floor (its count on the index alone)
   "CREATE INDEX IF NOT EXISTS artists_nationality_market_cap ON artists (nationality, market_cap)",
+  // one nationality sorted by name (A–Z within a country: names cluster by nationality, so a walk
+  // of the name index alone passes many other artists)
+  "CREATE INDEX IF NOT EXISTS artists_nationality_name ON artists (nationality, name COLLATE NOCASE)",
   // is_living=true (death IS NULL) with a total_sales floor or sort, on the index alone
   "CREATE INDEX IF NOT EXISTS artists_living_total_sales ON artists (death, total_sales)",
   `CREATE VIRTUAL TABLE IF NOT EXISTS artists_fts USING fts5(name, synonyms, content='artists', content_rowid='id', tokenize='unicode61 remove_diacritics 2')`,

@@ -247,7 +247,8 @@ function runOnce<T>(db: Database, sql: string, params: Bind[], all: boolean): T[
  * page then takes the cheaper of two plans, in row look-ups: that range, its matches sorted (a
  * look-up per entry unless the index carries every filter, plus one per match for the sort key),
  * or a walk of the sort's index, which meets a match about every artists / count entries and
- * looks each one up to check the filters.
+ * looks each one up to check the filters. One nationality sorted by NAME or MARKET_CAP, and the
+ * living sorted by TOTAL_SALES, walk the pair's index instead: the group in the sort's order.
  * Free text (q), ids, uids and followed are selective by nature: SQLite's own plan then.
  */
 export const ARTIST_PLAN = { probeRows: 4_000 };
@@ -305,12 +306,14 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
   if (query.filters.some((f) => f.field === "id" || f.field === "uid")) return none;
   const fields = new Set(query.filters.map((f) => f.field));
   const living = p.is_living === true || p.is_living === false ? (p.is_living ? "a.death IS NULL" : "a.death IS NOT NULL") : null;
+  /** Distinct filters (is_living counts as one). */
+  const filterCount = fields.size + (living ? 1 : 0);
   // index → its range, and whether it carries every filtered column (then no look-up to check them)
   const ranges = new Map<string, SqlFragment & { covers: boolean }>();
   const range = (index: string, only: string[], extra?: string) => {
     const w = whereClause({ fields: ARTIST_FIELDS }, query.filters.filter((f) => only.includes(f.field)));
     const sql = [w.sql === "1" ? "" : w.sql, extra ?? ""].filter(Boolean).join(" AND ");
-    ranges.set(index, { sql, params: w.params, covers: fields.size + (living ? 1 : 0) === only.length + (extra ? 1 : 0) });
+    ranges.set(index, { sql, params: w.params, covers: filterCount === only.length + (extra ? 1 : 0) });
   };
   if (fields.has("nationality") && fields.has("market_cap") && hasIndex(db, "artists_nationality_market_cap")) {
     range("artists_nationality_market_cap", ["nationality", "market_cap"]);
@@ -332,7 +335,19 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
     if (!hasIndex(db, "artists_death")) return none;
     range("artists_death", [], living);
   }
-  const walk = sortIndex(sort, dir);
+  // One nationality (or the living) sorted by a key that an index holds right after it: the walk
+  // stays within the group, in order, and with no other filter it stops after the page's rows.
+  const nationality = query.filters.filter((f) => f.field === "nationality");
+  const oneNationality = nationality.length === 1 && (nationality[0]!.value as unknown[]).length === 1;
+  const group =
+    oneNationality && sort === "NAME" && hasIndex(db, "artists_nationality_name")
+      ? { index: "artists_nationality_name", only: filterCount === 1 }
+      : oneNationality && sort === "MARKET_CAP" && hasIndex(db, "artists_nationality_market_cap")
+        ? { index: "artists_nationality_market_cap", only: ranges.has("artists_nationality_market_cap") ? ranges.get("artists_nationality_market_cap")!.covers : filterCount === 1 }
+        : p.is_living === true && sort === "TOTAL_SALES" && hasIndex(db, "artists_living_total_sales")
+          ? { index: "artists_living_total_sales", only: ranges.has("artists_living_total_sales") ? ranges.get("artists_living_total_sales")!.covers : filterCount === 1 }
+          : null;
+  const walk = group?.index ?? sortIndex(sort, dir);
   if (ranges.size === 0 || !hasIndex(db, walk)) return none;
   const probes: ArtistProbe[] = [...ranges].map(([index, range]) => {
     const stmt = db.prepare<{ read: number; matched: number }, Bind[]>(
@@ -350,7 +365,7 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
   const total = complete ? complete.matched : runOnce<{ n: number }>(db, `SELECT count(*) AS n FROM artists a INDEXED BY ${best.index} WHERE ${where.sql}`, where.params, false)!.n;
   // The page's two plans, in row look-ups.
   const artists = artistCount(db);
-  const walked = Math.min(artists, ((query.offset + query.limit) * artists) / Math.max(total, 1));
+  const walked = group?.only ? query.offset + query.limit : Math.min(artists, ((query.offset + query.limit) * artists) / Math.max(total, 1));
   const rangeRows = complete ? complete.read : share(best) > 0 ? total / share(best) : artists;
   const fromRange = (ranges.get(best.index)!.covers ? 0 : rangeRows) + total;
   return { page: fromRange < walked ? best.index : walk, count: best.index, total };

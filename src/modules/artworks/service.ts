@@ -65,7 +65,7 @@ export function listStatements(q: ParsedList): { page: SqlFragment; count: SqlFr
  * and premium); any other filter (artist, ids, indexed ranges, upcoming sales) leaves the plan to
  * SQLite, as does a snapshot without these indexes.
  */
-export const CATEGORY_PLAN = { probeRows: 20_000, rowCost: 30 };
+export const CATEGORY_PLAN = { probeRows: 5_000, rowCost: 30 };
 
 /** Filters that leave a category list to SQLite's own plan: they have an index that may be better. */
 const PLANNER_FILTERS = new Set([
