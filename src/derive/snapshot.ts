@@ -6,7 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { buildReadIndexes, READ_STATEMENTS } from "../db/market-indexes";
-import { embedMarket, type EmbedMarketSummary, type EmbedPhase } from "../images/embed-market";
+import { embedMarket, startEmbedding, type EmbedMarketSummary, type EmbedPhase, type StartedEmbedding } from "../images/embed-market";
 import type { PhaseProgress, Progress } from "../progress";
 import { deriveMarket, type DeriveSummary } from ".";
 
@@ -45,41 +45,54 @@ export interface FinishSummary {
   derived: DeriveSummary;
   /** null when embedding was skipped. */
   embed: EmbedMarketSummary | null;
-  /** Seconds per step. */
+  /**
+   * Seconds per step, as waited for: the embedding starts with the derivation (on worker
+   * threads), so `embed` is what was left of it once the read indexes were built.
+   */
   seconds: { derive: number; readIndexes: number; embed: number; statistics: number };
 }
 
 export async function finishSnapshot(db: Database, options: FinishOptions): Promise<FinishSummary> {
   const { progress } = options;
   const clock = () => performance.now() / 1000;
-  let t = clock();
-  const restoreServed = deferIndexes(db, SERVED_TABLES);
-  const phases = phaseTracker(progress);
-  const derived = deriveMarket(db, { asOf: options.asOf, onProgress: phases.tick });
-  phases.end();
-  const deriveSeconds = clock() - t;
+  // The images only need the source tables: their embedding starts now on worker threads and
+  // runs beside the derivation and the index builds (SQLite on this thread, one core).
+  let started: StartedEmbedding | null = null;
+  try {
+    if (options.embed !== false) started = startEmbedding(db, options.dataDir);
+    let t = clock();
+    const restoreServed = deferIndexes(db, SERVED_TABLES);
+    const phases = phaseTracker(progress);
+    const derived = deriveMarket(db, { asOf: options.asOf, onProgress: phases.tick });
+    phases.end();
+    const deriveSeconds = clock() - t;
 
-  t = clock();
-  const phase = progress.phase("indexes of the served tables", READ_STATEMENTS.length);
-  restoreServed();
-  buildReadIndexes(db, (done) => phase.tick(done));
-  phase.end();
-  const readIndexes = clock() - t;
+    t = clock();
+    const phase = progress.phase("indexes of the served tables", READ_STATEMENTS.length);
+    restoreServed();
+    buildReadIndexes(db, (done) => phase.tick(done));
+    phase.end();
+    const readIndexes = clock() - t;
 
-  t = clock();
-  let embed: EmbedMarketSummary | null = null;
-  if (options.embed !== false) {
-    const embedPhases = phaseTracker(progress);
-    embed = await embedMarket(db, options.dataDir, (name: EmbedPhase, done, total) => embedPhases.tick(name, done, total));
-    embedPhases.end();
+    t = clock();
+    let embed: EmbedMarketSummary | null = null;
+    if (options.embed !== false) {
+      const embedPhases = phaseTracker(progress);
+      const handed = started;
+      started = null;
+      embed = await embedMarket(db, options.dataDir, (name: EmbedPhase, done, total) => embedPhases.tick(name, done, total), { started: handed });
+      embedPhases.end();
+    }
+    const embedSeconds = clock() - t;
+
+    t = clock();
+    const stats = progress.phase("statistics");
+    db.run("ANALYZE");
+    stats.end();
+    return { derived, embed, seconds: { derive: deriveSeconds, readIndexes, embed: embedSeconds, statistics: clock() - t } };
+  } finally {
+    (started as StartedEmbedding | null)?.cancel();
   }
-  const embedSeconds = clock() - t;
-
-  t = clock();
-  const stats = progress.phase("statistics");
-  db.run("ANALYZE");
-  stats.end();
-  return { derived, embed, seconds: { derive: deriveSeconds, readIndexes, embed: embedSeconds, statistics: clock() - t } };
 }
 
 /** Turns (phase name, done, total) callbacks into one progress phase per name. */

@@ -35,6 +35,8 @@ export interface EmbedMarketOptions {
    * MIN_IMAGES_FOR_WORKERS images). 0: in this thread.
    */
   workers?: number;
+  /** Embedding begun by startEmbedding (its workers and the rows already sent). */
+  started?: StartedEmbedding | null;
   /** Sheets of pictures in flight when embedding in this thread (default: the number of CPUs, at least 2). */
   concurrency?: number;
   /** Build options of the image index (nlist, nprobe… ; defaults from vector-index). */
@@ -46,7 +48,10 @@ export interface EmbedMarketSummary {
   images: number;
   /** Images that could not be read or decoded (left out of the index). */
   failed: number;
+  /** From the first image sent to the last vector staged (with startEmbedding, that overlaps the caller's own work). */
   embedSeconds: number;
+  /** Of which after embedMarket was called. */
+  waitedSeconds: number;
   imagesPerSecond: number;
   imageIndex: BuildSummary;
   artistIndex: BuildSummary | null;
@@ -112,7 +117,11 @@ export async function embedCatalogueImages(
   return out;
 }
 
-/** Rows per message to a worker, and messages queued per worker. */
+/**
+ * Rows per message to a worker, and messages queued per worker. Pages and batches are whole
+ * multiples of SVG_SHEET from the first image on, so every picture is drawn in the same sheet
+ * whichever way the work is split (sheets change the antialiasing in the last bits).
+ */
 const BATCH = 64;
 const QUEUED = 2;
 /** Rows read from the database at a time (keyset pages: a large market's rows never sit in memory whole). */
@@ -120,19 +129,18 @@ const PAGE = 4096;
 
 type Staged = (rows: EmbedRow[], vectors: Float32Array, ok: Uint8Array) => void;
 
-/** Pages of the market's images in artwork order. */
-function* imagePages(db: Database): Generator<EmbedRow[]> {
+/** Pages of the market's images in artwork order (after artwork id `after`). */
+function* imagePages(db: Database, after = Number.MIN_SAFE_INTEGER, pageRows = PAGE): Generator<EmbedRow[]> {
   const st = db.query<EmbedRow, [number, number]>(
     `SELECT a.id AS artwork_id, a.artist_id, a.category_id, i.kind, i.seed, i.path, i.width, i.height
        FROM src_artworks a JOIN images i ON i.id = a.image_id
       WHERE a.id > ? ORDER BY a.id LIMIT ?`,
   );
-  let after = Number.MIN_SAFE_INTEGER;
   for (;;) {
-    const rows = st.all(after, PAGE);
+    const rows = st.all(after, pageRows);
     if (rows.length === 0) return;
-    yield rows;
     after = rows[rows.length - 1]!.artwork_id;
+    yield rows;
   }
 }
 
@@ -177,87 +185,141 @@ function workerEntry(): string {
   return isCompiled ? `${dirname(Bun.main)}/images/embed-worker.ts` : new URL("./embed-worker.ts", import.meta.url).href;
 }
 
+/** Rows handed to the workers by `startEmbedding`, before the caller goes on with other work. */
+const HEAD_START_ROWS = 100_000;
+
 /**
- * Embeds on `workers` worker threads (embed-worker.ts), each with its own sharp. Batches go out
- * in artwork order, `QUEUED` per worker, and their results are staged in that same order whatever
- * order they come back in, so the output does not depend on the timing.
+ * Worker threads (embed-worker.ts) that embed batches of rows, each with its own sharp. Batches
+ * are numbered as they are sent, in artwork order, and staged in that order whatever order they
+ * come back in, so the output does not depend on the timing.
  */
-async function embedOnWorkers(db: Database, dataDir: string, workers: number, stage: Staged): Promise<void> {
-  // Loads sharp here first: in the binary that writes libvips under <data>/lib once, before the
-  // workers (threads of one process, one pid) would each write it.
-  loadSharp(dataDir);
-  const pool: Worker[] = [];
-  try {
-    for (let w = 0; w < workers; w++) {
+class EmbedPool {
+  private readonly workers: Worker[] = [];
+  private readonly outstanding: number[] = [];
+  private readonly sent = new Map<number, { rows: EmbedRow[]; worker: number }>();
+  private readonly back = new Map<number, { vectors: Float32Array; ok: Uint8Array }>();
+  private nextId = 0;
+  private nextStaged = 0;
+  private error: Error | null = null;
+  private wake: (() => void) | null = null;
+  /** The last artwork id sent (rows after it are still to be read). */
+  lastSent = Number.MIN_SAFE_INTEGER;
+  readonly started = performance.now();
+
+  constructor(dataDir: string, count: number) {
+    // Loads sharp here first: in the binary that writes libvips under <data>/lib once, before the
+    // workers (threads of one process, one pid) would each write it.
+    loadSharp(dataDir);
+    for (let w = 0; w < count; w++) {
       const worker = new Worker(workerEntry());
+      worker.onmessage = (event: MessageEvent) => {
+        const msg = event.data as { batch: number; vectors?: Float32Array; ok?: Uint8Array; error?: string };
+        if (msg.error !== undefined) this.error ??= new Error(`embedding worker: ${msg.error}`);
+        else {
+          this.back.set(msg.batch, { vectors: msg.vectors!, ok: msg.ok! });
+          this.outstanding[this.sent.get(msg.batch)!.worker]!--;
+        }
+        this.wake?.();
+      };
+      worker.onerror = (event: ErrorEvent) => {
+        this.error ??= new Error(`embedding worker: ${event.message}`);
+        this.wake?.();
+      };
       worker.postMessage({ dataDir });
-      pool.push(worker);
+      this.workers.push(worker);
+      this.outstanding.push(0);
     }
-    const pages = imagePages(db);
-    let page: EmbedRow[] = [];
-    let pageAt = 0;
-    const nextBatch = (): EmbedRow[] | null => {
-      if (pageAt >= page.length) {
-        const r = pages.next();
-        if (r.done) return null;
-        page = r.value;
-        pageAt = 0;
-      }
-      const rows = page.slice(pageAt, pageAt + BATCH);
-      pageAt += rows.length;
-      return rows;
-    };
-    await new Promise<void>((resolve, reject) => {
-      const sent = new Map<number, EmbedRow[]>();
-      const back = new Map<number, { vectors: Float32Array; ok: Uint8Array }>();
-      let nextId = 0, nextStaged = 0, exhausted = false, failed = false;
-      const fail = (err: Error) => {
-        if (failed) return;
-        failed = true;
-        reject(err);
-      };
-      const send = (worker: Worker): void => {
-        if (exhausted || failed) return;
-        const rows = nextBatch();
-        if (!rows) {
-          exhausted = true;
-          return;
-        }
-        const id = nextId++;
-        sent.set(id, rows);
-        worker.postMessage({ batch: id, rows });
-      };
-      const settle = () => {
-        try {
-          while (back.has(nextStaged)) {
-            const r = back.get(nextStaged)!;
-            stage(sent.get(nextStaged)!, r.vectors, r.ok);
-            back.delete(nextStaged);
-            sent.delete(nextStaged);
-            nextStaged++;
-          }
-        } catch (err) {
-          fail(err as Error);
-          return;
-        }
-        if (exhausted && nextStaged === nextId) resolve();
-      };
-      for (const worker of pool) {
-        worker.onmessage = (event: MessageEvent) => {
-          const msg = event.data as { batch: number; vectors?: Float32Array; ok?: Uint8Array; error?: string };
-          if (msg.error !== undefined) return fail(new Error(`embedding worker: ${msg.error}`));
-          back.set(msg.batch, { vectors: msg.vectors!, ok: msg.ok! });
-          send(worker);
-          settle();
-        };
-        worker.onerror = (event: ErrorEvent) => fail(new Error(`embedding worker: ${event.message}`));
-        for (let q = 0; q < QUEUED; q++) send(worker);
-      }
-      settle();
-    });
-  } finally {
-    for (const worker of pool) worker.terminate();
   }
+
+  /** Sends rows (in artwork order, after those sent before) in batches to the least busy workers. */
+  send(rows: EmbedRow[]): void {
+    for (let from = 0; from < rows.length; from += BATCH) {
+      const batch = rows.slice(from, from + BATCH);
+      let w = 0;
+      for (let k = 1; k < this.workers.length; k++) if (this.outstanding[k]! < this.outstanding[w]!) w = k;
+      const id = this.nextId++;
+      this.sent.set(id, { rows: batch, worker: w });
+      this.outstanding[w]!++;
+      this.workers[w]!.postMessage({ batch: id, rows: batch });
+    }
+    if (rows.length > 0) this.lastSent = rows[rows.length - 1]!.artwork_id;
+  }
+
+  /**
+   * Stages every batch sent, in order, and sends the rest of the market's images as workers
+   * free up (QUEUED batches each), reading them a page at a time.
+   */
+  async drain(db: Database, stage: Staged): Promise<void> {
+    const pages = imagePages(db, this.lastSent);
+    let page: EmbedRow[] = [];
+    let exhausted = false;
+    const topUp = () => {
+      while (!exhausted && this.outstanding.some((n) => n < QUEUED)) {
+        if (page.length === 0) {
+          const r = pages.next();
+          if (r.done) {
+            exhausted = true;
+            return;
+          }
+          page = r.value;
+        }
+        this.send(page.splice(0, BATCH));
+      }
+    };
+    for (;;) {
+      if (this.error) throw this.error;
+      while (this.back.has(this.nextStaged)) {
+        const r = this.back.get(this.nextStaged)!;
+        stage(this.sent.get(this.nextStaged)!.rows, r.vectors, r.ok);
+        this.back.delete(this.nextStaged);
+        this.sent.delete(this.nextStaged);
+        this.nextStaged++;
+      }
+      topUp();
+      if (exhausted && this.nextStaged === this.nextId) return;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        if (this.error || this.back.has(this.nextStaged)) resolve();
+      });
+      this.wake = null;
+    }
+  }
+
+  close(): void {
+    for (const worker of this.workers) worker.terminate();
+    this.workers.length = 0;
+  }
+}
+
+/** Embedding under way: `embedMarket(…, { started })` takes it over. */
+export interface StartedEmbedding {
+  /** Stops the workers (when the snapshot is abandoned before embedMarket ran). */
+  cancel(): void;
+}
+
+/**
+ * Starts embedding a market's images on worker threads, and returns at once: the first
+ * HEAD_START_ROWS images go to the workers now, so they draw and embed while this thread goes on
+ * (the derivation and the read indexes, which run in SQLite on this thread and leave a core
+ * free). Their results wait in the message queue until `embedMarket(db, dataDir, …, { started })`
+ * stages them and embeds the rest. The source tables must not change in between. Null when
+ * there is nothing worth a worker thread (then embedMarket does it all).
+ */
+export function startEmbedding(db: Database, dataDir: string, options: Pick<EmbedMarketOptions, "workers"> & { headStart?: number } = {}): StartedEmbedding | null {
+  const total = (db.query("SELECT count(*) AS n FROM src_artworks a JOIN images i ON i.id = a.image_id").get() as { n: number }).n;
+  const workers = options.workers ?? (total >= MIN_IMAGES_FOR_WORKERS ? Math.max(1, availableParallelism()) : 0);
+  if (workers === 0 || total === 0) return null;
+  const pool = new EmbedPool(dataDir, workers);
+  let sent = 0;
+  // whole batches: a picture's sheet (16 in artwork order) must not depend on where a page ends
+  const pageRows = Math.min(PAGE, Math.ceil((options.headStart ?? PAGE) / BATCH) * BATCH);
+  for (const page of imagePages(db, Number.MIN_SAFE_INTEGER, pageRows)) {
+    pool.send(page);
+    sent += page.length;
+    if (sent >= (options.headStart ?? HEAD_START_ROWS)) break;
+  }
+  const started = { cancel: () => pool.close(), pool };
+  return started;
 }
 
 /**
@@ -294,10 +356,20 @@ export async function embedMarket(
       onProgress?.("embed images", done, total);
     };
     const workers = options.workers ?? (total >= MIN_IMAGES_FOR_WORKERS ? Math.max(1, availableParallelism()) : 0);
-    if (workers > 0 && total > 0) await embedOnWorkers(db, dataDir, workers, stage);
-    else await embedInProcess(db, dataDir, Math.max(1, options.concurrency ?? Math.max(2, availableParallelism())), stage);
+    const started = options.started as (StartedEmbedding & { pool: EmbedPool }) | null | undefined;
+    let embedStart = t0;
+    if (started || (workers > 0 && total > 0)) {
+      const pool = started?.pool ?? new EmbedPool(dataDir, workers);
+      embedStart = Math.min(t0, pool.started);
+      try {
+        await pool.drain(db, stage);
+      } finally {
+        pool.close();
+      }
+    } else await embedInProcess(db, dataDir, Math.max(1, options.concurrency ?? Math.max(2, availableParallelism())), stage);
     onProgress?.("embed images", done, total);
-    const embedSeconds = (performance.now() - t0) / 1000;
+    const embedSeconds = (performance.now() - embedStart) / 1000;
+    const waitedSeconds = (performance.now() - t0) / 1000;
 
     const staged = total - failed;
     const source = function* (): Iterable<VectorRow> {
@@ -326,6 +398,7 @@ export async function embedMarket(
       images: staged,
       failed,
       embedSeconds,
+      waitedSeconds,
       imagesPerSecond: total / Math.max(1e-9, embedSeconds),
       imageIndex,
       artistIndex,

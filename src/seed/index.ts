@@ -159,8 +159,9 @@ export function formatSummary(s: SeedSummary): string {
     .join(", ");
   const st = s.steps;
   const embed = s.embed
-    ? `  images embedded    ${s.embed.images.toLocaleString("en-US")} in ${s.embed.embedSeconds.toFixed(1)}s (${Math.round(s.embed.imagesPerSecond)}/s)` +
-      `${s.embed.failed ? `, ${s.embed.failed} unreadable` : ""}; vector indexes ${(s.embed.seconds - s.embed.embedSeconds).toFixed(1)}s`
+    ? `  images embedded    ${s.embed.images.toLocaleString("en-US")} in ${s.embed.embedSeconds.toFixed(1)}s (${Math.round(s.embed.imagesPerSecond)}/s, ` +
+      `beside the derivation; ${s.embed.waitedSeconds.toFixed(1)}s after it)${s.embed.failed ? `, ${s.embed.failed} unreadable` : ""}; ` +
+      `vector indexes ${(s.embed.seconds - s.embed.waitedSeconds).toFixed(1)}s`
     : "  images embedded    skipped";
   return [
     `seed: ${s.scale} market (seed ${s.seed}, as of ${s.asOf}) written to ${s.path} in ${s.seconds.toFixed(1)}s, ${(s.bytes / 1048576).toFixed(1)} MiB`,
