@@ -35,7 +35,7 @@ export interface ScaleSpec {
   lots: number;
   lotsPerSale: number;
   /**
-   * Share of artworks with an image. Every image is embedded by the seed (about 700 images/s on
+   * Share of artworks with an image. Every image is embedded by the seed (600–800 images/s on
    * two cores), so above `small` the share keeps that step to a minute or two: about 41k images
    * at medium, 98k at large and 100k at full.
    */
