@@ -112,4 +112,5 @@ test("serve on an empty data directory seeds, prints the listening line first an
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-}, 30_000);
+  // the first serve seeds the market, images embedded (about a minute on two busy cores)
+}, 240_000);
