@@ -16,6 +16,7 @@ import type { Database } from "bun:sqlite";
 import type sharpDefault from "sharp";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { threadId } from "node:worker_threads";
 // @ts-ignore: a file asset; Bun resolves it to a path (embedded in the binary)
 import vecAsset from "../../node_modules/sqlite-vec-linux-x64/vec0.so" with { type: "file" };
 // @ts-ignore: a file asset. The file name carries libvips' version: when sharp's libvips package is
@@ -51,7 +52,8 @@ export function materialize(asset: string, name: string, dataDir: string): strin
   const size = Bun.file(asset).size;
   if (existsSync(target) && statSync(target).size === size) return target;
   mkdirSync(dir, { recursive: true });
-  const tmp = `${target}.${process.pid}.tmp`;
+  // unique per process and thread: worker threads of one process may extract the same file at once
+  const tmp = `${target}.${process.pid}.${threadId}.${Math.random().toString(36).slice(2)}.tmp`;
   writeFileSync(tmp, readFileSync(asset));
   chmodSync(tmp, 0o755);
   renameSync(tmp, target);
