@@ -156,6 +156,23 @@ describe("aggregates", () => {
     expect(checked).toBeGreaterThan(50);
   });
 
+  test("money totals are whole cents (no float noise from summing the lots' USD amounts)", async () => {
+    const fields = ["hammer_total", "premium_sold_total", "cumulative_total", "hammer_total_usd_zeroied", "premium_sold_total_usd_zeroied", "cumulative_total_usd_zeroied"];
+    const noisy: string[] = [];
+    let seen = 0;
+    for (const offset of [0, 100]) {
+      const { body } = await get(`/v1/sales?status=closed&limit=100&offset=${offset}&sort=ID_ASC`);
+      for (const s of body.sales) {
+        for (const f of fields) {
+          seen++;
+          if (Math.round(s[f] * 100) / 100 !== s[f]) noisy.push(`${s.id}.${f}=${s[f]}`);
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(600);
+    expect(noisy).toEqual([]);
+  });
+
   test("a sale not yet closed: outcome counts and totals null, the zeroied totals 0", async () => {
     const { body } = await get("/v1/sales?status__in=upcoming,live,session_off&limit=100&preferred_currency=EUR");
     expect(body.sales.length).toBeGreaterThan(0);

@@ -66,6 +66,9 @@ export function saleListSql(query: ParsedList, followedBy: number | null = null)
   };
 }
 
+/** Money totals are sums of cent amounts: rounded to cents, so float noise (50680.419999999984) never shows. */
+const cents = (x: number) => Math.round(x * 100) / 100;
+
 function saleObject(r: SaleRow, deps: AppDeps, view: SaleView, followed: Set<number>): Record<string, unknown> {
   const closed = r.status === "closed";
   const sale: Record<string, unknown> = {
@@ -88,12 +91,12 @@ function saleObject(r: SaleRow, deps: AppDeps, view: SaleView, followed: Set<num
   };
   if (view.schema !== "full") return sale;
   Object.assign(sale, {
-    hammer_total: closed ? r.hammer_total : null,
-    premium_sold_total: closed ? r.premium_sold_total : null,
-    cumulative_total: closed ? r.cumulative_total : null,
-    hammer_total_usd_zeroied: closed ? r.hammer_total_usd : 0,
-    premium_sold_total_usd_zeroied: closed ? r.premium_sold_total_usd : 0,
-    cumulative_total_usd_zeroied: closed ? r.cumulative_total_usd : 0,
+    hammer_total: closed ? cents(r.hammer_total) : null,
+    premium_sold_total: closed ? cents(r.premium_sold_total) : null,
+    cumulative_total: closed ? cents(r.cumulative_total) : null,
+    hammer_total_usd_zeroied: closed ? cents(r.hammer_total_usd) : 0,
+    premium_sold_total_usd_zeroied: closed ? cents(r.premium_sold_total_usd) : 0,
+    cumulative_total_usd_zeroied: closed ? cents(r.cumulative_total_usd) : 0,
     hammer_low_estimate: r.hammer_low_estimate,
     hammer_high_estimate: r.hammer_high_estimate,
   });
