@@ -111,6 +111,13 @@ export const issue = {
     input,
     ctx: { max_length: max },
   }),
+  tooFew: (loc: (string | number)[], input: unknown, min: number): ValidationIssue => ({
+    loc,
+    msg: `List should have at least ${min} item${min === 1 ? "" : "s"}`,
+    type: "too_short",
+    input,
+    ctx: { min_length: min },
+  }),
   tooMany: (loc: (string | number)[], input: unknown, max: number): ValidationIssue => ({
     loc,
     msg: `List should have at most ${max} items`,
@@ -163,6 +170,7 @@ export function fromSchemaErrors(where: string, errors: readonly TypeBoxErrorLik
     if (e.message === "Unexpected property") out.push(issue.custom(loc, input, "Extra inputs are not permitted", "extra_forbidden"));
     else if (value === undefined) out.push(issue.missing(loc));
     else if (typeof s.maxItems === "number" && Array.isArray(value) && value.length > s.maxItems) out.push(issue.tooMany(loc, input, s.maxItems));
+    else if (typeof s.minItems === "number" && Array.isArray(value) && value.length < s.minItems) out.push(issue.tooFew(loc, input, s.minItems));
     else if (typeof s.maximum === "number" && typeof value === "number" && value > s.maximum) out.push(issue.le(loc, input, s.maximum));
     else if (typeof s.minimum === "number" && typeof value === "number" && value < s.minimum) out.push(issue.ge(loc, input, s.minimum));
     else if (typeof s.maxLength === "number" && typeof input === "string" && input.length > s.maxLength) out.push(issue.maxLength(loc, input, s.maxLength));

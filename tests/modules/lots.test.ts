@@ -516,6 +516,14 @@ describe("share", () => {
     }
     expect((await ctx.call("/v1/lots/share", { method: "POST", body: { ids: [1] }, key: null })).status).toBe(401);
   });
+
+  test("an empty ids list is 422 too_short with the bound in ctx", async () => {
+    const res = await ctx.call("/v1/lots/share", { method: "POST", body: { ids: [] } });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as any).detail).toEqual([
+      { loc: ["body", "ids"], msg: "List should have at least 1 item", type: "too_short", input: [], ctx: { min_length: 1 } },
+    ]);
+  });
 });
 
 describe("errors", () => {
