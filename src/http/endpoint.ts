@@ -167,7 +167,9 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     }
     if (caller) {
       deps.limiter.check(caller);
-      enforceCap(caller, deps.ledger.windows(caller));
+      // The cap guards DU: calls that cost none (usage, follows, shares) are served past it, so a
+      // capped caller can still read /v1/usage.
+      if (price.base > 0 || price.perRecord > 0) enforceCap(caller, deps.ledger.windows(caller));
       if (e.entitlement && !caller.plan.features[e.entitlement]) {
         throw forbidden(`Your plan (${caller.plan.slug}) does not include ${e.entitlement}`);
       }

@@ -52,6 +52,18 @@ describe("sandbox hard cap", () => {
     expect(await res.json()).toEqual({ detail: expect.stringContaining("allowance") });
     expect((await ctx.call("/v1/categories", { key: ctx.keys.sandbox })).status).toBe(200);
   });
+
+  test("past the cap, calls that cost 0 DU are still served: /v1/usage shows the used-up allowance", async () => {
+    const { key, userId } = await createUserWithKey(ctx.deps.account, "sandbox", "capped reader");
+    bookConsumption(userId, 10_000);
+    expect((await ctx.call("/v1/categories", { key })).status).toBe(429);
+    const usage = await ctx.call("/v1/usage", { key });
+    expect(usage.status).toBe(200);
+    expect(usage.headers.get("X-Service-DataUnits")).toBe("0");
+    expect(usage.headers.get("X-Service-DataUnits-Remaining")).toBe("0");
+    expect(await usage.json()).toMatchObject({ du_limit: 10_000, du_consumed: 10_000, du_remaining: 0 });
+    expect((await ctx.call("/v1/artists/1/follow", { key, method: "POST" })).status).toBe(204);
+  });
 });
 
 describe("soft cap with notices", () => {
