@@ -235,7 +235,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
     if (e.entitlement) responses["403"] = errorResponse("The caller's plan does not include this resource");
     if (pathNames.length) responses["404"] = errorResponse("Not found, or not accessible to the caller");
     if (e.body || e.form) responses["413"] = errorResponse("Request body too large");
-    if (e.form) responses["415"] = errorResponse("The body is not multipart/form-data (or urlencoded), or an uploaded file is not a supported image");
+    if (e.form) responses["415"] = errorResponse("The body is not multipart/form-data, urlencoded or a JSON object (an uploaded file that is not a supported image is a 422)");
     // The pipeline validates declared path parameters, list parameters, JSON and form bodies.
     if (e.list || e.pathParams || e.body || e.form) responses["422"] = errorResponse("Validation error", "HTTPValidationError");
     const du =

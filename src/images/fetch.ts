@@ -114,8 +114,9 @@ export async function fetchImage(address: string, loc: (string | number)[] = ["b
 }
 
 /**
- * fetchImage, then checkUpload on the bytes, every refusal as a 422 at `loc` (what would be a 415
- * or a 413 for an uploaded file is about the address here, not about the request).
+ * fetchImage, then checkUpload on the bytes, every refusal as a 422 at `loc` (what would be a 413
+ * for an uploaded file is about the address here, not about the request; bytes that are no image
+ * are fetch_not_image, as a non-image Content-Type is).
  */
 export async function fetchCheckedImage(
   address: string,
@@ -128,7 +129,9 @@ export async function fetchCheckedImage(
     return await checkUpload(fetched.bytes, sharp, loc);
   } catch (err) {
     if (err instanceof ValidationFailed) {
-      throw new ValidationFailed(err.issues.map((i) => ({ ...i, input: address, msg: `${i.msg} (from ${fetched.url})` })));
+      throw new ValidationFailed(
+        err.issues.map((i) => ({ ...i, type: i.type === "image_type" ? "fetch_not_image" : i.type, input: address, msg: `${i.msg} (from ${fetched.url})` })),
+      );
     }
     if (err instanceof HttpError) {
       const type = err.status === 413 ? "fetch_too_large" : "fetch_not_image";

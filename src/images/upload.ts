@@ -4,7 +4,8 @@
  *
  * 1. size: at most MAX_UPLOAD_BYTES, else 413;
  * 2. type: sniffed from the magic bytes (JPEG, PNG, WebP, GIF, TIFF), whatever the file name or
- *    the declared Content-Type say; anything else (text, HTML, SVG, PDF, …) is 415;
+ *    the declared Content-Type say; anything else (text, HTML, SVG, PDF, …) is 422 (type
+ *    image_type): the spec's status for a validation error;
  * 3. pixels: width × height read from the header (sharp's metadata, no decode) at most
  *    MAX_UPLOAD_PIXELS, else 422: a small file that would decode to gigabytes (a decompression
  *    bomb) never reaches the decoder;
@@ -58,7 +59,7 @@ export function sniffImage(bytes: Uint8Array): UploadFormat | null {
   return null;
 }
 
-/** What the bytes look like when they are not an accepted image (for the 415 message). */
+/** What the bytes look like when they are not an accepted image (for the image_type message). */
 function describe(bytes: Uint8Array): string {
   const head = new TextDecoder().decode(bytes.subarray(0, 256)).trimStart().toLowerCase();
   if (head.startsWith("<svg") || (head.startsWith("<?xml") && head.includes("<svg"))) return "an SVG document (not accepted)";
@@ -70,8 +71,8 @@ function describe(bytes: Uint8Array): string {
 }
 
 /**
- * Checks an image's bytes (see the file comment): 413 when too large, 415 when not a JPEG, PNG,
- * WebP, GIF or TIFF, 422 at `loc` when empty, larger than MAX_UPLOAD_PIXELS, or unreadable
+ * Checks an image's bytes (see the file comment): 413 when too large, 422 at `loc` when empty, not
+ * a JPEG, PNG, WebP, GIF or TIFF (image_type), larger than MAX_UPLOAD_PIXELS, or unreadable
  * (truncated, corrupt). Resolves to the sniffed format and the pixel size.
  */
 export async function checkUpload(bytes: Uint8Array, sharp: Sharp, loc: (string | number)[] = ["body", "image"]): Promise<CheckedImage> {
@@ -81,7 +82,12 @@ export async function checkUpload(bytes: Uint8Array, sharp: Sharp, loc: (string 
   }
   const format = sniffImage(bytes);
   if (!format) {
-    throw new HttpError(415, `Not a supported image: the bytes are ${describe(bytes)}; send JPEG, PNG, WebP, GIF or TIFF`);
+    const what = describe(bytes);
+    throw new ValidationFailed([
+      issue.custom(loc, `<${what}, ${bytes.byteLength} bytes>`, `Not a supported image: the bytes are ${what}; send JPEG, PNG, WebP, GIF or TIFF`, "image_type", {
+        accepted: [...UPLOAD_MEDIA_TYPES],
+      }),
+    ]);
   }
   const unreadable = (why: string) =>
     new ValidationFailed([issue.custom(loc, `<${format} image, ${bytes.byteLength} bytes>`, `The image could not be read: ${why}`, "image_invalid", { format })]);

@@ -2,7 +2,7 @@
  * Uploads: multipart requests in the endpoint pipeline (src/http/multipart.ts, the `form` option
  * of src/http/endpoint.ts) and the image checks (src/images/upload.ts): magic-byte sniffing, the
  * size cap (413), the pixel cap against decompression bombs, truncated and corrupt files (422),
- * non-images (415).
+ * non-images (422 image_type; a body that is not a form at all: 415).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type as t } from "@sinclair/typebox";
@@ -257,7 +257,7 @@ describe("checkUpload", () => {
     expect(((await res.json()) as Json).checked.format).toBe("png");
   });
 
-  test("a text file renamed .jpg, an HTML page, an SVG: 415", async () => {
+  test("a text file renamed .jpg, an HTML page, an SVG: 422 image_type at [body, image]", async () => {
     const samples = [
       ["holiday.jpg", "image/jpeg", "Dear all, the pictures are attached.\n"],
       ["page.jpg", "image/jpeg", "<!DOCTYPE html><html><body>hi</body></html>"],
@@ -267,8 +267,10 @@ describe("checkUpload", () => {
       const form = new FormData();
       form.append("image", file(new TextEncoder().encode(text), name, type));
       const res = await send(form);
-      expect({ name, status: res.status }).toEqual({ name, status: 415 });
-      expect(((await res.json()) as Json).detail).toContain("Not a supported image");
+      expect({ name, status: res.status }).toEqual({ name, status: 422 });
+      const detail = ((await res.json()) as Json).detail;
+      expect(detail[0]).toMatchObject({ loc: ["body", "image"], type: "image_type" });
+      expect(detail[0].msg).toContain("Not a supported image");
     }
   });
 

@@ -416,10 +416,10 @@ describe("POST /v1/artworks/search-by-image: pool filters, exclusions, min_score
 // ---------------------------------------------------------------- bad uploads, entitlements
 
 describe("POST /v1/artworks/search-by-image: bad uploads and access", () => {
-  test("a text file renamed .jpg: 415; truncated: 422; a decompression bomb: 422; oversized: 413; nothing charged", async () => {
+  test("a text file renamed .jpg: 422 image_type (the spec's validation error); truncated: 422; a decompression bomb: 422; oversized: 413; nothing charged", async () => {
     let r = await search(withFile(new TextEncoder().encode("not a picture at all\n"), "photo.jpg"));
-    expect(r.status).toBe(415);
-    expect(typeof r.body.detail).toBe("string");
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0]).toMatchObject({ loc: ["body", "image"], type: "image_type", ctx: { accepted: ["image/jpeg", "image/png", "image/webp", "image/gif", "image/tiff"] } });
     expect(r.du).toBeNull();
 
     const whole = await queryImage(works[4]!);

@@ -53,7 +53,7 @@ export const searchEndpoints: Endpoint[] = [
     description: [
       "Exactly one anchor: an uploaded file part `image` (JPEG, PNG, WebP, GIF or TIFF, at most 20 MiB and 64 megapixels), `image_url` (an http(s) address, fetched with a 10 s timeout, at most 3 redirects and 20 MiB), or `collectable_id` (one of the caller's collectables, by its image); none or several: 422.",
       "image_url, collectable_id, min_score, exclude_artwork_id__in and limit may be form fields or query parameters (not both); the pool filters (the artwork list's artist, category, materials, price, measurements, size, creation year, last sale, without_editions…) and preferred_currency are query parameters. The pool filters narrow the candidates and never change the order: results are by score (cosine similarity), highest first.",
-      `limit 1 to ${SEARCH_LIMIT.max}, default ${SEARCH_LIMIT.default}. A non-image upload is 415, an oversized one 413, an unusable image or address 422, another user's or an unknown collectable 404.`,
+      `limit 1 to ${SEARCH_LIMIT.max}, default ${SEARCH_LIMIT.default}. A non-image upload is 422 (image_type), an oversized one 413, an unusable image or address 422, another user's or an unknown collectable 404.`,
     ].join("\n\n"),
     tag: "Artworks",
     auth: "required",
