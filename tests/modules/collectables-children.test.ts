@@ -272,6 +272,28 @@ describe("comp sets (GET|PUT|DELETE …/comps)", () => {
     expect(got.comps[1].similarity).toBeNull();
   });
 
+  test("an artwork by another artist than the comp's artist_id is saved as given, with both names and verified false", async () => {
+    const c = await newCollectable();
+    const w = works();
+    const wrong = w.find((x) => x.artist_id !== w[0]!.artist_id)!;
+    const res = await call(`/v1/collectables/${c.id}/comps`, "PUT", { comps: [{ artist_id: w[0]!.artist_id, artwork_id: wrong.id }] });
+    expect(res.status).toBe(200);
+    expect(du(res)).toBe("1");
+    const saved = await json(res);
+    expect(saved.comps).toEqual([
+      {
+        artist_id: w[0]!.artist_id,
+        artwork_id: wrong.id,
+        weight: 1,
+        artist_name: marketRow(ctx, "SELECT name FROM artists WHERE id = ?", w[0]!.artist_id).name,
+        artwork_title: marketRow(ctx, "SELECT title FROM artworks WHERE id = ?", wrong.id).title,
+        similarity: saved.comps[0].similarity,
+        verified: false,
+      },
+    ]);
+    expect(await json(await call(`/v1/collectables/${c.id}/comps`))).toEqual(saved);
+  });
+
   test("PUT replaces (old comps gone), PUT [] empties, DELETE clears (same effect and answer as PUT []), DELETE again the same", async () => {
     const c = await newCollectable();
     const w = works();
@@ -297,7 +319,7 @@ describe("comp sets (GET|PUT|DELETE …/comps)", () => {
     expect(await json(again)).toEqual({ comps: [], updated_at: null });
   });
 
-  test(`validation: more than ${MAX_COMPS} comps, unknown artworks, an artwork not by the artist, duplicates, wrong types; the stored set stays`, async () => {
+  test(`validation: more than ${MAX_COMPS} comps, unknown artworks or artists, duplicates, wrong types; the stored set stays`, async () => {
     const c = await newCollectable();
     const w = works();
     const path = `/v1/collectables/${c.id}/comps`;
@@ -313,9 +335,8 @@ describe("comp sets (GET|PUT|DELETE …/comps)", () => {
     expect(before.comps).toEqual(kept.comps);
     d = await expect422(await call(path, "PUT", { comps: [{ artist_id: w[0]!.artist_id, artwork_id: w[0]!.id }, { artist_id: 1, artwork_id: 98765432 }] }));
     expect(d).toEqual([{ loc: ["body", "comps", 1, "artwork_id"], msg: "Artwork 98765432 does not exist", type: "value_error", input: 98765432, ctx: { reference: "artworks" } }]);
-    const wrong = w.find((x) => x.artist_id !== w[0]!.artist_id)!;
-    d = await expect422(await call(path, "PUT", { comps: [{ artist_id: w[0]!.artist_id, artwork_id: wrong.id }] }));
-    expect(d[0]).toMatchObject({ loc: ["body", "comps", 0, "artist_id"], input: w[0]!.artist_id, ctx: { artwork_id: wrong.id, artist_id: wrong.artist_id } });
+    d = await expect422(await call(path, "PUT", { comps: [{ artist_id: 98765432, artwork_id: w[0]!.id }] }));
+    expect(d).toEqual([{ loc: ["body", "comps", 0, "artist_id"], msg: "Artist 98765432 does not exist", type: "value_error", input: 98765432, ctx: { reference: "artists" } }]);
     d = await expect422(await call(path, "PUT", { comps: [{ artist_id: w[0]!.artist_id, artwork_id: w[0]!.id }, { artist_id: w[0]!.artist_id, artwork_id: w[0]!.id }] }));
     expect(d[0]).toMatchObject({ loc: ["body", "comps", 1, "artwork_id"], type: "value_error" });
     d = await expect422(await call(path, "PUT", { comps: [{ artist_id: "one", artwork_id: w[0]!.id, weight: -1 }] }));

@@ -265,7 +265,7 @@ export const collectableEndpoints: Endpoint[] = [
     method: "PUT",
     path: `${BASE}/comps`,
     summary: "Replace a collectable's comp set",
-    description: `The whole set (at most ${MAX_COMPS} comps, each artwork once, each by the artist_id given; weight default 1.0) replaces the stored one; an empty array clears it. Returns the saved set with names, similarity and verified. Any invalid comp is 422 and keeps the stored set.`,
+    description: `The whole set (at most ${MAX_COMPS} comps, each artwork once, artworks and artists the market has; weight default 1.0) replaces the stored one; an empty array clears it. Returns the saved set with names, similarity and verified (false for an artwork not by the comp's artist_id). Any invalid comp is 422 and keeps the stored set.`,
     pathParams: idParam,
     body: CompSetInput,
     response: { full: CompSetSchema },

@@ -102,7 +102,7 @@ export const CompSchema = t.Object(
       "cosine similarity of the image embeddings of the collectable and the comp artwork (-1..1); null when either has no embedding",
     ),
     verified: t.Boolean({
-      description: "the artwork is in the current market and is by artist_id (always true when the set is saved; false after a market rebuild removed or reattributed it)",
+      description: "the artwork is in the current market and is by artist_id (false for a pair saved with another artist's artwork, or after a market rebuild removed or reattributed it)",
     }),
   },
   { $id: "CompSchema" },
