@@ -138,7 +138,8 @@ export const ARTIST_STATS: ListSpec = { fields: ARTIST_FIELDS, params: FILTER_PA
 export const FOLLOWED_LIST: ListSpec = { fields: {}, limit: LIST_LIMIT, params: CHART_PARAM };
 
 /** GET /v1/artists/{artist_id}/related. */
-export const RELATED_LIST: ListSpec = { fields: {}, limit: { default: 10, max: 50 } };
+/** GET /v1/artists/{artist_id}/related: the spec's other-list page size (default 20, maximum 100), as artwork similar. */
+export const RELATED_LIST: ListSpec = { fields: {}, limit: { default: 20, max: 100 } };
 
 /** GET /v1/artists/{artist_id}/events. */
 export const EVENTS_QUERY: ListSpec = {
