@@ -134,7 +134,7 @@ export const collectableEndpoints: Endpoint[] = [
     path: "/v1/collectables",
     summary: "Create a collectable",
     description:
-      "multipart/form-data: artist_id, category_id, edition_unique_type (unique or edition), optional suggested_artwork_id (a market artwork by the same artist: seeds title, creation year, measurements, materials, substrate, edition data and image), optionally any field of CollectableUpdateInput by its flat name (overrides the seeds; id lists repeated or comma-separated), optional image file (JPEG, PNG, WebP, GIF or TIFF; replaces the seeded image). Returns the created CollectableSchema. Unknown reference ids are 422.",
+      "multipart/form-data: artist_id, category_id, edition_unique_type (unique or edition), optional suggested_artwork_id (a market artwork: seeds title, creation year, measurements, materials, substrate, edition data and image), optionally any field of CollectableUpdateInput by its flat name (overrides the seeds; id lists repeated or comma-separated), optional image file (JPEG, PNG, WebP, GIF or TIFF; replaces the seeded image). Returns the created CollectableSchema. Unknown reference ids are 422.",
     form: {
       fields: CollectableCreateForm,
       files: { image: { required: false, accept: UPLOAD_MEDIA_TYPES, description: "the work's image" } },

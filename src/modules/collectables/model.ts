@@ -133,7 +133,7 @@ export const CollectableSchema = t.Object(
     current_estimated_price_currency: t.Literal("USD"),
     current_price_source: nullable(oneOf(PRICE_SOURCES), "which value current_estimated_price is: manual, acquisition or machine"),
     machine_estimated_price: num("the market's estimate for the work, USD; null when the market knows no estimated work by the artist"),
-    machine_estimate_basis: nullable(oneOf(MACHINE_BASES), "suggested_artwork: the suggested artwork's current estimate; comparable_works: from the artist's estimated works"),
+    machine_estimate_basis: nullable(oneOf(MACHINE_BASES), "suggested_artwork: the suggested artwork's current estimate (an artwork by the record's artist); comparable_works: from the artist's estimated works"),
     manual_price_value: num("the owner's own value, USD"),
     selected_price_type: oneOf(SELECTED_PRICE_TYPES, "machine (default) or manual"),
     price_momentum_12mo: num("the artist's 12-month price index momentum, a fraction clipped to -1..1"),

@@ -480,15 +480,11 @@ export function checkCreate(deps: AppDeps, input: CreateInput): ArtworkSeed | nu
   let seed: ArtworkSeed | null = null;
   if (input.suggested_artwork_id !== undefined) {
     seed = artworkSeed(deps.market, input.suggested_artwork_id);
+    // An artwork by another artist seeds the record all the same (the spec ties the two fields in
+    // no way); only an artwork by the record's artist gives the machine estimate (valuation.ts).
     if (!seed) {
       issues.push(
         issue.custom(["body", "suggested_artwork_id"], input.suggested_artwork_id, `Artwork ${input.suggested_artwork_id} does not exist`, "value_error", { reference: "artworks" }),
-      );
-    } else if (seed.artist_id !== input.artist_id) {
-      issues.push(
-        issue.custom(["body", "suggested_artwork_id"], input.suggested_artwork_id, `Artwork ${seed.id} is by artist ${seed.artist_id}, not artist ${input.artist_id}`, "value_error", {
-          artist_id: seed.artist_id,
-        }),
       );
     }
   }
@@ -616,17 +612,10 @@ export function updateCollectable(deps: AppDeps, userId: number, id: number, bod
   for (const [field, kind] of Object.entries(ID_ARRAYS)) if (field in patch) checkReference(deps.market, issues, kind, loc(field), patch[field]);
   const next: Row = { ...row };
   for (const c of COLUMNS) if (c in patch) next[c] = ID_ARRAYS[c as keyof typeof ID_ARRAYS] ? JSON.stringify(patch[c]) : patch[c];
-  if (("suggested_artwork_id" in patch || "artist_id" in patch) && next.suggested_artwork_id !== null && !issues.length) {
+  if ("suggested_artwork_id" in patch && next.suggested_artwork_id !== null && !issues.length) {
     const a = get<{ artist_id: number }>(deps.market, "SELECT artist_id FROM artworks WHERE id = ?", next.suggested_artwork_id);
     if (!a) {
       issues.push(issue.custom(loc("suggested_artwork_id"), next.suggested_artwork_id, `Artwork ${next.suggested_artwork_id} does not exist`, "value_error", { reference: "artworks" }));
-    } else if (a.artist_id !== next.artist_id) {
-      const where = "suggested_artwork_id" in patch ? "suggested_artwork_id" : "artist_id";
-      issues.push(
-        issue.custom(loc(where), patch[where], `Artwork ${next.suggested_artwork_id} is by artist ${a.artist_id}, not artist ${next.artist_id}`, "value_error", {
-          artist_id: a.artist_id,
-        }),
-      );
     }
   }
   if ("edition_number" in patch || "edition_size" in patch) checkEdition(issues, next.edition_number, next.edition_size, ["body"]);

@@ -1,7 +1,8 @@
 /**
  * Valuation of a collectable (docs/api-collectables.md, "Valuation"):
  *
- * - machine estimate (USD): the suggested market artwork's current estimate when it has one;
+ * - machine estimate (USD): the suggested market artwork's current estimate when it has one and
+ *   is by the record's artist;
  *   otherwise a comparable-works estimate from the artist's estimated works (comparableEstimate);
  *   null when the market has no estimated work by the artist.
  * - the value in effect (current_estimated_price), first that applies:
@@ -91,10 +92,10 @@ export function areaCm2(unit: string, height: number | null, width: number | nul
 /** The machine estimate of a collectable from the market (see the file comment). */
 export function machineEstimate(market: Database, c: CollectableFacts): MachineEstimate {
   if (c.suggested_artwork_id !== null) {
-    const st = market.prepare<{ estimate_usd: number | null }, [number]>("SELECT estimate_usd FROM artworks WHERE id = ?");
+    const st = market.prepare<{ estimate_usd: number | null; artist_id: number }, [number]>("SELECT estimate_usd, artist_id FROM artworks WHERE id = ?");
     try {
       const a = st.get(c.suggested_artwork_id);
-      if (a && a.estimate_usd !== null) return { usd: a.estimate_usd, basis: "suggested_artwork" };
+      if (a && a.estimate_usd !== null && a.artist_id === c.artist_id) return { usd: a.estimate_usd, basis: "suggested_artwork" };
     } finally {
       st.finalize();
     }
