@@ -164,8 +164,13 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         caller = key === null ? null : (deps.verifier.cached(key) ?? (await deps.verifier.verify(key)));
         if (!caller) throw unauthorized();
       }
+    } else if (e.auth === "public" && !deps.bare) {
+      // A public route never refuses a key, but a valid one makes the call an authenticated one:
+      // it is recorded at its price (0 for every public route) and carries the DU headers.
+      const key = bearer(request);
+      if (key) caller = deps.verifier.cached(key) ?? (await deps.verifier.verify(key));
     }
-    if (caller) {
+    if (caller && e.auth !== "public") {
       deps.limiter.check(caller);
       // The cap guards DU: calls that cost none (usage, follows, shares) are served past it, so a
       // capped caller can still read /v1/usage.
@@ -180,7 +185,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     let files: Record<string, FilePart> = NO_FILES;
     if (e.body) input = await readJsonBody(request, e.body);
     else if (e.form) ({ fields: input, files } = await readForm(request, e.form));
-    const schema = deps.bare || caller?.plan.features.schema === "full" ? "full" : "public";
+    const schema = deps.bare || (e.auth !== "public" && caller?.plan.features.schema === "full") ? "full" : "public";
     const body = await e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin: url.origin });
 
     const headers: Record<string, string> = { ...RESPONSE_HEADERS };

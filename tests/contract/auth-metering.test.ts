@@ -225,6 +225,26 @@ describe("Data Units", () => {
     expect(ledgerRows()).toBe(before);
   });
 
+  test("public routes: a valid key makes the call authenticated, free and with DU headers; no key or a bad key, no headers", async () => {
+    const share = await ctx.call("/v1/artworks/share", { method: "POST", body: { ids: [1, 2] }, key: ctx.keys.pro });
+    expect(share.status).toBe(200);
+    const token = ((await share.json()) as { token: string }).token;
+    for (const path of ["/healthcheck", `/v1/artworks/shared/${token}`]) {
+      const remainingBefore = Number((await ctx.call("/v1/categories", { key: ctx.keys.pro })).headers.get("X-Service-DataUnits-Remaining"));
+      const keyed = await ctx.call(path, { key: ctx.keys.pro });
+      expect(keyed.status).toBe(200);
+      expect(keyed.headers.get("X-Service-DataUnits")).toBe("0");
+      expect(Number(keyed.headers.get("X-Service-DataUnits-Remaining"))).toBe(remainingBefore);
+      expect(keyed.headers.get("X-Service-DataUnits-Period-End")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      const keyless = await ctx.call(path, { key: null });
+      expect(keyless.status).toBe(200);
+      expect(keyless.headers.get("X-Service-DataUnits")).toBeNull();
+      const badKey = await ctx.call(path, { key: "am_nokey_notasecret" });
+      expect(badKey.status).toBe(200);
+      expect(badKey.headers.get("X-Service-DataUnits")).toBeNull();
+    }
+  });
+
   test("the ledger row of a request holds the header's DU, route and record count", async () => {
     const res = await call("/v1/artworks?limit=11", ctx.keys.pro);
     const row = ctx.deps.account.query("SELECT method, route, records, du, status FROM du_ledger ORDER BY id DESC LIMIT 1").get();

@@ -800,10 +800,11 @@ describe("shares", () => {
       for (const f of FINANCIAL) expect(item[f]).toBeUndefined();
       expect(item.description.image.urls.w480).toContain("-blur");
     }
-    // with a key: still public, unmetered
+    // with a key: still the public view, free (an authenticated call: 0 in the DU header)
     const k = await get(new URL(c.body.url).pathname, ctx.keys.enterprise);
     expect(k.status).toBe(200);
-    expect(k.du).toBeNull();
+    expect(k.du).toBe("0");
+    for (const item of k.body.items) for (const f of FINANCIAL) expect(item[f]).toBeUndefined();
     const paged = await get(`${new URL(c.body.url).pathname}?limit=1&offset=1`, null);
     expect(paged.body.items.map((i: { id: number }) => i.id)).toEqual([rows[5]!.id]);
   });

@@ -467,10 +467,11 @@ describe("share", () => {
       expect("price" in lot).toBe(false);
       if (lot.image) expect(lot.image.urls.w240).toContain("-blur.jpg");
     }
-    // with a key it is the same public view, still unmetered
+    // with a key it is the same public view, free: an authenticated call, so 0 in the DU header
     const keyed = await ctx.call(`/v1/lots/shared/${created.token}`, { key: ctx.keys.pro });
     expect(keyed.status).toBe(200);
-    expect(keyed.headers.has("X-Service-DataUnits")).toBe(false);
+    expect(keyed.headers.get("X-Service-DataUnits")).toBe("0");
+    expect(ids((await keyed.json()) as any)).toEqual(picked);
     // pages
     const page = (await (await ctx.call(`/v1/lots/shared/${created.token}?limit=2&offset=1`, { key: null })).json()) as any;
     expect(page).toMatchObject({ total: 3, has_more: false, limit: 2, offset: 1 });
