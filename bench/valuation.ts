@@ -103,6 +103,9 @@ function chartOf(db: Database): Map<number, Float32Array> {
   );
   const ape: number[] = [];
   const floor: number[] = [];
+  // the estimate's own error against the true value, log(est / true value), split into the
+  // artist's mean (its index level) and the rest (the work: hedonic part and own effect)
+  const modelErr = new Map<number, number[]>();
   let inside = 0;
   let counted = 0;
   let noEstimate = 0;
@@ -121,6 +124,9 @@ function chartOf(db: Database): Map<number, Float32Array> {
     const tru = Math.exp(trueWork.get(r.artwork_id)! + trueIndex.get(r.artist_id)![m]!);
     const e = Math.abs(est - r.hammer_usd) / r.hammer_usd;
     const f = Math.abs(tru - r.hammer_usd) / r.hammer_usd;
+    const me = modelErr.get(r.artist_id) ?? [];
+    me.push(Math.log(est / tru));
+    modelErr.set(r.artist_id, me);
     const isIn = r.hammer_usd >= lo && r.hammer_usd <= hi ? 1 : 0;
     ape.push(e);
     floor.push(f);
@@ -147,6 +153,24 @@ function chartOf(db: Database): Map<number, Float32Array> {
   console.log(`estimates: ${counted} held-out sales (${noEstimate} without an estimate), derive ${deriveSeconds.toFixed(1)}s`);
   console.log(`  MdAPE ${(100 * mdape).toFixed(1)} %, generator noise floor ${(100 * mdFloor).toFixed(1)} %: ratio ${(mdape / mdFloor).toFixed(3)} (target ≤ 1.15)`);
   console.log(`  80 % band coverage ${((100 * inside) / counted).toFixed(1)} % (target 77 to 83 %)`);
+  {
+    let all = 0;
+    let between = 0;
+    let within = 0;
+    let n = 0;
+    for (const list of modelErr.values()) {
+      const mu = list.reduce((s, v) => s + v, 0) / list.length;
+      for (const v of list) {
+        all += v * v;
+        between += mu * mu;
+        within += (v - mu) ** 2;
+        n++;
+      }
+    }
+    console.log(
+      `  log(estimate / true value): rms ${Math.sqrt(all / n).toFixed(3)} = artist mean ${Math.sqrt(between / n).toFixed(3)} (index level) ⊕ within artist ${Math.sqrt(within / n).toFixed(3)} (the work)`,
+    );
+  }
   for (const [k, g] of byPrior) {
     console.log(`  ${k.padEnd(16)} n=${g.n}: MdAPE ${(100 * median(g.ape)!).toFixed(1)} % vs floor ${(100 * median(g.floor)!).toFixed(1)} %, coverage ${((100 * g.inside) / g.n).toFixed(1)} %`);
   }

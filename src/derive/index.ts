@@ -42,7 +42,7 @@ export interface DeriveSummary {
   pairs: number;
   sales: number;
   hedonicRows: number;
-  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number };
+  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number; estimateOffset: number; estimateVar: number; loadingVar: number };
   /** Seconds per phase. */
   timings: Record<string, number>;
 }
@@ -130,6 +130,12 @@ export class FeatureSpace {
   }
 }
 
+/** Log of the midpoint (geometric mean) of a house estimate in USD; null without both bounds > 0. */
+export function estimateMidLog(min: number | null, max: number | null): number | null {
+  if (min === null || max === null || !(min > 0) || !(max > 0)) return null;
+  return 0.5 * (Math.log(min) + Math.log(max));
+}
+
 const dot = (a: Float64Array, b: Float64Array, n: number) => {
   let s = 0;
   for (let i = 0; i < n; i++) s += a[i]! * b[i]!;
@@ -149,6 +155,12 @@ export const DEFAULT_PROCESS_VAR = 0.0004;
 
 /** Prior variance of an artist's own career slope (log value per 25 years of career). */
 export const CAREER_SLOPE_VAR = 0.05;
+
+/** Prior variance of an artist's loading on the market beyond 1 before calibration. */
+export const DEFAULT_LOADING_VAR = 0.05;
+
+/** Artists whose loading is known to a variance of 1/10 or better calibrate the loading's spread. */
+export const LOADING_MIN_PRECISION = 10;
 
 export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummary {
   const progress = options.onProgress ?? (() => {});
@@ -183,7 +195,8 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   // Pass 1 reads only what it needs, as arrays: sold lots (artwork, month, log hammer) and the
   // attributes of the works a sampled lot needs.
   const soldOf = db.query<unknown, [number]>(
-    `SELECT artwork_id, sale_datetime, hammer_usd FROM lots WHERE artist_id = ? AND status = 'sold' AND hammer_usd > 0 ORDER BY sale_datetime, id`,
+    `SELECT artwork_id, sale_datetime, hammer_usd, estimate_min_usd, estimate_max_usd FROM lots
+     WHERE artist_id = ? AND status = 'sold' AND hammer_usd > 0 ORDER BY sale_datetime, id`,
   );
   const featuresOf = db.query<FeatureRow, [number]>(
     "SELECT id, category_id, material_ids, height_cm, width_cm, depth_cm, signed, edition_size, creation_year FROM src_artworks WHERE artist_id = ?",
@@ -202,16 +215,26 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   let pairCount = 0;
   const shortPairResiduals: number[] = [];
   const shortPairs: { from: number; to: number; r: number }[] = [];
+  // sold lots with a house estimate: log hammer − log estimate midpoint (offset and spread)
+  let estDiffN = 0;
+  let estDiffSum = 0;
+  let estDiffSq = 0;
   let done = 0;
   for (const [artistId, birth] of artistBirths.values() as [number, number | null][]) {
-    const lots = soldOf.values(artistId) as [number, string, number][];
+    const lots = soldOf.values(artistId) as [number, string, number, number | null, number | null][];
     let byId: Map<number, FeatureRow> | null = null;
     // consecutive sold lots of one work → a repeat-sale pair for the market index
     const last = new Map<number, { m: number; y: number }>();
     const sel: { feats: Float64Array; y: number; year: number }[] = [];
-    for (const [artworkId, saleDatetime, hammerUsd] of lots) {
+    for (const [artworkId, saleDatetime, hammerUsd, estMin, estMax] of lots) {
       const m = monthIndex(saleDatetime);
       const y = Math.log(hammerUsd);
+      const mid = estimateMidLog(estMin, estMax);
+      if (mid !== null) {
+        estDiffN++;
+        estDiffSum += y - mid;
+        estDiffSq += (y - mid) ** 2;
+      }
       const prev = last.get(artworkId);
       if (prev && m > prev.m) {
         const w = 1 / (1 + (m - prev.m) / 120); // long holds carry more idiosyncratic drift
@@ -274,6 +297,14 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   }
   let workVar = Math.max(0.005, obsVar - saleVar);
   const processVar = options.processVar ?? DEFAULT_PROCESS_VAR;
+  // The house estimate as a second, quieter reading of the work's value: log midpoint + offset,
+  // the offset being the mean of log hammer − log midpoint over sold lots. Its own variance is
+  // that of the difference less the sale noise (set below, once the sale noise is calibrated).
+  const estOffset = estDiffN > 50 ? estDiffSum / estDiffN : 0;
+  const estDiffVar = estDiffN > 50 ? (estDiffSq - estDiffN * estOffset ** 2) / (estDiffN - 1) : Number.NaN;
+  // prior variance of an artist's loading on the market beyond 1, calibrated below
+  let loadingVar = DEFAULT_LOADING_VAR;
+  const estimateVarOf = (sale: number) => (Number.isFinite(estDiffVar) ? Math.max(0.2 * sale, estDiffVar - sale) : Number.NaN);
 
   // ---------------------------------------------------------------- pass 2
   db.run("DELETE FROM artists");
@@ -310,7 +341,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   );
 
   /** Fits one artist: its own monthly log index (around the market) and each work's own effect. */
-  const fitArtist = (artist: ArtistRow, noise: { saleVar: number; workVar: number }) => {
+  const fitArtist = (artist: ArtistRow, noise: { saleVar: number; workVar: number; estVar: number; loadingVar: number }) => {
     const works = artworksOf.all(artist.id);
     const lots = lotsOf.all(artist.id);
     const featsOf = new Map<number, Float64Array>();
@@ -319,20 +350,28 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
       space.fill(f, w, artist.birth);
       featsOf.set(w.id, f);
     }
-    // observations: sold lots' residuals after market and hedonic parts
+    // observations: sold lots' residuals after market and hedonic parts (weight 1), then every
+    // lot's house estimate, shifted by the offset, read with variance estVar (weight saleVar / estVar)
     const sold = lots.filter((l) => l.status === "sold" && l.hammer_usd! > 0);
-    const n = sold.length;
+    const nSold = sold.length;
+    const useEstimates = Number.isFinite(noise.estVar) && noise.estVar > 0;
+    const estW = useEstimates ? noise.saleVar / noise.estVar : 0;
+    const withEstimate = useEstimates ? lots.filter((l) => estimateMidLog(l.estimate_min_usd, l.estimate_max_usd) !== null) : [];
+    const n = nSold + withEstimate.length;
     const obsMonth = new Int32Array(n);
     const obsZ = new Float64Array(n);
     const obsWork = new Int32Array(n);
+    const obsW = new Float64Array(n);
     for (let i = 0; i < n; i++) {
-      const l = sold[i]!;
-      const m = Math.min(T, monthIndex(l.sale_datetime));
+      const l = i < nSold ? sold[i]! : withEstimate[i - nSold]!;
+      const m = Math.max(0, Math.min(T, monthIndex(l.sale_datetime)));
       obsMonth[i] = m;
       obsWork[i] = l.artwork_id;
-      obsZ[i] = Math.log(l.hammer_usd!) - marketLevel[m]! - dot(beta, featsOf.get(l.artwork_id) ?? x, K);
+      const y = i < nSold ? Math.log(l.hammer_usd!) : estimateMidLog(l.estimate_min_usd, l.estimate_max_usd)! + estOffset;
+      obsZ[i] = y - marketLevel[m]! - dot(beta, featsOf.get(l.artwork_id) ?? x, K);
+      obsW[i] = i < nSold ? 1 : estW;
     }
-    // backfit: level ← smooth(z − u); u_i ← shrunk mean of (z − level) per work
+    // backfit: level ← smooth(z − u); u_i ← shrunk weighted mean of (z − level) per work
     const kappa = noise.saleVar / noise.workVar;
     const u = new Map<number, number>();
     const uCount = new Map<number, number>();
@@ -340,22 +379,47 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
     let stderr: Float64Array<ArrayBufferLike> = new Float64Array(months).fill(Number.NaN);
     const adj = new Float64Array(n);
     const observed = new Uint8Array(months);
-    for (let i = 0; i < n; i++) observed[obsMonth[i]!] = 1;
+    for (let i = 0; i < nSold; i++) observed[obsMonth[i]!] = 1;
     // the artist's own career slope: where in the career its prices peak differs by artist
     const obsA = new Float64Array(n);
     let aMean = 0;
+    let wSum = 0;
     for (let i = 0; i < n; i++) {
       obsA[i] = featsOf.get(obsWork[i]!)?.[CAREER_A] ?? 0;
-      aMean += obsA[i]! / n;
+      aMean += obsW[i]! * obsA[i]!;
+      wSum += obsW[i]!;
     }
+    if (wSum > 0) aMean /= wSum;
     let slope = 0;
-    if (n > 0) {
+    // the artist's own loading on the market beyond 1: z carries loading · M(t), estimated by
+    // generalised least squares against the index's random walk (the smoother's residuals are
+    // Σ⁻¹ times the data), shrunk with prior variance loadingVar
+    let loading = 0;
+    let loadingNum = 0;
+    let loadingDen = 0;
+    const obsM = new Float64Array(n);
+    for (let i = 0; i < n; i++) obsM[i] = marketLevel[obsMonth[i]!]!;
+    if (nSold > 0) {
       for (let iter = 0; iter < 4; iter++) {
+        const obsVar = noise.saleVar + (iter === 0 ? noise.workVar : 0);
         for (let i = 0; i < n; i++) adj[i] = obsZ[i]! - (u.get(obsWork[i]!) ?? 0) - slope * (obsA[i]! - aMean);
+        if (noise.loadingVar > 0) {
+          const smoothOpts = { processVar, obsVar, initVar: Number.POSITIVE_INFINITY };
+          const lm = smoothIndex({ month: obsMonth, y: obsM, w: obsW, length: n }, months, smoothOpts, ws);
+          let den = 0;
+          for (let i = 0; i < n; i++) den += obsW[i]! * obsM[i]! * (obsM[i]! - lm.level[obsMonth[i]!]!);
+          const ly = smoothIndex({ month: obsMonth, y: adj, w: obsW, length: n }, months, smoothOpts, ws);
+          let num = 0;
+          for (let i = 0; i < n; i++) num += obsW[i]! * obsM[i]! * (adj[i]! - ly.level[obsMonth[i]!]!);
+          loadingNum = num / obsVar;
+          loadingDen = den / obsVar;
+          loading = num / obsVar / (loadingDen + 1 / noise.loadingVar);
+          for (let i = 0; i < n; i++) adj[i]! -= loading * obsM[i]!;
+        }
         const r = smoothIndex(
-          { month: obsMonth, y: adj, length: n },
+          { month: obsMonth, y: adj, w: obsW, length: n },
           months,
-          { processVar, obsVar: noise.saleVar + (iter === 0 ? noise.workVar : 0), initVar: Number.POSITIVE_INFINITY },
+          { processVar, obsVar, initVar: Number.POSITIVE_INFINITY },
           ws,
         );
         // views into the workspace, valid until the next smoothIndex call (copied after the loop)
@@ -365,8 +429,8 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
         uCount.clear();
         for (let i = 0; i < n; i++) {
           const w = obsWork[i]!;
-          sum.set(w, (sum.get(w) ?? 0) + obsZ[i]! - level[obsMonth[i]!]! - slope * (obsA[i]! - aMean));
-          uCount.set(w, (uCount.get(w) ?? 0) + 1);
+          sum.set(w, (sum.get(w) ?? 0) + obsW[i]! * (obsZ[i]! - level[obsMonth[i]!]! - loading * obsM[i]! - slope * (obsA[i]! - aMean)));
+          uCount.set(w, (uCount.get(w) ?? 0) + obsW[i]!);
         }
         u.clear();
         for (const [w, s] of sum) u.set(w, s / (uCount.get(w)! + kappa));
@@ -374,8 +438,8 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
         let sxx = 0;
         for (let i = 0; i < n; i++) {
           const da = obsA[i]! - aMean;
-          sxy += da * (obsZ[i]! - level[obsMonth[i]!]! - (u.get(obsWork[i]!) ?? 0));
-          sxx += da * da;
+          sxy += obsW[i]! * da * (obsZ[i]! - level[obsMonth[i]!]! - loading * obsM[i]! - (u.get(obsWork[i]!) ?? 0));
+          sxx += obsW[i]! * da * da;
         }
         slope = sxy / (sxx + noise.saleVar / CAREER_SLOPE_VAR);
       }
@@ -383,8 +447,17 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
       stderr = Float64Array.from(stderr);
     }
     const full = new Float64Array(months);
-    for (let t = 0; t < months; t++) full[t] = marketLevel[t]! + level[t]!;
-    return { works, lots, featsOf, sold, n, obsMonth, obsZ, obsWork, u, uCount, level, stderr, full, observed, slope, aMean, hasIndex: n > 0 };
+    for (let t = 0; t < months; t++) full[t] = (1 + loading) * marketLevel[t]! + level[t]!;
+    // the loading's posterior variance, and the market's weighted mean over the observations:
+    // the loading moves the level at T by (M(T) − that mean) per unit
+    const loadingPostVar = noise.loadingVar > 0 ? 1 / (loadingDen + 1 / noise.loadingVar) : 0;
+    let mBar = 0;
+    for (let i = 0; i < n; i++) mBar += obsW[i]! * obsM[i]!;
+    if (wSum > 0) mBar /= wSum;
+    return {
+      works, lots, featsOf, sold, n, nSold, obsMonth, obsZ, obsWork, obsM, u, uCount, level, stderr, full, observed, slope, aMean,
+      loading, loadingNum, loadingDen, loadingPostVar, mBar, hasIndex: nSold > 0,
+    };
   };
 
   lap("pass 1: market index and hedonic model");
@@ -405,12 +478,19 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
     let prod = 0;
     let half = 0;
     let count = 0;
+    let loadingMoment = 0;
+    let loadingArtists = 0;
     for (const id of sample) {
-      const fit = fitArtist(artistById.get(id)!, { saleVar, workVar });
+      const fit = fitArtist(artistById.get(id)!, { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar });
+      // the loading's spread across artists: its unshrunk estimate squared less its sampling variance
+      if (fit.loadingDen >= LOADING_MIN_PRECISION) {
+        loadingMoment += (fit.loadingNum / fit.loadingDen) ** 2 - 1 / fit.loadingDen;
+        loadingArtists++;
+      }
       const lastResidual = new Map<number, number>();
-      for (let i = 0; i < fit.n; i++) {
+      for (let i = 0; i < fit.nSold; i++) {
         const a = fit.featsOf.get(fit.obsWork[i]!)?.[CAREER_A] ?? 0;
-        const e = fit.obsZ[i]! - fit.level[fit.obsMonth[i]!]! - fit.slope * (a - fit.aMean);
+        const e = fit.obsZ[i]! - fit.level[fit.obsMonth[i]!]! - fit.loading * fit.obsM[i]! - fit.slope * (a - fit.aMean);
         const prev = lastResidual.get(fit.obsWork[i]!);
         if (prev !== undefined) {
           prod += prev * e;
@@ -424,11 +504,12 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
       saleVar = Math.max(0.005, half / count);
       workVar = Math.max(0.002, prod / count);
     }
+    if (loadingArtists >= 20) loadingVar = Math.min(1, Math.max(0.001, loadingMoment / loadingArtists));
   }
 
   lap("calibration");
   const writeArtist = (artist: ArtistRow) => {
-    const { works, lots, featsOf, sold, u, uCount, stderr, full, observed, slope, aMean, hasIndex } = fitArtist(artist, { saleVar, workVar });
+    const { works, lots, featsOf, sold, u, uCount, stderr, full, observed, slope, aMean, loadingPostVar, mBar, hasIndex } = fitArtist(artist, { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar });
     // artworks
     const lotsByWork = new Map<number, LotRow[]>();
     for (const l of lots) {
@@ -452,7 +533,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
       const ni = uCount.get(w.id) ?? 0;
       const uVar = 1 / (ni / saleVar + 1 / workVar);
       const logNow = full[T]! + h + ui;
-      const se = Math.sqrt(stderr[T]! ** 2 + uVar);
+      const se = Math.sqrt(stderr[T]! ** 2 + uVar + loadingPostVar * (marketLevel[T]! - mBar) ** 2);
       const band = predictionBand(logNow, se, saleVar, Z80);
       const at = (k: number) => Math.exp(full[Math.max(0, T - k)]! + h + ui);
       return { band, at, h, ui };
@@ -648,7 +729,15 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
     pairs: pairCount,
     sales,
     hedonicRows: hedonic.count,
-    noise: { obsVar: round6(obsVar), saleVar: round6(saleVar), workVar: round6(workVar), processVar },
+    noise: {
+      obsVar: round6(obsVar),
+      saleVar: round6(saleVar),
+      workVar: round6(workVar),
+      processVar,
+      estimateOffset: round6(estOffset),
+      estimateVar: round6(estimateVarOf(saleVar)),
+      loadingVar: round6(loadingVar),
+    },
     timings,
   };
 }

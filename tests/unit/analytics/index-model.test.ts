@@ -288,6 +288,70 @@ describe("smoothIndex equals the dense posterior", () => {
   });
 });
 
+describe("a regression coefficient through the smoother (the derivation's market loading)", () => {
+  test("GLS via the smoother's residuals equals the joint dense solve of (level, coefficient)", () => {
+    // y_i = x_{t_i} + g·m_i + ε_i, ε_i ~ N(0, r/w_i), x a random walk (step q, diffuse start),
+    // g ~ N(0, τ²). With S(v) the smoothed level of v, (v − S(v))·w/r is the inverse covariance of
+    // level-plus-noise applied to v, so ĝ = Σ w·m·(y − S(y)) / (Σ w·m·(m − S(m)) + r/τ²).
+    const T = 24;
+    const q = 0.002;
+    const r = 0.04;
+    const tau2 = 0.09;
+    const u = rng(23);
+    const n = 30;
+    const month = new Int32Array(n);
+    const y = new Float64Array(n);
+    const m = new Float64Array(n);
+    const w = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      month[i] = Math.floor(u() * T);
+      m[i] = Math.sin(month[i]! / 3) + 0.1 * month[i]!; // a covariate of the month, like M(t)
+      y[i] = 0.4 * m[i]! + (u() - 0.5);
+      w[i] = 0.5 + u();
+    }
+    const opts = { processVar: q, obsVar: r, initVar: Number.POSITIVE_INFINITY };
+    const sy = Float64Array.from(smoothIndex({ month, y, w, length: n }, T, opts).level);
+    const sm = Float64Array.from(smoothIndex({ month, y: m, w, length: n }, T, opts).level);
+    let num = 0;
+    let den = 0;
+    for (let i = 0; i < n; i++) {
+      num += w[i]! * m[i]! * (y[i]! - sy[month[i]!]!);
+      den += w[i]! * m[i]! * (m[i]! - sm[month[i]!]!);
+    }
+    const gHat = num / (den + r / tau2);
+    // dense: unknowns x_0..x_{T−1}, g (index T); no prior on x_0 (diffuse)
+    const k = T + 1;
+    const H = new Float64Array(k * k);
+    const g = new Float64Array(k);
+    for (let t = 1; t < T; t++) {
+      H[t * k + t]! += 1 / q;
+      H[(t - 1) * k + t - 1]! += 1 / q;
+      H[t * k + t - 1]! -= 1 / q;
+      H[(t - 1) * k + t]! -= 1 / q;
+    }
+    H[T * k + T]! += 1 / tau2;
+    for (let i = 0; i < n; i++) {
+      const t = month[i]!;
+      const p = w[i]! / r;
+      H[t * k + t]! += p;
+      H[T * k + T]! += p * m[i]! * m[i]!;
+      H[t * k + T]! += p * m[i]!;
+      H[T * k + t]! += p * m[i]!;
+      g[t]! += p * y[i]!;
+      g[T]! += p * m[i]! * y[i]!;
+    }
+    const L = choleskyFactor(H.slice(), k);
+    const sol = choleskySolveFactored(L, g, k);
+    expect(gHat).toBeCloseTo(sol[T]!, 8);
+    // and the level of y − ĝ·m is the dense solution's level
+    const rest = Float64Array.from(y, (v, i) => v - gHat * m[i]!);
+    const level = smoothIndex({ month, y: rest, w, length: n }, T, opts).level;
+    close(level, Array.from(sol.subarray(0, T)), 8);
+    // its variance: 1 / (Σ w·m·(m − S(m))/r + 1/τ²), the dense inverse's last diagonal entry
+    expect(1 / (den / r + 1 / tau2)).toBeCloseTo(inverseDiagonal(L, k)[T]!, 8);
+  });
+});
+
 describe("prediction band and forecast", () => {
   test("80 % band in log space", () => {
     // σ = √(0.3² + 0.16) = 0.5; band 100·exp(∓1.28155·0.5) = 52.688 … 189.795, median 100
