@@ -4,6 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { loadSqliteVec } from "../platform/native";
@@ -60,6 +61,8 @@ export function openMarketForWrite(path: string, dataDir: string): Database {
   db.run("PRAGMA foreign_keys = ON");
   db.run("PRAGMA cache_size = -262144");
   db.run("PRAGMA temp_store = MEMORY");
+  // SQLite's sorter may use helper threads (CREATE INDEX over millions of rows sorts them all)
+  db.run(`PRAGMA threads = ${Math.min(8, Math.max(1, cpus().length))}`);
   loadSqliteVec(db, dataDir);
   migrate(db, marketMigrations, MARKET_DB);
   return db;
