@@ -196,6 +196,11 @@ const DU_HEADER_DOCS = {
   "X-Service-DataUnits-Period-End": { description: "last day of the current period", schema: { type: "string", format: "date" } },
 };
 
+/** On the public routes the DU headers come only with a valid key (the call is then an authenticated one, at 0 DU). */
+const PUBLIC_DU_HEADER_DOCS = Object.fromEntries(
+  Object.entries(DU_HEADER_DOCS).map(([name, h]) => [name, { ...h, description: `${h.description}; only when a valid bearer key is sent` }]),
+);
+
 export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { version: string; serverUrl?: string }): Json {
   const components: Record<string, Json> = { ...ERROR_SCHEMAS };
   const paths: Record<string, Json> = {};
@@ -212,7 +217,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
     const responses: Json = {};
     const status = String(e.status ?? 200);
     if (e.status === 204 || !e.response) {
-      responses[status] = { description: "Done; no body", ...(e.auth !== "public" && { headers: DU_HEADER_DOCS }) };
+      responses[status] = { description: "Done; no body", headers: e.auth === "public" ? PUBLIC_DU_HEADER_DOCS : DU_HEADER_DOCS };
     } else {
       const full = hoist(e.response.full, components);
       const schema = e.response.public ? { anyOf: [full, hoist(e.response.public, components)] } : full;
@@ -220,7 +225,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
         description: e.response.public
           ? "The full schema for entitled callers, the reduced public schema for the others"
           : "Success",
-        ...(e.auth !== "public" && { headers: DU_HEADER_DOCS }),
+        headers: e.auth === "public" ? PUBLIC_DU_HEADER_DOCS : DU_HEADER_DOCS,
         content: { "application/json": { schema } },
       };
     }
@@ -250,7 +255,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
       ...(e.form && { requestBody: formRequestBody(e.form, components) }),
       responses,
       "x-data-units": { base: e.price.base, per_record: e.price.perRecord },
-      security: e.auth === "public" ? [] : e.auth === "optional" ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],
+      security: e.auth === "public" ? [{}, { bearerAuth: [] }] : e.auth === "optional" ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],
     };
     (paths[e.path] ??= {})[e.method.toLowerCase()] = operation;
   }

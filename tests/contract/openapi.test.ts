@@ -263,7 +263,7 @@ function documentSuite(name: string, get: () => { doc: Json; endpoints: readonly
       }
     });
 
-    test("non-public operations take the bearer key and document 401, 429 and the DU headers; public ones neither", () => {
+    test("non-public operations take the bearer key and document 401, 429 and the DU headers; public ones take a key optionally and document the headers it brings, without 401 or 429", () => {
       expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
       const byRoute = new Map(endpoints.map((e) => [`${e.method} ${e.path}`, e]));
       for (const [path, method, op] of operations()) {
@@ -271,8 +271,12 @@ function documentSuite(name: string, get: () => { doc: Json; endpoints: readonly
         const e = byRoute.get(where)!;
         const success = Object.entries(op.responses as Json).filter(([s]) => /^2\d\d$/.test(s)).map(([, r]) => deref(r));
         if (e.auth === "public") {
-          expect({ where, security: op.security }).toEqual({ where, security: [] });
-          for (const r of success) expect({ where, headers: Object.keys(r.headers ?? {}).filter((h) => h.startsWith("X-Service-")) }).toEqual({ where, headers: [] });
+          expect({ where, security: op.security }).toEqual({ where, security: [{}, { bearerAuth: [] }] });
+          for (const r of success) {
+            expect({ where, headers: Object.keys(r.headers ?? {}).filter((h) => h.startsWith("X-Service-")).sort() }).toEqual({ where, headers: [...DU_HEADERS].sort() });
+            for (const h of DU_HEADERS) expect({ where, h, description: deref(r.headers[h]).description }).toEqual({ where, h, description: expect.stringContaining("only when a valid bearer key is sent") });
+          }
+          for (const status of ["401", "429"]) expect({ where, status, documented: status in op.responses }).toEqual({ where, status, documented: false });
           continue;
         }
         const security = (op.security ?? doc.security ?? []) as Json[];
