@@ -14,6 +14,7 @@
  * Prints the throughput; nothing is written.
  */
 import { estimateNoiseVariances, RepeatSalesAccumulator, smoothIndex, SmoothWorkspace } from "../src/analytics/index-model";
+import { mulberry32 } from "../src/seed/random";
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -26,14 +27,7 @@ const nPairs = arg("pairs", 10_000_000);
 const nMle = arg("mle", 10_000);
 
 // mulberry32 + Box–Muller: deterministic and cheap
-let seed = 12345;
-const u = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+let u = mulberry32(12345);
 const z = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
 
 const fmt = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)} M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k` : n.toFixed(1));
@@ -58,7 +52,7 @@ for (const mode of ["workspace", "fresh arrays"] as const) {
   const ws = mode === "workspace" ? new SmoothWorkspace() : undefined;
   let t = 0;
   let check = 0;
-  seed = 12345;
+  u = mulberry32(12345);
   for (let a = 0; a < artists; a++) {
     makeArtist();
     const t0 = performance.now();
@@ -74,7 +68,7 @@ for (const mode of ["workspace", "fresh arrays"] as const) {
 }
 
 if (nMle > 0) {
-  seed = 999;
+  u = mulberry32(999);
   let t = 0;
   for (let a = 0; a < nMle; a++) {
     makeArtist();

@@ -29,9 +29,10 @@ import { embedMarket, IMAGE_INDEX } from "../src/images/embed-market";
 import { embedImage, EMBEDDING_DIMS } from "../src/images/embedding";
 import { renderSvg } from "../src/images/procedural";
 import { buildVectorIndex, VectorIndex } from "../src/images/vector-index";
-import { loadSharp, loadSqliteVec, type Sharp } from "../src/platform/native";
+import { loadSharp, loadSqliteVec } from "../src/platform/native";
 import { seedMarket } from "../src/seed";
 import { clusteredVectors } from "../tests/images/synthetic-vectors";
+import { searchTransform } from "../tests/images/search-transform";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -71,18 +72,6 @@ const log = (...xs: unknown[]) => console.log(...xs);
 const machine = { nproc: cpus().length, cpu: cpus()[0]?.model ?? "unknown", bun: Bun.version };
 const results: Record<string, unknown> = { machine, command: `bun ${process.argv.slice(1).join(" ")}`, dims: EMBEDDING_DIMS };
 log(`machine: ${machine.nproc} CPUs, ${machine.cpu}, bun ${machine.bun}; embedding ${EMBEDDING_DIMS} dims`);
-
-/** The search transform: half size, JPEG q60, 5 % cropped on each side, brightness +10 %. */
-async function searchTransform(sharp: Sharp, image: Buffer, width: number): Promise<Buffer> {
-  const half = await sharp(image).resize(Math.round(width / 2)).jpeg({ quality: 60 }).toBuffer();
-  const m = await sharp(half).metadata();
-  const dx = Math.round(m.width! * 0.05), dy = Math.round(m.height! * 0.05);
-  return sharp(half)
-    .extract({ left: dx, top: dy, width: m.width! - 2 * dx, height: m.height! - 2 * dy })
-    .modulate({ brightness: 1.1 })
-    .png()
-    .toBuffer();
-}
 
 // ------------------------------------------------------------------ (a) and (b): the small market
 
@@ -134,7 +123,7 @@ if (parts.has("a") || parts.has("b")) {
         const w = works[Math.floor(((q + 0.5) * works.length) / nQueries)]!;
         const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height });
         const original = await sharp(Buffer.from(svg)).png({ compressionLevel: 1 }).toBuffer();
-        const query = await searchTransform(sharp, original, w.width);
+        const query = await searchTransform(sharp, original);
         let t = performance.now();
         const v = await embedImage(sharp, query);
         embedMs.push(performance.now() - t);

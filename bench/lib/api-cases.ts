@@ -5,6 +5,7 @@
  * every draw query goes through an index or reads a small table.
  */
 import type { Database } from "bun:sqlite";
+import { mulberry32 } from "../../src/seed/random";
 
 export interface CaseUrl {
   path: string;
@@ -29,16 +30,6 @@ export interface Follows {
 }
 
 /** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const enc = encodeURIComponent;
 
@@ -51,7 +42,7 @@ interface Draws {
 }
 
 function draws(seed: number): Draws {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   return {
     rnd,
     pick: (xs) => xs[Math.floor(rnd() * xs.length)]!,

@@ -33,6 +33,7 @@
  *                                     the metadata columns (integers); chunk_size ≈ partition / 8
  */
 import type { Database, Statement } from "bun:sqlite";
+import { mulberry32 } from "../seed/random";
 
 export interface VectorIndexSpec {
   /** Name of the vec0 table; the other tables take it as a prefix. */
@@ -99,17 +100,6 @@ function checkSpec(spec: VectorIndexSpec): void {
     throw new Error(`vector index: bad name or metadata column in ${JSON.stringify(spec)}`);
   }
   if (!(spec.dims > 0 && spec.dims % 8 === 0)) throw new Error(`vector index: dims must be a positive multiple of 8 (${spec.dims})`);
-}
-
-/** mulberry32: a small deterministic generator for the sample and the initial centroids. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function defaultNlist(count: number): number {
@@ -184,7 +174,7 @@ function centroidNorms(C: Float32Array, k: number, d: number): Float64Array {
  * generator; an emptied cluster takes the sample row farthest from its centroid.
  */
 export function kmeans(X: Float32Array, n: number, d: number, k: number, iterations: number, seed: number, onIteration?: (i: number) => void): Float32Array {
-  const r = rng(seed ^ 0x5bd1e995);
+  const r = mulberry32(seed ^ 0x5bd1e995);
   k = Math.min(k, n);
   const C = new Float32Array(k * d);
   const order = Array.from({ length: n }, (_, i) => i);
@@ -322,7 +312,7 @@ export function buildVectorIndex(db: Database, spec: VectorIndexSpec, source: ()
   const seed = options.seed ?? 1986;
   const t0 = performance.now();
   // pass 1: count and reservoir-sample
-  const r = rng(seed);
+  const r = mulberry32(seed);
   let count = 0;
   let sampleCap = options.sampleSize ?? 0;
   let sample = new Float32Array(0);

@@ -60,3 +60,17 @@ export class Random {
     return mean + sd * this.normal();
   }
 }
+
+/**
+ * mulberry32: a one-word seedable generator, uniform in [0, 1). For draws outside the market's own
+ * stream (the vector index's k-means sample and centroids, test and benchmark data).
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

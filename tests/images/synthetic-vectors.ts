@@ -6,16 +6,11 @@
  * similarities look like those of the real embeddings of the small market (docs/vectors.md).
  * Deterministic: the same arguments give the same vectors.
  */
+import { mulberry32 } from "../../src/seed/random";
 
 /** mulberry32 plus Box–Muller. */
 export function gaussianRng(seed: number): () => number {
-  let a = seed >>> 0;
-  const u = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const u = mulberry32(seed);
   let spare: number | null = null;
   return () => {
     if (spare !== null) {

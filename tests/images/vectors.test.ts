@@ -20,19 +20,7 @@ import { ARTIST_INDEX, buildVectorIndex, VectorIndex, type Hit } from "../../src
 import { loadSharp, loadSqliteVec, type Sharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { clusteredVectors } from "./synthetic-vectors";
-
-/** The search transform: half size, JPEG q60, 5 % cropped on each side, brightness +10 %. */
-async function searchTransform(sharp: Sharp, image: Buffer): Promise<Buffer> {
-  const meta = await sharp(image).metadata();
-  const half = await sharp(image).resize(Math.round(meta.width! / 2)).jpeg({ quality: 60 }).toBuffer();
-  const m = await sharp(half).metadata();
-  const dx = Math.round(m.width! * 0.05), dy = Math.round(m.height! * 0.05);
-  return sharp(half)
-    .extract({ left: dx, top: dy, width: m.width! - 2 * dx, height: m.height! - 2 * dy })
-    .modulate({ brightness: 1.1 })
-    .png()
-    .toBuffer();
-}
+import { searchTransform } from "./search-transform";
 
 const ids = (hits: Hit[]) => hits.map((h) => h.id);
 

@@ -1,6 +1,7 @@
 /** Import directories written by the tests: a small hand-made one and a large generated one. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { mulberry32 } from "../../src/seed/random";
 
 export const AS_OF = "2024-06-30";
 
@@ -13,18 +14,6 @@ export function writeJsonl(dir: string, name: string, rows: (object | string)[])
   writeFileSync(join(dir, `${name}.jsonl`), rows.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n");
 }
 
-/** A deterministic pseudo-random stream (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * A large import: `lots` lots of `artists` artists (USD sales, so no FX file is needed), written
  * line by line. Each lot line carries `padding` characters in a field the format ignores, so the
@@ -32,7 +21,7 @@ export function rng(seed: number): () => number {
  */
 export async function writeBigImport(dir: string, opts: { lots: number; artists: number; sales: number; padding: number }): Promise<number> {
   writeManifest(dir);
-  const r = rng(1);
+  const r = mulberry32(1);
   const houses = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, name: `House ${i + 1}`, is_live: i < 3 }));
   writeJsonl(dir, "auction_houses", houses);
   writeJsonl(

@@ -7,18 +7,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { artistPhotoSvg, artistStyle, imageSize, renderSvg, SHAPE_FAMILIES } from "../../src/images/procedural";
+import { mulberry32 } from "../../src/seed/random";
+import { searchTransform } from "../images/search-transform";
 
 /** A small deterministic generator for the test's own choices (mulberry32). */
-function testRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function work(artistId: number, seed: number, heightCm?: number, widthCm?: number) {
   const { width, height } = imageSize(seed, heightCm, widthCm);
   return { artistId, seed, width, height, svg: renderSvg({ artistId, seed, width, height }) };
@@ -97,22 +89,6 @@ const cosine = (a: Float64Array, b: Float64Array): number => {
   return s;
 };
 
-/** The search transform: half size, JPEG q60, 5 % cropped on each side, brightness +10 %. */
-async function searchTransform(image: Buffer): Promise<Buffer> {
-  const meta = await sharp(image).metadata();
-  const half = await sharp(image)
-    .resize(Math.round(meta.width! / 2))
-    .jpeg({ quality: 60 })
-    .toBuffer();
-  const m = await sharp(half).metadata();
-  const dx = Math.round(m.width! * 0.05), dy = Math.round(m.height! * 0.05);
-  return sharp(half)
-    .extract({ left: dx, top: dy, width: m.width! - 2 * dx, height: m.height! - 2 * dy })
-    .modulate({ brightness: 1.1 })
-    .png()
-    .toBuffer();
-}
-
 // ------------------------------------------------------------------ tests
 
 describe("procedural originals: parameters to SVG", () => {
@@ -128,7 +104,7 @@ describe("procedural originals: parameters to SVG", () => {
   });
 
   test("distinct: 200 random pairs of works by one artist all differ", () => {
-    const r = testRng(2024);
+    const r = mulberry32(2024);
     const seen = new Set<string>();
     for (let i = 0; i < 200; i++) {
       const artist = 1 + Math.floor(r() * 400);
@@ -297,7 +273,7 @@ describe("procedural originals rasterised by sharp", () => {
       for (let t = 0; t < n; t++) {
         const it = items[(t * 13) % items.length]!;
         // The transform starts from a 768-px rendition: a 64-px feature does not see the difference from 2400 px.
-        const transformed = await searchTransform(await rasterAt(it.svg, it.width, 768));
+        const transformed = await searchTransform(sharp, await rasterAt(it.svg, it.width, 768));
         const f = await feature(transformed);
         let best = -Infinity, bi: Item | null = null;
         for (const other of items) {

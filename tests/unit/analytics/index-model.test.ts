@@ -14,6 +14,7 @@ import {
 } from "../../../src/analytics/index-model";
 import { choleskyFactor, choleskySolveFactored, inverseDiagonal, NotPositiveDefiniteError } from "../../../src/analytics/linear";
 import { correlation } from "../../../src/analytics/stats";
+import { mulberry32 } from "../../../src/seed/random";
 
 const close = (got: ArrayLike<number>, want: number[], digits: number) => {
   expect(got.length).toBe(want.length);
@@ -260,7 +261,7 @@ describe("smoothIndex equals the dense posterior", () => {
     const p0 = 2;
     const m0 = 0.3;
     const d = 0.004;
-    const u = rng(11);
+    const u = mulberry32(11);
     const list: { month: number; y: number; w: number }[] = [];
     for (let i = 0; i < 25; i++) list.push({ month: Math.floor(u() * T), y: u() - 0.5, w: 0.5 + u() });
     const H = new Float64Array(T * T);
@@ -297,7 +298,7 @@ describe("a regression coefficient through the smoother (the derivation's market
     const q = 0.002;
     const r = 0.04;
     const tau2 = 0.09;
-    const u = rng(23);
+    const u = mulberry32(23);
     const n = 30;
     const month = new Int32Array(n);
     const y = new Float64Array(n);
@@ -371,24 +372,13 @@ describe("prediction band and forecast", () => {
 
 // ───────────── property: a simulated artist ─────────────
 
-/** mulberry32: a small deterministic PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function normal(u: () => number): () => number {
   return () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
 }
 
 /** 400 months of a random walk (step σ), 300 observations at uniform random months with noise σ_obs. */
 function simulateArtist(seed: number, months = 400, nObs = 300, stepSd = 0.05, obsSd = 0.25) {
-  const u = rng(seed);
+  const u = mulberry32(seed);
   const z = normal(u);
   const truth = new Float64Array(months);
   for (let t = 1; t < months; t++) truth[t] = truth[t - 1]! + stepSd * z();
