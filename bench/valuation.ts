@@ -60,7 +60,7 @@ function chartOf(db: Database): Map<number, Float32Array> {
   const db = new Database(join(dataDir, "market.db"), { readonly: true });
   const charts = chartOf(db);
   const artists = db
-    .query("SELECT artist_id, count(*) AS n, min(sale_datetime) AS first FROM lots WHERE status = 'sold' GROUP BY artist_id HAVING count(*) >= 50")
+    .query("SELECT artist_id, count(*) AS n, date(min(sale_datetime), 'unixepoch') AS first FROM lots WHERE status = 'sold' GROUP BY artist_id HAVING count(*) >= 50")
     .all() as { artist_id: number; n: number; first: string }[];
   const xs: number[] = [];
   const ys: number[] = [];
@@ -83,7 +83,7 @@ function chartOf(db: Database): Map<number, Float32Array> {
   copyFileSync(join(dataDir, "market.db"), copy);
   const db = new Database(copy);
   db.run(`CREATE TEMP TABLE held AS
-    SELECT l.id, l.artwork_id, l.artist_id, l.hammer_usd, l.sale_datetime FROM lots l
+    SELECT l.id, l.artwork_id, l.artist_id, l.hammer_usd, date(l.sale_datetime, 'unixepoch') AS sale_datetime FROM lots l
     WHERE l.status = 'sold' AND l.hammer_usd > 0 AND l.id = (SELECT id FROM lots x WHERE x.artwork_id = l.artwork_id AND x.status = 'sold' ORDER BY x.sale_datetime DESC, x.id DESC LIMIT 1)`);
   db.run("DELETE FROM lots WHERE id IN (SELECT id FROM held)");
   const d0 = performance.now();

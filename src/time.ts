@@ -57,3 +57,21 @@ export function weekStart(day: string): string {
   const weekday = (n + 3) % 7; // 1970-01-01 was a Thursday; 0 = Monday
   return fromDayNumber(n - weekday);
 }
+
+// ---------------------------------------------------------------- lot sale times
+// A lot stores its sale's start as whole Unix seconds (UTC): 4 bytes where the ISO text took 20,
+// in the table and in each (x, sale_datetime) index.
+
+/** SQL giving the ISO 8601 text (`YYYY-MM-DDTHH:MM:SSZ`) of a column of Unix seconds. */
+export const isoOfSecondsSql = (column: string): string => `strftime('%Y-%m-%dT%H:%M:%SZ', ${column}, 'unixepoch')`;
+
+/** Unix seconds of an ISO datetime or date; a lower bound rounds up to the whole second, an upper bound down. */
+export function epochSeconds(iso: string, bound: "lower" | "upper" = "upper"): number {
+  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso}T00:00:00Z` : iso);
+  return bound === "lower" ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
+}
+
+/** ISO 8601 text (`YYYY-MM-DDTHH:MM:SSZ`) of Unix seconds. */
+export function isoOfSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}

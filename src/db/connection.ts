@@ -8,6 +8,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { loadSqliteVec } from "../platform/native";
+import { buildReadIndexes } from "./market-indexes";
 import { migrate } from "./migrate";
 import { accountMigrations, marketMigrations } from "./migrations/embedded";
 import * as accountSchema from "./schema/account";
@@ -74,7 +75,13 @@ export function openMarketReader(dataDir: string): Database {
   if (!existsSync(path)) throw new Error(`no market in ${dataDir}: run \`artmarket seed\` first`);
   const writer = new Database(path, { strict: true });
   try {
-    migrate(writer, marketMigrations, MARKET_DB);
+    // a migration that rebuilds a table drops the read indexes on it: a market built by an
+    // earlier artmarket gets them back here (idempotent statements; minutes at large scale)
+    if (migrate(writer, marketMigrations, MARKET_DB).length && writer.query("SELECT 1 FROM lots LIMIT 1").get()) {
+      process.stderr.write(`${MARKET_DB}: migrated to this build's format; rebuilding the read indexes\n`);
+      buildReadIndexes(writer);
+      writer.run("ANALYZE");
+    }
   } finally {
     writer.close();
   }

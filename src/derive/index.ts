@@ -15,12 +15,13 @@
  */
 import type { Database } from "bun:sqlite";
 import { NormalEquations } from "../analytics/linear";
+import { packDocument } from "../db/documents";
 import { predictionBand, RepeatSalesAccumulator, smoothIndex, SmoothWorkspace, Z80 } from "../analytics/index-model";
 import { cagr, medianCarByYear, momentum, momentumPercent, repeatSalePairs, sharpeRatios } from "../analytics/returns";
 import { careerPath, lotOutcome, salesVolume } from "../analytics/shapes";
 import { median } from "../analytics/stats";
 import type { PhaseProgress } from "../progress";
-import { addDays } from "../time";
+import { addDays, isoOfSeconds } from "../time";
 import { FIRST_YEAR, monthDate, monthIndex } from "../seed/series";
 import { slugify } from "../seed/names";
 import { sizeBucket } from "../seed/market";
@@ -73,6 +74,7 @@ interface LotRow {
   id: number;
   artwork_id: number;
   status: string;
+  /** Read as Unix seconds, replaced by its ISO text once read. */
   sale_datetime: string;
   hammer_usd: number | null;
   premium_usd: number | null;
@@ -188,6 +190,14 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
             edition_group_id, edition_number, edition_size, image_id
      FROM src_artworks WHERE artist_id = ? ORDER BY id`,
   );
+  // lots store their sale's start as Unix seconds; derivation reads it as ISO text, each
+  // distinct start (one per sale) converted once
+  const isoCache = new Map<number, string>();
+  const isoOf = (seconds: number): string => {
+    let s = isoCache.get(seconds);
+    if (s === undefined) isoCache.set(seconds, (s = isoOfSeconds(seconds)));
+    return s;
+  };
   const lotsOf = db.query<LotRow, [number]>(
     `SELECT id, artwork_id, status, sale_datetime, hammer_usd, premium_usd, estimate_min_usd, estimate_max_usd, currency
      FROM lots WHERE artist_id = ? ORDER BY sale_datetime, id`,
@@ -221,12 +231,13 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   let estDiffSq = 0;
   let done = 0;
   for (const [artistId, birth] of artistBirths.values() as [number, number | null][]) {
-    const lots = soldOf.values(artistId) as [number, string, number, number | null, number | null][];
+    const lots = soldOf.values(artistId) as [number, number, number, number | null, number | null][];
     let byId: Map<number, FeatureRow> | null = null;
     // consecutive sold lots of one work → a repeat-sale pair for the market index
     const last = new Map<number, { m: number; y: number }>();
     const sel: { feats: Float64Array; y: number; year: number }[] = [];
-    for (const [artworkId, saleDatetime, hammerUsd, estMin, estMax] of lots) {
+    for (const [artworkId, saleSeconds, hammerUsd, estMin, estMax] of lots) {
+      const saleDatetime = isoOf(saleSeconds);
       const m = monthIndex(saleDatetime);
       const y = Math.log(hammerUsd);
       const mid = estimateMidLog(estMin, estMax);
@@ -344,6 +355,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   const fitArtist = (artist: ArtistRow, noise: { saleVar: number; workVar: number; estVar: number; loadingVar: number }) => {
     const works = artworksOf.all(artist.id);
     const lots = lotsOf.all(artist.id);
+    for (const l of lots) l.sale_datetime = isoOf(l.sale_datetime as unknown as number);
     const featsOf = new Map<number, Float64Array>();
     for (const w of works) {
       const f = new Float64Array(K);
@@ -618,7 +630,7 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
       "returns-vs-period": pairs.map((p) => ({ car: round6(p.car), period_months: p.periodMonths, buy_date: p.buyDate, sell_date: p.sellDate, artwork_id: p.artworkId })),
       "compound-annual-returns": medianCarByYear(pairs).map((r) => ({ year: r.year, car: round6(r.car) })),
     };
-    for (const [kind, body] of Object.entries(docs)) insDoc.run(artist.id, kind, JSON.stringify(body));
+    for (const [kind, body] of Object.entries(docs)) insDoc.run(artist.id, kind, packDocument(body));
 
     // the chart: the price of the artist's typical work, per month
     const typical = dot(beta, meanFeat, K);
@@ -684,11 +696,11 @@ export function deriveMarket(db: Database, options: DeriveOptions): DeriveSummar
   lap("pass 2: artists, artworks, analytics");
   // the global art index
   const lotsPerMonth = new Int32Array(months);
-  for (const r of db.query<{ m: string; n: number }, []>(
-    "SELECT substr(sale_datetime, 1, 7) AS m, count(*) AS n FROM lots WHERE status = 'sold' GROUP BY m",
+  for (const r of db.query<{ t: number; n: number }, []>(
+    "SELECT sale_datetime AS t, count(*) AS n FROM lots WHERE status = 'sold' GROUP BY sale_datetime",
   ).iterate()) {
-    const i = monthIndex(r.m);
-    if (i >= 0 && i < months) lotsPerMonth[i] = r.n;
+    const i = monthIndex(isoOf(r.t));
+    if (i >= 0 && i < months) lotsPerMonth[i]! += r.n;
   }
   const insIndex = db.query("INSERT INTO market_index (month, value, lots) VALUES (?, ?, ?)");
   db.transaction(() => {

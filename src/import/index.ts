@@ -28,7 +28,7 @@ import { Progress } from "../progress";
 import { slugify } from "../seed/names";
 import { CATEGORIES, CURRENCIES, DAMAGES, LOCATIONS, MATERIALS, SUBSTRATES, SURFACES } from "../seed/reference";
 import { TRUTH_DB } from "../seed/truth";
-import { isIsoDate } from "../time";
+import { epochSeconds, isIsoDate } from "../time";
 import {
   FORMAT_NAME,
   FORMAT_VERSION,
@@ -160,6 +160,8 @@ interface SaleInfo {
   currency: string;
   status: string;
   start: string;
+  /** `start` as Unix seconds, what a lot stores (computed on first use). */
+  startSeconds?: number;
 }
 
 function readManifest(from: string): { asOf: string } {
@@ -938,7 +940,7 @@ class Importer {
         seq,
         status,
         sale.status,
-        sale.start,
+        (sale.startSeconds ??= epochSeconds(sale.start)),
         sale.locationId,
         work.creation_year,
         isTop ? 1 : 0,
@@ -988,15 +990,15 @@ class Importer {
     db.transaction(() => {
       db.run(`UPDATE lots SET artist_id = w.artist_id, creation_year = w.creation_year FROM src_artworks w
               WHERE w.id = lots.artwork_id AND (lots.artist_id IS NOT w.artist_id OR lots.creation_year IS NOT w.creation_year)`);
-      db.run(`UPDATE lots SET house_id = s.house_id, sale_status = s.status, sale_datetime = s.start_datetime, location_id = s.location_id FROM src_sales s
+      db.run(`UPDATE lots SET house_id = s.house_id, sale_status = s.status, sale_datetime = unixepoch(s.start_datetime), location_id = s.location_id FROM src_sales s
               WHERE s.id = lots.sale_id AND (lots.house_id IS NOT s.house_id OR lots.sale_status IS NOT s.status
-                OR lots.sale_datetime IS NOT s.start_datetime OR lots.location_id IS NOT s.location_id)`);
+                OR lots.sale_datetime IS NOT unixepoch(s.start_datetime) OR lots.location_id IS NOT s.location_id)`);
       type L = { id: number; status: string; currency: string; day: string; hammer: number | null; estimate_min: number | null; estimate_max: number | null; premium: number | null; hammer_usd: number | null; estimate_min_usd: number | null; estimate_max_usd: number | null; premium_usd: number | null };
       const changed: [number, number | null, number | null, number | null, number | null][] = [];
       const dropped: { id: number; reason: string }[] = [];
       for (const l of db
         .query<L, []>(
-          `SELECT id, status, currency, substr(sale_datetime, 1, 10) AS day, hammer, estimate_min, estimate_max, premium,
+          `SELECT id, status, currency, date(sale_datetime, 'unixepoch') AS day, hammer, estimate_min, estimate_max, premium,
                   hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd FROM lots`,
         )
         .iterate()) {

@@ -235,6 +235,8 @@ export interface SaleCalendar {
   currency: Uint8Array;
   status: string[];
   start: string[];
+  /** The start as Unix seconds (what a lot stores). */
+  startSeconds: Float64Array;
   end: string[];
   /** Sale indexes per tier, sorted by day: concluded sales and coming ones apart. */
   closedByTier: Int32Array[];
@@ -302,6 +304,7 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
     currency: new Uint8Array(n),
     status: [],
     start: [],
+    startSeconds: new Float64Array(n),
     end: [],
     closedByTier: [],
     comingByTier: [],
@@ -338,6 +341,7 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
       cal.currency[i] = CURRENCY_CODES.indexOf(currency);
       cal.status.push(status);
       cal.start.push(iso(startMin));
+      cal.startSeconds[i] = startMin * 60;
       cal.end.push(iso(endMin));
       (status === "closed" ? closed : upcoming)[d.tier]!.push(i);
       insert.run(
@@ -628,7 +632,7 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onAr
             seq,
             status,
             saleStatus,
-            sales.start[sale]!,
+            sales.startSeconds[sale]!,
             sales.location[sale]! + 1,
             year,
             isTopLot ? 1 : 0,

@@ -287,8 +287,8 @@ describe("bad records are rejected with reasons, the rest imported", () => {
   test("accepted lots carry their sale's and artwork's columns and USD at the sale day's rate", () => {
     const lots = db.query("SELECT * FROM lots ORDER BY id").all() as Record<string, unknown>[];
     expect(lots.map((l) => l.id)).toEqual([1, 2, 3, 4, 13, 14]);
-    expect(lots[0]).toMatchObject({ sale_id: 1, artwork_id: 1, artist_id: 1, house_id: 1, currency: "GBP", hammer: 1000, hammer_usd: 1280, premium_usd: 1600, lot_seq: 12, sale_status: "closed", sale_datetime: "2020-03-02T18:00:00Z" });
-    expect(lots[1]).toMatchObject({ currency: "USD", hammer_usd: 2000, lot_num: "7", notes: "Signed lower right", sale_datetime: "2021-05-10T14:00:00Z" });
+    expect(lots[0]).toMatchObject({ sale_id: 1, artwork_id: 1, artist_id: 1, house_id: 1, currency: "GBP", hammer: 1000, hammer_usd: 1280, premium_usd: 1600, lot_seq: 12, sale_status: "closed", sale_datetime: Date.parse("2020-03-02T18:00:00Z") / 1000 });
+    expect(lots[1]).toMatchObject({ currency: "USD", hammer_usd: 2000, lot_num: "7", notes: "Signed lower right", sale_datetime: Date.parse("2021-05-10T14:00:00Z") / 1000 });
     expect(lots[2]).toMatchObject({ status: "passed", hammer: null, lot_num: "13A", lot_seq: 13, estimate_max_usd: 896 });
     expect(lots[4]).toMatchObject({ currency: "GBP", estimate_min_usd: 1400, estimate_max_usd: 2100, status: "withdrawn" });
     expect(lots[5]).toMatchObject({ sale_status: "upcoming", status: "upcoming" });
@@ -374,7 +374,7 @@ describe("merge mode: records upserted by id over the current market", () => {
     expect(Object.keys(lots).map(Number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 13, 14, 20]);
     expect(lots[1]).toMatchObject({ hammer_usd: 1300 }); // the changed GBP rate
     expect(lots[3]).toMatchObject({ status: "sold", hammer_usd: 780 });
-    expect(lots[13]).toMatchObject({ sale_datetime: "2020-03-03T10:00:00Z", estimate_min_usd: 1250, location_id: 7 }); // followed its sale
+    expect(lots[13]).toMatchObject({ sale_datetime: Date.parse("2020-03-03T10:00:00Z") / 1000, estimate_min_usd: 1250, location_id: 7 }); // followed its sale
     expect(lots[20]).toMatchObject({ hammer_usd: 125 });
     expect(artists).toBe(2);
     expect(sale2).toEqual({ name: "Day sale (moved)", location: "London", status: "closed" });

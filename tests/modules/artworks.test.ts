@@ -92,7 +92,7 @@ const FINANCIAL = [
 describe("filters", () => {
   const medium = (r: Row) => ` ${r.medium.toLowerCase().replace(/,/g, " ")} `;
   const upcoming = () =>
-    sql<{ artwork_id: number; house_id: number; sale_datetime: string }>("SELECT artwork_id, house_id, sale_datetime FROM lots WHERE status = 'upcoming'");
+    sql<{ artwork_id: number; house_id: number; sale_datetime: string }>("SELECT artwork_id, house_id, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots WHERE status = 'upcoming'");
 
   /** [query, predicate over the stored row]; the expected rows are computed here, not by the service. */
   const cases: () => [string, (r: Row) => boolean][] = () => {
@@ -165,7 +165,7 @@ describe("filters", () => {
       ["current_estimated_price__gte=25000", "estimate_usd >= ?", [25000]],
       ["materials=canvas", "(' ' || lower(medium) || ' ') LIKE '% canvas %'", []],
       ["date_last_sold__lte=2010-06-30&last_lot_status=sold", "date_last_sold <= ? AND last_lot_status = 'sold'", ["2010-06-30"]],
-      ["sale_start_datetime__gte=2026-01-01", "EXISTS (SELECT 1 FROM lots l WHERE l.artwork_id = artworks.id AND l.status = 'upcoming' AND l.sale_datetime >= ?)", ["2026-01-01"]],
+      ["sale_start_datetime__gte=2026-01-01", "EXISTS (SELECT 1 FROM lots l WHERE l.artwork_id = artworks.id AND l.status = 'upcoming' AND l.sale_datetime >= unixepoch(?))", ["2026-01-01"]],
     ];
     for (const [query, where, params] of direct) {
       const n = one<{ n: number }>(`SELECT count(*) AS n FROM artworks WHERE ${where}`, ...params).n;
@@ -502,7 +502,7 @@ describe("schemas", () => {
     const sold = rows.find((r) => r.last_lot_status === "sold" && r.estimate_usd !== null)!;
     const r = await get(`/v1/artworks/${sold.id}?preferred_currency=GBP`);
     const a = r.body;
-    const last = one<any>("SELECT * FROM lots WHERE artwork_id = ? ORDER BY sale_datetime DESC, id DESC LIMIT 1", sold.id);
+    const last = one<any>("SELECT *, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots WHERE artwork_id = ? ORDER BY lots.sale_datetime DESC, id DESC LIMIT 1", sold.id);
     const saleRate = rate("GBP", last.sale_datetime);
     expect(a.price.preferred_currency).toBe("GBP");
     expect(a.price.hammer_preferred).toBeCloseTo(last.hammer_usd / saleRate, 2);
@@ -622,7 +622,7 @@ describe("chart", () => {
     expect(c).toMatchObject({ resolution: "monthly", unit: "USD", currency: "USD" });
     expect(c.series.map((s: { id: string }) => s.id)).toEqual(["hammer_prices", "estimate"]);
     const sold = sql<{ sale_datetime: string; hammer_usd: number }>(
-      "SELECT sale_datetime, hammer_usd FROM lots WHERE artwork_id = ? AND status = 'sold' ORDER BY sale_datetime, id",
+      "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime, hammer_usd FROM lots WHERE artwork_id = ? AND status = 'sold' ORDER BY lots.sale_datetime, id",
       a.id,
     );
     expect(c.series[0].data).toEqual(sold.map((l) => ({ time: l.sale_datetime.slice(0, 10), value: l.hammer_usd })));
@@ -752,11 +752,11 @@ describe("followed and recommended", () => {
     // a followed artist adds its works with a lot in the last 12 months (or upcoming)
     const since = new Date(Date.parse(`${ctx.deps.asOf}T00:00:00Z`) - 365 * 86_400_000).toISOString().slice(0, 10);
     const artist = one<{ a: number }>(
-      "SELECT artist_id AS a FROM lots WHERE sale_datetime >= ? AND artist_id <> ? GROUP BY 1 ORDER BY count(*) DESC LIMIT 1",
+      "SELECT artist_id AS a FROM lots WHERE sale_datetime >= unixepoch(?) AND artist_id <> ? GROUP BY 1 ORDER BY count(*) DESC LIMIT 1",
       since,
       anchor.artist_id,
     ).a;
-    const recent = sql<{ id: number }>("SELECT DISTINCT artwork_id AS id FROM lots WHERE artist_id = ? AND sale_datetime >= ?", artist, since).map((x) => x.id);
+    const recent = sql<{ id: number }>("SELECT DISTINCT artwork_id AS id FROM lots WHERE artist_id = ? AND sale_datetime >= unixepoch(?)", artist, since).map((x) => x.id);
     expect((await get(`/v1/artists/${artist}/follow`, ctx.keys.pro, { method: "POST" })).status).toBe(204);
     const all: number[] = [];
     let total = 0;

@@ -35,7 +35,7 @@ beforeAll(async () => {
   db = ctx.deps.market;
   all = db
     .query(
-      `SELECT id, sale_id, lot_seq, sale_datetime, creation_year, estimate_min_usd, estimate_max_usd, hammer_usd, premium_usd,
+      `SELECT id, sale_id, lot_seq, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime, creation_year, estimate_min_usd, estimate_max_usd, hammer_usd, premium_usd,
          artist_id, artwork_id, status FROM lots`,
     )
     .all() as Raw[];
@@ -66,7 +66,7 @@ describe("filters", () => {
     const [loc1, loc2] = db
       .query("SELECT a.id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY a.id ORDER BY count(*) DESC LIMIT 2 OFFSET 1")
       .all() as { id: number; name: string }[];
-    const at = one<{ sale_datetime: string }>("SELECT sale_datetime FROM lots ORDER BY id LIMIT 1 OFFSET 500").sale_datetime;
+    const at = one<{ sale_datetime: string }>("SELECT strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots ORDER BY id LIMIT 1 OFFSET 500").sale_datetime;
     return [
       ["status=sold", "status = 'sold'", []],
       ["status__in=passed,withdrawn", "status IN ('passed', 'withdrawn')", []],
@@ -81,10 +81,10 @@ describe("filters", () => {
       [`sale_location=${encodeURIComponent(loc1!.name.toUpperCase())}`, "location_id = ?", [loc1!.id]],
       [`sale_location__in=${encodeURIComponent(loc1!.name)},${encodeURIComponent(loc2!.name)}`, "location_id IN (?, ?)", [loc1!.id, loc2!.id]],
       ["sale_location=Atlantis", "0", []],
-      [`sale_datetime__gte=${at}`, "sale_datetime >= ?", [at]],
-      [`sale_datetime__lte=${at}`, "sale_datetime <= ?", [at]],
-      [`sale_datetime__gte=${at}&sale_datetime__lte=${at}`, "sale_datetime = ?", [at]],
-      ["sale_datetime__gte=2001-01-01&sale_datetime__lte=2003-06-30T12:00", "sale_datetime BETWEEN '2001-01-01' AND '2003-06-30T12:00:00Z'", []],
+      [`sale_datetime__gte=${at}`, "sale_datetime >= unixepoch(?)", [at]],
+      [`sale_datetime__lte=${at}`, "sale_datetime <= unixepoch(?)", [at]],
+      [`sale_datetime__gte=${at}&sale_datetime__lte=${at}`, "sale_datetime = unixepoch(?)", [at]],
+      ["sale_datetime__gte=2001-01-01&sale_datetime__lte=2003-06-30T12:00", "sale_datetime BETWEEN unixepoch('2001-01-01') AND unixepoch('2003-06-30T12:00:00Z')", []],
       ["hammer_price_usd__gte=100000", "hammer_usd >= 100000", []],
       ["hammer_price_usd__lte=2000", "hammer_usd <= 2000", []],
       ["hammer_price_estimate_max_usd__gte=50000&hammer_price_estimate_max_usd__lte=80000", "estimate_max_usd BETWEEN 50000 AND 80000", []],
@@ -101,7 +101,7 @@ describe("filters", () => {
       ["is_top=no", "is_top = 0", []],
       ["status=sold&hammer_price_usd__gte=20000&hammer_price_usd__lte=60000", "status = 'sold' AND hammer_usd BETWEEN 20000 AND 60000", []],
       ["is_top=true&creation_year__lte=1950&premium_price_usd__gte=5000", "is_top = 1 AND creation_year <= 1950 AND premium_usd >= 5000", []],
-      [`sale_datetime__gte=2015-01-01&hammer_price_estimate_max_usd__lte=3000&creation_year__gte=1990`, "sale_datetime >= '2015-01-01' AND estimate_max_usd <= 3000 AND creation_year >= 1990", []],
+      [`sale_datetime__gte=2015-01-01&hammer_price_estimate_max_usd__lte=3000&creation_year__gte=1990`, "sale_datetime >= unixepoch('2015-01-01') AND estimate_max_usd <= 3000 AND creation_year >= 1990", []],
       [`artist_id=${artist.artist_id}&status=sold&hammer_price_usd__gte=1000`, "artist_id = ? AND status = 'sold' AND hammer_usd >= 1000", [artist.artist_id]],
     ];
   };

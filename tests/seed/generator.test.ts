@@ -91,7 +91,7 @@ describe("the model", () => {
   test("FX: every USD price is the native price at the sale day's reference rate", () => {
     const rows = all<{ hammer: number; hammer_usd: number; estimate_min: number; estimate_min_usd: number; rate: number; currency: string }>(
       `SELECT l.hammer, l.hammer_usd, l.estimate_min, l.estimate_min_usd, f.usd_per_unit AS rate, l.currency
-       FROM lots l JOIN fx_rates f ON f.code = l.currency AND f.day = substr(l.sale_datetime, 1, 10)
+       FROM lots l JOIN fx_rates f ON f.code = l.currency AND f.day = date(l.sale_datetime, 'unixepoch')
        WHERE l.status = 'sold'`,
     );
     expect(rows.length).toBeGreaterThan(1000);
@@ -106,7 +106,7 @@ describe("the model", () => {
   test("a lot's currency is its sale's, and its sale status and date are its sale's", () => {
     expect(
       one(`SELECT count(*) AS n FROM lots l JOIN src_sales s ON s.id = l.sale_id
-           WHERE l.currency != s.currency OR l.sale_status != s.status OR l.sale_datetime != s.start_datetime OR l.house_id != s.house_id`),
+           WHERE l.currency != s.currency OR l.sale_status != s.status OR l.sale_datetime != unixepoch(s.start_datetime) OR l.house_id != s.house_id`),
     ).toEqual({ n: 0 });
   });
 
@@ -156,7 +156,7 @@ describe("the model", () => {
     ).toEqual({ n: 0 });
     expect(
       one(`SELECT count(*) AS n FROM lots l JOIN src_artworks w ON w.id = l.artwork_id
-           WHERE CAST(substr(l.sale_datetime, 1, 4) AS INTEGER) < w.creation_year`),
+           WHERE CAST(strftime('%Y', l.sale_datetime, 'unixepoch') AS INTEGER) < w.creation_year`),
     ).toEqual({ n: 0 });
   });
 

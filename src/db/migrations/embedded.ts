@@ -5,6 +5,7 @@ import account_0001_follows_shares from "./account/0001_follows_shares.sql" with
 import account_0002_lean_ledger from "./account/0002_lean_ledger.sql" with { type: "text" };
 import account_0003_collectables from "./account/0003_collectables.sql" with { type: "text" };
 import market_0000_init from "./market/0000_init.sql" with { type: "text" };
+import market_0001_compact_lots from "./market/0001_compact_lots.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -15,4 +16,5 @@ export const accountMigrations: Migration[] = [
 
 export const marketMigrations: Migration[] = [
   { tag: "0000_init", sql: market_0000_init },
+  { tag: "0001_compact_lots", sql: market_0001_compact_lots },
 ];

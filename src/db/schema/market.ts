@@ -176,7 +176,8 @@ export const lots = sqliteTable(
     lotSeq: integer("lot_seq").notNull(),
     status: text("status").notNull(),
     saleStatus: text("sale_status").notNull(),
-    saleDatetime: text("sale_datetime").notNull(),
+    /** Start of the lot's sale, Unix seconds (UTC); the API writes it as ISO 8601. */
+    saleDatetime: integer("sale_datetime").notNull(),
     locationId: integer("location_id").notNull(),
     creationYear: integer("creation_year"),
     isTop: integer("is_top", { mode: "boolean" }).notNull().default(false),
@@ -281,7 +282,8 @@ export const artistAnalytics = sqliteTable(
   {
     artistId: integer("artist_id").notNull(),
     kind: text("kind").notNull(),
-    body: text("body").notNull(),
+    /** JSON compressed with zstd (src/db/documents.ts). */
+    body: blob("body", { mode: "buffer" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.artistId, t.kind] })],
 );

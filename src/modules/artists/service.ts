@@ -4,6 +4,7 @@
  * SQL text that varies comes from the declarations in fields.ts (columns, fixed fragments).
  */
 import type { Database } from "bun:sqlite";
+import { unpackDocument } from "../../db/documents";
 import { followedAmong } from "../../db/follows";
 import type { Schema } from "../../http/endpoint";
 import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors";
@@ -640,8 +641,10 @@ export type AnalyticsKind = (typeof ANALYTICS_KINDS)[number];
 /** The stored document of `kind`, wrapped in the documented response object. */
 export function artistAnalytics(db: Database, id: number, kind: AnalyticsKind): Record<string, unknown> {
   assertArtist(db, id);
-  const row = db.query<{ body: string }, [number, string]>("SELECT body FROM artist_analytics WHERE artist_id = ? AND kind = ?").get(id, kind);
-  const doc = row ? (JSON.parse(row.body) as unknown[]) : null;
+  const row = db
+    .query<{ body: string | Uint8Array }, [number, string]>("SELECT body FROM artist_analytics WHERE artist_id = ? AND kind = ?")
+    .get(id, kind);
+  const doc = row ? (unpackDocument(row.body) as unknown[]) : null;
   switch (kind) {
     case "sharpe-ratio": {
       const stored = new Map(((doc ?? []) as { horizon_years: number; sharpe_ratio: number | null }[]).map((h) => [h.horizon_years, h.sharpe_ratio]));

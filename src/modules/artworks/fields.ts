@@ -7,6 +7,7 @@
  */
 import { T, whereClause, type FieldDecl, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
+import { epochSeconds } from "../../time";
 import { LOT_STATUSES, SIZE_BUCKETS } from "./model";
 
 /** Largest dimension in cm (null when no dimension is known): the SIZE sort, backed by an index on the same expression. */
@@ -145,12 +146,6 @@ export function materialPattern(value: string): string {
 export const MEDIUM_WORDS_SQL = "(' ' || replace(lower(a.medium), ',', ' ') || ' ')";
 
 /** An ISO datetime bound in the lots' text form (seconds, Z), rounded so that the comparison stays exact. */
-function lotTime(iso: string, suffix: string): string {
-  const ms = Date.parse(iso);
-  const s = suffix === "__gte" ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
-  return new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
 /** WHERE (without the keyword) over `artworks a` for a parsed artwork list. */
 export function artworkWhere(spec: ListSpec, q: ParsedList): SqlFragment {
   const std = whereClause(spec, q.filters.filter((f) => !CUSTOM_FIELDS.has(f.field)));
@@ -169,7 +164,7 @@ export function artworkWhere(spec: ListSpec, q: ParsedList): SqlFragment {
       upcomingParams.push(...values);
     } else if (f.field === "sale_start_datetime") {
       upcoming.push(`l.sale_datetime ${f.suffix === "__gte" ? ">=" : "<="} ?`);
-      upcomingParams.push(lotTime(f.value as string, f.suffix));
+      upcomingParams.push(epochSeconds(f.value as string, f.suffix === "__gte" ? "lower" : "upper"));
     }
   }
   // A semi-join (EXISTS) on the upcoming lots, written as IN so that SQLite can drive it from the

@@ -11,6 +11,7 @@ import { Type as t, type TSchema } from "@sinclair/typebox";
 import { followedAmong } from "../../db/follows";
 import type { AppDeps, RequestContext, Schema } from "../../http/endpoint";
 import { ImageSchema } from "../../images/model";
+import { isoOfSecondsSql } from "../../time";
 import { priceObject, PriceSchema, type PriceRow } from "../lots/model";
 
 export const LOT_STATUSES = ["unknown", "upcoming", "withdrawn", "sold", "passed"] as const;
@@ -317,7 +318,7 @@ const ARTWORK_COLUMNS = `a.id, a.uid, a.slug, a.title, a.medium, a.creation_year
 
 /** The columns of `lots l` a PriceSchema object is made from. */
 export const PRICE_COLUMNS = `l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, l.hammer_usd, l.estimate_min_usd,
-  l.estimate_max_usd, l.premium_usd, l.sale_datetime`;
+  l.estimate_max_usd, l.premium_usd, ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime`;
 
 const rowsByIds = (db: Database, ids: readonly number[]): ArtworkRow[] =>
   db

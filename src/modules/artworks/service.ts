@@ -7,7 +7,7 @@
 import type { Database } from "bun:sqlite";
 import type { AppDeps } from "../../http/endpoint";
 import { orderClause, whereClause, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
-import { addDays } from "../../time";
+import { addDays, epochSeconds, isoOfSeconds } from "../../time";
 import { priceObject, type PriceRow } from "../lots/model";
 import { ARTWORK_LIST, artworkWhere, SORT_BY_PRICE } from "./fields";
 import { artworksByIds, PRICE_COLUMNS, type View } from "./model";
@@ -301,9 +301,9 @@ const RECOMMENDED_CTE = `WITH fa AS (
   scored AS (SELECT id, sum(DISTINCT w) AS score FROM cand WHERE id NOT IN (SELECT id FROM fa) GROUP BY id)`;
 
 export function recommendedArtworks(deps: AppDeps, view: View, userId: number, q: ParsedList): Page {
-  const since = addDays(deps.asOf, -RECENT_DAYS);
+  const since = epochSeconds(addDays(deps.asOf, -RECENT_DAYS), "lower");
   const ids = deps.market
-    .query<{ id: number }, [number, string, number, number]>(
+    .query<{ id: number }, [number, number, number, number]>(
       `${RECOMMENDED_CTE}
        SELECT s.id FROM scored s JOIN artworks a ON a.id = s.id
        ORDER BY s.score DESC, max(coalesce(a.date_last_upcoming, ''), coalesce(a.date_last_sold, '')) DESC, a.id ASC
@@ -312,7 +312,7 @@ export function recommendedArtworks(deps: AppDeps, view: View, userId: number, q
     .all(userId, since, q.limit, q.offset)
     .map((r) => r.id);
   const total = deps.market
-    .query<{ n: number }, [number, string]>(`${RECOMMENDED_CTE} SELECT count(*) AS n FROM scored`)
+    .query<{ n: number }, [number, number]>(`${RECOMMENDED_CTE} SELECT count(*) AS n FROM scored`)
     .get(userId, since)!.n;
   return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
 }
@@ -367,14 +367,15 @@ export function artworkChart(deps: AppDeps, id: number, preferred?: string) {
   const code = preferred ?? "USD";
   const convert = (usd: number, day: string) => (code === "USD" ? usd : deps.fx.fromUsd(usd, code, day));
   const hammers = deps.market
-    .query<{ sale_datetime: string; hammer_usd: number }, [number]>(
+    .query<{ sale_datetime: number; hammer_usd: number }, [number]>(
       `SELECT sale_datetime, hammer_usd FROM lots
        WHERE artwork_id = ? AND status = 'sold' AND hammer_usd IS NOT NULL ORDER BY sale_datetime, id`,
     )
     .all(id)
     .flatMap((l) => {
-      const value = convert(l.hammer_usd, l.sale_datetime);
-      return value === null ? [] : [{ time: l.sale_datetime.slice(0, 10), value }];
+      const day = isoOfSeconds(l.sale_datetime).slice(0, 10);
+      const value = convert(l.hammer_usd, day);
+      return value === null ? [] : [{ time: day, value }];
     });
   const band =
     a.estimate_usd === null

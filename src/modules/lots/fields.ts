@@ -11,6 +11,7 @@
 import type { Filter, ListSpec } from "../../query/grammar";
 import { T } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
+import { epochSeconds } from "../../time";
 import { LOT_STATUSES, SALE_STATUSES } from "./model";
 
 /** Sort values → ORDER BY, each ending with the id tiebreak, NULLs last in both directions. */
@@ -86,5 +87,13 @@ export function storedDatetimeBounds(filters: readonly Filter[], fields: readonl
     const ms = Date.parse(f.value as string);
     const s = f.suffix === "__gte" ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
     return { ...f, value: new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z") };
+  });
+}
+
+/** The same bounds on a column of Unix seconds (lots.sale_datetime). */
+export function secondsBounds(filters: readonly Filter[], fields: readonly string[]): Filter[] {
+  return filters.map((f) => {
+    if (!fields.includes(f.field) || (f.suffix !== "__gte" && f.suffix !== "__lte")) return f;
+    return { ...f, value: epochSeconds(f.value as string, f.suffix === "__gte" ? "lower" : "upper") };
   });
 }

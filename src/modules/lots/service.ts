@@ -6,7 +6,8 @@ import type { Database } from "bun:sqlite";
 import { followedAmong } from "../../db/follows";
 import type { AppDeps, Schema } from "../../http/endpoint";
 import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
-import { LOT_LIST, storedDatetimeBounds } from "./fields";
+import { isoOfSecondsSql } from "../../time";
+import { LOT_LIST, secondsBounds } from "./fields";
 import { priceObject, type PriceRow } from "./model";
 
 type Bind = SqlFragment["params"][number];
@@ -144,7 +145,7 @@ function resolveFilters(db: Database, filters: readonly Filter[]): Filter[] {
         return f;
     }
   });
-  return storedDatetimeBounds(resolved, ["sale_datetime"]);
+  return secondsBounds(resolved, ["sale_datetime"]);
 }
 
 /**
@@ -202,7 +203,7 @@ interface LotRow extends PriceRow {
 const DETAIL_SQL = `
   SELECT l.id, l.lot_num, l.status, l.house_id, h.name AS house_name, l.sale_id, l.is_top, l.reserve_mark, l.third_party_mark,
     l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, l.hammer_usd, l.estimate_min_usd, l.estimate_max_usd,
-    l.premium_usd, l.sale_datetime, l.notes, l.artwork_id, w.title AS artwork_name,
+    l.premium_usd, ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime, l.notes, l.artwork_id, w.title AS artwork_name,
     coalesce(w.creation_year, l.creation_year) AS creation_year, w.image_id, l.artist_id, a.uid AS artist_uid,
     a.name AS artist_name, s.name AS sale_name, s.location AS sale_location, s.start_datetime AS sale_start
   FROM lots l

@@ -1,0 +1,72 @@
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { marketDbPath, openAccountDb, openMarketReader } from "../../src/db/connection";
+import { packDocument, unpackDocument } from "../../src/db/documents";
+import { migrate } from "../../src/db/migrate";
+import { marketMigrations } from "../../src/db/migrations/embedded";
+import { epochSeconds, isoOfSeconds } from "../../src/time";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("stored formats", () => {
+  test("analytics documents: zstd-compressed JSON, smaller than the text, read back equal; text bodies still read", () => {
+    const doc = [{ medium: "Painting", points: Array.from({ length: 60 }, (_, i) => ({ year: 1950 + i, value: i % 7 === 0 ? 1234.5 : 0 })) }];
+    const packed = packDocument(doc);
+    expect(packed).toBeInstanceOf(Uint8Array);
+    expect(packed.length).toBeLessThan(JSON.stringify(doc).length / 4);
+    expect(unpackDocument(packed)).toEqual(doc);
+    expect(unpackDocument(JSON.stringify(doc))).toEqual(doc);
+  });
+
+  test("lot sale times: Unix seconds; bounds round to whole seconds inward", () => {
+    expect(epochSeconds("2024-05-14T18:00:00Z")).toBe(Date.UTC(2024, 4, 14, 18) / 1000);
+    expect(epochSeconds("2024-05-14")).toBe(Date.UTC(2024, 4, 14) / 1000);
+    expect(epochSeconds("2024-05-14T18:00:00.250Z", "lower")).toBe(Date.UTC(2024, 4, 14, 18) / 1000 + 1);
+    expect(epochSeconds("2024-05-14T18:00:00.250Z", "upper")).toBe(Date.UTC(2024, 4, 14, 18) / 1000);
+    expect(isoOfSeconds(Date.UTC(1986, 0, 2, 9, 30) / 1000)).toBe("1986-01-02T09:30:00Z");
+  });
+});
+
+describe("a market built before lots stored seconds", () => {
+  test("is migrated when the service opens it: same instants as seconds, documents kept, read indexes rebuilt", () => {
+    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
+    dirs.push(dir);
+    openAccountDb(dir).close();
+    const old = new Database(marketDbPath(dir), { create: true, strict: true });
+    migrate(old, marketMigrations.slice(0, 1), "market.db");
+    const insert = old.query(
+      `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime, location_id, currency, hammer)
+       VALUES (?, 1, ?, 1, 1, ?, ?, 'sold', 'closed', ?, 1, 'USD', 1000)`,
+    );
+    const times = ["1988-03-01T18:00:00Z", "2024-05-14T10:30:00Z", "2024-05-14T10:30:00Z", "2026-11-30T19:00:00Z"];
+    times.forEach((t, i) => insert.run(i + 1, i + 1, String(i + 1), i + 1, t));
+    const body = JSON.stringify([{ horizon_years: 1, sharpe_ratio: 0.5 }]);
+    old.query("INSERT INTO artist_analytics (artist_id, kind, body) VALUES (1, 'sharpe-ratio', ?)").run(body);
+    old.close();
+
+    const db = openMarketReader(dir);
+    try {
+      const lots = db.query("SELECT id, sale_datetime, typeof(sale_datetime) AS type FROM lots ORDER BY id").all() as { id: number; sale_datetime: number; type: string }[];
+      expect(lots.map((l) => l.type)).toEqual(["integer", "integer", "integer", "integer"]);
+      expect(lots.map((l) => isoOfSeconds(l.sale_datetime))).toEqual(times);
+      const stored = db.query("SELECT body FROM artist_analytics WHERE artist_id = 1").get() as { body: string | Uint8Array };
+      expect(unpackDocument(stored.body)).toEqual(JSON.parse(body));
+      const indexes = new Set((db.query("SELECT name FROM sqlite_master WHERE type = 'index'").all() as { name: string }[]).map((r) => r.name));
+      for (const name of ["lots_artist_date", "lots_date", "lots_status_date", "lots_house_date", "lots_hammer_usd"]) expect(indexes.has(name)).toBe(true);
+      const plan = db.query("EXPLAIN QUERY PLAN SELECT id FROM lots WHERE status = 'sold' ORDER BY sale_datetime DESC LIMIT 5").all() as { detail: string }[];
+      expect(plan.map((p) => p.detail).join(" ")).toContain("lots_status_date");
+    } finally {
+      db.close();
+    }
+    // opened again: nothing left to migrate, nothing rebuilt
+    const again = new Database(marketDbPath(dir), { readonly: true });
+    expect((again.query("SELECT count(*) AS n FROM __migrations").get() as { n: number }).n).toBe(marketMigrations.length);
+    again.close();
+  });
+});
