@@ -87,7 +87,7 @@ function chartOf(db: Database): Map<number, Float32Array> {
     WHERE l.status = 'sold' AND l.hammer_usd > 0 AND l.id = (SELECT id FROM lots x WHERE x.artwork_id = l.artwork_id AND x.status = 'sold' ORDER BY x.sale_datetime DESC, x.id DESC LIMIT 1)`);
   db.run("DELETE FROM lots WHERE id IN (SELECT id FROM held)");
   const d0 = performance.now();
-  const derived = deriveMarket(db, { asOf, processVar: flags["process-var"] ? Number(flags["process-var"]) : undefined });
+  const derived = await deriveMarket(db, { asOf, processVar: flags["process-var"] ? Number(flags["process-var"]) : undefined });
   console.log(`  model: ${JSON.stringify(derived.noise)}, hedonic rows ${derived.hedonicRows}`);
   const deriveSeconds = (performance.now() - d0) / 1000;
   const charts = chartOf(db);

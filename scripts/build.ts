@@ -82,6 +82,7 @@ const cmd = [
   join(root, "src/cli.ts"),
   // worker threads: a compiled binary holds only the workers listed as entry points
   join(root, "src/images/embed-worker.ts"),
+  join(root, "src/derive/artist-worker.ts"),
 ];
 
 mkdirSync(dirname(outfile), { recursive: true });

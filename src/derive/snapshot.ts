@@ -63,7 +63,7 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
     let t = clock();
     const restoreServed = deferIndexes(db, SERVED_TABLES);
     const phases = phaseTracker(progress);
-    const derived = deriveMarket(db, { asOf: options.asOf, onProgress: phases.tick });
+    const derived = await deriveMarket(db, { asOf: options.asOf, onProgress: phases.tick });
     phases.end();
     const deriveSeconds = clock() - t;
 

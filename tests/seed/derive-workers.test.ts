@@ -1,0 +1,56 @@
+/**
+ * Pass 2 of the derivation on worker threads gives the rows it gives on one thread: every
+ * derived table compared row for row, for two and three threads.
+ */
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { copyFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { deriveMarket } from "../../src/derive";
+import { tempDataDir, tinyMarketDir } from "../helpers/app";
+
+const DERIVED = ["artists", "artworks", "artist_charts", "artist_analytics", "repeat_pairs", "market_index", "sales"];
+const dirs: string[] = [];
+let source: string;
+
+beforeAll(async () => {
+  source = join(await tinyMarketDir(), "market.db");
+});
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function derivedWith(workers: number): Promise<{ threads: number; rows: Record<string, string>; artists: number; artworks: number; estimated: number }> {
+  const dir = tempDataDir("artmarket-derive-");
+  dirs.push(dir);
+  const path = join(dir, "market.db");
+  copyFileSync(source, path);
+  const db = new Database(path, { strict: true });
+  try {
+    const asOf = (db.query("SELECT value FROM market_meta WHERE key = 'as_of'").get() as { value: string }).value;
+    const summary = await deriveMarket(db, { asOf, workers });
+    const rows: Record<string, string> = {};
+    for (const t of DERIVED) {
+      const h = new Bun.CryptoHasher("sha256");
+      for (const row of db.query(`SELECT * FROM "${t}" ORDER BY rowid`).values()) {
+        h.update(JSON.stringify(row, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)));
+      }
+      rows[t] = h.digest("hex");
+    }
+    return { threads: summary.workers, rows, artists: summary.artists, artworks: summary.artworks, estimated: summary.estimated };
+  } finally {
+    db.close();
+  }
+}
+
+test("worker threads derive the same rows as one thread", async () => {
+  const { threads, ...one } = await derivedWith(0);
+  expect(threads).toBe(0);
+  expect(one.artists).toBeGreaterThan(100);
+  expect(one.estimated).toBeGreaterThan(0);
+  for (const workers of [2, 3]) {
+    const { threads: used, ...many } = await derivedWith(workers);
+    expect(used).toBe(workers);
+    expect(many).toEqual(one);
+  }
+}, 120_000);
