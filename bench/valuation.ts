@@ -11,6 +11,9 @@
  *    [min, max], the band's stated level being 80 %. The noise the generator itself put on
  *    prices is the MdAPE of the TRUE value against the same hammers: the floor.
  *    Targets: coverage within 3 points of 80 %; MdAPE at most 1.15 × the floor.
+ *    Then an oracle (see oracle()): what an estimate knowing the true artist index and hedonic
+ *    value, and inferring only each work's hidden quality from what the copy still shows of it,
+ *    would score, overall and for first sales vs resales, next to the derived estimate.
  * 2. Index. For artists with at least 50 lots: correlation between derived and true 12-month
  *    log returns of the artist index, pooled over the months from each artist's first sale.
  *    Target: at least 0.9.
@@ -21,8 +24,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { correlation, median } from "../src/analytics/stats";
 import { parseArgs } from "../src/config";
-import { deriveMarket } from "../src/derive";
+import { deriveMarket, estimateMidLog } from "../src/derive";
 import { DEFAULT_SEED, seedMarket } from "../src/seed";
+import { MODEL } from "../src/seed/market";
 import { monthIndex } from "../src/seed/series";
 
 const { flags } = parseArgs(process.argv.slice(2));
@@ -53,6 +57,259 @@ function chartOf(db: Database): Map<number, Float32Array> {
     out.set(r.artist_id, new Float32Array(r.points.buffer.slice(r.points.byteOffset, r.points.byteOffset + r.points.byteLength)));
   }
   return out;
+}
+
+/** One held-out sale as scored: its month, hammer, the derived estimate moved back, the true value. */
+interface Scored {
+  artworkId: number;
+  artistId: number;
+  month: number;
+  hammer: number;
+  est: number;
+  tru: number;
+  first: boolean;
+}
+
+/** A lot of a held-out work still in the held-out copy. */
+interface LotObs {
+  artwork_id: number;
+  artist_id: number;
+  status: string;
+  reserve: number;
+  day: string;
+  hammer: number | null;
+  lo: number | null;
+  hi: number | null;
+}
+
+/** log Φ(x) of the standard normal, stable far into the lower tail (erfc as in Numerical Recipes, relative error < 1.2e-7). */
+function logNormalCdf(x: number): number {
+  const z = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * z);
+  const poly =
+    -1.26551223 +
+    t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  const logErfc = Math.log(t) - z * z + poly;
+  return x < 0 ? Math.log(0.5) + logErfc : Math.log1p(-0.5 * Math.exp(logErfc));
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+const rms = (xs: number[]) => Math.sqrt(xs.reduce((s, v) => s + v * v, 0) / Math.max(1, xs.length));
+const meanOf = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / Math.max(1, xs.length);
+
+/**
+ * The oracle: how close an estimate can come when it KNOWS the artist's true log index and the
+ * work's true hedonic value and has only the work's hidden quality to infer, from what the
+ * held-out copy still shows of that work, with the generator's own parameters:
+ * - conjugate: the posterior mean of quality under its prior N(0, MODEL.qualitySd²), from the
+ *   work's remaining sold lots (log hammer − true index − hedonic, variance MODEL.saleNoise²) and
+ *   every remaining lot's printed estimate midpoint (less its offset, with the variance measured
+ *   against the truth: MODEL.estimateNoise plus the rounding to printed figures);
+ * - + passed lots: the same on a grid, adding that a passed lot's hammer fell below its low
+ *   estimate (its reserve), a censored sale;
+ * - quality known for resales: the true quality for a work sold before, the grid posterior for a
+ *   first sale (what is left when only first sales are blind).
+ * The derived estimate's log error against the true value splits into the artist's level (the
+ * mean error of its other works' current estimates, moved to the sale month along the derived
+ * chart against the true index) and the rest (the work: hedonic part and quality); two hybrids
+ * show what each costs: the derived estimate with that artist error removed, and the oracle's
+ * quality with the derived artist error added.
+ * Nothing else the generator draws tells quality: is_top needs quality > 0.5 (4σ), notes and
+ * reserves are drawn apart from it, the sale's tier follows the value only in coarse steps.
+ */
+function oracle(db: Database, scored: Scored[], charts: Map<number, Float32Array>): void {
+  const monthOf = (day: string) => Math.max(0, Math.min(T, monthIndex(day)));
+  const hedonic = new Map<number, number>();
+  const quality = new Map<number, number>();
+  for (const r of truth.query("SELECT artwork_id, hedonic, quality FROM artwork_truth").iterate() as Iterable<{ artwork_id: number; hedonic: number; quality: number }>) {
+    hedonic.set(r.artwork_id, r.hedonic);
+    quality.set(r.artwork_id, r.quality);
+  }
+  const lotQuery = `SELECT l.artwork_id, l.artist_id, l.status, l.reserve_mark AS reserve, date(l.sale_datetime, 'unixepoch') AS day,
+      l.hammer_usd AS hammer, l.estimate_min_usd AS lo, l.estimate_max_usd AS hi FROM lots l`;
+
+  // printed estimate midpoint against the true value, over every lot of the full market (drawn
+  // before any outcome, so unconditioned)
+  let sum = 0;
+  let sum2 = 0;
+  let count = 0;
+  {
+    const full = new Database(join(dataDir, "market.db"), { readonly: true });
+    for (const l of full.query(lotQuery).iterate() as Iterable<LotObs>) {
+      const z = estimateMidLog(l.lo, l.hi);
+      if (z === null) continue;
+      const r = z - trueWork.get(l.artwork_id)! - trueIndex.get(l.artist_id)![monthOf(l.day)]!;
+      sum += r;
+      sum2 += r * r;
+      count++;
+    }
+    full.close();
+  }
+  const estOffset = sum / count;
+  const estVar = sum2 / count - estOffset * estOffset;
+  const saleVar = MODEL.saleNoise ** 2;
+  const qVar = MODEL.qualitySd ** 2;
+
+  const byWork = new Map<number, LotObs[]>();
+  for (const l of db.query(`${lotQuery} WHERE l.artwork_id IN (SELECT artwork_id FROM held)`).iterate() as Iterable<LotObs>) {
+    const list = byWork.get(l.artwork_id) ?? [];
+    list.push(l);
+    byWork.set(l.artwork_id, list);
+  }
+
+  const GRID = 241;
+  const qAt = (g: number) => 6 * MODEL.qualitySd * ((2 * g) / (GRID - 1) - 1);
+  const logPost = new Float64Array(GRID);
+  type Group = {
+    n: number;
+    floor: number[];
+    derived: number[];
+    conj: number[];
+    grid: number[];
+    known: number[];
+    trueArtist: number[];
+    derivedArtist: number[];
+    errDerived: number[];
+    errArtist: number[];
+    errConj: number[];
+    errOracle: number[];
+    sold: number;
+    estimates: number;
+    passed: number;
+  };
+  const group = (): Group => ({
+    n: 0,
+    floor: [],
+    derived: [],
+    conj: [],
+    grid: [],
+    known: [],
+    trueArtist: [],
+    derivedArtist: [],
+    errDerived: [],
+    errArtist: [],
+    errConj: [],
+    errOracle: [],
+    sold: 0,
+    estimates: 0,
+    passed: 0,
+  });
+  const groups = new Map<string, Group>([
+    ["all", group()],
+    ["first sale", group()],
+    ["resale", group()],
+  ]);
+  // the artist's level error at the as-of month: mean log(current estimate / true value) over its
+  // works, leaving out the work being scored when the artist has others
+  const levelSum = new Map<number, [number, number]>();
+  const workLevel = new Map<number, number>();
+  for (const r of db.query("SELECT id, artist_id, estimate_usd FROM artworks WHERE estimate_usd > 0").iterate() as Iterable<{ id: number; artist_id: number; estimate_usd: number }>) {
+    const e = Math.log(r.estimate_usd) - trueWork.get(r.id)! - trueIndex.get(r.artist_id)![T]!;
+    const acc = levelSum.get(r.artist_id) ?? [0, 0];
+    acc[0] += e;
+    acc[1]++;
+    levelSum.set(r.artist_id, acc);
+    workLevel.set(r.id, e);
+  }
+  const shift: number[] = [];
+
+  for (const s of scored) {
+    const h = hedonic.get(s.artworkId)!;
+    const index = trueIndex.get(s.artistId)!;
+    let precision = 1 / qVar;
+    let weighted = 0;
+    for (let g = 0; g < GRID; g++) logPost[g] = -(qAt(g) ** 2) / (2 * qVar);
+    let sold = 0;
+    let estimates = 0;
+    let passed = 0;
+    for (const l of byWork.get(s.artworkId) ?? []) {
+      const v0 = h + index[monthOf(l.day)]!;
+      if (l.status === "sold" && l.hammer !== null && l.hammer > 0) {
+        const y = Math.log(l.hammer) - v0;
+        precision += 1 / saleVar;
+        weighted += y / saleVar;
+        for (let g = 0; g < GRID; g++) logPost[g] = logPost[g]! - (y - qAt(g)) ** 2 / (2 * saleVar);
+        sold++;
+      }
+      const mid = estimateMidLog(l.lo, l.hi);
+      if (mid !== null) {
+        const z = mid - estOffset - v0;
+        precision += 1 / estVar;
+        weighted += z / estVar;
+        for (let g = 0; g < GRID; g++) logPost[g] = logPost[g]! - (z - qAt(g)) ** 2 / (2 * estVar);
+        estimates++;
+      }
+      if (l.status === "passed" && l.reserve === 1 && l.lo !== null && l.lo > 0) {
+        const cut = Math.log(l.lo * MODEL.reserveOfLow) - v0;
+        for (let g = 0; g < GRID; g++) logPost[g] = logPost[g]! + logNormalCdf((cut - qAt(g)) / MODEL.saleNoise);
+        passed++;
+      }
+    }
+    let top = Number.NEGATIVE_INFINITY;
+    for (let g = 0; g < GRID; g++) top = Math.max(top, logPost[g]!);
+    let mass = 0;
+    let moment = 0;
+    for (let g = 0; g < GRID; g++) {
+      const p = Math.exp(logPost[g]! - top);
+      mass += p;
+      moment += p * qAt(g);
+    }
+    const qConj = weighted / precision;
+    const qGrid = moment / mass;
+    const qTrue = quality.get(s.artworkId)!;
+    const base = h + index[s.month]!;
+    const ape = (logEst: number) => Math.abs(Math.exp(logEst) - s.hammer) / s.hammer;
+    const logErr = Math.log(s.est / s.tru);
+    const [levelTotal, levelCount] = levelSum.get(s.artistId) ?? [0, 1];
+    const own = workLevel.get(s.artworkId);
+    const level = own !== undefined && levelCount > 1 ? (levelTotal - own) / (levelCount - 1) : levelTotal / levelCount;
+    const chart = charts.get(s.artistId)!;
+    const artistErr = level + Math.log(chart[s.month]! / chart[T]!) - (index[s.month]! - index[T]!);
+    shift.push(Math.log(s.hammer / s.tru));
+    for (const key of ["all", s.first ? "first sale" : "resale"]) {
+      const g = groups.get(key)!;
+      g.n++;
+      g.floor.push(Math.abs(s.tru - s.hammer) / s.hammer);
+      g.derived.push(Math.abs(s.est - s.hammer) / s.hammer);
+      g.conj.push(ape(base + qConj));
+      g.grid.push(ape(base + qGrid));
+      g.known.push(ape(base + (s.first ? qGrid : qTrue)));
+      g.trueArtist.push(ape(Math.log(s.est) - artistErr));
+      g.derivedArtist.push(ape(base + qGrid + artistErr));
+      g.errDerived.push(logErr);
+      g.errArtist.push(artistErr);
+      g.errConj.push(qConj - qTrue);
+      g.errOracle.push(qGrid - qTrue);
+      g.sold += sold;
+      g.estimates += estimates;
+      g.passed += passed;
+    }
+  }
+
+  console.log(
+    `  oracle: true artist index and hedonic value, quality inferred: prior sd ${MODEL.qualitySd}, sale noise sd ${MODEL.saleNoise}, printed estimate midpoint offset ${estOffset.toFixed(3)} sd ${Math.sqrt(estVar).toFixed(3)} (MODEL bias ${MODEL.estimateBias}, noise ${MODEL.estimateNoise} before rounding; ${count} lots)`,
+  );
+  for (const [key, g] of groups) {
+    const f = median(g.floor)!;
+    const cell = (xs: number[]) => `${pct(median(xs)!)} (${(median(xs)! / f).toFixed(3)})`;
+    console.log(
+      `  oracle ${key.padEnd(10)} n=${g.n}: floor ${pct(f)} | derived ${cell(g.derived)} | oracle conjugate ${cell(g.conj)} | + passed lots ${cell(g.grid)} | quality known for resales ${cell(g.known)}`,
+    );
+    console.log(`  hybrid ${key.padEnd(10)} n=${g.n}: derived with the true artist level ${cell(g.trueArtist)} | oracle quality with the derived artist level ${cell(g.derivedArtist)}`);
+  }
+  for (const [key, g] of groups) {
+    const work = g.errDerived.map((v, i) => v - g.errArtist[i]!);
+    console.log(
+      `  log error ${key.padEnd(10)} rms: derived ${rms(g.errDerived).toFixed(3)} (mean ${meanOf(g.errDerived).toFixed(3)}) : artist level ${rms(g.errArtist).toFixed(3)} (mean ${meanOf(g.errArtist).toFixed(3)}), rest (the work) ${rms(work).toFixed(3)}; oracle quality conjugate ${rms(g.errConj).toFixed(3)}, + passed lots ${rms(g.errOracle).toFixed(3)}; per work: ${(g.sold / g.n).toFixed(2)} other sold lots, ${(g.estimates / g.n).toFixed(2)} estimates, ${(g.passed / g.n).toFixed(2)} passed`,
+    );
+  }
+  const md = median(shift)!;
+  const shifted = scored.map((s) => Math.abs(s.tru * Math.exp(md) - s.hammer) / s.hammer);
+  console.log(`  held-out hammers vs true value: median log ratio ${md.toFixed(3)} (sold lots cleared their reserve); floor with that shift ${pct(median(shifted)!)}`);
+  // in-sample diagnostic: the derived estimate moved by its own median log error against the held-out hammers
+  const bias = median(scored.map((s) => Math.log(s.hammer / s.est)))!;
+  const recentred = scored.map((s) => Math.abs(s.est * Math.exp(bias) - s.hammer) / s.hammer);
+  console.log(`  held-out hammers vs derived estimate: median log ratio ${bias.toFixed(3)}; derived moved by it ${pct(median(recentred)!)} (${(median(recentred)! / median(groups.get("all")!.floor)!).toFixed(3)})`);
 }
 
 // ---------------------------------------------------------------- 2. index
@@ -110,6 +367,7 @@ function chartOf(db: Database): Map<number, Float32Array> {
   let counted = 0;
   let noEstimate = 0;
   const byPrior = new Map<string, { ape: number[]; floor: number[]; inside: number; n: number }>();
+  const scored: Scored[] = [];
   for (const r of rows) {
     if (r.estimate_usd === null) {
       noEstimate++;
@@ -124,6 +382,7 @@ function chartOf(db: Database): Map<number, Float32Array> {
     const tru = Math.exp(trueWork.get(r.artwork_id)! + trueIndex.get(r.artist_id)![m]!);
     const e = Math.abs(est - r.hammer_usd) / r.hammer_usd;
     const f = Math.abs(tru - r.hammer_usd) / r.hammer_usd;
+    scored.push({ artworkId: r.artwork_id, artistId: r.artist_id, month: m, hammer: r.hammer_usd, est, tru, first: r.prior === 0 });
     const me = modelErr.get(r.artist_id) ?? [];
     me.push(Math.log(est / tru));
     modelErr.set(r.artist_id, me);
@@ -174,6 +433,7 @@ function chartOf(db: Database): Map<number, Float32Array> {
   for (const [k, g] of byPrior) {
     console.log(`  ${k.padEnd(16)} n=${g.n}: MdAPE ${(100 * median(g.ape)!).toFixed(1)} % vs floor ${(100 * median(g.floor)!).toFixed(1)} %, coverage ${((100 * g.inside) / g.n).toFixed(1)} %`);
   }
+  oracle(db, scored, charts);
   db.close();
   rmSync(copy, { force: true });
 }
