@@ -144,6 +144,8 @@ export interface ArtistModel {
   processVar: number;
   /** Mean of log hammer − log estimate midpoint over sold lots. */
   estOffset: number;
+  /** The same by the lot's status (a lot bought in, withdrawn or to come); estOffset for the others. */
+  estOffsets: Record<string, number>;
   categoryNames: [number, string][];
 }
 
@@ -241,7 +243,7 @@ export class ArtistDeriver {
 
   /** Fits one artist: its own monthly log index (around the market) and each work's own effect. */
   fit(artist: ArtistRow, noise: ArtistNoise) {
-    const { months, beta, marketLevel, estOffset, processVar } = this.m;
+    const { months, beta, marketLevel, estOffset, estOffsets, processVar } = this.m;
     const T = months - 1;
     const K = this.K;
     const CAREER_A = this.careerA;
@@ -273,7 +275,7 @@ export class ArtistDeriver {
       const m = Math.max(0, Math.min(T, monthIndex(l.sale_datetime)));
       obsMonth[i] = m;
       obsWork[i] = l.artwork_id;
-      const y = i < nSold ? Math.log(l.hammer_usd!) : estimateMidLog(l.estimate_min_usd, l.estimate_max_usd)! + estOffset;
+      const y = i < nSold ? Math.log(l.hammer_usd!) : estimateMidLog(l.estimate_min_usd, l.estimate_max_usd)! + (estOffsets[l.status] ?? estOffset);
       obsZ[i] = y - marketLevel[m]! - dot(beta, featsOf.get(l.artwork_id) ?? x, K);
       obsW[i] = i < nSold ? 1 : estW;
     }

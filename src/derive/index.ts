@@ -66,7 +66,7 @@ export interface DeriveSummary {
   hedonicRows: number;
   /** Worker threads pass 2 ran on (0: this thread). */
   workers: number;
-  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number; estimateOffset: number; estimateVar: number; loadingVar: number };
+  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number; estimateOffset: number; estimateVar: number; loadingVar: number; estimateOffsets: Record<string, number> };
   /** Seconds per phase. */
   timings: Record<string, number>;
 }
@@ -233,6 +233,44 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   db.run("DELETE FROM artist_analytics");
   db.run("DELETE FROM repeat_pairs");
   db.run("DELETE FROM market_index");
+  const sample = db
+    .query<{ id: number }, []>(
+      `SELECT artist_id AS id FROM lots WHERE status = 'sold' GROUP BY artist_id HAVING count(*) >= 10
+       ORDER BY (artist_id * 2654435761) % 4294967296 LIMIT 1500`,
+    )
+    .all()
+    .map((r) => r.id);
+  // The offset of a house estimate that did not sell: a lot bought in failed its reserve, and its
+  // estimate was, more often than not, set too high; one withdrawn or still to come was not
+  // chosen by its outcome. Within one work, a sold lot's hammer less another lot's estimate
+  // midpoint (moved along the market between the two months) measures that lot's offset.
+  const otherOffsets = new Map<string, { sum: number; n: number }>();
+  const lotsForOffsets = db.query<{ artwork_id: number; status: string; sale_datetime: number; hammer_usd: number | null; estimate_min_usd: number | null; estimate_max_usd: number | null }, [number]>(
+    "SELECT artwork_id, status, sale_datetime, hammer_usd, estimate_min_usd, estimate_max_usd FROM lots WHERE artist_id = ?",
+  );
+  for (const id of sample) {
+    const byWork = new Map<number, { status: string; m: number; hammer: number | null; mid: number | null }[]>();
+    for (const l of lotsForOffsets.all(id)) {
+      const entry = { status: l.status, m: Math.max(0, Math.min(months - 1, monthIndex(isoOf(l.sale_datetime)))), hammer: l.status === "sold" && l.hammer_usd! > 0 ? Math.log(l.hammer_usd!) : null, mid: estimateMidLog(l.estimate_min_usd, l.estimate_max_usd) };
+      const list = byWork.get(l.artwork_id);
+      if (list) list.push(entry);
+      else byWork.set(l.artwork_id, [entry]);
+    }
+    for (const list of byWork.values()) {
+      for (const s of list) {
+        if (s.hammer === null) continue;
+        for (const o of list) {
+          if (o === s || o.status === "sold" || o.mid === null) continue;
+          const acc = otherOffsets.get(o.status) ?? { sum: 0, n: 0 };
+          acc.sum += s.hammer - o.mid - (marketLevel[s.m]! - marketLevel[o.m]!);
+          acc.n++;
+          otherOffsets.set(o.status, acc);
+        }
+      }
+    }
+  }
+  const estOffsets: Record<string, number> = { sold: estOffset };
+  for (const [status, acc] of otherOffsets) estOffsets[status] = acc.n >= 50 ? acc.sum / acc.n : estOffset;
   const model: ArtistModel = {
     asOf: options.asOf,
     oneYearAgo,
@@ -243,6 +281,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     marketLevel,
     processVar,
     estOffset,
+    estOffsets,
     categoryNames: (db.query("SELECT id, name FROM categories").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
   };
   const deriver = new ArtistDeriver(db, model);
@@ -251,13 +290,6 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   // Calibration: sale noise and work-effect variance from same-work residual pairs after the
   // artist's index is fitted (their product estimates the work effect's variance, half their
   // squared difference the sale noise), on a sample of artists, twice.
-  const sample = db
-    .query<{ id: number }, []>(
-      `SELECT artist_id AS id FROM lots WHERE status = 'sold' GROUP BY artist_id HAVING count(*) >= 10
-       ORDER BY (artist_id * 2654435761) % 4294967296 LIMIT 1500`,
-    )
-    .all()
-    .map((r) => r.id);
   const artistById = db.query<ArtistRow, [number]>(
     "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id = ?",
   );
@@ -406,6 +438,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
       workVar: round6(workVar),
       processVar,
       estimateOffset: round6(estOffset),
+      estimateOffsets: Object.fromEntries(Object.entries(estOffsets).map(([k, v]) => [k, round6(v)])),
       estimateVar: round6(estimateVarOf(saleVar)),
       loadingVar: round6(loadingVar),
     },
