@@ -63,7 +63,7 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
     let t = clock();
     const restoreServed = deferIndexes(db, SERVED_TABLES);
     const phases = phaseTracker(progress);
-    const derived = await deriveMarket(db, { asOf: options.asOf, onProgress: phases.tick });
+    const derived = await deriveMarket(db, { asOf: options.asOf, onProgress: phases.tick, workers: deriveWorkers() });
     phases.end();
     const deriveSeconds = clock() - t;
 
@@ -93,6 +93,18 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
   } finally {
     (started as StartedEmbedding | null)?.cancel();
   }
+}
+
+/**
+ * ARTMARKET_DERIVE_WORKERS: worker threads for the derivation's pass 2 (0: none); unset, one per
+ * CPU from PARALLEL_MIN_ARTISTS artists.
+ */
+function deriveWorkers(): number | undefined {
+  const raw = process.env.ARTMARKET_DERIVE_WORKERS;
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 256) throw new Error(`ARTMARKET_DERIVE_WORKERS must be a whole number from 0 to 256, not ${JSON.stringify(raw)}`);
+  return n;
 }
 
 /** Turns (phase name, done, total) callbacks into one progress phase per name. */

@@ -41,6 +41,8 @@ export interface SeedSummary {
   seconds: number;
   /** Seconds per step: generation (with the source tables' indexes), derivation, read indexes, embeddings, statistics. */
   steps: { generate: number; derive: number; readIndexes: number; embed: number; statistics: number };
+  /** Worker threads of the derivation's pass 2 (0: the seed's own thread). */
+  deriveThreads: number;
   /** The image embeddings (null when skipped). */
   embed: EmbedMarketSummary | null;
   bytes: number;
@@ -64,6 +66,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
   let counts: Record<string, number> = {};
   let totals: GeneratorTotals;
   let steps: SeedSummary["steps"] = { generate: 0, derive: 0, readIndexes: 0, embed: 0, statistics: 0 };
+  let deriveThreads = 0;
   let embed: EmbedMarketSummary | null = null;
   try {
     const rng = new Random(options.seed);
@@ -124,6 +127,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     counts.estimated_artworks = finished.derived.estimated;
     counts.repeat_sale_pairs = finished.derived.pairs;
     if (finished.embed) counts.image_vectors = finished.embed.images;
+    deriveThreads = finished.derived.workers;
     steps = { generate: generated, derive: finished.seconds.derive, readIndexes: finished.seconds.readIndexes, embed: finished.seconds.embed, statistics: finished.seconds.statistics };
     embed = finished.embed;
     db.close();
@@ -145,6 +149,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     lotsByStatus: totals.lotsByStatus,
     seconds: progress.elapsed(),
     steps,
+    deriveThreads,
     embed,
     bytes: statSync(target).size,
     path: target,
@@ -168,7 +173,7 @@ export function formatSummary(s: SeedSummary): string {
     ...rows,
     `  lots by status     ${status}`,
     embed,
-    `  time               generate ${st.generate.toFixed(1)}s, derive ${st.derive.toFixed(1)}s, read indexes ${st.readIndexes.toFixed(1)}s, ` +
+    `  time               generate ${st.generate.toFixed(1)}s, derive ${st.derive.toFixed(1)}s${s.deriveThreads ? ` (${s.deriveThreads} threads)` : ""}, read indexes ${st.readIndexes.toFixed(1)}s, ` +
       `embeddings ${st.embed.toFixed(1)}s, statistics ${st.statistics.toFixed(1)}s`,
   ].join("\n");
 }

@@ -42,8 +42,9 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
-async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([bin, ...args], { cwd: work, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
+async function run(...args: (string | Record<string, string>)[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = Object.assign(cleanEnv(), ...args.filter((a): a is Record<string, string> => typeof a !== "string"));
+  const proc = Bun.spawn([bin, ...args.filter((a): a is string => typeof a === "string")], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
@@ -104,8 +105,10 @@ test(
 test(
   "seed --scale tiny writes market.db",
   async () => {
-    const r = await run("seed", "--scale", "tiny", "--data", data);
+    // two derivation threads, so that the compiled binary's worker entry is used
+    const r = await run("seed", "--scale", "tiny", "--data", data, { ARTMARKET_DERIVE_WORKERS: "2" });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/derive [\d.]+s \(2 threads\)/);
     expect(existsSync(join(data, "market.db"))).toBe(true);
   },
   STEP_TIMEOUT,
