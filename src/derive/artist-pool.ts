@@ -1,11 +1,12 @@
 /**
- * Worker threads for pass 2 of the derivation: each opens the snapshot read-only, builds an
- * ArtistDeriver from the model, and returns the rows of each page of artists it is given. The
- * thread that owns the snapshot writes them, in page order.
+ * Worker threads for pass 2 of the derivation: each builds an ArtistDeriver from the model and
+ * returns the rows of each page of artists it is given, with their works and lots. The thread
+ * that owns the snapshot reads those and writes the rows, in page order: the threads never open
+ * the snapshot.
  */
-import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistRow } from "./artist";
-import { isCompiled } from "../platform/native";
 import { dirname } from "node:path";
+import { isCompiled } from "../platform/native";
+import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistSource } from "./artist";
 
 /**
  * The worker's entry: beside this file from source; in the compiled binary, where the build put
@@ -21,7 +22,7 @@ export class ArtistPool {
   private readonly waiting = new Map<number, { resolve: (rows: ArtistOutput[]) => void; reject: (err: Error) => void; worker: number }>();
   private nextId = 0;
 
-  constructor(threads: number, dbPath: string, model: ArtistModel, noise: ArtistNoise) {
+  constructor(threads: number, model: ArtistModel, noise: ArtistNoise) {
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(workerEntry());
       worker.onmessage = (event: MessageEvent) => {
@@ -40,21 +41,21 @@ export class ArtistPool {
           entry.reject(new Error(`derivation worker: ${event.message}`));
         }
       };
-      worker.postMessage({ dbPath, model, noise });
+      worker.postMessage({ model, noise });
       this.workers.push(worker);
       this.outstanding.push(0);
     }
   }
 
-  /** The rows of `artists`, derived on the least busy thread. */
-  derive(artists: ArtistRow[]): Promise<ArtistOutput[]> {
+  /** The rows of a page of artists, derived on the least busy thread. */
+  derive(sources: ArtistSource[]): Promise<ArtistOutput[]> {
     let w = 0;
     for (let k = 1; k < this.workers.length; k++) if (this.outstanding[k]! < this.outstanding[w]!) w = k;
     const page = this.nextId++;
     this.outstanding[w]!++;
     return new Promise((resolve, reject) => {
       this.waiting.set(page, { resolve, reject, worker: w });
-      this.workers[w]!.postMessage({ page, artists });
+      this.workers[w]!.postMessage({ page, sources });
     });
   }
 

@@ -204,7 +204,17 @@ export function artistWriter(db: Database): (out: ArtistOutput) => void {
   };
 }
 
-/** Reads an artist's works and lots on `db` and fits them against the model. */
+/** What an artist's fit reads: its row, its works and its lots (sale times as Unix seconds). */
+export interface ArtistSource {
+  artist: ArtistRow;
+  works: ArtworkRow[];
+  lots: LotRow[];
+}
+
+/**
+ * Fits artists against the model. With a connection it also reads their works and lots (`read`);
+ * a worker thread gets them with each page instead and never opens the snapshot.
+ */
 export class ArtistDeriver {
   private readonly space: FeatureSpace;
   private readonly K: number;
@@ -218,7 +228,7 @@ export class ArtistDeriver {
   private readonly lotsOf;
 
   constructor(
-    db: Database,
+    db: Database | null,
     private readonly m: ArtistModel,
   ) {
     this.space = new FeatureSpace(m.categories, m.materials);
@@ -226,12 +236,12 @@ export class ArtistDeriver {
     this.careerA = this.K - 2;
     this.zero = new Float64Array(this.K);
     this.categoryNames = new Map(m.categoryNames);
-    this.artworksOf = db.query<ArtworkRow, [number]>(
+    this.artworksOf = db?.query<ArtworkRow, [number]>(
       `SELECT id, uid, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm, depth_cm, signed,
               edition_group_id, edition_number, edition_size, image_id
        FROM src_artworks WHERE artist_id = ? ORDER BY id`,
     );
-    this.lotsOf = db.query<LotRow, [number]>(
+    this.lotsOf = db?.query<LotRow, [number]>(
       `SELECT id, artwork_id, status, sale_datetime, hammer_usd, premium_usd, estimate_min_usd, estimate_max_usd, currency
        FROM lots WHERE artist_id = ? ORDER BY sale_datetime, id`,
     );
@@ -241,16 +251,21 @@ export class ArtistDeriver {
     return this.saleTimes.iso(seconds);
   }
 
+  /** The artist's works and lots, read on the deriver's connection. */
+  read(artist: ArtistRow): ArtistSource {
+    if (!this.artworksOf || !this.lotsOf) throw new Error("this deriver has no connection to read from");
+    return { artist, works: this.artworksOf.all(artist.id), lots: this.lotsOf.all(artist.id) };
+  }
+
   /** Fits one artist: its own monthly log index (around the market) and each work's own effect. */
-  fit(artist: ArtistRow, noise: ArtistNoise) {
+  fit(source: ArtistSource, noise: ArtistNoise) {
+    const { artist, works, lots } = source;
     const { months, beta, marketLevel, estOffset, estOffsets, processVar } = this.m;
     const T = months - 1;
     const K = this.K;
     const CAREER_A = this.careerA;
     const x = this.zero;
     const ws = this.ws;
-    const works = this.artworksOf.all(artist.id);
-    const lots = this.lotsOf.all(artist.id);
     for (const l of lots) l.sale_datetime = this.isoOf(l.sale_datetime as unknown as number);
     const featsOf = new Map<number, Float64Array>();
     for (const w of works) {
@@ -369,7 +384,8 @@ export class ArtistDeriver {
   }
 
   /** Every row the artist adds to the served tables. */
-  derive(artist: ArtistRow, noise: ArtistNoise): ArtistOutput {
+  derive(source: ArtistSource, noise: ArtistNoise): ArtistOutput {
+    const { artist } = source;
     const { months, beta, marketLevel, categories, oneYearAgo, asOf } = this.m;
     const { saleVar, workVar } = noise;
     const T = months - 1;
@@ -377,7 +393,7 @@ export class ArtistDeriver {
     const CAREER_A = this.careerA;
     const artworks: Cell[][] = [];
     let estimated = 0;
-    const { works, lots, featsOf, sold, u, uCount, stderr, full, observed, slope, aMean, loadingPostVar, mBar, hasIndex } = this.fit(artist, noise);
+    const { works, lots, featsOf, sold, u, uCount, stderr, full, observed, slope, aMean, loadingPostVar, mBar, hasIndex } = this.fit(source, noise);
     // artworks
     const lotsByWork = new Map<number, LotRow[]>();
     for (const l of lots) {

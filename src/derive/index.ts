@@ -41,6 +41,15 @@ export { FeatureSpace, estimateMidLog, CAREER_SLOPE_VAR } from "./artist";
 /** Below this many artists, pass 2 runs on this thread (starting worker threads costs more). */
 export const PARALLEL_MIN_ARTISTS = 1000;
 
+/**
+ * Below this many CPUs, pass 2 runs on this thread by default. The thread that owns the snapshot
+ * still reads every artist's works and lots, hands them over and writes the rows (about 80 % of
+ * the one-thread time at medium scale, measured), and during a seed the image embedding holds
+ * the other cores: on 2 cores the threads gained 12 % of pass 2 alone and lost beside the
+ * embedding (docs/derivation.md).
+ */
+export const PARALLEL_MIN_CPUS = 4;
+
 export interface DeriveOptions {
   asOf: string;
   /** Variance of the monthly step of an artist's own index around the market (log²). */
@@ -50,8 +59,9 @@ export interface DeriveOptions {
   onProgress?: (phase: string, done: number, total: number) => void;
   /**
    * Worker threads for pass 2 (each artist on its own is independent given the model). Default:
-   * one per CPU when the market has PARALLEL_MIN_ARTISTS artists or more, else none (this
-   * thread). The rows are the same for any number.
+   * one per CPU but one when the machine has PARALLEL_MIN_CPUS or more and the market
+   * PARALLEL_MIN_ARTISTS artists or more, else none (this thread). The rows are the same for
+   * any number.
    */
   workers?: number;
 }
@@ -300,7 +310,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     let loadingMoment = 0;
     let loadingArtists = 0;
     for (const id of sample) {
-      const fit = deriver.fit(artistById.get(id)!, { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar });
+      const fit = deriver.fit(deriver.read(artistById.get(id)!), { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar });
       // the loading's spread across artists: its unshrunk estimate squared less its sampling variance
       if (fit.loadingDen >= LOADING_MIN_PRECISION) {
         loadingMoment += (fit.loadingNum / fit.loadingDen) ** 2 - 1 / fit.loadingDen;
@@ -357,12 +367,13 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     artistsWritten += outs.length;
     progress("artist indexes, estimates, analytics", done, artistCount);
   };
-  const threads = options.workers ?? (artistCount >= PARALLEL_MIN_ARTISTS ? cpus().length : 0);
-  const parallel = threads > 1 && Boolean(db.filename) && db.filename !== ":memory:";
+  const threads = options.workers ?? (artistCount >= PARALLEL_MIN_ARTISTS && cpus().length >= PARALLEL_MIN_CPUS ? cpus().length - 1 : 0);
+  const parallel = threads > 1;
   if (parallel) {
-    // the threads read while this connection commits pages: each side waits for the other's locks
-    db.run("PRAGMA busy_timeout = 60000");
-    const pool = new ArtistPool(threads, db.filename, model, noise);
+    // This thread reads each artist's works and lots and writes the rows; the threads only fit.
+    // (Threads reading the snapshot themselves made every commit wait for their locks, and a
+    // write-ahead log made each write cost several times more.)
+    const pool = new ArtistPool(threads, model, noise);
     try {
       // pages are handed out ahead (two per thread) and written in order as they come back
       const ahead: Promise<ArtistOutput[]>[] = [];
@@ -370,7 +381,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
         while (ahead.length < 2 * threads) {
           const page = nextPage();
           if (!page) break;
-          ahead.push(pool.derive(page));
+          ahead.push(pool.derive(page.map((a) => deriver.read(a))));
         }
         const first = ahead.shift();
         if (!first) break;
@@ -380,7 +391,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
       pool.close();
     }
   } else {
-    for (let page = nextPage(); page; page = nextPage()) written(page.map((a) => deriver.derive(a, noise)));
+    for (let page = nextPage(); page; page = nextPage()) written(page.map((a) => deriver.derive(deriver.read(a), noise)));
   }
   progress("artist indexes, estimates, analytics", done, artistCount);
   lap("pass 2: artists, artworks, analytics");
