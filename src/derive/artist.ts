@@ -187,7 +187,7 @@ export const ARTIST_INSERTS = {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 } as const;
 
-/** Writes one artist's rows (on the connection that owns the snapshot). */
+/** Writes one artist's rows (on the connection that owns the snapshot); each row binds as one array, the cheapest way for bun:sqlite. */
 export function artistWriter(db: Database): (out: ArtistOutput) => void {
   const artist = db.query(ARTIST_INSERTS.artist);
   const artwork = db.query(ARTIST_INSERTS.artwork);
@@ -195,12 +195,12 @@ export function artistWriter(db: Database): (out: ArtistOutput) => void {
   const doc = db.query(ARTIST_INSERTS.doc);
   const pair = db.query(ARTIST_INSERTS.pair);
   return (out) => {
-    for (const row of out.artworks) artwork.run(...(row as never[]));
-    for (const row of out.pairs) pair.run(...(row as never[]));
+    for (const row of out.artworks) artwork.run(row as never);
+    for (const row of out.pairs) pair.run(row as never);
     const id = out.artist[0] as number;
     for (const [kind, body] of out.docs) doc.run(id, kind, body);
-    chart.run(...(out.chart as never[]));
-    artist.run(...(out.artist as never[]));
+    chart.run(out.chart as never);
+    artist.run(out.artist as never);
   };
 }
 
