@@ -67,7 +67,7 @@ export const isoOfSecondsSql = (column: string): string => `strftime('%Y-%m-%dT%
 
 /** Unix seconds of an ISO datetime or date; a lower bound rounds up to the whole second, an upper bound down. */
 export function epochSeconds(iso: string, bound: "lower" | "upper" = "upper"): number {
-  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(iso) ? `${iso}T00:00:00Z` : iso);
+  const ms = Date.parse(iso); // a date alone (YYYY-MM-DD) parses as midnight UTC
   return bound === "lower" ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
 }
 

@@ -18,7 +18,7 @@ let noise: ArtistNoise | null = null;
 self.onmessage = (event: MessageEvent) => {
   const msg = event.data as { model?: ArtistModel; noise?: ArtistNoise; page?: number; sources?: ArtistSource[] };
   if (msg.model !== undefined) {
-    deriver = new ArtistDeriver(null, msg.model);
+    deriver = new ArtistDeriver(msg.model);
     noise = msg.noise!;
     return;
   }

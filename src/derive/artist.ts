@@ -43,7 +43,7 @@ export interface LotRow {
   id: number;
   artwork_id: number;
   status: string;
-  /** Read as Unix seconds, replaced by its ISO text once read. */
+  /** ISO text (stored as Unix seconds; artistReader converts it). */
   sale_datetime: string;
   hammer_usd: number | null;
   premium_usd: number | null;
@@ -142,9 +142,10 @@ export interface ArtistModel {
   /** The market's monthly log level. */
   marketLevel: Float64Array;
   processVar: number;
-  /** Mean of log hammer − log estimate midpoint over sold lots. */
-  estOffset: number;
-  /** The same by the lot's status (a lot bought in, withdrawn or to come); estOffset for the others. */
+  /**
+   * What a lot fetches over its house estimate's midpoint (log), by the lot's status: `sold` (the
+   * mean over sold lots) for a sold lot and any status without its own offset.
+   */
   estOffsets: Record<string, number>;
   categoryNames: [number, string][];
 }
@@ -212,8 +213,31 @@ export interface ArtistSource {
 }
 
 /**
- * Fits artists against the model. With a connection it also reads their works and lots (`read`);
- * a worker thread gets them with each page instead and never opens the snapshot.
+ * Reads an artist's works and lots on `db`, sale times as ISO text (each distinct time, one per
+ * sale, converted once).
+ */
+export function artistReader(db: Database): (artist: ArtistRow) => ArtistSource {
+  const saleTimes = new SaleTimes();
+  const artworksOf = db.query<ArtworkRow, [number]>(
+    `SELECT id, uid, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm, depth_cm, signed,
+            edition_group_id, edition_number, edition_size, image_id
+     FROM src_artworks WHERE artist_id = ? ORDER BY id`,
+  );
+  const lotsOf = db.query<LotRow, [number]>(
+    `SELECT id, artwork_id, status, sale_datetime, hammer_usd, premium_usd, estimate_min_usd, estimate_max_usd, currency
+     FROM lots WHERE artist_id = ? ORDER BY sale_datetime, id`,
+  );
+  return (artist) => {
+    const lots = lotsOf.all(artist.id);
+    // the rows are read as seconds: their sale time is rewritten in place (no copy per lot)
+    for (const l of lots) l.sale_datetime = saleTimes.iso(l.sale_datetime as unknown as number);
+    return { artist, works: artworksOf.all(artist.id), lots };
+  };
+}
+
+/**
+ * Fits artists against the model, from their works and lots (read by artistReader on the thread
+ * that owns the snapshot; a worker thread gets them with each page and never opens it).
  */
 export class ArtistDeriver {
   private readonly space: FeatureSpace;
@@ -223,50 +247,24 @@ export class ArtistDeriver {
   private readonly zero: Float64Array;
   private readonly ws = new SmoothWorkspace();
   private readonly categoryNames: Map<number, string>;
-  private readonly saleTimes = new SaleTimes();
-  private readonly artworksOf;
-  private readonly lotsOf;
 
-  constructor(
-    db: Database | null,
-    private readonly m: ArtistModel,
-  ) {
+  constructor(private readonly m: ArtistModel) {
     this.space = new FeatureSpace(m.categories, m.materials);
     this.K = this.space.size;
     this.careerA = this.K - 2;
     this.zero = new Float64Array(this.K);
     this.categoryNames = new Map(m.categoryNames);
-    this.artworksOf = db?.query<ArtworkRow, [number]>(
-      `SELECT id, uid, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm, depth_cm, signed,
-              edition_group_id, edition_number, edition_size, image_id
-       FROM src_artworks WHERE artist_id = ? ORDER BY id`,
-    );
-    this.lotsOf = db?.query<LotRow, [number]>(
-      `SELECT id, artwork_id, status, sale_datetime, hammer_usd, premium_usd, estimate_min_usd, estimate_max_usd, currency
-       FROM lots WHERE artist_id = ? ORDER BY sale_datetime, id`,
-    );
-  }
-
-  private isoOf(seconds: number): string {
-    return this.saleTimes.iso(seconds);
-  }
-
-  /** The artist's works and lots, read on the deriver's connection. */
-  read(artist: ArtistRow): ArtistSource {
-    if (!this.artworksOf || !this.lotsOf) throw new Error("this deriver has no connection to read from");
-    return { artist, works: this.artworksOf.all(artist.id), lots: this.lotsOf.all(artist.id) };
   }
 
   /** Fits one artist: its own monthly log index (around the market) and each work's own effect. */
   fit(source: ArtistSource, noise: ArtistNoise) {
     const { artist, works, lots } = source;
-    const { months, beta, marketLevel, estOffset, estOffsets, processVar } = this.m;
+    const { months, beta, marketLevel, estOffsets, processVar } = this.m;
     const T = months - 1;
     const K = this.K;
     const CAREER_A = this.careerA;
     const x = this.zero;
     const ws = this.ws;
-    for (const l of lots) l.sale_datetime = this.isoOf(l.sale_datetime as unknown as number);
     const featsOf = new Map<number, Float64Array>();
     for (const w of works) {
       const f = new Float64Array(K);
@@ -290,7 +288,7 @@ export class ArtistDeriver {
       const m = Math.max(0, Math.min(T, monthIndex(l.sale_datetime)));
       obsMonth[i] = m;
       obsWork[i] = l.artwork_id;
-      const y = i < nSold ? Math.log(l.hammer_usd!) : estimateMidLog(l.estimate_min_usd, l.estimate_max_usd)! + (estOffsets[l.status] ?? estOffset);
+      const y = i < nSold ? Math.log(l.hammer_usd!) : estimateMidLog(l.estimate_min_usd, l.estimate_max_usd)! + (estOffsets[l.status] ?? estOffsets.sold!);
       obsZ[i] = y - marketLevel[m]! - dot(beta, featsOf.get(l.artwork_id) ?? x, K);
       obsW[i] = i < nSold ? 1 : estW;
     }

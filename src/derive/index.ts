@@ -22,6 +22,7 @@ import { addDays } from "../time";
 import { FIRST_YEAR, monthDate, monthIndex } from "../seed/series";
 import {
   ArtistDeriver,
+  artistReader,
   artistWriter,
   estimateMidLog,
   FeatureSpace,
@@ -254,14 +255,17 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   // estimate was, more often than not, set too high; one withdrawn or still to come was not
   // chosen by its outcome. Within one work, a sold lot's hammer less another lot's estimate
   // midpoint (moved along the market between the two months) measures that lot's offset.
-  const otherOffsets = new Map<string, { sum: number; n: number }>();
-  const lotsForOffsets = db.query<{ artwork_id: number; status: string; sale_datetime: number; hammer_usd: number | null; estimate_min_usd: number | null; estimate_max_usd: number | null }, [number]>(
-    "SELECT artwork_id, status, sale_datetime, hammer_usd, estimate_min_usd, estimate_max_usd FROM lots WHERE artist_id = ?",
+  // The sample's works and lots are read once, for the offsets and both calibration rounds.
+  const readArtist = artistReader(db);
+  const artistById = db.query<ArtistRow, [number]>(
+    "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id = ?",
   );
-  for (const id of sample) {
+  const sampleSources = sample.map((id) => readArtist(artistById.get(id)!));
+  const otherOffsets = new Map<string, { sum: number; n: number }>();
+  for (const { lots } of sampleSources) {
     const byWork = new Map<number, { status: string; m: number; hammer: number | null; mid: number | null }[]>();
-    for (const l of lotsForOffsets.all(id)) {
-      const entry = { status: l.status, m: Math.max(0, Math.min(months - 1, monthIndex(isoOf(l.sale_datetime)))), hammer: l.status === "sold" && l.hammer_usd! > 0 ? Math.log(l.hammer_usd!) : null, mid: estimateMidLog(l.estimate_min_usd, l.estimate_max_usd) };
+    for (const l of lots) {
+      const entry = { status: l.status, m: Math.max(0, Math.min(months - 1, monthIndex(l.sale_datetime))), hammer: l.status === "sold" && l.hammer_usd! > 0 ? Math.log(l.hammer_usd!) : null, mid: estimateMidLog(l.estimate_min_usd, l.estimate_max_usd) };
       const list = byWork.get(l.artwork_id);
       if (list) list.push(entry);
       else byWork.set(l.artwork_id, [entry]);
@@ -290,27 +294,23 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     beta,
     marketLevel,
     processVar,
-    estOffset,
     estOffsets,
     categoryNames: (db.query("SELECT id, name FROM categories").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
   };
-  const deriver = new ArtistDeriver(db, model);
+  const deriver = new ArtistDeriver(model);
   done = 0;
   lap("pass 1: market index and hedonic model");
   // Calibration: sale noise and work-effect variance from same-work residual pairs after the
   // artist's index is fitted (their product estimates the work effect's variance, half their
   // squared difference the sale noise), on a sample of artists, twice.
-  const artistById = db.query<ArtistRow, [number]>(
-    "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id = ?",
-  );
   for (let round = 0; round < 2 && sample.length > 0; round++) {
     let prod = 0;
     let half = 0;
     let count = 0;
     let loadingMoment = 0;
     let loadingArtists = 0;
-    for (const id of sample) {
-      const fit = deriver.fit(deriver.read(artistById.get(id)!), { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar });
+    for (const source of sampleSources) {
+      const fit = deriver.fit(source, { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar });
       // the loading's spread across artists: its unshrunk estimate squared less its sampling variance
       if (fit.loadingDen >= LOADING_MIN_PRECISION) {
         loadingMoment += (fit.loadingNum / fit.loadingDen) ** 2 - 1 / fit.loadingDen;
@@ -381,7 +381,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
         while (ahead.length < 2 * threads) {
           const page = nextPage();
           if (!page) break;
-          ahead.push(pool.derive(page.map((a) => deriver.read(a))));
+          ahead.push(pool.derive(page.map(readArtist)));
         }
         const first = ahead.shift();
         if (!first) break;
@@ -391,7 +391,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
       pool.close();
     }
   } else {
-    for (let page = nextPage(); page; page = nextPage()) written(page.map((a) => deriver.derive(deriver.read(a), noise)));
+    for (let page = nextPage(); page; page = nextPage()) written(page.map((a) => deriver.derive(readArtist(a), noise)));
   }
   progress("artist indexes, estimates, analytics", done, artistCount);
   lap("pass 2: artists, artworks, analytics");

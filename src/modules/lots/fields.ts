@@ -11,7 +11,7 @@
 import type { Filter, ListSpec } from "../../query/grammar";
 import { T } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
-import { epochSeconds } from "../../time";
+import { epochSeconds, isoOfSeconds } from "../../time";
 import { LOT_STATUSES, SALE_STATUSES } from "./model";
 
 /** Sort values → ORDER BY, each ending with the id tiebreak, NULLs last in both directions. */
@@ -77,23 +77,21 @@ export const LOT_LIST: ListSpec = {
 };
 
 /**
- * Stored datetimes are whole seconds written `YYYY-MM-DDTHH:MM:SSZ`; the grammar gives
- * `….sssZ`. Compared as text, the two forms disagree at an equal instant, so bounds are rewritten
- * in the stored form: a lower bound rounded up to the second, an upper bound rounded down.
+ * Datetime range bounds in a stored form. The grammar gives `….sssZ`; stored datetimes are whole
+ * seconds, so a lower bound is rounded up to the second and an upper bound down, then written as
+ * the column holds them: Unix seconds (lots.sale_datetime) or `YYYY-MM-DDTHH:MM:SSZ` text (sales),
+ * which compares exactly only in that one form.
  */
-export function storedDatetimeBounds(filters: readonly Filter[], fields: readonly string[]): Filter[] {
-  return filters.map((f) => {
-    if (!fields.includes(f.field) || (f.suffix !== "__gte" && f.suffix !== "__lte")) return f;
-    const ms = Date.parse(f.value as string);
-    const s = f.suffix === "__gte" ? Math.ceil(ms / 1000) : Math.floor(ms / 1000);
-    return { ...f, value: new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, "Z") };
-  });
+function boundsAs(encode: (seconds: number) => number | string) {
+  return (filters: readonly Filter[], fields: readonly string[]): Filter[] =>
+    filters.map((f) => {
+      if (!fields.includes(f.field) || (f.suffix !== "__gte" && f.suffix !== "__lte")) return f;
+      return { ...f, value: encode(epochSeconds(f.value as string, f.suffix === "__gte" ? "lower" : "upper")) };
+    });
 }
 
-/** The same bounds on a column of Unix seconds (lots.sale_datetime). */
-export function secondsBounds(filters: readonly Filter[], fields: readonly string[]): Filter[] {
-  return filters.map((f) => {
-    if (!fields.includes(f.field) || (f.suffix !== "__gte" && f.suffix !== "__lte")) return f;
-    return { ...f, value: epochSeconds(f.value as string, f.suffix === "__gte" ? "lower" : "upper") };
-  });
-}
+/** Bounds on a column of ISO text (sales' start and end). */
+export const storedDatetimeBounds = boundsAs(isoOfSeconds);
+
+/** Bounds on a column of Unix seconds (lots.sale_datetime). */
+export const secondsBounds = boundsAs((seconds) => seconds);
