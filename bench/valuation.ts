@@ -430,6 +430,17 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float32Array
       `  log(estimate / true value): rms ${Math.sqrt(all / n).toFixed(3)} = artist mean ${Math.sqrt(between / n).toFixed(3)} (index level) ⊕ within artist ${Math.sqrt(within / n).toFixed(3)} (the work)`,
     );
   }
+  {
+    const bySize = new Map<string, number[]>();
+    for (const s of scored) {
+      const size = artistLots.get(s.artistId) ?? 0;
+      const key = size < 10 ? "<10" : size < 50 ? "10-49" : size < 200 ? "50-199" : "200+";
+      const list = bySize.get(key) ?? [];
+      list.push(Math.log(s.hammer / s.est));
+      bySize.set(key, list);
+    }
+    console.log(`  median log(hammer / estimate) by the artist's sold lots: ${[...bySize].map(([k, v]) => `${k} ${median(v)!.toFixed(3)}`).join(", ")}`);
+  }
   for (const [k, g] of byPrior) {
     console.log(`  ${k.padEnd(16)} n=${g.n}: MdAPE ${(100 * median(g.ape)!).toFixed(1)} % vs floor ${(100 * median(g.floor)!).toFixed(1)} %, coverage ${((100 * g.inside) / g.n).toFixed(1)} %`);
   }

@@ -142,6 +142,8 @@ export interface ArtistModel {
   /** The market's monthly log level. */
   marketLevel: Float64Array;
   processVar: number;
+  /** Added to every artwork estimate's log (and its band): see estimateCentre in index.ts. */
+  centre: number;
   /**
    * What a lot fetches over its house estimate's midpoint (log), by the lot's status: `sold` (the
    * mean over sold lots) for a sold lot and any status without its own offset.
@@ -381,10 +383,17 @@ export class ArtistDeriver {
     };
   }
 
+  /** The log hammer a fit predicts for one of its artist's works in month m (without the centre). */
+  predictLog(fit: ReturnType<ArtistDeriver["fit"]>, artworkId: number, m: number): number {
+    const f = fit.featsOf.get(artworkId);
+    if (!f) return fit.full[m]!;
+    return fit.full[m]! + dot(this.m.beta, f, this.K) + fit.slope * (f[this.careerA]! - fit.aMean) + (fit.u.get(artworkId) ?? 0);
+  }
+
   /** Every row the artist adds to the served tables. */
   derive(source: ArtistSource, noise: ArtistNoise): ArtistOutput {
     const { artist } = source;
-    const { months, beta, marketLevel, categories, oneYearAgo, asOf } = this.m;
+    const { months, beta, marketLevel, categories, oneYearAgo, asOf, centre } = this.m;
     const { saleVar, workVar } = noise;
     const T = months - 1;
     const K = this.K;
@@ -414,10 +423,10 @@ export class ArtistDeriver {
       const ui = u.get(w.id) ?? 0;
       const ni = uCount.get(w.id) ?? 0;
       const uVar = 1 / (ni / saleVar + 1 / workVar);
-      const logNow = full[T]! + h + ui;
+      const logNow = full[T]! + h + ui + centre;
       const se = Math.sqrt(stderr[T]! ** 2 + uVar + loadingPostVar * (marketLevel[T]! - mBar) ** 2);
       const band = predictionBand(logNow, se, saleVar, Z80);
-      const at = (k: number) => Math.exp(full[Math.max(0, T - k)]! + h + ui);
+      const at = (k: number) => Math.exp(full[Math.max(0, T - k)]! + h + ui + centre);
       return { band, at, h, ui };
     }
     for (const w of works) {

@@ -16,6 +16,7 @@
 import type { Database } from "bun:sqlite";
 import { cpus } from "node:os";
 import { NormalEquations } from "../analytics/linear";
+import { median } from "../analytics/stats";
 import { RepeatSalesAccumulator } from "../analytics/index-model";
 import type { PhaseProgress } from "../progress";
 import { addDays } from "../time";
@@ -33,7 +34,9 @@ import {
   type ArtistNoise,
   type ArtistOutput,
   type ArtistRow,
+  type ArtistSource,
   type FeatureRow,
+  type LotRow,
 } from "./artist";
 import { ArtistPool } from "./artist-pool";
 
@@ -73,11 +76,13 @@ export interface DeriveSummary {
   artworks: number;
   estimated: number;
   pairs: number;
+  /** Pairs of consecutive house estimates of one work in the market index. */
+  estimatePairs: number;
   sales: number;
   hedonicRows: number;
   /** Worker threads pass 2 ran on (0: this thread). */
   workers: number;
-  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number; estimateOffset: number; estimateVar: number; loadingVar: number; estimateOffsets: Record<string, number> };
+  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number; estimateOffset: number; estimateVar: number; loadingVar: number; estimateOffsets: Record<string, number>; centre: number };
   /** Seconds per phase. */
   timings: Record<string, number>;
 }
@@ -86,9 +91,17 @@ export interface DeriveSummary {
  * Penalty on month-to-month changes of the repeat-sales market index, in units of pair weight:
  * roughly the variance of one pair's log return around the market (sale noise twice, plus the
  * artist's own moves) over the variance of a monthly market step. Measured against the latent
- * truth (bench/valuation), 64 to 128 recover the market's 12-month returns best.
+ * truth (bench/valuation), with sale and estimate pairs, 160 to 240 recover the market's
+ * 12-month returns best (64 to 128 with sale pairs alone).
  */
-export const MARKET_SMOOTHING = 80;
+export const MARKET_SMOOTHING = 160;
+
+/**
+ * Variance of an estimate pair's log return around the market, in units of a sale pair's
+ * (consecutive house estimates of one work: their errors are drawn before the outcome, so a pair
+ * of them is unbiased whatever each lot's outcome, and quieter than a pair of hammers).
+ */
+export const ESTIMATE_PAIR_VAR = 0.5;
 
 /** Monthly step variance of an artist's own index around the market: a 2 % monthly standard deviation. */
 export const DEFAULT_PROCESS_VAR = 0.0004;
@@ -125,9 +138,9 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   const isoOf = (seconds: number) => saleTimes.iso(seconds);
   // Pass 1 reads only what it needs, as arrays: sold lots (artwork, month, log hammer) and the
   // attributes of the works a sampled lot needs.
-  const soldOf = db.query<unknown, [number]>(
-    `SELECT artwork_id, sale_datetime, hammer_usd, estimate_min_usd, estimate_max_usd FROM lots
-     WHERE artist_id = ? AND status = 'sold' AND hammer_usd > 0 ORDER BY sale_datetime, id`,
+  const lotsOf = db.query<unknown, [number]>(
+    `SELECT artwork_id, sale_datetime, status = 'sold' AND hammer_usd > 0, hammer_usd, estimate_min_usd, estimate_max_usd FROM lots
+     WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
   const featuresOf = db.query<FeatureRow, [number]>(
     "SELECT id, category_id, material_ids, height_cm, width_cm, depth_cm, signed, edition_size, creation_year FROM src_artworks WHERE artist_id = ?",
@@ -143,6 +156,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   const row = new Float64Array(K + yearCount);
   let sampleTick = 0;
   let pairCount = 0;
+  let estimatePairCount = 0;
   const shortPairResiduals: number[] = [];
   const shortPairs: { from: number; to: number; r: number }[] = [];
   // sold lots with a house estimate: log hammer − log estimate midpoint (offset and spread)
@@ -151,16 +165,27 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   let estDiffSq = 0;
   let done = 0;
   for (const [artistId, birth] of artistBirths.values() as [number, number | null][]) {
-    const lots = soldOf.values(artistId) as [number, number, number, number | null, number | null][];
+    const lots = lotsOf.values(artistId) as [number, number, number, number | null, number | null, number | null][];
     let byId: Map<number, FeatureRow> | null = null;
     // consecutive sold lots of one work → a repeat-sale pair for the market index
     const last = new Map<number, { m: number; y: number }>();
+    // consecutive house estimates of one work, whatever each lot's outcome → an estimate pair
+    const lastEstimate = new Map<number, { m: number; y: number }>();
     const sel: { feats: Float64Array; y: number; year: number }[] = [];
-    for (const [artworkId, saleSeconds, hammerUsd, estMin, estMax] of lots) {
+    for (const [artworkId, saleSeconds, isSold, hammerUsd, estMin, estMax] of lots) {
       const saleDatetime = isoOf(saleSeconds);
-      const m = monthIndex(saleDatetime);
-      const y = Math.log(hammerUsd);
+      const m = Math.min(T, monthIndex(saleDatetime));
       const mid = estimateMidLog(estMin, estMax);
+      if (mid !== null) {
+        const prev = lastEstimate.get(artworkId);
+        if (prev && m > prev.m) {
+          market.add(prev.m, m, mid - prev.y, 1 / (ESTIMATE_PAIR_VAR + (m - prev.m) / 120));
+          estimatePairCount++;
+        }
+        lastEstimate.set(artworkId, { m, y: mid });
+      }
+      if (!isSold) continue;
+      const y = Math.log(hammerUsd!);
       if (mid !== null) {
         estDiffN++;
         estDiffSum += y - mid;
@@ -295,6 +320,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     marketLevel,
     processVar,
     estOffsets,
+    centre: 0,
     categoryNames: (db.query("SELECT id, name FROM categories").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
   };
   const deriver = new ArtistDeriver(model);
@@ -336,8 +362,9 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     if (loadingArtists >= 20) loadingVar = Math.min(1, Math.max(0.001, loadingMoment / loadingArtists));
   }
 
-  lap("calibration");
   const noise: ArtistNoise = { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar };
+  model.centre = estimateCentre(deriver, sampleSources, noise, model);
+  lap("calibration");
   const write = artistWriter(db);
   let estimated = 0;
   let artworksWritten = 0;
@@ -440,6 +467,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     artworks: artworksWritten,
     estimated,
     pairs: pairCount,
+    estimatePairs: estimatePairCount,
     sales,
     hedonicRows: hedonic.count,
     workers: parallel ? threads : 0,
@@ -450,9 +478,39 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
       processVar,
       estimateOffset: round6(estOffset),
       estimateOffsets: Object.fromEntries(Object.entries(estOffsets).map(([k, v]) => [k, round6(v)])),
+      centre: round6(model.centre),
       estimateVar: round6(estimateVarOf(saleVar)),
       loadingVar: round6(loadingVar),
     },
     timings,
   };
+}
+
+/**
+ * The estimate's centre: a sold lot's hammer is, as a rule, a little below the mean its readings
+ * give (a reserve cuts off the low hammers, so the log hammers of sold lots are skewed: their
+ * mean sits above their median), and the estimate is meant as the median hammer. Measured out of
+ * sample on the calibration sample: each work's last sold lot is held out (hammer and estimate),
+ * the artist is fitted on the rest, and the median of log hammer − predicted log hammer over the
+ * held-out lots is the shift added to every estimate and its band (0 with fewer than 200 of them).
+ */
+export function estimateCentre(deriver: ArtistDeriver, sources: ArtistSource[], noise: ArtistNoise, model: ArtistModel): number {
+  const residuals: number[] = [];
+  const T = model.months - 1;
+  for (const source of sources) {
+    const last = new Map<number, LotRow>();
+    for (const l of source.lots) {
+      if (l.status !== "sold" || !(l.hammer_usd! > 0)) continue;
+      const prev = last.get(l.artwork_id);
+      if (!prev || l.sale_datetime >= prev.sale_datetime) last.set(l.artwork_id, l);
+    }
+    const held = new Set(last.values());
+    const fit = deriver.fit({ ...source, lots: source.lots.filter((l) => !held.has(l)) }, noise);
+    if (!fit.hasIndex) continue;
+    for (const l of held) {
+      const m = Math.max(0, Math.min(T, monthIndex(l.sale_datetime)));
+      residuals.push(Math.log(l.hammer_usd!) - deriver.predictLog(fit, l.artwork_id, m));
+    }
+  }
+  return residuals.length >= 200 ? median(residuals)! : 0;
 }

@@ -1,0 +1,105 @@
+/**
+ * The estimate's centre (estimateCentre, src/derive/index.ts) on hand-made artists with a known
+ * answer: each work's last sold lot is held out, the artist fitted on the rest, and the centre is
+ * the median of log hammer − predicted log hammer over the held-out lots.
+ */
+import { describe, expect, test } from "bun:test";
+import { ArtistDeriver, type ArtistModel, type ArtistNoise, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/derive/artist";
+import { estimateCentre } from "../../src/derive/index";
+import { monthIndex } from "../../src/seed/series";
+
+const AS_OF = "2026-06-30";
+const MONTHS = monthIndex(AS_OF) + 1;
+const CATEGORIES = 3;
+const MATERIALS = 2;
+const NOISE: ArtistNoise = { saleVar: 0.04, workVar: 0.02, estVar: Number.NaN, loadingVar: 0 };
+
+function model(): ArtistModel {
+  return {
+    asOf: AS_OF,
+    oneYearAgo: "2025-06-30",
+    months: MONTHS,
+    categories: CATEGORIES,
+    materials: MATERIALS,
+    beta: new Float64Array(CATEGORIES - 1 + MATERIALS + 6),
+    marketLevel: new Float64Array(MONTHS),
+    processVar: 0.0004,
+    centre: 0,
+    estOffsets: { sold: 0 },
+    categoryNames: [
+      [1, "Painting"],
+      [2, "Sculpture"],
+      [3, "Prints and multiples"],
+    ],
+  };
+}
+
+function work(id: number): ArtworkRow {
+  return {
+    id,
+    uid: `aw-${id}`,
+    title: `Work ${id}`,
+    category_id: 1,
+    medium: "oil on canvas",
+    material_ids: "1",
+    substrate_id: null,
+    creation_year: 1990,
+    height_cm: 50,
+    width_cm: 50,
+    depth_cm: null,
+    signed: 1,
+    edition_group_id: null,
+    edition_number: null,
+    edition_size: null,
+    image_id: null,
+  };
+}
+
+function lot(id: number, artworkId: number, day: string, logHammer: number): LotRow {
+  const hammer = Math.exp(logHammer) * 10_000;
+  return { id, artwork_id: artworkId, status: "sold", sale_datetime: `${day}T18:00:00Z`, hammer_usd: hammer, premium_usd: hammer * 1.25, estimate_min_usd: null, estimate_max_usd: null, currency: "USD" };
+}
+
+/** One artist whose works all sold first at the same level, then at `second(i)` above it. */
+function artist(id: number, works: number, second: (i: number) => number): ArtistSource {
+  const ws: ArtworkRow[] = [];
+  const lots: LotRow[] = [];
+  for (let i = 0; i < works; i++) {
+    const wid = id * 10_000 + i;
+    ws.push(work(wid));
+    lots.push(lot(wid * 2, wid, "2010-03-15", 0));
+    lots.push(lot(wid * 2 + 1, wid, "2010-09-15", second(i)));
+  }
+  return {
+    artist: { id, uid: `artist-${id}`, name: `Artist ${id}`, synonyms: "", nationality: "French", birth: 1950, death: null, bio: "", long_bio: "", is_top: 0, photo_image_id: null },
+    works: ws,
+    lots,
+  };
+}
+
+describe("estimateCentre", () => {
+  test("the median of the held-out lots' residuals: skewed second sales, flat level", () => {
+    const m = model();
+    const deriver = new ArtistDeriver(m);
+    // second sales cycle −0.3, 0.1, 0.1, 0.1: mean 0, median 0.1; the first sales (all at level
+    // 0, the same month) leave the fitted level at 0 for every held-out month
+    const cycle = [-0.3, 0.1, 0.1, 0.1];
+    const sources = [artist(1, 120, (i) => cycle[i % 4]!), artist(2, 120, (i) => cycle[(i + 1) % 4]!)];
+    expect(estimateCentre(deriver, sources, NOISE, m)).toBeCloseTo(0.1, 6);
+  });
+
+  test("symmetric residuals give no shift; too few held-out lots give none", () => {
+    const m = model();
+    const deriver = new ArtistDeriver(m);
+    const sym = [-0.2, 0.2, -0.1, 0.1];
+    expect(estimateCentre(deriver, [artist(1, 240, (i) => sym[i % 4]!)], NOISE, m)).toBeCloseTo(0, 6);
+    expect(estimateCentre(deriver, [artist(1, 150, () => 0.3)], NOISE, m)).toBe(0);
+  });
+
+  test("the held-out lots are left out of the fit: their level is not the one predicted", () => {
+    const m = model();
+    const deriver = new ArtistDeriver(m);
+    // every second sale 0.5 above the first: a fit that saw them would predict part of it
+    expect(estimateCentre(deriver, [artist(1, 240, () => 0.5)], NOISE, m)).toBeCloseTo(0.5, 6);
+  });
+});
