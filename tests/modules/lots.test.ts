@@ -5,9 +5,10 @@
  * and the query plans of every filter and sort.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Database } from "bun:sqlite";
-import { LOT_LIST, LOT_SORTS } from "../../src/modules/lots/fields";
-import { ftsQuery, lotListSql, PLANNER } from "../../src/modules/lots/service";
+import { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { LOT_LIST, LOT_SORTS, NULLS_LAST_ASC } from "../../src/modules/lots/fields";
+import { ftsQuery, lotListIds, lotListSql, PLANNER } from "../../src/modules/lots/service";
 import { parseList } from "../../src/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 
@@ -199,6 +200,103 @@ describe("sorts", () => {
       .map((r) => r.id);
     const { body } = await get(`/v1/lots?artist_id=${artist}&sort=NUMBER_DESC&limit=100`);
     expect(ids(body)).toEqual(expected.slice(0, 100));
+  });
+});
+
+describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from the plain index", () => {
+  // the generated market has every creation year and estimate: this copy gets NULLs in runs of ids
+  let nctx: TestContext;
+  let ndb: Database;
+  const followed: number[] = [];
+  beforeAll(async () => {
+    nctx = await createTestContext();
+    const w = new Database(join(nctx.dataDir, "market.db"));
+    w.run("UPDATE lots SET creation_year = NULL WHERE id % 3 = 0 OR id % 11 = 1");
+    w.run("UPDATE lots SET estimate_min_usd = NULL, estimate_max_usd = NULL WHERE id % 5 IN (1, 2)");
+    w.run("UPDATE lots SET estimate_max_usd = NULL WHERE id % 7 = 0");
+    w.close();
+    ndb = nctx.deps.market;
+    // followed: every 40th lot, with and without values
+    for (const r of ndb.query("SELECT id FROM lots WHERE id % 40 = 0").all() as { id: number }[]) {
+      expect((await nctx.call(`/v1/lots/${r.id}/follow`, { method: "POST" })).status).toBe(204);
+      followed.push(r.id);
+    }
+  });
+  afterAll(() => nctx.close());
+
+  /** [query string, the same condition in SQL over lots]. */
+  const filters = (): [string, string, (string | number)[]][] => {
+    const house = (ndb.query("SELECT house_id AS v FROM lots GROUP BY house_id ORDER BY count(*) DESC LIMIT 1").get() as { v: number }).v;
+    const artist = (ndb.query("SELECT artist_id AS v FROM lots GROUP BY artist_id ORDER BY count(*) DESC LIMIT 1").get() as { v: number }).v;
+    const hammer = (ndb.query("SELECT hammer_usd AS v FROM lots WHERE hammer_usd IS NOT NULL ORDER BY hammer_usd DESC LIMIT 1 OFFSET 300").get() as { v: number }).v;
+    return [
+      ["", "1", []],
+      ["status=sold", "status = 'sold'", []],
+      [`auction_house_id=${house}`, "house_id = ?", [house]],
+      [`artist_id=${artist}`, "artist_id = ?", [artist]],
+      [`hammer_price_usd__gte=${Math.ceil(hammer)}`, "hammer_usd >= ?", [Math.ceil(hammer)]],
+      ["creation_year__gte=1950", "creation_year >= 1950", []],
+      ["hammer_price_estimate_max_usd__lte=50000", "estimate_max_usd <= 50000", []],
+      ["search=signed", "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH 'signed')", []],
+      ["search=signed&status=passed", "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH 'signed') AND status = 'passed'", []],
+    ];
+  };
+
+  for (const [branch, thresholds] of [
+    ["narrow", { ...PLANNER }],
+    ["broad", { rangeRows: 1, searchRows: 1 }],
+  ] as [string, typeof PLANNER][]) {
+    for (const [sort, x] of Object.entries(NULLS_LAST_ASC)) {
+      test(`${sort} (${branch} plans): pages before, at and after the last row with a value equal ORDER BY (x IS NULL), x, id`, async () => {
+        const saved = { ...PLANNER };
+        Object.assign(PLANNER, thresholds);
+        try {
+          const user = (ndb.query("SELECT DISTINCT user_id AS v FROM account.follows WHERE kind = 'lot'").get() as { v: number }).v;
+          const cases = [
+            ...filters().map(([q, cond, params]) => ({ q, cond, params, user: null as number | null })),
+            { q: "followed", cond: `id IN (${followed.join(", ")})`, params: [], user },
+            { q: "followed status=sold", cond: `id IN (${followed.join(", ")}) AND status = 'sold'`, params: [], user },
+          ];
+          for (const c of cases) {
+            const expected = (ndb.query(`SELECT id FROM lots WHERE ${c.cond} ORDER BY (${x} IS NULL), ${x}, id`).all(...c.params) as { id: number }[]).map((r) => r.id);
+            const withValue = (ndb.query(`SELECT count(*) AS n FROM lots WHERE ${c.cond} AND ${x} IS NOT NULL`).get(...c.params) as { n: number }).n;
+            expect({ q: c.q, some: expected.length > 0 }).toEqual({ q: c.q, some: true });
+            const offsets = new Set([0, 1, withValue - 4, withValue - 3, withValue - 1, withValue, withValue + 1, withValue + 2, expected.length - 1, expected.length, expected.length + 5]);
+            for (const offset of [...offsets].filter((o) => o >= 0)) {
+              for (const limit of [1, 3]) {
+                const qs = `${c.q.startsWith("followed") ? c.q.slice(9).trim() : c.q}&sort=${sort}&limit=${limit}&offset=${offset}`;
+                const got = lotListIds(ndb, parseList(LOT_LIST, new URLSearchParams(qs)), c.user);
+                // limit + 1 ids: the page and has_more
+                expect({ q: c.q, offset, limit, ids: got }).toEqual({ q: c.q, offset, limit, ids: expected.slice(offset, offset + limit + 1) });
+              }
+            }
+          }
+          // through the API: a page across the boundary, with has_more
+          const n = (ndb.query(`SELECT count(*) AS n FROM lots WHERE ${x} IS NOT NULL`).get() as { n: number }).n;
+          const all = (ndb.query(`SELECT id FROM lots ORDER BY (${x} IS NULL), ${x}, id`).all() as { id: number }[]).map((r) => r.id);
+          for (const offset of [n - 2, n, n + 2]) {
+            const res = await nctx.call(`/v1/lots?sort=${sort}&limit=4&offset=${offset}`);
+            const body = (await res.json()) as { lots: { id: number }[]; has_more: boolean };
+            expect({ offset, status: res.status, ids: ids(body), has_more: body.has_more }).toEqual({ offset, status: 200, ids: all.slice(offset, offset + 4), has_more: true });
+          }
+        } finally {
+          Object.assign(PLANNER, saved);
+        }
+      });
+    }
+  }
+
+  test("each range reads the column's plain index in order: no temp B-tree unfiltered, the NULL range only when a NULL can match", () => {
+    for (const [sort, x] of Object.entries(NULLS_LAST_ASC)) {
+      const index = { creation_year: "lots_creation_year", estimate_min_usd: "lots_estimate_min_usd", estimate_max_usd: "lots_estimate_max_usd" }[x]!;
+      const list = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&limit=20`)));
+      const plans = [list.sql, list.nulls!.rows.sql].map((sql) =>
+        (ndb.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql === list.sql ? list.params : [...list.nulls!.rows.params, 21, 0])) as { detail: string }[]).map((r) => r.detail),
+      );
+      expect({ sort, plans }).toEqual({ sort, plans: [[`SEARCH lots USING COVERING INDEX ${index} (${x}>?)`], [`SEARCH lots USING COVERING INDEX ${index} (${x}=?)`]] });
+      const ranged = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&${x === "creation_year" ? "creation_year__gte=1900" : "hammer_price_estimate_max_usd__gte=1000"}`)));
+      expect(ranged.nulls === undefined).toBe(x !== "estimate_min_usd");
+    }
   });
 });
 
@@ -570,8 +668,10 @@ describe("errors", () => {
 
 describe("query plans", () => {
   const plan = (query: string) => {
-    const { sql, params } = lotListSql(db, parseList(LOT_LIST, new URLSearchParams(query)));
-    return (db.query(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+    // an ASC sort with NULLs last: the plans of both its ranges
+    const list = lotListSql(db, parseList(LOT_LIST, new URLSearchParams(query)));
+    const statements = [{ sql: list.sql, params: list.params }, ...(list.nulls ? [{ sql: list.nulls.rows.sql, params: [...list.nulls.rows.params, 21, 0] }] : [])];
+    return statements.flatMap(({ sql, params }) => (db.query(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail));
   };
   const FILTERS = [
     "status=sold", "status__in=sold,passed", "sale_status=upcoming", "sale_status__in=live,upcoming", "auction_house_id=3",

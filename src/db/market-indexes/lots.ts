@@ -6,9 +6,11 @@
  * The table already has lots_sale (sale_id, lot_seq), lots_artist_date (artist_id,
  * sale_datetime), lots_artwork (artwork_id, sale_datetime) and lots_date (sale_datetime). An
  * equality filter followed by sale_datetime serves the common question "these lots, newest
- * first" without sorting; the price columns have plain indexes for their ranges; the ASC sorts
- * with NULLs last have expression indexes on (x IS NULL, x). What stays unserved is written down
- * in docs/api-lots-sales.md (a range on one column sorted by another).
+ * first" without sorting; the price columns have plain indexes for their ranges and sorts (a DESC
+ * sort walks one backwards, NULLs being lowest; an ASC sort with NULLs last reads it as two
+ * ranges, the rows with a value and then the NULLs: NULLS_LAST_ASC in src/modules/lots/fields.ts).
+ * What stays unserved is written down in docs/api-lots-sales.md (a range on one column sorted by
+ * another).
  *
  * Each index costs about 1 GB and a minute of the seed at full scale (30M lots), so only what a
  * filter or sort needs is built. sale_status has no index of its own: a lot of an open sale
@@ -22,16 +24,17 @@ export const STATEMENTS: string[] = [
   "CREATE INDEX IF NOT EXISTS lots_house_date ON lots (house_id, sale_datetime)",
   "CREATE INDEX IF NOT EXISTS lots_location_date ON lots (location_id, sale_datetime)",
   "CREATE INDEX IF NOT EXISTS lots_top_date ON lots (is_top, sale_datetime)",
-  // ranges (and the DESC sorts, NULLs being lowest)
+  // ranges and the sorts (DESC walks backwards, NULLs being lowest; ASC with NULLs last reads x IS
+  // NOT NULL, then x IS NULL)
   "CREATE INDEX IF NOT EXISTS lots_hammer_usd ON lots (hammer_usd)",
   "CREATE INDEX IF NOT EXISTS lots_premium_usd ON lots (premium_usd)",
   "CREATE INDEX IF NOT EXISTS lots_estimate_max_usd ON lots (estimate_max_usd)",
   "CREATE INDEX IF NOT EXISTS lots_estimate_min_usd ON lots (estimate_min_usd)",
   "CREATE INDEX IF NOT EXISTS lots_creation_year ON lots (creation_year)",
-  // ASC sorts with NULLs last
-  "CREATE INDEX IF NOT EXISTS lots_creation_year_nl ON lots ((creation_year IS NULL), creation_year)",
-  "CREATE INDEX IF NOT EXISTS lots_estimate_min_nl ON lots ((estimate_min_usd IS NULL), estimate_min_usd)",
-  "CREATE INDEX IF NOT EXISTS lots_estimate_max_nl ON lots ((estimate_max_usd IS NULL), estimate_max_usd)",
+  // the ASC sorts' own (x IS NULL, x) indexes of older markets, now read from the plain ones above
+  "DROP INDEX IF EXISTS lots_creation_year_nl",
+  "DROP INDEX IF EXISTS lots_estimate_min_nl",
+  "DROP INDEX IF EXISTS lots_estimate_max_nl",
   // search: artist name (and its other spellings), artwork title and lot notes, one row per lot
   // under the lot's id. Contentless: only the index is kept, the text stays in its tables.
   "DROP TABLE IF EXISTS lots_fts",

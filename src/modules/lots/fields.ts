@@ -23,14 +23,26 @@ export const LOT_SORTS: Readonly<Record<string, string>> = {
   NUMBER_DESC: "sale_id DESC, lot_seq DESC, id DESC",
   SALE_DATE_ASC: "sale_datetime ASC, id ASC",
   SALE_DATE_DESC: "sale_datetime DESC, id DESC",
-  // SQLite orders NULL lowest: DESC already puts NULLs last; ASC sorts on (x IS NULL) first,
-  // matching the expression indexes of src/db/market-indexes/lots.ts.
+  // SQLite orders NULL lowest: DESC already puts NULLs last; ASC sorts on (x IS NULL) first, and
+  // the service reads it from x's plain index in two ranges (NULLS_LAST_ASC).
   CREATION_YEAR_ASC: "(creation_year IS NULL) ASC, creation_year ASC, id ASC",
   CREATION_YEAR_DESC: "creation_year DESC, id DESC",
   HAMMER_PRICE_ESTIMATE_MIN_ASC: "(estimate_min_usd IS NULL) ASC, estimate_min_usd ASC, id ASC",
   HAMMER_PRICE_ESTIMATE_MIN_DESC: "estimate_min_usd DESC, id DESC",
   HAMMER_PRICE_ESTIMATE_MAX_ASC: "(estimate_max_usd IS NULL) ASC, estimate_max_usd ASC, id ASC",
   HAMMER_PRICE_ESTIMATE_MAX_DESC: "estimate_max_usd DESC, id DESC",
+};
+
+/**
+ * The ASC sorts with NULLs last, by their column. A plain index on x holds the NULLs first, then
+ * x ascending, each run in id (rowid) order; the list reads it as two ranges, the rows with x
+ * (`x IS NOT NULL ORDER BY x, id`) and then the rows without (`x IS NULL ORDER BY id`): the
+ * order of LOT_SORTS, with no index of its own.
+ */
+export const NULLS_LAST_ASC: Readonly<Record<string, string>> = {
+  CREATION_YEAR_ASC: "creation_year",
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: "estimate_min_usd",
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: "estimate_max_usd",
 };
 
 export const LOT_LIST: ListSpec = {

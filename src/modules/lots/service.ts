@@ -7,7 +7,7 @@ import { followedAmong } from "../../db/follows";
 import type { AppDeps, Schema } from "../../http/endpoint";
 import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { isoOfSecondsSql } from "../../time";
-import { LOT_LIST, secondsBounds } from "./fields";
+import { LOT_LIST, NULLS_LAST_ASC, secondsBounds } from "./fields";
 import { priceObject, type PriceRow } from "./model";
 
 type Bind = SqlFragment["params"][number];
@@ -148,11 +148,23 @@ function resolveFilters(db: Database, filters: readonly Filter[]): Filter[] {
   return secondsBounds(resolved, ["sale_datetime"]);
 }
 
+/** The id query of one page (`sql`, ending in LIMIT ? OFFSET ?), and for the ASC sorts with NULLs last its second range. */
+export interface LotListSql extends SqlFragment {
+  /**
+   * NULLS_LAST_ASC: `sql` reads only the rows with a value (`x IS NOT NULL ORDER BY x, id`);
+   * `rows` reads the NULL rows that follow them (`x IS NULL ORDER BY id`, its LIMIT ? OFFSET ?
+   * still to bind) and `count` counts `sql`'s rows (for a page that starts past them). Absent when
+   * no NULL row can match (a range filter on x).
+   */
+  nulls?: { rows: SqlFragment; count: SqlFragment };
+}
+
 /**
  * The id query of one page: `SELECT id FROM lots WHERE … ORDER BY … LIMIT ? OFFSET ?`, with
- * limit + 1 rows for has_more. `followedBy` restricts to a user's followed lots.
+ * limit + 1 rows for has_more. `followedBy` restricts to a user's followed lots. An ASC sort with
+ * NULLs last is two ranges of the column's plain index (see LotListSql.nulls, lotListIds).
  */
-export function lotListSql(db: Database, query: ParsedList, followedBy: number | null = null): SqlFragment {
+export function lotListSql(db: Database, query: ParsedList, followedBy: number | null = null): LotListSql {
   const filters = resolveFilters(db, query.filters);
   const where = whereClause(LOT_LIST, filters);
   const parts = [where.sql];
@@ -170,9 +182,39 @@ export function lotListSql(db: Database, query: ParsedList, followedBy: number |
     params.push(followedBy);
   }
   const driver = search === undefined && followedBy === null ? narrowRangeIndex(db, filters) : null;
-  const sql = `SELECT id FROM lots${driver ? ` INDEXED BY ${driver}` : ""} WHERE ${parts.join(" AND ")} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`;
-  params.push(query.limit + 1, query.offset);
-  return { sql, params };
+  const from = `FROM lots${driver ? ` INDEXED BY ${driver}` : ""} WHERE ${parts.join(" AND ")}`;
+  const page = [query.limit + 1, query.offset];
+  const x = query.sort ? NULLS_LAST_ASC[query.sort] : undefined;
+  if (!x) return { sql: `SELECT id ${from} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`, params: [...params, ...page] };
+  // a range on x (x >= ?, x <= ?) matches no NULL
+  const noNulls = filters.some((f) => LOT_LIST.fields[f.field]!.column === x && (f.suffix === "__gte" || f.suffix === "__lte"));
+  return {
+    sql: `SELECT id ${from} AND ${x} IS NOT NULL ORDER BY ${x} ASC, id ASC LIMIT ? OFFSET ?`,
+    params: [...params, ...page],
+    nulls: noNulls
+      ? undefined
+      : {
+          rows: { sql: `SELECT id ${from} AND ${x} IS NULL ORDER BY id ASC LIMIT ? OFFSET ?`, params },
+          count: { sql: `SELECT count(*) AS n ${from} AND ${x} IS NOT NULL`, params },
+        },
+  };
+}
+
+/**
+ * The ids of one page (limit + 1 of them at most), in the list's order. For an ASC sort with
+ * NULLs last, a page the rows with a value do not fill goes on with the NULL rows: at the offset
+ * past the first range, which is offset + what the first range gave, or (a page starting past the
+ * first range) its count.
+ */
+export function lotListIds(db: Database, query: ParsedList, followedBy: number | null = null): number[] {
+  const list = lotListSql(db, query, followedBy);
+  const ids = db.query<{ id: number }, Bind[]>(list.sql).all(...list.params).map((r) => r.id);
+  const want = query.limit + 1;
+  if (!list.nulls || ids.length === want) return ids;
+  const { rows, count } = list.nulls;
+  const first = ids.length > 0 || query.offset === 0 ? query.offset + ids.length : db.query<{ n: number }, Bind[]>(count.sql).get(...count.params)!.n;
+  const more = db.query<{ id: number }, Bind[]>(rows.sql).all(...rows.params, want - ids.length, Math.max(0, query.offset - first));
+  return [...ids, ...more.map((r) => r.id)];
 }
 
 // ---------------------------------------------------------------- details
@@ -254,8 +296,7 @@ export function lotObjects(deps: AppDeps, ids: readonly number[], view: LotView)
 }
 
 export function listLots(deps: AppDeps, query: ParsedList, view: LotView, followedBy: number | null = null) {
-  const { sql, params } = lotListSql(deps.market, query, followedBy);
-  const ids = deps.market.query<{ id: number }, Bind[]>(sql).all(...params).map((r) => r.id);
+  const ids = lotListIds(deps.market, query, followedBy);
   const hasMore = ids.length > query.limit;
   return { lots: lotObjects(deps, ids.slice(0, query.limit), view), has_more: hasMore, limit: query.limit, offset: query.offset };
 }
