@@ -13,7 +13,7 @@
  * enterprise with unbounded request rates and allowance; one user, one key, --follows of each
  * kind followed). See bench/lib/api-setup.ts.
  *
- * The mix (bench/lib/api-cases.ts): 13 cases, each one endpoint and one kind of question, with
+ * The mix (bench/lib/api-cases.ts): 15 cases, each one endpoint and one kind of question, with
  * --urls concrete URLs drawn from the market (seeded). Two servers, each its own process:
  *   service  `bun src/cli.ts serve --data DIR --port 0`: the product (Elysia, auth, validation, metering)
  *   floor    `bun bench/api-floor.ts`: Bun.serve + the endpoints' service calls + JSON.stringify

@@ -183,6 +183,25 @@ export function buildCases(db: Database, o: { n: number; seed: number; follows: 
   const lotsByArtist = artistPick(n).map((id) => ({ path: `/v1/lots?artist_id=${id}&sort=SALE_DATE_DESC`, variant: "artist/SALE_DATE_DESC" }));
   const lotsBySale = sales.map((id) => ({ path: `/v1/lots?sale_id=${id}&sort=NUMBER_ASC&limit=100`, variant: "sale/NUMBER_ASC" }));
   const salesByHouse = d.sample(houses, n).map((id) => ({ path: `/v1/sales?auction_house_id=${id}`, variant: "house" }));
+  // the ASC sorts with NULLs last (read from the column's plain index, the rows with a value first):
+  // alone at the first pages, and with a house, an artist, a status or a search. Not here: a broad
+  // hammer range with these sorts, seconds a page at large (docs/api-lots-sales.md, what remains)
+  const ascSorts = ["CREATION_YEAR_ASC", "HAMMER_PRICE_ESTIMATE_MIN_ASC", "HAMMER_PRICE_ESTIMATE_MAX_ASC"];
+  const lotsAsc: CaseUrl[] = Array.from({ length: n }, (_, i) => {
+    const sort = cycle(ascSorts, i);
+    return { path: `/v1/lots?sort=${sort}&offset=${cycle([0, 20, 40, 100, 200], Math.floor(i / 3))}`, variant: sort };
+  });
+  const lotFilters: [string, () => string][] = [
+    ["house", () => `auction_house_id=${d.pick(houses)}`],
+    ["artist", () => `artist_id=${d.pick(artists)}`],
+    ["status", () => `status=${d.pick(["sold", "passed", "withdrawn"])}`],
+    ["search", () => `search=${enc(d.pick(["signed", "retrospective", "provenance", d.pick(names).split(/\s+/).at(-1)!]))}`],
+  ];
+  const lotsAscFiltered: CaseUrl[] = Array.from({ length: n }, (_, i) => {
+    const sort = cycle(ascSorts, i);
+    const [kind, filter] = cycle(lotFilters, Math.floor(i / 3));
+    return { path: `/v1/lots?${filter()}&sort=${sort}`, variant: `${kind}/${sort}` };
+  });
 
   // ---- follows: artists a client would follow, and random artworks, lots and sales
   const follows: Follows = {
@@ -216,6 +235,8 @@ export function buildCases(db: Database, o: { n: number; seed: number; follows: 
     { name: "artworks.by-category", endpoint: "GET /v1/artworks", what: "category_id + creation_year range + estimate floor, three sorts", urls: byCategory },
     { name: "lots.by-artist", endpoint: "GET /v1/lots", what: "artist_id, sort=SALE_DATE_DESC", urls: lotsByArtist },
     { name: "lots.by-sale", endpoint: "GET /v1/lots", what: "sale_id, sort=NUMBER_ASC, limit=100", urls: lotsBySale },
+    { name: "lots.asc-sorts", endpoint: "GET /v1/lots", what: "CREATION_YEAR, ESTIMATE_MIN, ESTIMATE_MAX _ASC (NULLs last), offsets 0-200", urls: lotsAsc },
+    { name: "lots.asc-sorts-filtered", endpoint: "GET /v1/lots", what: "the three _ASC sorts with a house, an artist, a status or a search", urls: lotsAscFiltered },
     { name: "sales.by-house", endpoint: "GET /v1/sales", what: "auction_house_id (default sort)", urls: salesByHouse },
     { name: "artists.followed", endpoint: "GET /v1/artists/followed", what: `${o.follows} follows`, urls: followedPages("/v1/artists/followed") },
     { name: "artworks.followed", endpoint: "GET /v1/artworks/followed", what: `${o.follows} follows`, urls: followedPages("/v1/artworks/followed") },
