@@ -18,6 +18,9 @@
  * newest-first order finds them at the head of lots_date, and "closed" is nearly every lot; the
  * oldest-first order with an open sale_status reads lots_date to its end.
  */
+/** lots_fts's tokenizer; the service cuts a search into tokens with the same one (src/modules/lots/service.ts). */
+export const LOTS_FTS_TOKENIZE = "unicode61 remove_diacritics 2";
+
 export const STATEMENTS: string[] = [
   // equality filter + the default date sort
   "CREATE INDEX IF NOT EXISTS lots_status_date ON lots (status, sale_datetime)",
@@ -36,9 +39,11 @@ export const STATEMENTS: string[] = [
   "DROP INDEX IF EXISTS lots_estimate_min_nl",
   "DROP INDEX IF EXISTS lots_estimate_max_nl",
   // search: artist name (and its other spellings), artwork title and lot notes, one row per lot
-  // under the lot's id. Contentless: only the index is kept, the text stays in its tables.
+  // under the lot's id. Contentless: only the index is kept, the text stays in its tables. No
+  // positions (detail=none): a search is an AND of single words, which needs only which lots hold
+  // each word (88 MiB against 285 MiB with positions at large).
   "DROP TABLE IF EXISTS lots_fts",
-  "CREATE VIRTUAL TABLE lots_fts USING fts5(text, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2')",
+  `CREATE VIRTUAL TABLE lots_fts USING fts5(text, content='', columnsize=0, detail=none, tokenize='${LOTS_FTS_TOKENIZE}')`,
   `INSERT INTO lots_fts (rowid, text)
    SELECT l.id, coalesce(a.name, '') || ' ' || replace(coalesce(a.synonyms, ''), '|', ' ') || ' ' || coalesce(w.title, '') || ' ' || l.notes
    FROM lots l LEFT JOIN artists a ON a.id = l.artist_id LEFT JOIN artworks w ON w.id = l.artwork_id`,

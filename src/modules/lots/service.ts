@@ -2,8 +2,9 @@
  * Lots: the list query (over `lots` alone, by its indexes), then the page's details by id, then
  * the response objects. The list never counts: it fetches limit + 1 ids and answers has_more.
  */
-import type { Database } from "bun:sqlite";
+import { Database } from "bun:sqlite";
 import { followedAmong } from "../../db/follows";
+import { LOTS_FTS_TOKENIZE } from "../../db/market-indexes/lots";
 import type { AppDeps, Schema } from "../../http/endpoint";
 import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { isoOfSecondsSql } from "../../time";
@@ -25,20 +26,52 @@ export interface LotView {
 // ---------------------------------------------------------------- search
 
 /**
- * An FTS5 query from free text, with no FTS syntax of the user's: each whitespace-separated
- * chunk becomes one quoted phrase of its letters and digits (so "O'Keeffe" is the phrase
- * "O Keeffe", as the tokenizer splits the indexed text), and the phrases are ANDed. Operators,
- * quotes, stars, parentheses and colons are dropped; AND, OR, NOT and NEAR become plain words.
- * Null when no word remains.
+ * The tokens lots_fts's tokenizer makes of `text` (lower case, accents removed), in order, each
+ * once: the text goes into a one-row FTS5 table of the same tokenizer in memory and its tokens
+ * come back from fts5vocab, so the words of a search are exactly the index's words.
+ */
+const tokenize = (() => {
+  let run: ((text: string) => string[]) | null = null;
+  return (text: string): string[] => {
+    if (!run) {
+      const mem = new Database(":memory:");
+      mem.run(`CREATE VIRTUAL TABLE t USING fts5(text, tokenize='${LOTS_FTS_TOKENIZE}')`);
+      mem.run("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')");
+      const insert = mem.query<null, [string]>("INSERT INTO t (rowid, text) VALUES (1, ?)");
+      const terms = mem.query<{ term: string }, []>("SELECT term FROM v ORDER BY offset");
+      const clear = mem.query<null, []>("DELETE FROM t");
+      run = (s) => {
+        insert.run(s);
+        try {
+          return [...new Set(terms.all().map((r) => r.term))];
+        } finally {
+          clear.run();
+        }
+      };
+    }
+    return run(text);
+  };
+})();
+
+/**
+ * An FTS5 query from free text, with no FTS syntax of the user's: the letters and digits of the
+ * first 32 whitespace-separated chunks that have any, cut into the index's tokens ("O'Keeffe" and
+ * "saint-rémy" are two each), each token quoted, the tokens ANDed. lots_fts keeps no positions
+ * (detail=none), so a query is single tokens only, never a phrase. Operators, quotes, stars,
+ * parentheses and colons are dropped; AND, OR, NOT and NEAR become plain words. Null when no
+ * token remains.
  */
 export function ftsQuery(text: string): string | null {
-  const phrases: string[] = [];
+  const words: string[] = [];
+  let chunks = 0;
   for (const chunk of text.split(/\s+/)) {
-    const words = chunk.match(/[\p{L}\p{N}\p{M}]+/gu);
-    if (words) phrases.push(`"${words.join(" ")}"`);
-    if (phrases.length === 32) break;
+    const found = chunk.match(/[\p{L}\p{N}\p{M}]+/gu);
+    if (!found) continue;
+    words.push(...found);
+    if (++chunks === 32) break;
   }
-  return phrases.length ? phrases.join(" ") : null;
+  const tokens = words.length ? tokenize(words.join(" ")) : [];
+  return tokens.length ? tokens.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ") : null;
 }
 
 /** The words of a search, for the fallback without an FTS table. */
