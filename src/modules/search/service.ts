@@ -46,13 +46,15 @@ function requireIndex(db: Database): VectorIndex {
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+/** A hit's score as the response writes it: cosine similarity, clamped to [−1, 1], 6 decimals. */
+const shownScore = (score: number) => round6(Math.max(-1, Math.min(1, score)));
 
 /** Hits as response rows with their artworks (in hit order; a hit the market lacks is skipped). */
 function results(deps: AppDeps, view: View, hits: readonly Hit[]): { score: number; artwork: Record<string, unknown> }[] {
   const artworks = new Map(artworksByIds(deps, view, hits.map((h) => h.id)).map((a) => [a.id as number, a]));
   return hits.flatMap((h) => {
     const artwork = artworks.get(h.id);
-    return artwork ? [{ score: round6(Math.max(-1, Math.min(1, h.score))), artwork }] : [];
+    return artwork ? [{ score: shownScore(h.score), artwork }] : [];
   });
 }
 
@@ -139,7 +141,8 @@ export function searchByVector(deps: AppDeps, view: View, query: Float32Array, i
       hits = deepSearch(deps.market, index, query, limit, { filter, exclude }, where);
     }
   }
-  if (minScore !== undefined) hits = hits.filter((h) => h.score >= minScore);
+  // compared as written in the response: a result shown with the score asked for is kept
+  if (minScore !== undefined) hits = hits.filter((h) => shownScore(h.score) >= minScore);
   return { results: results(deps, view, hits) };
 }
 
