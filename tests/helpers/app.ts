@@ -34,11 +34,17 @@ let tinyMarket: Promise<string> | null = null;
  * The tiny market of the tests (image vectors included), built by the generator once per test
  * run and copied per context.
  */
+/**
+ * The tiny market's as-of date, fixed: the same rows whatever day the suite runs (the seed's
+ * default is today, and a tiny market drawn on another day has other prices and sales).
+ */
+export const TINY_AS_OF = "2026-11-22";
+
 export function tinyMarketDir(): Promise<string> {
   tinyMarket ??= (async () => {
     const dir = tempDataDir("artmarket-tiny-");
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-    await seedMarket({ dataDir: dir, scale: "tiny", seed: 7, quiet: true });
+    await seedMarket({ dataDir: dir, scale: "tiny", seed: 7, asOf: TINY_AS_OF, quiet: true });
     return dir;
   })();
   return tinyMarket;

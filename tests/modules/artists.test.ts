@@ -630,7 +630,9 @@ describe("events and analytics", () => {
 
   test("sharpe-ratio: horizons 1, 2, 3, 5, 7, 10, each a number or null", async () => {
     let numbers = 0;
-    for (const id of sample()) {
+    // every artist: a tiny market's artists are thinly traded, and a Sharpe ratio needs a
+    // horizon with sales in most of its months
+    for (const id of all.map((a) => a.id as number)) {
       const { body } = await get(`/v1/artists/${id}/sharpe-ratio`);
       checkSchema(SharpeRatioResponse, body);
       expect(body.artist_id).toBe(id);
