@@ -383,11 +383,16 @@ export class ArtistDeriver {
     };
   }
 
+  /** A work's log value over its artist's index: its hedonic part and the artist's career slope. */
+  private workPart(f: Float64Array, slope: number, aMean: number): number {
+    return dot(this.m.beta, f, this.K) + slope * (f[this.careerA]! - aMean);
+  }
+
   /** The log hammer a fit predicts for one of its artist's works in month m (without the centre). */
   predictLog(fit: ReturnType<ArtistDeriver["fit"]>, artworkId: number, m: number): number {
     const f = fit.featsOf.get(artworkId);
     if (!f) return fit.full[m]!;
-    return fit.full[m]! + dot(this.m.beta, f, this.K) + fit.slope * (f[this.careerA]! - fit.aMean) + (fit.u.get(artworkId) ?? 0);
+    return fit.full[m]! + this.workPart(f, fit.slope, fit.aMean) + (fit.u.get(artworkId) ?? 0);
   }
 
   /** Every row the artist adds to the served tables. */
@@ -397,10 +402,10 @@ export class ArtistDeriver {
     const { saleVar, workVar } = noise;
     const T = months - 1;
     const K = this.K;
-    const CAREER_A = this.careerA;
     const artworks: Cell[][] = [];
     let estimated = 0;
     const { works, lots, featsOf, sold, u, uCount, stderr, full, observed, slope, aMean, loadingPostVar, mBar, hasIndex } = this.fit(source, noise);
+    const workPart = (f: Float64Array) => this.workPart(f, slope, aMean);
     // artworks
     const lotsByWork = new Map<number, LotRow[]>();
     for (const l of lots) {
@@ -419,7 +424,7 @@ export class ArtistDeriver {
     function estimateOf(w: ArtworkRow) {
       if (!hasIndex) return null;
       const f = featsOf.get(w.id)!;
-      const h = dot(beta, f, K) + slope * (f[CAREER_A]! - aMean);
+      const h = workPart(f);
       const ui = u.get(w.id) ?? 0;
       const ni = uCount.get(w.id) ?? 0;
       const uVar = 1 / (ni / saleVar + 1 / workVar);

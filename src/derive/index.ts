@@ -136,8 +136,9 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   // lots store their sale's start as Unix seconds, read here as ISO text
   const saleTimes = new SaleTimes();
   const isoOf = (seconds: number) => saleTimes.iso(seconds);
-  // Pass 1 reads only what it needs, as arrays: sold lots (artwork, month, log hammer) and the
-  // attributes of the works a sampled lot needs.
+  // Pass 1 reads only what it needs, as arrays: each lot's artwork, sale time, whether it sold,
+  // hammer and estimate (every lot: estimate pairs take unsold lots too), and the attributes of
+  // the works a sampled lot needs.
   const lotsOf = db.query<unknown, [number]>(
     `SELECT artwork_id, sale_datetime, status = 'sold' AND hammer_usd > 0, hammer_usd, estimate_min_usd, estimate_max_usd FROM lots
      WHERE artist_id = ? ORDER BY sale_datetime, id`,
