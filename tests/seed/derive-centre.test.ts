@@ -4,7 +4,7 @@
  * the median of log hammer − predicted log hammer over the held-out lots.
  */
 import { describe, expect, test } from "bun:test";
-import { ArtistDeriver, type ArtistModel, type ArtistNoise, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/derive/artist";
+import { ArtistDeriver, FeatureSpace, type ArtistModel, type ArtistNoise, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/derive/artist";
 import { estimateCentre } from "../../src/derive/index";
 import { monthIndex } from "../../src/seed/series";
 
@@ -21,7 +21,7 @@ function model(): ArtistModel {
     months: MONTHS,
     categories: CATEGORIES,
     materials: MATERIALS,
-    beta: new Float64Array(CATEGORIES - 1 + MATERIALS + 6),
+    beta: new Float64Array(new FeatureSpace(CATEGORIES, MATERIALS).size),
     marketLevel: new Float64Array(MONTHS),
     processVar: 0.0004,
     centre: 0,
