@@ -431,6 +431,33 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float32Array
     );
   }
   {
+    // the same split by the artist's number of sold lots: the artist's mean error about the
+    // overall mean, and the works' about their artist's
+    let total = 0;
+    let count = 0;
+    for (const list of modelErr.values()) for (const v of list) (total += v), count++;
+    const overall = total / Math.max(1, count);
+    const split = new Map<string, { level: number; within: number; n: number; artists: number }>();
+    for (const [artistId, list] of modelErr) {
+      const size = artistLots.get(artistId) ?? 0;
+      const key = size < 10 ? "<10" : size < 50 ? "10-49" : size < 200 ? "50-199" : "200+";
+      const g = split.get(key) ?? { level: 0, within: 0, n: 0, artists: 0 };
+      const mu = list.reduce((s, v) => s + v, 0) / list.length;
+      for (const v of list) {
+        g.level += (mu - overall) ** 2;
+        g.within += (v - mu) ** 2;
+        g.n++;
+      }
+      g.artists++;
+      split.set(key, g);
+    }
+    console.log(
+      `  log(estimate / true value) rms by the artist's sold lots, artist level / within artist: ${[...split]
+        .map(([k, g]) => `${k} ${Math.sqrt(g.level / g.n).toFixed(3)} / ${Math.sqrt(g.within / g.n).toFixed(3)} (${g.artists} artists)`)
+        .join(", ")}`,
+    );
+  }
+  {
     const bySize = new Map<string, number[]>();
     for (const s of scored) {
       const size = artistLots.get(s.artistId) ?? 0;

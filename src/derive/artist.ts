@@ -124,10 +124,14 @@ const dot = (a: Float64Array, b: Float64Array, n: number) => {
 
 
 /**
- * Prior variance of an artist's own career slope (log value per 25 years of career): the spread of
- * where in their lives artists' prices peak (0.05 before; 0.077 measured 1.165 → 1.164 on medium).
+ * Prior variance of where an artist's own career curve peaks, as a shift of the shared curve
+ * along a (units of 25 years): sd 0.24, about six years either side of the shared peak (0.06 and
+ * 0.1 measured alike on medium).
  */
-export const CAREER_SLOPE_VAR = 0.077;
+export const CAREER_SHIFT_VAR = 0.06;
+
+/** The largest shift of an artist's career peak the fit takes (50 years). */
+export const MAX_CAREER_SHIFT = 2;
 
 
 /** ISO text of lots' sale times (stored as Unix seconds); each distinct time (one per sale) converted once. */
@@ -280,10 +284,13 @@ export class ArtistDeriver {
     const x = this.zero;
     const ws = this.ws;
     const featsOf = new Map<number, Float64Array>();
+    // each work's career position a, NaN without a birth or a creation year
+    const careerOf = new Map<number, number>();
     for (const w of works) {
       const f = new Float64Array(K);
       this.space.fill(f, w, artist.birth);
       featsOf.set(w.id, f);
+      careerOf.set(w.id, artist.birth !== null && w.creation_year !== null ? f[CAREER_A]! : Number.NaN);
     }
     // observations: sold lots' residuals after market and hedonic parts (weight 1), then every
     // lot's house estimate, shifted by the offset, read with variance estVar (weight saleVar / estVar)
@@ -315,17 +322,37 @@ export class ArtistDeriver {
     const adj = new Float64Array(n);
     const observed = new Uint8Array(months);
     for (let i = 0; i < nSold; i++) observed[obsMonth[i]!] = 1;
-    // the artist's own career slope: where in the career its prices peak differs by artist
+    // the artist's own career peak: the shared career curve g (the hedonic terms in a) shifted by
+    // `shift` along a, so a work's career term is g(a − shift) − g(a) over its hedonic part; taken
+    // about its weighted mean over the observations (shiftMean), so the level keeps the constant
     const obsA = new Float64Array(n);
-    let aMean = 0;
     let wSum = 0;
     for (let i = 0; i < n; i++) {
-      obsA[i] = featsOf.get(obsWork[i]!)?.[CAREER_A] ?? 0;
-      aMean += obsW[i]! * obsA[i]!;
+      obsA[i] = careerOf.get(obsWork[i]!) ?? Number.NaN;
       wSum += obsW[i]!;
     }
-    if (wSum > 0) aMean /= wSum;
-    let slope = 0;
+    let shift = 0;
+    let shiftMean = 0;
+    const term = new Float64Array(n);
+    const grad = new Float64Array(n);
+    const setShift = () => {
+      let s = 0;
+      let d = 0;
+      for (let i = 0; i < n; i++) {
+        const a = obsA[i]!;
+        term[i] = Number.isNaN(a) ? 0 : this.career(a - shift) - this.career(a);
+        grad[i] = Number.isNaN(a) ? 0 : -this.careerSlope(a - shift);
+        s += obsW[i]! * term[i]!;
+        d += obsW[i]! * grad[i]!;
+      }
+      shiftMean = wSum > 0 ? s / wSum : 0;
+      const gradMean = wSum > 0 ? d / wSum : 0;
+      for (let i = 0; i < n; i++) {
+        term[i]! -= shiftMean;
+        grad[i]! -= gradMean;
+      }
+    };
+    setShift();
     // the artist's own loading on the market beyond 1: z carries loading · M(t), estimated by
     // generalised least squares against the index's random walk (the smoother's residuals are
     // Σ⁻¹ times the data), shrunk with prior variance loadingVar
@@ -334,10 +361,12 @@ export class ArtistDeriver {
     let loadingDen = 0;
     const obsM = new Float64Array(n);
     for (let i = 0; i < n; i++) obsM[i] = marketLevel[obsMonth[i]!]!;
+    // the loading's part of each observation, loading · M(t)
+    const trend = new Float64Array(n);
     if (nSold > 0) {
       for (let iter = 0; iter < 4; iter++) {
         const obsVar = noise.saleVar + (iter === 0 ? noise.workVar : 0);
-        for (let i = 0; i < n; i++) adj[i] = obsZ[i]! - (u.get(obsWork[i]!) ?? 0) - slope * (obsA[i]! - aMean);
+        for (let i = 0; i < n; i++) adj[i] = obsZ[i]! - (u.get(obsWork[i]!) ?? 0) - term[i]!;
         if (noise.loadingVar > 0) {
           const smoothOpts = { processVar, obsVar, initVar: Number.POSITIVE_INFINITY };
           const lm = smoothIndex({ month: obsMonth, y: obsM, w: obsW, length: n }, months, smoothOpts, ws);
@@ -351,6 +380,7 @@ export class ArtistDeriver {
           loading = num / obsVar / (loadingDen + 1 / noise.loadingVar);
           for (let i = 0; i < n; i++) adj[i]! -= loading * obsM[i]!;
         }
+        for (let i = 0; i < n; i++) trend[i] = loading * obsM[i]!;
         const r = smoothIndex(
           { month: obsMonth, y: adj, w: obsW, length: n },
           months,
@@ -364,19 +394,22 @@ export class ArtistDeriver {
         uCount.clear();
         for (let i = 0; i < n; i++) {
           const w = obsWork[i]!;
-          sum.set(w, (sum.get(w) ?? 0) + obsW[i]! * (obsZ[i]! - level[obsMonth[i]!]! - loading * obsM[i]! - slope * (obsA[i]! - aMean)));
+          sum.set(w, (sum.get(w) ?? 0) + obsW[i]! * (obsZ[i]! - level[obsMonth[i]!]! - trend[i]! - term[i]!));
           uCount.set(w, (uCount.get(w) ?? 0) + obsW[i]!);
         }
         u.clear();
         for (const [w, s] of sum) u.set(w, s / (uCount.get(w)! + kappa));
+        // one Gauss-Newton step for the shift, with its prior N(0, CAREER_SHIFT_VAR)
         let sxy = 0;
         let sxx = 0;
         for (let i = 0; i < n; i++) {
-          const da = obsA[i]! - aMean;
-          sxy += obsW[i]! * da * (obsZ[i]! - level[obsMonth[i]!]! - loading * obsM[i]! - (u.get(obsWork[i]!) ?? 0));
-          sxx += obsW[i]! * da * da;
+          const r = obsZ[i]! - level[obsMonth[i]!]! - trend[i]! - (u.get(obsWork[i]!) ?? 0) - term[i]!;
+          sxy += obsW[i]! * grad[i]! * r;
+          sxx += obsW[i]! * grad[i]! * grad[i]!;
         }
-        slope = sxy / (sxx + noise.saleVar / CAREER_SLOPE_VAR);
+        const lambda = noise.saleVar / CAREER_SHIFT_VAR;
+        shift = Math.max(-MAX_CAREER_SHIFT, Math.min(MAX_CAREER_SHIFT, shift + (sxy - lambda * shift) / (sxx + lambda)));
+        setShift();
       }
       level = Float64Array.from(level);
       stderr = Float64Array.from(stderr);
@@ -390,21 +423,35 @@ export class ArtistDeriver {
     for (let i = 0; i < n; i++) mBar += obsW[i]! * obsM[i]!;
     if (wSum > 0) mBar /= wSum;
     return {
-      works, lots, featsOf, sold, n, nSold, obsMonth, obsZ, obsWork, obsM, u, uCount, level, stderr, full, observed, slope, aMean,
+      works, lots, featsOf, careerOf, sold, n, nSold, obsMonth, obsZ, obsWork, obsM, u, uCount, level, stderr, full, observed, shift, shiftMean, term, trend,
       loading, loadingNum, loadingDen, loadingPostVar, mBar, hasIndex: nSold > 0,
     };
   }
 
-  /** A work's log value over its artist's index: its hedonic part and the artist's career slope. */
-  private workPart(f: Float64Array, slope: number, aMean: number): number {
-    return dot(this.m.beta, f, this.K) + slope * (f[this.careerA]! - aMean);
+  /** The shared career curve g(a): the hedonic terms in a (flattening, a, a²). */
+  private career(a: number): number {
+    const b = this.m.beta;
+    const k = this.careerA;
+    return b[k - 1]! * Math.max(0, a * a - CAREER_FLAT) + b[k]! * a + b[k + 1]! * a * a;
+  }
+
+  /** g′(a). */
+  private careerSlope(a: number): number {
+    const b = this.m.beta;
+    const k = this.careerA;
+    return (a * a > CAREER_FLAT ? 2 * a * b[k - 1]! : 0) + b[k]! + 2 * a * b[k + 1]!;
+  }
+
+  /** A work's log value over its artist's index: its hedonic part, its career curve shifted to the artist's peak. */
+  private workPart(f: Float64Array, a: number, shift: number, shiftMean: number): number {
+    return dot(this.m.beta, f, this.K) + (Number.isNaN(a) ? 0 : this.career(a - shift) - this.career(a)) - shiftMean;
   }
 
   /** The log hammer a fit predicts for one of its artist's works in month m (without the centre). */
   predictLog(fit: ReturnType<ArtistDeriver["fit"]>, artworkId: number, m: number): number {
     const f = fit.featsOf.get(artworkId);
     if (!f) return fit.full[m]!;
-    return fit.full[m]! + this.workPart(f, fit.slope, fit.aMean) + (fit.u.get(artworkId) ?? 0);
+    return fit.full[m]! + this.workPart(f, fit.careerOf.get(artworkId)!, fit.shift, fit.shiftMean) + (fit.u.get(artworkId) ?? 0);
   }
 
   /** Every row the artist adds to the served tables. */
@@ -416,8 +463,8 @@ export class ArtistDeriver {
     const K = this.K;
     const artworks: Cell[][] = [];
     let estimated = 0;
-    const { works, lots, featsOf, sold, u, uCount, stderr, full, observed, slope, aMean, loadingPostVar, mBar, hasIndex } = this.fit(source, noise);
-    const workPart = (f: Float64Array) => this.workPart(f, slope, aMean);
+    const { works, lots, featsOf, careerOf, sold, u, uCount, stderr, full, observed, shift, shiftMean, loadingPostVar, mBar, hasIndex } = this.fit(source, noise);
+    const workPart = (id: number) => this.workPart(featsOf.get(id)!, careerOf.get(id)!, shift, shiftMean);
     // artworks
     const lotsByWork = new Map<number, LotRow[]>();
     for (const l of lots) {
@@ -435,8 +482,7 @@ export class ArtistDeriver {
     const estimates: { w: ArtworkRow; est: ReturnType<typeof estimateOf> }[] = [];
     function estimateOf(w: ArtworkRow) {
       if (!hasIndex) return null;
-      const f = featsOf.get(w.id)!;
-      const h = workPart(f);
+      const h = workPart(w.id);
       const ui = u.get(w.id) ?? 0;
       const ni = uCount.get(w.id) ?? 0;
       const uVar = 1 / (ni / saleVar + 1 / workVar);

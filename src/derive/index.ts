@@ -40,7 +40,7 @@ import {
 } from "./artist";
 import { ArtistPool } from "./artist-pool";
 
-export { FeatureSpace, estimateMidLog, CAREER_SLOPE_VAR } from "./artist";
+export { FeatureSpace, estimateMidLog, CAREER_SHIFT_VAR } from "./artist";
 
 /** Below this many artists, pass 2 runs on this thread (starting worker threads costs more). */
 export const PARALLEL_MIN_ARTISTS = 1000;
@@ -130,8 +130,6 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   const materials = (db.query("SELECT count(*) AS n FROM materials").get() as { n: number }).n;
   const space = new FeatureSpace(categories, materials);
   const K = space.size;
-  /** Position of the career feature a = (creation year − birth − 40) / 25 in a feature vector. */
-  const CAREER_A = K - 2;
 
   // lots store their sale's start as Unix seconds, read here as ISO text
   const saleTimes = new SaleTimes();
@@ -345,8 +343,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
       }
       const lastResidual = new Map<number, number>();
       for (let i = 0; i < fit.nSold; i++) {
-        const a = fit.featsOf.get(fit.obsWork[i]!)?.[CAREER_A] ?? 0;
-        const e = fit.obsZ[i]! - fit.level[fit.obsMonth[i]!]! - fit.loading * fit.obsM[i]! - fit.slope * (a - fit.aMean);
+        const e = fit.obsZ[i]! - fit.level[fit.obsMonth[i]!]! - fit.trend[i]! - fit.term[i]!;
         const prev = lastResidual.get(fit.obsWork[i]!);
         if (prev !== undefined) {
           prod += prev * e;
