@@ -4,64 +4,24 @@
  * the fit must find s and price a late work on the shifted curve, where it has levelled off.
  */
 import { describe, expect, test } from "bun:test";
-import { ArtistDeriver, CAREER_FLAT, FeatureSpace, type ArtistModel, type ArtistNoise, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/derive/artist";
+import { ArtistDeriver, CAREER_FLAT, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/derive/artist";
 import { monthIndex } from "../../src/seed/series";
+import { HAND_NOISE as NOISE, HAND_SPACE, handModel, handWork } from "../helpers/derive";
 
-const AS_OF = "2026-06-30";
-const MONTHS = monthIndex(AS_OF) + 1;
-const CATEGORIES = 3;
-const MATERIALS = 2;
-const NOISE: ArtistNoise = { saleVar: 0.04, workVar: 0.02, estVar: Number.NaN, loadingVar: 0 };
 const BIRTH = 1900;
 // the shared curve: G(a) = −0.6·a² + 0.6·max(0, a² − CAREER_FLAT), flat at −0.6·CAREER_FLAT beyond the flat point
 const A2 = -0.6;
 const FLAT = 0.6;
 const G = (a: number) => A2 * a * a + FLAT * Math.max(0, a * a - CAREER_FLAT);
 
-function model(): ArtistModel {
-  const space = new FeatureSpace(CATEGORIES, MATERIALS);
-  const beta = new Float64Array(space.size);
-  beta[space.size - 3] = FLAT;
-  beta[space.size - 1] = A2;
-  return {
-    asOf: AS_OF,
-    oneYearAgo: "2025-06-30",
-    months: MONTHS,
-    categories: CATEGORIES,
-    materials: MATERIALS,
-    beta,
-    marketLevel: new Float64Array(MONTHS),
-    processVar: 0.0004,
-    centre: 0,
-    estOffsets: { sold: 0 },
-    categoryNames: [
-      [1, "Painting"],
-      [2, "Sculpture"],
-      [3, "Prints and multiples"],
-    ],
-  };
+function model() {
+  const beta = new Float64Array(HAND_SPACE.size);
+  beta[HAND_SPACE.size - 3] = FLAT;
+  beta[HAND_SPACE.size - 1] = A2;
+  return handModel(beta);
 }
 
-function work(id: number, year: number | null): ArtworkRow {
-  return {
-    id,
-    uid: `aw-${id}`,
-    title: `Work ${id}`,
-    category_id: 1,
-    medium: "oil on canvas",
-    material_ids: "1",
-    substrate_id: null,
-    creation_year: year,
-    height_cm: 50,
-    width_cm: 50,
-    depth_cm: null,
-    signed: 0,
-    edition_group_id: null,
-    edition_number: null,
-    edition_size: null,
-    image_id: null,
-  };
-}
+const work = (id: number, year: number | null) => handWork(id, { creation_year: year, signed: 0 });
 
 /** Works made from age 15 to 89, each sold once in 2015 at exp(G(a − s)) × 10,000 USD. */
 function artist(s: number): ArtistSource {

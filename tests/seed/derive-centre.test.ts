@@ -4,56 +4,11 @@
  * the median of log hammer − predicted log hammer over the held-out lots.
  */
 import { describe, expect, test } from "bun:test";
-import { ArtistDeriver, FeatureSpace, type ArtistModel, type ArtistNoise, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/derive/artist";
+import { ArtistDeriver, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/derive/artist";
 import { estimateCentre } from "../../src/derive/index";
-import { monthIndex } from "../../src/seed/series";
+import { HAND_NOISE as NOISE, handModel as model, handWork } from "../helpers/derive";
 
-const AS_OF = "2026-06-30";
-const MONTHS = monthIndex(AS_OF) + 1;
-const CATEGORIES = 3;
-const MATERIALS = 2;
-const NOISE: ArtistNoise = { saleVar: 0.04, workVar: 0.02, estVar: Number.NaN, loadingVar: 0 };
-
-function model(): ArtistModel {
-  return {
-    asOf: AS_OF,
-    oneYearAgo: "2025-06-30",
-    months: MONTHS,
-    categories: CATEGORIES,
-    materials: MATERIALS,
-    beta: new Float64Array(new FeatureSpace(CATEGORIES, MATERIALS).size),
-    marketLevel: new Float64Array(MONTHS),
-    processVar: 0.0004,
-    centre: 0,
-    estOffsets: { sold: 0 },
-    categoryNames: [
-      [1, "Painting"],
-      [2, "Sculpture"],
-      [3, "Prints and multiples"],
-    ],
-  };
-}
-
-function work(id: number): ArtworkRow {
-  return {
-    id,
-    uid: `aw-${id}`,
-    title: `Work ${id}`,
-    category_id: 1,
-    medium: "oil on canvas",
-    material_ids: "1",
-    substrate_id: null,
-    creation_year: 1990,
-    height_cm: 50,
-    width_cm: 50,
-    depth_cm: null,
-    signed: 1,
-    edition_group_id: null,
-    edition_number: null,
-    edition_size: null,
-    image_id: null,
-  };
-}
+const work = (id: number) => handWork(id);
 
 function lot(id: number, artworkId: number, day: string, logHammer: number): LotRow {
   const hammer = Math.exp(logHammer) * 10_000;
