@@ -110,7 +110,7 @@ describe("filters", () => {
   /** Both branches of the adaptive plans: driven by a narrow range's own index, or by the sort's index. */
   const BRANCHES: [string, typeof PLANNER][] = [
     ["narrow (the tiny market's ranges and searches are all under the thresholds)", { ...PLANNER }],
-    ["broad (thresholds at 1: every range and search is checked row by row)", { rangeRows: 1, searchRows: 1 }],
+    ["broad (thresholds at 1: every range and search is checked row by row)", { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack }],
   ];
   for (const [branch, thresholds] of BRANCHES) {
     test(`every filter returns exactly the lots its SQL condition selects, newest first, with has_more: ${branch}`, async () => {
@@ -244,7 +244,7 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
 
   for (const [branch, thresholds] of [
     ["narrow", { ...PLANNER }],
-    ["broad", { rangeRows: 1, searchRows: 1 }],
+    ["broad", { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack }],
   ] as [string, typeof PLANNER][]) {
     for (const [sort, x] of Object.entries(NULLS_LAST_ASC)) {
       test(`${sort} (${branch} plans): pages before, at and after the last row with a value equal ORDER BY (x IS NULL), x, id`, async () => {
@@ -739,7 +739,7 @@ describe("query plans", () => {
   test("every filter alone (default sort, limit 20): no scan of the lots table without an index, in both adaptive branches", () => {
     const saved = { ...PLANNER };
     try {
-      for (const thresholds of [saved, { rangeRows: 1, searchRows: 1 }]) {
+      for (const thresholds of [saved, { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack }]) {
         Object.assign(PLANNER, thresholds);
         for (const q of FILTERS) {
           const details = plan(`${q}&limit=20`);
@@ -795,4 +795,63 @@ describe("query plans", () => {
       });
     }
   });
+});
+
+describe("a sort with an equality filter matching many lots walks the sort's index", () => {
+  const SORTS = ["RAW_LOT_ID_ASC", "RAW_LOT_ID_DESC", "NUMBER_ASC", "NUMBER_DESC", "CREATION_YEAR_ASC", "CREATION_YEAR_DESC", "HAMMER_PRICE_ESTIMATE_MIN_ASC", "HAMMER_PRICE_ESTIMATE_MIN_DESC", "HAMMER_PRICE_ESTIMATE_MAX_ASC", "HAMMER_PRICE_ESTIMATE_MAX_DESC"];
+  const INDEX: Record<string, string> = { RAW: " NOT INDEXED", NUMBER: " INDEXED BY lots_sale", CREATION: " INDEXED BY lots_creation_year", HAMMER_PRICE_ESTIMATE_MIN: " INDEXED BY lots_estimate_min_usd", HAMMER_PRICE_ESTIMATE_MAX: " INDEXED BY lots_estimate_max_usd" };
+  const indexOf = (sort: string) => INDEX[Object.keys(INDEX).find((k) => sort.startsWith(k))!]!;
+  const sqlOf = (qs: string) => lotListSql(db, parseList(LOT_LIST, new URLSearchParams(qs))).sql;
+
+  test("status=sold (most lots): the sort's own index; a house with fewer lots than √(page × lots): SQLite's plan", () => {
+    const lots = (db.query("SELECT max(id) AS n FROM lots").get() as { n: number }).n;
+    const bound = Math.ceil(Math.sqrt(21 * lots));
+    const sold = (db.query("SELECT count(*) AS n FROM lots WHERE status = 'sold'").get() as { n: number }).n;
+    expect(sold).toBeGreaterThan(bound);
+    const small = db.query("SELECT house_id AS v, count(*) AS n FROM lots GROUP BY house_id HAVING n < ? ORDER BY n DESC LIMIT 1").get(bound) as { v: number; n: number };
+    for (const sort of SORTS) {
+      expect({ sort, from: sqlOf(`status=sold&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
+      expect({ sort, from: sqlOf(`auction_house_id=${small.v}&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: "SELECT id FROM lots" });
+      // an artist, an artwork or a sale is a small set of its own: SQLite's plan
+      expect(sqlOf(`status=sold&artist_id=5&sort=${sort}&limit=20`)).not.toContain("INDEXED");
+    }
+  });
+
+  test("when the walk does not find the page within its budget, the filter's rows are sorted from its own index", () => {
+    const saved = { ...PLANNER };
+    try {
+      Object.assign(PLANNER, { walkSlack: 0 });
+      for (const sort of SORTS) expect(sqlOf(`status=sold&sort=${sort}&limit=20`)).toContain("INDEXED BY lots_status_date");
+    } finally {
+      Object.assign(PLANNER, saved);
+    }
+  });
+
+  for (const [branch, slack] of [["walked", PLANNER.walkSlack], ["sorted", 0]] as const) {
+    test(`pages (${branch}) equal the reference ORDER BY, with status, is_top and a location`, () => {
+      const saved = { ...PLANNER };
+      try {
+        Object.assign(PLANNER, { walkSlack: slack });
+        const location = db.query("SELECT l.location_id AS id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1").get() as { id: number; name: string };
+        const cases: [string, string][] = [
+          ["status=sold", "status = 'sold'"],
+          ["status__in=sold,passed", "status IN ('sold', 'passed')"],
+          ["is_top=false", "is_top = 0"],
+          [`sale_location=${encodeURIComponent(location.name)}`, `location_id = ${location.id}`],
+          ["status=passed&is_top=false", "status = 'passed' AND is_top = 0"],
+        ];
+        for (const sort of SORTS) {
+          for (const [qs, cond] of cases) {
+            const expected = (db.query(`SELECT id FROM lots WHERE ${cond} ORDER BY ${LOT_SORTS[sort]}`).all() as { id: number }[]).map((r) => r.id);
+            for (const offset of [0, 7, 300]) {
+              const got = lotListIds(db, parseList(LOT_LIST, new URLSearchParams(`${qs}&sort=${sort}&limit=20&offset=${offset}`)));
+              expect({ sort, qs, offset, got }).toEqual({ sort, qs, offset, got: expected.slice(offset, offset + 21) });
+            }
+          }
+        }
+      } finally {
+        Object.assign(PLANNER, saved);
+      }
+    });
+  }
 });

@@ -84,8 +84,9 @@ function searchWords(text: string): string[] {
  * A range or a search matching fewer rows than these drives the query from its own index and
  * sorts what it found; a broader one is checked row by row while the sort's index is walked,
  * which then finds a page after a bounded number of rows (about table size / threshold per row).
+ * walkSlack: how far past the expected length a sort's walk is tried (sortWalkIndex).
  */
-export const PLANNER = { rangeRows: 20_000, searchRows: 50_000 };
+export const PLANNER = { rangeRows: 20_000, searchRows: 50_000, walkSlack: 4 };
 
 const schemaObjects = new WeakMap<Database, Set<string>>();
 /** Tables and indexes of the snapshot (a market built before this code may lack the read indexes). */
@@ -158,6 +159,79 @@ function narrowRangeIndex(db: Database, filters: readonly Filter[]): string | nu
   return best;
 }
 
+/**
+ * The index each of these sorts reads its order from ("" for RAW_LOT_ID: the table itself, in
+ * rowid order). The filters' indexes end in sale_datetime, so with an equality filter (status,
+ * house, location, is_top) these sorts have no index serving both.
+ */
+const SORT_INDEXES: Readonly<Record<string, string>> = {
+  RAW_LOT_ID_ASC: "",
+  RAW_LOT_ID_DESC: "",
+  NUMBER_ASC: "lots_sale",
+  NUMBER_DESC: "lots_sale",
+  CREATION_YEAR_ASC: "lots_creation_year",
+  CREATION_YEAR_DESC: "lots_creation_year",
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: "lots_estimate_min_usd",
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: "lots_estimate_min_usd",
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: "lots_estimate_max_usd",
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: "lots_estimate_max_usd",
+};
+
+const lotCounts = new WeakMap<Database, number>();
+/** The market's lots (by the largest id: a bound is all it is used for). */
+function lotCount(db: Database): number {
+  let n = lotCounts.get(db);
+  if (n === undefined) lotCounts.set(db, (n = db.query<{ n: number | null }, []>("SELECT max(id) AS n FROM lots").get()!.n ?? 0));
+  return n;
+}
+
+/** The equality filters' own indexes (each ends in sale_datetime), by column. */
+const EQUALITY_INDEXES: Readonly<Record<string, string>> = {
+  status: "lots_status_date",
+  house_id: "lots_house_date",
+  location_id: "lots_location_date",
+  is_top: "lots_top_date",
+};
+
+/**
+ * The sort's own index, to walk in order, when the filters match many rows; null to leave the plan
+ * to SQLite. SQLite weighs an equality filter's index by its rows per value on average
+ * (sqlite_stat1) and prefers it to the sort's index, so it reads the filter's rows whole and sorts
+ * them: for a large value most of the market (status=sold is 22M of the 29M lots at full scale,
+ * one location 6.8M), minutes for one page. Walking the sort's index and checking each row reads
+ * about (offset + limit) × N / M rows for M matches among N lots; sorting reads M: the walk is
+ * cheaper once M > √((offset + limit) × N). So: (1) an equality filter's rows are counted on its
+ * own index up to that bound (fewer: SQLite's plan stands); (2) the walk is tried on the first
+ * PLANNER.walkSlack times the bound entries of the sort's index, which must hold the page. When
+ * they do not (the filter's rows sit late in the sort's order: top lots with low estimates),
+ * the filter's rows are sorted after all, read from its own index (one equality filter; with
+ * more, SQLite's plan stands).
+ */
+function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragment, sort: string | null | undefined, offset: number, limit: number): string | null {
+  const index = sort ? SORT_INDEXES[sort] : undefined;
+  if (index === undefined || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  if (index && !hasObject(db, index)) return null;
+  const equality = filters.find((f) => (f.suffix === "" || f.suffix === "__in") && EQUALITY_INDEXES[LOT_LIST.fields[f.field]!.column] !== undefined);
+  if (!equality) return null;
+  const own = EQUALITY_INDEXES[LOT_LIST.fields[equality.field]!.column]!;
+  if (!hasObject(db, own)) return null;
+  const need = offset + limit + 1;
+  const bound = Math.ceil(Math.sqrt(need * lotCount(db)));
+  const alone = whereClause(LOT_LIST, [equality]);
+  const many = db.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM lots INDEXED BY ${own} WHERE ${alone.sql} LIMIT ?)`).get(...alone.params, bound)!.n;
+  if (many < bound) return null;
+  const x = NULLS_LAST_ASC[sort!];
+  const head = `SELECT id AS wid FROM lots${index ? ` INDEXED BY ${index}` : ""}${x ? ` WHERE ${x} IS NOT NULL ORDER BY ${x}, id` : ` ORDER BY ${orderClause(LOT_LIST, sort!)}`} LIMIT ?`;
+  const found = db
+    .query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM (${head}) AS w JOIN lots ON lots.id = w.wid WHERE ${where.sql} LIMIT ?)`)
+    .get(PLANNER.walkSlack * bound, ...where.params, need)!.n;
+  if (found >= need) return index;
+  // the page lies deep in the sort's order: sort the filter's rows (with one equality filter, its
+  // own index; with more, SQLite picks)
+  const equalities = filters.filter((f) => EQUALITY_INDEXES[LOT_LIST.fields[f.field]!.column] !== undefined && (f.suffix === "" || f.suffix === "__in"));
+  return equalities.length === 1 ? own : null;
+}
+
 // ---------------------------------------------------------------- the list query
 
 /** Replaces values that name something (uids, location names) by the ids the column holds; 0 when unknown. */
@@ -215,7 +289,9 @@ export function lotListSql(db: Database, query: ParsedList, followedBy: number |
     params.push(followedBy);
   }
   const driver = search === undefined && followedBy === null ? narrowRangeIndex(db, filters) : null;
-  const from = `FROM lots${driver ? ` INDEXED BY ${driver}` : ""} WHERE ${parts.join(" AND ")}`;
+  const walk = search === undefined && followedBy === null && !driver ? sortWalkIndex(db, filters, where, query.sort, query.offset, query.limit) : null;
+  const using = driver ? ` INDEXED BY ${driver}` : walk === "" ? " NOT INDEXED" : walk ? ` INDEXED BY ${walk}` : "";
+  const from = `FROM lots${using} WHERE ${parts.join(" AND ")}`;
   const page = [query.limit + 1, query.offset];
   const x = query.sort ? NULLS_LAST_ASC[query.sort] : undefined;
   if (!x) return { sql: `SELECT id ${from} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`, params: [...params, ...page] };
