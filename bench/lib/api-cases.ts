@@ -203,6 +203,25 @@ export function buildCases(db: Database, o: { n: number; seed: number; follows: 
     return { path: `/v1/lots?${filter()}&sort=${sort}`, variant: `${kind}/${sort}` };
   });
 
+  // the sorts with an index of their own (id, lot number, creation year, the estimates; both
+  // directions) with an equality filter matching many lots: a status, one of the busiest
+  // locations, is_top (walked in the sort's order, or the filter's rows sorted when the page lies
+  // deep: docs/api-lots-sales.md)
+  const ownSorts = ["RAW_LOT_ID", "NUMBER", "CREATION_YEAR", "HAMMER_PRICE_ESTIMATE_MIN", "HAMMER_PRICE_ESTIMATE_MAX"].flatMap((k) => [`${k}_ASC`, `${k}_DESC`]);
+  const busyLocations = (
+    db.query<{ name: string }, []>("SELECT a.name FROM lots l INDEXED BY lots_location_date JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 3").all()
+  ).map((r) => r.name);
+  const broadFilters: [string, () => string][] = [
+    ["status", () => `status=${d.pick(["sold", "passed", "withdrawn", "upcoming"])}`],
+    ["location", () => `sale_location=${enc(d.pick(busyLocations))}`],
+    ["is_top", () => `is_top=${d.pick(["true", "false"])}`],
+  ];
+  const lotsBroadFiltered: CaseUrl[] = Array.from({ length: n }, (_, i) => {
+    const sort = cycle(ownSorts, i);
+    const [kind, filter] = cycle(broadFilters, Math.floor(i / ownSorts.length));
+    return { path: `/v1/lots?${filter()}&sort=${sort}&offset=${cycle([0, 20, 100], Math.floor(i / 3))}`, variant: `${kind}/${sort}` };
+  });
+
   // ---- follows: artists a client would follow, and random artworks, lots and sales
   const follows: Follows = {
     artist: artists.slice(0, o.follows),
@@ -237,6 +256,7 @@ export function buildCases(db: Database, o: { n: number; seed: number; follows: 
     { name: "lots.by-sale", endpoint: "GET /v1/lots", what: "sale_id, sort=NUMBER_ASC, limit=100", urls: lotsBySale },
     { name: "lots.asc-sorts", endpoint: "GET /v1/lots", what: "CREATION_YEAR, ESTIMATE_MIN, ESTIMATE_MAX _ASC (NULLs last), offsets 0-200", urls: lotsAsc },
     { name: "lots.asc-sorts-filtered", endpoint: "GET /v1/lots", what: "the three _ASC sorts with a house, an artist, a status or a search", urls: lotsAscFiltered },
+    { name: "lots.sorts-broad-filter", endpoint: "GET /v1/lots", what: "ten own-index sorts with a status, a busy location or is_top, offsets 0-100", urls: lotsBroadFiltered },
     { name: "sales.by-house", endpoint: "GET /v1/sales", what: "auction_house_id (default sort)", urls: salesByHouse },
     { name: "artists.followed", endpoint: "GET /v1/artists/followed", what: `${o.follows} follows`, urls: followedPages("/v1/artists/followed") },
     { name: "artworks.followed", endpoint: "GET /v1/artworks/followed", what: `${o.follows} follows`, urls: followedPages("/v1/artworks/followed") },

@@ -110,7 +110,7 @@ describe("filters", () => {
   /** Both branches of the adaptive plans: driven by a narrow range's own index, or by the sort's index. */
   const BRANCHES: [string, typeof PLANNER][] = [
     ["narrow (the tiny market's ranges and searches are all under the thresholds)", { ...PLANNER }],
-    ["broad (thresholds at 1: every range and search is checked row by row)", { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack }],
+    ["broad (thresholds at 1: every range and search is checked row by row)", { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack, sortRows: PLANNER.sortRows }],
   ];
   for (const [branch, thresholds] of BRANCHES) {
     test(`every filter returns exactly the lots its SQL condition selects, newest first, with has_more: ${branch}`, async () => {
@@ -244,7 +244,7 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
 
   for (const [branch, thresholds] of [
     ["narrow", { ...PLANNER }],
-    ["broad", { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack }],
+    ["broad", { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack, sortRows: PLANNER.sortRows }],
   ] as [string, typeof PLANNER][]) {
     for (const [sort, x] of Object.entries(NULLS_LAST_ASC)) {
       test(`${sort} (${branch} plans): pages before, at and after the last row with a value equal ORDER BY (x IS NULL), x, id`, async () => {
@@ -739,7 +739,7 @@ describe("query plans", () => {
   test("every filter alone (default sort, limit 20): no scan of the lots table without an index, in both adaptive branches", () => {
     const saved = { ...PLANNER };
     try {
-      for (const thresholds of [saved, { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack }]) {
+      for (const thresholds of [saved, { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack, sortRows: PLANNER.sortRows }]) {
         Object.assign(PLANNER, thresholds);
         for (const q of FILTERS) {
           const details = plan(`${q}&limit=20`);
@@ -822,16 +822,22 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
     try {
       Object.assign(PLANNER, { walkSlack: 0 });
       for (const sort of SORTS) expect(sqlOf(`status=sold&sort=${sort}&limit=20`)).toContain("INDEXED BY lots_status_date");
+      // more rows than PLANNER.sortRows: the walk goes on
+      const sold = (db.query("SELECT count(*) AS n FROM lots WHERE status = 'sold'").get() as { n: number }).n;
+      Object.assign(PLANNER, { walkSlack: 0, sortRows: sold - 1 });
+      for (const sort of SORTS) expect({ sort, from: sqlOf(`status=sold&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
+      Object.assign(PLANNER, { walkSlack: 0, sortRows: sold });
+      for (const sort of SORTS) expect(sqlOf(`status=sold&sort=${sort}&limit=20`)).toContain("INDEXED BY lots_status_date");
     } finally {
       Object.assign(PLANNER, saved);
     }
   });
 
-  for (const [branch, slack] of [["walked", PLANNER.walkSlack], ["sorted", 0]] as const) {
+  for (const [branch, slack, sortRows] of [["walked", PLANNER.walkSlack, PLANNER.sortRows], ["sorted", 0, PLANNER.sortRows], ["walked on", 0, 0]] as const) {
     test(`pages (${branch}) equal the reference ORDER BY, with status, is_top and a location`, () => {
       const saved = { ...PLANNER };
       try {
-        Object.assign(PLANNER, { walkSlack: slack });
+        Object.assign(PLANNER, { walkSlack: slack, sortRows });
         const location = db.query("SELECT l.location_id AS id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1").get() as { id: number; name: string };
         const cases: [string, string][] = [
           ["status=sold", "status = 'sold'"],

@@ -84,9 +84,10 @@ function searchWords(text: string): string[] {
  * A range or a search matching fewer rows than these drives the query from its own index and
  * sorts what it found; a broader one is checked row by row while the sort's index is walked,
  * which then finds a page after a bounded number of rows (about table size / threshold per row).
- * walkSlack: how far past the expected length a sort's walk is tried (sortWalkIndex).
+ * walkSlack: how far past the expected length a sort's walk is tried (sortWalkIndex); sortRows:
+ * the most rows it sorts from a filter's own index when that walk does not find the page.
  */
-export const PLANNER = { rangeRows: 20_000, searchRows: 50_000, walkSlack: 4 };
+export const PLANNER = { rangeRows: 20_000, searchRows: 50_000, walkSlack: 4, sortRows: 1_000_000 };
 
 const schemaObjects = new WeakMap<Database, Set<string>>();
 /** Tables and indexes of the snapshot (a market built before this code may lack the read indexes). */
@@ -226,10 +227,12 @@ function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragm
     .query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM (${head}) AS w JOIN lots ON lots.id = w.wid WHERE ${where.sql} LIMIT ?)`)
     .get(PLANNER.walkSlack * bound, ...where.params, need)!.n;
   if (found >= need) return index;
-  // the page lies deep in the sort's order: sort the filter's rows (with one equality filter, its
-  // own index; with more, SQLite picks)
+  // the page lies deep in the sort's order: sort the filter's rows from its own index when there
+  // are few enough (one equality filter, at most PLANNER.sortRows rows); else walk on past the head
   const equalities = filters.filter((f) => EQUALITY_INDEXES[LOT_LIST.fields[f.field]!.column] !== undefined && (f.suffix === "" || f.suffix === "__in"));
-  return equalities.length === 1 ? own : null;
+  if (equalities.length !== 1) return null;
+  const rows = db.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM lots INDEXED BY ${own} WHERE ${alone.sql} LIMIT ?)`).get(...alone.params, PLANNER.sortRows + 1)!.n;
+  return rows <= PLANNER.sortRows ? own : index;
 }
 
 // ---------------------------------------------------------------- the list query
