@@ -136,6 +136,11 @@ const RANGE_INDEXES: Readonly<Record<string, string>> = {
 /** Filters that make a small, indexed starting set on their own: the planner's choice is right then. */
 const DRIVING_FILTERS = new Set(["artist_id", "artist_uid", "artwork_id", "artwork_uid", "sale_id"]);
 
+/** The lots matching `where`, read from `index`, counted up to `cap` (the count stops there). */
+function countUpTo(db: Database, index: string, where: SqlFragment, cap: number): number {
+  return db.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM lots INDEXED BY ${index} WHERE ${where.sql} LIMIT ?)`).get(...where.params, cap)!.n;
+}
+
 /**
  * The index to drive a list from when a value range is narrow: its rows are counted on the
  * index (at most PLANNER.rangeRows of them), and the narrowest range under that bound wins.
@@ -148,10 +153,7 @@ function narrowRangeIndex(db: Database, filters: readonly Filter[]): string | nu
   for (const [field, index] of Object.entries(RANGE_INDEXES)) {
     const ranges = filters.filter((f) => f.field === field);
     if (!ranges.length || !hasObject(db, index)) continue;
-    const w = whereClause(LOT_LIST, ranges);
-    const n = db
-      .query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM lots INDEXED BY ${index} WHERE ${w.sql} LIMIT ?)`)
-      .get(...w.params, PLANNER.rangeRows)!.n;
+    const n = countUpTo(db, index, whereClause(LOT_LIST, ranges), PLANNER.rangeRows);
     if (n < fewest) {
       best = index;
       fewest = n;
@@ -204,23 +206,24 @@ const EQUALITY_INDEXES: Readonly<Record<string, string>> = {
  * cheaper once M > √((offset + limit) × N). So: (1) an equality filter's rows are counted on its
  * own index up to that bound (fewer: SQLite's plan stands); (2) the walk is tried on the first
  * PLANNER.walkSlack times the bound entries of the sort's index, which must hold the page. When
- * they do not (the filter's rows sit late in the sort's order: top lots with low estimates),
- * the filter's rows are sorted after all, read from its own index (one equality filter; with
- * more, SQLite's plan stands).
+ * they do not (the filter's lots sit late in the sort's order: top lots by low estimate, sold lots
+ * by descending lot number, whose head is the sales to come), the filter's rows are sorted after
+ * all, read from its own index, if there are at most PLANNER.sortRows of them; more, and the walk
+ * goes on past the head (seconds). With several equality filters a missed probe leaves SQLite's
+ * plan.
  */
 function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragment, sort: string | null | undefined, offset: number, limit: number): string | null {
   const index = sort ? SORT_INDEXES[sort] : undefined;
   if (index === undefined || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
   if (index && !hasObject(db, index)) return null;
-  const equality = filters.find((f) => (f.suffix === "" || f.suffix === "__in") && EQUALITY_INDEXES[LOT_LIST.fields[f.field]!.column] !== undefined);
-  if (!equality) return null;
-  const own = EQUALITY_INDEXES[LOT_LIST.fields[equality.field]!.column]!;
+  const equalities = filters.filter((f) => (f.suffix === "" || f.suffix === "__in") && EQUALITY_INDEXES[LOT_LIST.fields[f.field]!.column] !== undefined);
+  if (!equalities.length) return null;
+  const own = EQUALITY_INDEXES[LOT_LIST.fields[equalities[0]!.field]!.column]!;
   if (!hasObject(db, own)) return null;
   const need = offset + limit + 1;
   const bound = Math.ceil(Math.sqrt(need * lotCount(db)));
-  const alone = whereClause(LOT_LIST, [equality]);
-  const many = db.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM lots INDEXED BY ${own} WHERE ${alone.sql} LIMIT ?)`).get(...alone.params, bound)!.n;
-  if (many < bound) return null;
+  const alone = whereClause(LOT_LIST, [equalities[0]!]);
+  if (countUpTo(db, own, alone, bound) < bound) return null;
   const x = NULLS_LAST_ASC[sort!];
   const head = `SELECT id AS wid FROM lots${index ? ` INDEXED BY ${index}` : ""}${x ? ` WHERE ${x} IS NOT NULL ORDER BY ${x}, id` : ` ORDER BY ${orderClause(LOT_LIST, sort!)}`} LIMIT ?`;
   const found = db
@@ -229,10 +232,8 @@ function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragm
   if (found >= need) return index;
   // the page lies deep in the sort's order: sort the filter's rows from its own index when there
   // are few enough (one equality filter, at most PLANNER.sortRows rows); else walk on past the head
-  const equalities = filters.filter((f) => EQUALITY_INDEXES[LOT_LIST.fields[f.field]!.column] !== undefined && (f.suffix === "" || f.suffix === "__in"));
   if (equalities.length !== 1) return null;
-  const rows = db.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM lots INDEXED BY ${own} WHERE ${alone.sql} LIMIT ?)`).get(...alone.params, PLANNER.sortRows + 1)!.n;
-  return rows <= PLANNER.sortRows ? own : index;
+  return countUpTo(db, own, alone, PLANNER.sortRows + 1) <= PLANNER.sortRows ? own : index;
 }
 
 // ---------------------------------------------------------------- the list query
