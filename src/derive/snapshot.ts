@@ -6,6 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { buildReadIndexes, READ_STATEMENTS } from "../db/market-indexes";
+import { withSortRuns } from "../db/sort-runs";
 import { embedMarket, startEmbedding, type EmbedMarketSummary, type EmbedPhase, type StartedEmbedding } from "../images/embed-market";
 import type { PhaseProgress, Progress } from "../progress";
 import { deriveMarket, type DeriveSummary } from ".";
@@ -13,7 +14,7 @@ import { deriveMarket, type DeriveSummary } from ".";
 /**
  * Drops the secondary indexes of `tables` and returns a function that recreates them: loading
  * rows into bare tables and indexing once at the end is several times faster than keeping the
- * indexes up to date row by row. `keepUnique` leaves UNIQUE indexes in place (they check the
+ * indexes up to date row by row (and each is built with small sort runs: src/db/sort-runs.ts). `keepUnique` leaves UNIQUE indexes in place (they check the
  * rows as they come).
  */
 export function deferIndexes(db: Database, tables: string[], options: { keepUnique?: boolean } = {}): () => void {
@@ -26,7 +27,9 @@ export function deferIndexes(db: Database, tables: string[], options: { keepUniq
     .all();
   for (const r of rows) db.run(`DROP INDEX "${r.name}"`);
   return () => {
-    for (const r of rows) db.run(r.sql);
+    withSortRuns(db, () => {
+      for (const r of rows) db.run(r.sql);
+    });
   };
 }
 

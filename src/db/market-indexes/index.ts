@@ -8,12 +8,14 @@ import { STATEMENTS as artists } from "./artists";
 import { STATEMENTS as artworks } from "./artworks";
 import { STATEMENTS as lots } from "./lots";
 import { STATEMENTS as sales } from "./sales";
+import { buildsIndex, withSortRuns } from "../sort-runs";
 
 export const READ_STATEMENTS: readonly string[] = [...artists, ...artworks, ...lots, ...sales];
 
 export function buildReadIndexes(db: Database, onStatement?: (done: number, total: number) => void): void {
   READ_STATEMENTS.forEach((sql, i) => {
-    db.run(sql);
+    if (buildsIndex(sql)) withSortRuns(db, () => db.run(sql));
+    else db.run(sql);
     onStatement?.(i + 1, READ_STATEMENTS.length);
   });
 }
