@@ -4,24 +4,36 @@
  * keeps a 256 MiB page cache for its inserts, which makes runs of 256 MiB: sorting one is a linked
  * list merge sort over records scattered in memory, bound by cache misses. Runs of a few MiB stay
  * in the processor's caches and the merge of a few hundred of them reads each run in order.
+ * The runs go to temporary files (`temp_store = FILE`: SQLite's temporary directory, SQLITE_TMPDIR
+ * or else /var/tmp; deleted as they are opened, up to about the index's size): in memory
+ * (`temp_store = MEMORY`, the connection's setting otherwise) they are chains of small chunks,
+ * read back three times slower.
  * Measured on this 2-core machine, one `CREATE INDEX` on `lots` (docs/benchmarks.md, "Sort runs"):
- * 7.7M lots 8.6–12.6 s with 256 MiB runs, 3.4–4.0 s with 4–8 MiB; 28.8M lots 26–35 s against
- * 14–18 s. The page cache matters little to an index build (it reads the table in order and
- * appends the index), so it is set small only for the build and restored after.
+ * 7.7M lots 8.6–12.6 s with 256 MiB runs, 3.4–4.0 s with 4–8 MiB in files; 28.8M lots (status,
+ * sale_datetime) 85 s with 4 MiB runs in memory, 28 s in files. The page cache matters little to
+ * an index build (it reads the table in order and appends the index), so both are set only for
+ * the build and restored after.
  */
 import type { Database } from "bun:sqlite";
 
 /** The page cache, and so the sorter's run, while an index is built (KiB). */
 export const SORT_RUN_KIB = 4096;
 
-/** Runs `build` with SQLite's sorter making runs of SORT_RUN_KIB, then restores the page cache size. */
+/**
+ * Runs `build` with SQLite's sorter making runs of SORT_RUN_KIB in temporary files, then restores
+ * the page cache size and the temporary store. (Changing temp_store drops the connection's
+ * temporary tables; the snapshot's connection has none.)
+ */
 export function withSortRuns<T>(db: Database, build: () => T): T {
-  const before = db.query<{ cache_size: number }, []>("PRAGMA cache_size").get()?.cache_size ?? -2000;
+  const cache = db.query<{ cache_size: number }, []>("PRAGMA cache_size").get()?.cache_size ?? -2000;
+  const store = db.query<{ temp_store: number }, []>("PRAGMA temp_store").get()?.temp_store ?? 0;
   db.run(`PRAGMA cache_size = -${SORT_RUN_KIB}`);
+  db.run("PRAGMA temp_store = FILE");
   try {
     return build();
   } finally {
-    db.run(`PRAGMA cache_size = ${before}`);
+    db.run(`PRAGMA cache_size = ${cache}`);
+    db.run(`PRAGMA temp_store = ${store}`);
   }
 }
 

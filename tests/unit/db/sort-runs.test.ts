@@ -7,23 +7,29 @@ import { deferIndexes } from "../../../src/derive/snapshot";
 function cacheSize(db: Database): number {
   return db.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;
 }
+function tempStore(db: Database): number {
+  return db.query<{ temp_store: number }, []>("PRAGMA temp_store").get()!.temp_store;
+}
 
 describe("index builds with small sort runs", () => {
-  test("the page cache is SORT_RUN_KIB during the build and restored after, also when the build fails", () => {
+  test("the page cache is SORT_RUN_KIB and the runs go to files during the build, both restored after, also when the build fails", () => {
     const db = new Database(":memory:");
     db.run("PRAGMA cache_size = -262144");
-    let during = 0;
+    db.run("PRAGMA temp_store = MEMORY");
+    let during = [0, 0];
     withSortRuns(db, () => {
-      during = cacheSize(db);
+      during = [cacheSize(db), tempStore(db)];
     });
-    expect(during).toBe(-SORT_RUN_KIB);
+    expect(during).toEqual([-SORT_RUN_KIB, 1]);
     expect(cacheSize(db)).toBe(-262144);
+    expect(tempStore(db)).toBe(2);
     expect(() =>
       withSortRuns(db, () => {
         throw new Error("failed build");
       }),
     ).toThrow("failed build");
     expect(cacheSize(db)).toBe(-262144);
+    expect(tempStore(db)).toBe(2);
   });
 
   test("an index built with small runs orders its rows as a query's own sort does", () => {
