@@ -43,6 +43,8 @@ export interface SeedSummary {
   steps: { generate: number; derive: number; readIndexes: number; embed: number; statistics: number };
   /** Worker threads of the derivation's pass 2 (0: the seed's own thread). */
   deriveThreads: number;
+  /** Seconds per step inside generation (the source tables, then their indexes) and inside the derivation. */
+  detail: { generate: Record<string, number>; derive: Record<string, number> };
   /** The image embeddings (null when skipped). */
   embed: EmbedMarketSummary | null;
   bytes: number;
@@ -67,6 +69,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
   let totals: GeneratorTotals;
   let steps: SeedSummary["steps"] = { generate: 0, derive: 0, readIndexes: 0, embed: 0, statistics: 0 };
   let deriveThreads = 0;
+  const detail: SeedSummary["detail"] = { generate: {}, derive: {} };
   let embed: EmbedMarketSummary | null = null;
   try {
     const rng = new Random(options.seed);
@@ -110,9 +113,11 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     phase.end();
     Object.assign(counts, { artists: totals.artists, artworks: totals.artworks, lots: totals.lots, images: totals.images, artist_events: totals.events });
 
+    detail.generate.tables = progress.elapsed();
     phase = progress.phase("indexes");
     restore();
     phase.end();
+    detail.generate.indexes = progress.elapsed() - detail.generate.tables;
     const generated = progress.elapsed();
 
     const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
@@ -128,6 +133,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     counts.repeat_sale_pairs = finished.derived.pairs;
     if (finished.embed) counts.image_vectors = finished.embed.images;
     deriveThreads = finished.derived.workers;
+    detail.derive = finished.derived.timings;
     steps = { generate: generated, derive: finished.seconds.derive, readIndexes: finished.seconds.readIndexes, embed: finished.seconds.embed, statistics: finished.seconds.statistics };
     embed = finished.embed;
     db.close();
@@ -150,6 +156,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     seconds: progress.elapsed(),
     steps,
     deriveThreads,
+    detail,
     embed,
     bytes: statSync(target).size,
     path: target,
@@ -175,5 +182,12 @@ export function formatSummary(s: SeedSummary): string {
     embed,
     `  time               generate ${st.generate.toFixed(1)}s, derive ${st.derive.toFixed(1)}s${s.deriveThreads ? ` (${s.deriveThreads} threads)` : ""}, read indexes ${st.readIndexes.toFixed(1)}s, ` +
       `embeddings ${st.embed.toFixed(1)}s, statistics ${st.statistics.toFixed(1)}s`,
+    `  steps              generation: ${seconds(s.detail.generate)}; derivation: ${seconds(s.detail.derive)}`,
   ].join("\n");
+}
+
+function seconds(steps: Record<string, number>): string {
+  return Object.entries(steps)
+    .map(([k, v]) => `${k} ${v.toFixed(1)}s`)
+    .join(", ");
 }
