@@ -1,12 +1,31 @@
 /**
- * Worker threads for pass 2 of the derivation: each builds an ArtistDeriver from the model and
- * returns the rows of each page of artists it is given, with their works and lots. The thread
- * that owns the snapshot reads those and writes the rows, in page order: the threads never open
- * the snapshot.
+ * Worker threads for pass 2 of the derivation: each builds an ArtistDeriver from the model, reads
+ * the works and lots of each page of artists it is given from its own read-only connection on the
+ * snapshot (artist-worker.ts), and returns their rows. The thread that owns the snapshot writes
+ * the rows, in page order.
  */
+import { Database, constants } from "bun:sqlite";
 import { dirname } from "node:path";
 import { isCompiled } from "../platform/native";
-import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistSource } from "./artist";
+import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistRow } from "./artist";
+
+/**
+ * A connection that reads the snapshot at `path` beside its writer: read-only and `immutable`
+ * (SQLite takes no lock and never checks the file for changes), so the writer's commits never
+ * wait for it. Only for tables the writer leaves alone while it is open. Refused on a file with
+ * auto-vacuum, whose commits may move any table's pages.
+ */
+export function openSnapshotReader(path: string): Database {
+  const uri = `file:${path.replace(/[?#%]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`)}?immutable=1`;
+  const db = new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+  const vacuum = db.query<{ auto_vacuum: number }, []>("PRAGMA auto_vacuum").get()?.auto_vacuum ?? 0;
+  if (vacuum !== 0) {
+    db.close();
+    throw new Error(`${path} has auto_vacuum = ${vacuum}: its pages may move under a reader`);
+  }
+  db.run("PRAGMA cache_size = -65536");
+  return db;
+}
 
 /**
  * The worker's entry: beside this file from source; in the compiled binary, where the build put
@@ -22,7 +41,8 @@ export class ArtistPool {
   private readonly waiting = new Map<number, { resolve: (rows: ArtistOutput[]) => void; reject: (err: Error) => void; worker: number }>();
   private nextId = 0;
 
-  constructor(threads: number, model: ArtistModel, noise: ArtistNoise) {
+  /** `snapshot`: the path of the snapshot's file, which each thread opens with openSnapshotReader. */
+  constructor(threads: number, model: ArtistModel, noise: ArtistNoise, snapshot: string) {
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(workerEntry());
       worker.onmessage = (event: MessageEvent) => {
@@ -41,21 +61,21 @@ export class ArtistPool {
           entry.reject(new Error(`derivation worker: ${event.message}`));
         }
       };
-      worker.postMessage({ model, noise });
+      worker.postMessage({ model, noise, snapshot });
       this.workers.push(worker);
       this.outstanding.push(0);
     }
   }
 
-  /** The rows of a page of artists, derived on the least busy thread. */
-  derive(sources: ArtistSource[]): Promise<ArtistOutput[]> {
+  /** The rows of a page of artists, read and derived on the least busy thread. */
+  derive(artists: ArtistRow[]): Promise<ArtistOutput[]> {
     let w = 0;
     for (let k = 1; k < this.workers.length; k++) if (this.outstanding[k]! < this.outstanding[w]!) w = k;
     const page = this.nextId++;
     this.outstanding[w]!++;
     return new Promise((resolve, reject) => {
       this.waiting.set(page, { resolve, reject, worker: w });
-      this.workers[w]!.postMessage({ page, sources });
+      this.workers[w]!.postMessage({ page, artists });
     });
   }
 

@@ -47,11 +47,10 @@ export { FeatureSpace, estimateMidLog, CAREER_SHIFT_VAR } from "./artist";
 export const PARALLEL_MIN_ARTISTS = 1000;
 
 /**
- * Below this many CPUs, pass 2 runs on this thread by default. The thread that owns the snapshot
- * still reads every artist's works and lots, hands them over and writes the rows (about 80 % of
- * the one-thread time at medium scale, measured), and during a seed the image embedding holds
- * the other cores: on 2 cores the threads gained 12 % of pass 2 alone and lost beside the
- * embedding (docs/derivation.md).
+ * Below this many CPUs, pass 2 runs on this thread by default. The threads read and fit, this
+ * thread writes; on 2 cores one thread alone is slower than this thread (it fits more slowly and
+ * posts its rows back: medium, 13.6–15.9 s against 12.4–13.2 s), two gain 0–20 %, and during a
+ * seed of a medium market the image embedding holds the second core (docs/derivation.md).
  */
 export const PARALLEL_MIN_CPUS = 4;
 
@@ -394,12 +393,13 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     progress("artist indexes, estimates, analytics", done, artistCount);
   };
   const threads = options.workers ?? (artistCount >= PARALLEL_MIN_ARTISTS && cpus().length >= PARALLEL_MIN_CPUS ? cpus().length - 1 : 0);
-  const parallel = threads > 1;
+  // the threads read the snapshot's file on their own connections (an in-memory one has none)
+  const snapshot = db.filename && db.filename !== ":memory:" ? db.filename : null;
+  const parallel = threads >= 1 && snapshot !== null;
   if (parallel) {
-    // This thread reads each artist's works and lots and writes the rows; the threads only fit.
-    // (Threads reading the snapshot themselves made every commit wait for their locks, and a
-    // write-ahead log made each write cost several times more.)
-    const pool = new ArtistPool(threads, model, noise);
+    // The threads read each artist's works and lots (immutable connections: openSnapshotReader)
+    // and fit them; this thread writes the rows.
+    const pool = new ArtistPool(threads, model, noise, snapshot);
     try {
       // pages are handed out ahead (two per thread) and written in order as they come back
       const ahead: Promise<ArtistOutput[]>[] = [];
@@ -407,7 +407,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
         while (ahead.length < 2 * threads) {
           const page = nextPage();
           if (!page) break;
-          ahead.push(pool.derive(page.map(readArtist)));
+          ahead.push(pool.derive(page));
         }
         const first = ahead.shift();
         if (!first) break;
