@@ -11,7 +11,7 @@
  *   artist's own monthly log index (Kalman filter + smoother), with each work's own effect
  *   backfitted and shrunk; from them come the artist chart, momentum, every artwork's estimate
  *   with an 80 % prediction band, its momentum and CAGR, the artist's stats, analytics documents
- *   and its vector. Then sales get their aggregates in one SQL statement.
+ *   and its vector. Then sales get their aggregates in one SQL statement (one scan of the lots).
  */
 import type { Database } from "bun:sqlite";
 import { cpus } from "node:os";
@@ -47,12 +47,29 @@ export { FeatureSpace, estimateMidLog, CAREER_SHIFT_VAR } from "./artist";
 export const PARALLEL_MIN_ARTISTS = 1000;
 
 /**
- * Below this many CPUs, pass 2 runs on this thread by default. The threads read and fit, this
- * thread writes; on 2 cores one thread alone is slower than this thread (it fits more slowly and
- * posts its rows back: medium, 13.6–15.9 s against 12.4–13.2 s), two gain 0–20 %, and during a
- * seed of a medium market the image embedding holds the second core (docs/derivation.md).
+ * From this many CPUs, pass 2 runs on one thread per CPU but one by default (this thread writes).
+ * Below it, on this thread, except for a market of PARALLEL_MIN_SOLD sold lots or more. The threads
+ * read and fit, this thread writes; on 2 cores one thread alone is slower than this thread (it
+ * fits more slowly and posts its rows back: medium, 13.6–15.9 s against 12.4–13.2 s), two gain
+ * 0–20 %, and during a seed of a medium market the image embedding holds the second core
+ * (docs/derivation.md).
  */
 export const PARALLEL_MIN_CPUS = 4;
+
+/**
+ * From this many sold lots, pass 2 runs on one thread per CPU on a machine of 2 or 3 CPUs: the
+ * image embedding (at most about 100k images) then spreads over a derivation of many minutes and
+ * takes little of the second core (full scale: 97k images in 930 s, about a tenth of a core),
+ * and the owning thread mostly waits for rows to write.
+ */
+export const PARALLEL_MIN_SOLD = 4_000_000;
+
+/** Pass 2's threads by default (0: this thread). */
+export function defaultDeriveThreads(artists: number, sold: number, cpuCount = cpus().length): number {
+  if (artists < PARALLEL_MIN_ARTISTS || cpuCount < 2) return 0;
+  if (cpuCount >= PARALLEL_MIN_CPUS) return cpuCount - 1;
+  return sold >= PARALLEL_MIN_SOLD ? cpuCount : 0;
+}
 
 export interface DeriveOptions {
   asOf: string;
@@ -63,8 +80,9 @@ export interface DeriveOptions {
   onProgress?: (phase: string, done: number, total: number) => void;
   /**
    * Worker threads for pass 2 (each artist on its own is independent given the model). Default:
-   * one per CPU but one when the machine has PARALLEL_MIN_CPUS or more and the market
-   * PARALLEL_MIN_ARTISTS artists or more, else none (this thread). The rows are the same for
+   * defaultDeriveThreads: for a market of PARALLEL_MIN_ARTISTS artists or more, one per CPU but
+   * one from PARALLEL_MIN_CPUS CPUs, one per CPU on 2 or 3 CPUs with PARALLEL_MIN_SOLD sold lots
+   * or more, else none (this thread). The rows are the same for
    * any number.
    */
   workers?: number;
@@ -392,7 +410,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     artistsWritten += outs.length;
     progress("artist indexes, estimates, analytics", done, artistCount);
   };
-  const threads = options.workers ?? (artistCount >= PARALLEL_MIN_ARTISTS && cpus().length >= PARALLEL_MIN_CPUS ? cpus().length - 1 : 0);
+  const threads = options.workers ?? defaultDeriveThreads(artistCount, soldCount);
   // the threads read the snapshot's file on their own connections (an in-memory one has none)
   const snapshot = db.filename && db.filename !== ":memory:" ? db.filename : null;
   const parallel = threads >= 1 && snapshot !== null;

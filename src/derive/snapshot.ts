@@ -99,8 +99,8 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
 }
 
 /**
- * ARTMARKET_DERIVE_WORKERS: worker threads for the derivation's pass 2 (0: none); unset, one per
- * CPU from PARALLEL_MIN_ARTISTS artists.
+ * ARTMARKET_DERIVE_WORKERS: worker threads for the derivation's pass 2 (0: none); unset,
+ * defaultDeriveThreads (src/derive/index.ts).
  */
 function deriveWorkers(): number | undefined {
   const raw = process.env.ARTMARKET_DERIVE_WORKERS;
