@@ -59,7 +59,7 @@ export const PARALLEL_MIN_CPUS = 4;
 /**
  * From this many sold lots, pass 2 runs on one thread per CPU on a machine of 2 or 3 CPUs: the
  * image embedding (at most about 100k images) then spreads over a derivation of many minutes and
- * takes little of the second core (full scale: 97k images in 930 s, about a tenth of a core),
+ * takes little of the second core (full scale: 97k images, about 220 s of CPU, over 930 s),
  * and the owning thread mostly waits for rows to write.
  */
 export const PARALLEL_MIN_SOLD = 4_000_000;

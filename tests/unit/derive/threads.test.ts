@@ -1,0 +1,14 @@
+import { expect, test } from "bun:test";
+import { defaultDeriveThreads, PARALLEL_MIN_ARTISTS, PARALLEL_MIN_CPUS, PARALLEL_MIN_SOLD } from "../../../src/derive";
+
+test("pass 2's default threads: none for a small market or one CPU, one per CPU but one from 4 CPUs, one per CPU on 2-3 CPUs for a large market", () => {
+  const big = PARALLEL_MIN_SOLD;
+  const artists = PARALLEL_MIN_ARTISTS;
+  expect(defaultDeriveThreads(artists - 1, big, 8)).toBe(0);
+  expect(defaultDeriveThreads(artists, big, 1)).toBe(0);
+  expect(defaultDeriveThreads(artists, big - 1, 2)).toBe(0);
+  expect(defaultDeriveThreads(artists, big, 2)).toBe(2);
+  expect(defaultDeriveThreads(artists, big, 3)).toBe(3);
+  expect(defaultDeriveThreads(artists, 0, PARALLEL_MIN_CPUS)).toBe(PARALLEL_MIN_CPUS - 1);
+  expect(defaultDeriveThreads(artists, big, 16)).toBe(15);
+});
