@@ -14,8 +14,8 @@ import { deriveMarket, type DeriveSummary } from ".";
 /**
  * Drops the secondary indexes of `tables` and returns a function that recreates them: loading
  * rows into bare tables and indexing once at the end is several times faster than keeping the
- * indexes up to date row by row (and each is built with small sort runs: src/db/sort-runs.ts). `keepUnique` leaves UNIQUE indexes in place (they check the
- * rows as they come).
+ * indexes up to date row by row (each is built with small sort runs: src/db/sort-runs.ts).
+ * `keepUnique` leaves UNIQUE indexes in place (they check the rows as they come).
  */
 export function deferIndexes(db: Database, tables: string[], options: { keepUnique?: boolean } = {}): () => void {
   const rows = db
