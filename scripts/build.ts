@@ -83,6 +83,7 @@ const cmd = [
   // worker threads: a compiled binary holds only the workers listed as entry points
   join(root, "src/images/embed-worker.ts"),
   join(root, "src/derive/artist-worker.ts"),
+  join(root, "src/db/index-builder-worker.ts"),
 ];
 
 mkdirSync(dirname(outfile), { recursive: true });

@@ -86,6 +86,15 @@ export interface DeriveOptions {
    * any number.
    */
   workers?: number;
+  /**
+   * The connection every read goes through until the first write (pass 1, the calibration, the
+   * pages of artists): default `db`. An immutable reader on the snapshot (openSnapshotReader)
+   * while another connection builds indexes (src/db/index-builder.ts): `db` then stays idle,
+   * holding no lock, until `beforeWrite` has resolved.
+   */
+  reader?: Database;
+  /** Awaited before the first write on `db` (an index builder beside the derivation stops there). */
+  beforeWrite?: () => Promise<void>;
 }
 
 export interface DeriveSummary {
@@ -144,8 +153,9 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   const asOfYear = Number(options.asOf.slice(0, 4));
   const yearCount = asOfYear - FIRST_YEAR + 1;
   const oneYearAgo = addDays(options.asOf, -365);
-  const categories = (db.query("SELECT count(*) AS n FROM categories").get() as { n: number }).n;
-  const materials = (db.query("SELECT count(*) AS n FROM materials").get() as { n: number }).n;
+  const src = options.reader ?? db;
+  const categories = (src.query("SELECT count(*) AS n FROM categories").get() as { n: number }).n;
+  const materials = (src.query("SELECT count(*) AS n FROM materials").get() as { n: number }).n;
   const space = new FeatureSpace(categories, materials);
   const K = space.size;
 
@@ -155,16 +165,16 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   // Pass 1 reads only what it needs, as arrays: each lot's artwork, sale time, whether it sold,
   // hammer and estimate (every lot: estimate pairs take unsold lots too), and the attributes of
   // the works a sampled lot needs.
-  const lotsOf = db.query<unknown, [number]>(
+  const lotsOf = src.query<unknown, [number]>(
     `SELECT artwork_id, sale_datetime, status = 'sold' AND hammer_usd > 0, hammer_usd, estimate_min_usd, estimate_max_usd FROM lots
      WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
-  const featuresOf = db.query<FeatureRow, [number]>(
+  const featuresOf = src.query<FeatureRow, [number]>(
     "SELECT id, category_id, material_ids, height_cm, width_cm, depth_cm, signed, edition_size, creation_year FROM src_artworks WHERE artist_id = ?",
   );
-  const artistBirths = db.query<unknown, []>("SELECT id, birth FROM src_artists ORDER BY id");
-  const artistCount = (db.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
-  const soldCount = (db.query("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND hammer_usd > 0").get() as { n: number }).n;
+  const artistBirths = src.query<unknown, []>("SELECT id, birth FROM src_artists ORDER BY id");
+  const artistCount = (src.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
+  const soldCount = (src.query("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND hammer_usd > 0").get() as { n: number }).n;
   const sampleRate = Math.min(1, (options.hedonicSample ?? 600_000) / Math.max(1, soldCount));
 
   // ---------------------------------------------------------------- pass 1
@@ -280,13 +290,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   const estimateVarOf = (sale: number) => (Number.isFinite(estDiffVar) ? Math.max(0.2 * sale, estDiffVar - sale) : Number.NaN);
 
   // ---------------------------------------------------------------- pass 2
-  db.run("DELETE FROM artists");
-  db.run("DELETE FROM artworks");
-  db.run("DELETE FROM artist_charts");
-  db.run("DELETE FROM artist_analytics");
-  db.run("DELETE FROM repeat_pairs");
-  db.run("DELETE FROM market_index");
-  const sample = db
+  const sample = src
     .query<{ id: number }, []>(
       `SELECT artist_id AS id FROM lots WHERE status = 'sold' GROUP BY artist_id HAVING count(*) >= 10
        ORDER BY (artist_id * 2654435761) % 4294967296 LIMIT 1500`,
@@ -298,8 +302,8 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   // chosen by its outcome. Within one work, a sold lot's hammer less another lot's estimate
   // midpoint (moved along the market between the two months) measures that lot's offset.
   // The sample's works and lots are read once, for the offsets and both calibration rounds.
-  const readArtist = artistReader(db);
-  const artistById = db.query<ArtistRow, [number]>(
+  const readArtist = artistReader(src);
+  const artistById = src.query<ArtistRow, [number]>(
     "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id = ?",
   );
   const sampleSources = sample.map((id) => readArtist(artistById.get(id)!));
@@ -338,7 +342,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     processVar,
     estOffsets,
     centre: 0,
-    categoryNames: (db.query("SELECT id, name FROM categories").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
+    categoryNames: (src.query("SELECT id, name FROM categories").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
   };
   const deriver = new ArtistDeriver(model);
   done = 0;
@@ -381,20 +385,31 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   const noise: ArtistNoise = { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar };
   model.centre = estimateCentre(deriver, sampleSources, noise, model);
   lap("calibration");
-  const write = artistWriter(db);
   let estimated = 0;
   let artworksWritten = 0;
   let artistsWritten = 0;
-  const writePage = db.transaction((outs: ArtistOutput[]) => {
-    for (const out of outs) {
-      write(out);
-      estimated += out.estimated;
-      artworksWritten += out.artworks.length;
-    }
-  });
+  // the first write on db: after beforeWrite (nothing touches db before, not even a prepare)
+  let writePage: ((outs: ArtistOutput[]) => void) | null = null;
+  const startWriting = async () => {
+    await options.beforeWrite?.();
+    db.run("DELETE FROM artists");
+    db.run("DELETE FROM artworks");
+    db.run("DELETE FROM artist_charts");
+    db.run("DELETE FROM artist_analytics");
+    db.run("DELETE FROM repeat_pairs");
+    db.run("DELETE FROM market_index");
+    const write = artistWriter(db);
+    writePage = db.transaction((outs: ArtistOutput[]) => {
+      for (const out of outs) {
+        write(out);
+        estimated += out.estimated;
+        artworksWritten += out.artworks.length;
+      }
+    });
+  };
   // artists in pages of 200 (a page is one transaction; a large market's artists, bios
   // included, are never in memory at once), derived on worker threads when there are enough
-  const artistPage = db.query<ArtistRow, [number]>(
+  const artistPage = src.query<ArtistRow, [number]>(
     "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id > ? ORDER BY id LIMIT 200",
   );
   let after = Number.MIN_SAFE_INTEGER;
@@ -405,7 +420,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     return page;
   };
   const written = (outs: ArtistOutput[]) => {
-    writePage(outs);
+    writePage!(outs);
     done += outs.length;
     artistsWritten += outs.length;
     progress("artist indexes, estimates, analytics", done, artistCount);
@@ -427,6 +442,8 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
           if (!page) break;
           ahead.push(pool.derive(page));
         }
+        // the threads have their first pages: now wait, if need be, to write
+        if (!writePage) await startWriting();
         const first = ahead.shift();
         if (!first) break;
         written(await first);
@@ -435,6 +452,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
       pool.close();
     }
   } else {
+    await startWriting();
     for (let page = nextPage(); page; page = nextPage()) written(page.map((a) => deriver.derive(readArtist(a), noise)));
   }
   progress("artist indexes, estimates, analytics", done, artistCount);

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Scale } from "../config";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
+import type { BuilderSummary } from "../db/index-builder";
 import { deferIndexes, finishSnapshot } from "../derive/snapshot";
 import type { EmbedMarketSummary } from "../images/embed-market";
 import { Progress } from "../progress";
@@ -30,6 +31,8 @@ export interface SeedOptions {
    * tests that never read the vectors turn it off, to save the embedding's seconds.
    */
   embed?: boolean;
+  /** Build the lots' read indexes beside the derivation (FinishOptions.earlyLotIndexes; default by size). */
+  earlyLotIndexes?: boolean;
 }
 
 export interface SeedSummary {
@@ -47,6 +50,8 @@ export interface SeedSummary {
   detail: { generate: Record<string, number>; derive: Record<string, number> };
   /** The image embeddings (null when skipped). */
   embed: EmbedMarketSummary | null;
+  /** The lots' read indexes built beside the derivation (null when they were not). */
+  early: BuilderSummary | null;
   bytes: number;
   path: string;
 }
@@ -71,6 +76,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
   let deriveThreads = 0;
   const detail: SeedSummary["detail"] = { generate: {}, derive: {} };
   let embed: EmbedMarketSummary | null = null;
+  let early: BuilderSummary | null = null;
   try {
     const rng = new Random(options.seed);
     let phase = progress.phase("reference data");
@@ -128,7 +134,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     meta.run("built_at", new Date().toISOString());
     truth.query("INSERT INTO truth_meta (key, value) VALUES ('seed', ?), ('scale', ?), ('as_of', ?)").run(String(options.seed), options.scale, asOf);
 
-    const finished = await finishSnapshot(db, { dataDir: options.dataDir, asOf, progress, embed: options.embed });
+    const finished = await finishSnapshot(db, { dataDir: options.dataDir, asOf, progress, embed: options.embed, earlyLotIndexes: options.earlyLotIndexes });
     counts.estimated_artworks = finished.derived.estimated;
     counts.repeat_sale_pairs = finished.derived.pairs;
     if (finished.embed) counts.image_vectors = finished.embed.images;
@@ -136,6 +142,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     detail.derive = finished.derived.timings;
     steps = { generate: generated, derive: finished.seconds.derive, readIndexes: finished.seconds.readIndexes, embed: finished.seconds.embed, statistics: finished.seconds.statistics };
     embed = finished.embed;
+    early = finished.early;
     db.close();
     truth.close();
   } catch (err) {
@@ -158,6 +165,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     deriveThreads,
     detail,
     embed,
+    early,
     bytes: statSync(target).size,
     path: target,
   };
@@ -183,6 +191,12 @@ export function formatSummary(s: SeedSummary): string {
     `  time               generate ${st.generate.toFixed(1)}s, derive ${st.derive.toFixed(1)}s${s.deriveThreads ? ` (${s.deriveThreads} threads)` : ""}, read indexes ${st.readIndexes.toFixed(1)}s, ` +
       `embeddings ${st.embed.toFixed(1)}s, statistics ${st.statistics.toFixed(1)}s`,
     `  steps              generation: ${seconds(s.detail.generate)}; derivation: ${seconds(s.detail.derive)}`,
+    ...(s.early
+      ? [
+          `  lot indexes        ${s.early.built} of ${s.early.total} built beside the derivation in ${s.early.seconds.toFixed(1)}s ` +
+            `(its writes waited ${s.early.waited.toFixed(1)}s for the last)${s.early.built < s.early.total ? "; the rest with the read indexes" : ""}`,
+        ]
+      : []),
   ].join("\n");
 }
 

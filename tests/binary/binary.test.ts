@@ -105,10 +105,12 @@ test(
 test(
   "seed --scale tiny writes market.db",
   async () => {
-    // two derivation threads, so that the compiled binary's worker entry is used
-    const r = await run("seed", "--scale", "tiny", "--data", data, { ARTMARKET_DERIVE_WORKERS: "2" });
+    // two derivation threads and the lots' indexes built beside the derivation, so that the
+    // compiled binary's worker entries are used
+    const r = await run("seed", "--scale", "tiny", "--data", data, { ARTMARKET_DERIVE_WORKERS: "2", ARTMARKET_EARLY_LOT_INDEXES: "1" });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/derive [\d.]+s \(2 threads\)/);
+    expect(r.stdout).toMatch(/lot indexes +\d+ of \d+ built beside the derivation/);
     expect(existsSync(join(data, "market.db"))).toBe(true);
   },
   STEP_TIMEOUT,

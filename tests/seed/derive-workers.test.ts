@@ -22,15 +22,40 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-async function derivedWith(workers: number): Promise<{ threads: number; rows: Record<string, string>; artists: number; artworks: number; estimated: number }> {
+/**
+ * `locked`: another connection holds the file's exclusive lock (as an index builder does) from
+ * before the derivation until its beforeWrite, and the derivation reads through an immutable
+ * reader until then.
+ */
+async function derivedWith(
+  workers: number,
+  options: { locked?: boolean } = {},
+): Promise<{ threads: number; rows: Record<string, string>; artists: number; artworks: number; estimated: number }> {
   const dir = tempDataDir("artmarket-derive-");
   dirs.push(dir);
   const path = join(dir, "market.db");
   copyFileSync(source, path);
   const db = new Database(path, { strict: true });
+  let lock: Database | null = null;
+  let reader: Database | null = null;
   try {
     const asOf = (db.query("SELECT value FROM market_meta WHERE key = 'as_of'").get() as { value: string }).value;
-    const summary = await deriveMarket(db, { asOf, workers });
+    if (options.locked) {
+      reader = openSnapshotReader(path);
+      lock = new Database(path);
+      lock.run("BEGIN EXCLUSIVE");
+    }
+    let released = false;
+    const summary = await deriveMarket(db, {
+      asOf,
+      workers,
+      reader: reader ?? undefined,
+      beforeWrite: async () => {
+        lock?.run("COMMIT");
+        released = true;
+      },
+    });
+    expect(released).toBe(true);
     const rows: Record<string, string> = {};
     for (const t of DERIVED) {
       const h = new Bun.CryptoHasher("sha256");
@@ -41,6 +66,8 @@ async function derivedWith(workers: number): Promise<{ threads: number; rows: Re
     }
     return { threads: summary.workers, rows, artists: summary.artists, artworks: summary.artworks, estimated: summary.estimated };
   } finally {
+    lock?.close();
+    reader?.close();
     db.close();
   }
 }
@@ -56,6 +83,33 @@ test("worker threads derive the same rows as one thread", async () => {
     expect(many).toEqual(one);
   }
 }, 120_000);
+
+test("beside an index build: reads go through the reader until beforeWrite, and the rows are the same", async () => {
+  const { threads, ...free } = await derivedWith(0);
+  expect(threads).toBe(0);
+  for (const workers of [0, 2]) {
+    const { threads: used, ...locked } = await derivedWith(workers, { locked: true });
+    expect(used).toBe(workers);
+    expect(locked).toEqual(free);
+  }
+}, 120_000);
+
+test("the derivation's own connection cannot read while another holds the lock (what the reader is for)", async () => {
+  const dir = tempDataDir("artmarket-derive-");
+  dirs.push(dir);
+  const path = join(dir, "market.db");
+  copyFileSync(source, path);
+  const db = new Database(path, { strict: true });
+  const lock = new Database(path);
+  lock.run("BEGIN EXCLUSIVE");
+  try {
+    await expect(deriveMarket(db, { asOf: "2026-06-15", workers: 0 })).rejects.toThrow("locked");
+  } finally {
+    lock.run("COMMIT");
+    lock.close();
+    db.close();
+  }
+});
 
 test("a snapshot reader sees the file as it is, takes no lock, and refuses a file with auto-vacuum", () => {
   const dir = tempDataDir("artmarket-reader-");

@@ -3,6 +3,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { LOT_INDEXES } from "../../src/db/market-indexes";
 import { seedMarket, type SeedSummary } from "../../src/seed";
 import { hammerIncrement, niceEstimate, sizeBucket, withPremium } from "../../src/seed/market";
 import { tempDataDir } from "../helpers/app";
@@ -12,13 +13,15 @@ let dirA: string;
 let dirB: string;
 let db: Database;
 let summary: SeedSummary;
+let summaryB: SeedSummary;
 
 beforeAll(async () => {
   dirA = tempDataDir();
   dirB = tempDataDir();
-  [summary] = await Promise.all([
-    seedMarket({ dataDir: dirA, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true }),
-    seedMarket({ dataDir: dirB, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true }),
+  // B builds the lots' read indexes beside the derivation, A after it
+  [summary, summaryB] = await Promise.all([
+    seedMarket({ dataDir: dirA, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, earlyLotIndexes: false }),
+    seedMarket({ dataDir: dirB, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, earlyLotIndexes: true }),
   ]);
   db = new Database(join(dirA, "market.db"), { readonly: true });
 });
@@ -44,6 +47,27 @@ describe("determinism", () => {
       other.close();
     });
   }
+
+  test("the lots' read indexes built beside the derivation: the same schema, the same derived rows", () => {
+    expect(summary.early).toBeNull();
+    expect(summaryB.early!.total).toBe(LOT_INDEXES.length);
+    expect(summaryB.early!.built).toBeLessThanOrEqual(LOT_INDEXES.length);
+    const other = new Database(join(dirB, "market.db"), { readonly: true });
+    const schema = (d: Database) => d.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").all();
+    expect(schema(other)).toEqual(schema(db));
+    for (const table of ["artists", "artworks", "artist_charts", "artist_analytics", "repeat_pairs", "market_index", "sales"]) {
+      const hash = (d: Database) => {
+        const h = new Bun.CryptoHasher("sha256");
+        for (const row of d.query(`SELECT * FROM ${table} ORDER BY rowid`).values()) {
+          h.update(JSON.stringify(row, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)));
+        }
+        return h.digest("hex");
+      };
+      expect([table, hash(other)]).toEqual([table, hash(db)]);
+    }
+    expect((other.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
+    other.close();
+  });
 
   test("the truth is written beside the market, not in it", () => {
     const truth = new Database(join(dirA, "truth.db"), { readonly: true });

@@ -12,6 +12,13 @@ import { buildsIndex, withSortRuns } from "../sort-runs";
 
 export const READ_STATEMENTS: readonly string[] = [...artists, ...artworks, ...lots, ...sales];
 
+/**
+ * The indexes among READ_STATEMENTS on the lots alone (the lot list's and the upcoming lots'):
+ * the lots are final before the derivation, so these can be built beside it (IndexBuilder,
+ * src/derive/snapshot.ts); buildReadIndexes then passes over those already built.
+ */
+export const LOT_INDEXES: readonly string[] = READ_STATEMENTS.filter((sql) => /^CREATE INDEX IF NOT EXISTS \w+ ON lots \(/.test(sql));
+
 export function buildReadIndexes(db: Database, onStatement?: (done: number, total: number) => void): void {
   READ_STATEMENTS.forEach((sql, i) => {
     if (buildsIndex(sql)) withSortRuns(db, () => db.run(sql));
