@@ -47,7 +47,7 @@ for (const scale of scales) {
   }
   const stdout = proc.stdout.toString();
   const lots = /lots\s+([\d,]+)/.exec(stdout)?.[1] ?? "?";
-  const steps = [/^ {2}images embedded .*$/m.exec(stdout)?.[0], /^ {2}time .*$/m.exec(stdout)?.[0], /^ {2}steps .*$/m.exec(stdout)?.[0]].filter(Boolean).map((l) => `    ${l!.trim()}`);
+  const steps = [/^ {2}images embedded .*$/m.exec(stdout)?.[0], /^ {2}time .*$/m.exec(stdout)?.[0], /^ {2}steps .*$/m.exec(stdout)?.[0], /^ {2}lot indexes .*$/m.exec(stdout)?.[0]].filter(Boolean).map((l) => `    ${l!.trim()}`);
   const size = dirSize(dir);
   const line =
     `${scale.padEnd(7)} lots ${lots.padStart(11)}  ${seconds.toFixed(1).padStart(7)} s (CPU ${cpu.toFixed(0)} s, ${load})  ` +
