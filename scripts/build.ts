@@ -84,6 +84,7 @@ const cmd = [
   join(root, "src/images/embed-worker.ts"),
   join(root, "src/derive/artist-worker.ts"),
   join(root, "src/db/index-builder-worker.ts"),
+  join(root, "src/seed/generate-worker.ts"),
 ];
 
 mkdirSync(dirname(outfile), { recursive: true });

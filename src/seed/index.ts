@@ -5,6 +5,7 @@
  * Same seed and same as-of date: the same market, row for row.
  */
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import type { Scale } from "../config";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
@@ -13,7 +14,8 @@ import { deferIndexes, finishSnapshot } from "../derive/snapshot";
 import type { EmbedMarketSummary } from "../images/embed-market";
 import { Progress } from "../progress";
 import { today } from "../time";
-import { buildSales, generateArtists, planArtists, SCALE_SPECS, type GeneratorTotals } from "./market";
+import { generateOnThread } from "./generate-thread";
+import { buildSales, generateArtists, planArtists, SCALE_SPECS, tableSink, type GeneratorTotals } from "./market";
 import { Random } from "./random";
 import { CURRENCY_CODES, writeReference } from "./reference";
 import { BENCHMARKS, benchmarkSeries, fxLastDay, fxRates, marketFactor, monthIndex } from "./series";
@@ -33,6 +35,11 @@ export interface SeedOptions {
   embed?: boolean;
   /** Build the lots' read indexes beside the derivation (FinishOptions.earlyLotIndexes; default by size). */
   earlyLotIndexes?: boolean;
+  /**
+   * Run the generator on a thread of its own while this one inserts its rows (generate-thread.ts;
+   * the same rows). Default: on a machine of 2 CPUs or more.
+   */
+  generatorThread?: boolean;
 }
 
 export interface SeedSummary {
@@ -115,7 +122,9 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     const plans = planArtists(rng, spec);
     const planned = plans.reduce((s, p) => s + p.lots, 0);
     phase = progress.phase("artists, artworks, lots", planned);
-    totals = generateArtists({ db, truth, rng, spec, asOf, months, market, fx, sales }, plans, (_, lots) => phase.tick(lots));
+    const ctx = { rng, spec, asOf, months, market, fx, sales };
+    const tick = (_: number, lots: number) => phase.tick(lots);
+    totals = (options.generatorThread ?? cpus().length >= 2) ? await generateOnThread(db, truthTmp, ctx, plans, tick) : generateArtists(ctx, plans, tableSink(db, truth, tick));
     phase.end();
     Object.assign(counts, { artists: totals.artists, artworks: totals.artworks, lots: totals.lots, images: totals.images, artist_events: totals.events });
 

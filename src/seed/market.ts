@@ -400,8 +400,6 @@ export function planArtists(rng: Random, spec: ScaleSpec): ArtistPlan[] {
 }
 
 export interface GeneratorContext {
-  db: Database;
-  truth: Database;
   rng: Random;
   spec: ScaleSpec;
   asOf: string;
@@ -425,34 +423,84 @@ const EVENT_TEXT = {
   publications: ["Catalogue raisonné, volume I", "Monograph", "Exhibition catalogue", "Collected writings", "Catalogue raisonné, volume II"],
 };
 
-/** Generates every artist, with artworks, lots, images and events; writes them and the truth. */
-export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onArtist: (done: number, lots: number) => void): GeneratorTotals {
-  const { db, truth, rng, spec, asOf, months, market, fx, sales } = ctx;
-  const asOfYear = Number(asOf.slice(0, 4));
-  const today = dayNumber(asOf);
-  const firstDay = dayNumber(`${FIRST_YEAR}-01-01`);
+/**
+ * Where the generator's rows go, each as the values of its table's INSERT in column order
+ * (ROW_INSERTS): straight into the tables (tableSink), or to the thread that writes them
+ * (src/seed/generate-thread.ts). `begin` and `commit` bracket each batch of artists.
+ */
+export interface RowSink {
+  artist(row: unknown[]): void;
+  artwork(row: unknown[]): void;
+  lot(row: unknown[]): void;
+  image(row: unknown[]): void;
+  event(row: unknown[]): void;
+  artistTruth(row: unknown[]): void;
+  artworkTruth(row: unknown[]): void;
+  begin(): void;
+  /** The end of a batch: `done` artists and `lots` lots generated so far. */
+  commit(done: number, lots: number): void;
+}
 
-  const insArtist = db.query(
-    `INSERT INTO src_artists (id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id)
+/** The INSERT of each kind of row, market.db's then truth.db's. */
+export const ROW_INSERTS = {
+  artist: `INSERT INTO src_artists (id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insArtwork = db.query(
-    `INSERT INTO src_artworks (id, uid, artist_id, title, category_id, medium, material_ids, substrate_id, creation_year,
+  artwork: `INSERT INTO src_artworks (id, uid, artist_id, title, category_id, medium, material_ids, substrate_id, creation_year,
        height_cm, width_cm, depth_cm, signed, edition_group_id, edition_number, edition_size, image_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insLot = db.query(
-    `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime,
+  lot: `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime,
        location_id, creation_year, is_top, reserve_mark, third_party_mark, currency, hammer, estimate_min, estimate_max, premium,
        hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd, notes)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insImage = db.query("INSERT INTO images (id, artwork_id, width, height, kind, seed, path) VALUES (?, ?, ?, ?, 'procedural', ?, NULL)");
-  const insEvent = db.query("INSERT INTO artist_events (id, artist_id, date, type, title, description, visible) VALUES (?, ?, ?, ?, ?, ?, ?)");
-  const insArtistTruth = truth.query(
-    "INSERT INTO artist_truth (artist_id, beta, drift, vol, base_log_value, log_index) VALUES (?, ?, ?, ?, ?, ?)",
-  );
-  const insArtworkTruth = truth.query("INSERT INTO artwork_truth (artwork_id, artist_id, hedonic, quality) VALUES (?, ?, ?, ?)");
+  image: "INSERT INTO images (id, artwork_id, width, height, kind, seed, path) VALUES (?, ?, ?, ?, 'procedural', ?, NULL)",
+  event: "INSERT INTO artist_events (id, artist_id, date, type, title, description, visible) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  artistTruth: "INSERT INTO artist_truth (artist_id, beta, drift, vol, base_log_value, log_index) VALUES (?, ?, ?, ?, ?, ?)",
+  artworkTruth: "INSERT INTO artwork_truth (artwork_id, artist_id, hedonic, quality) VALUES (?, ?, ?, ?)",
+} as const;
+
+/** The market's kinds of rows (those of market.db). */
+export const MARKET_ROWS = ["artist", "artwork", "lot", "image", "event"] as const;
+
+/**
+ * A sink that inserts every row on this thread: market rows into `db`, the truth's into `truth`,
+ * a batch of artists one transaction on each.
+ */
+export function tableSink(db: Database, truth: Database, onBatch: (done: number, lots: number) => void): RowSink {
+  const st = (target: Database, sql: string) => {
+    const q = target.query(sql);
+    return (row: unknown[]) => {
+      q.run(...(row as never[]));
+    };
+  };
+  return {
+    artist: st(db, ROW_INSERTS.artist),
+    artwork: st(db, ROW_INSERTS.artwork),
+    lot: st(db, ROW_INSERTS.lot),
+    image: st(db, ROW_INSERTS.image),
+    event: st(db, ROW_INSERTS.event),
+    artistTruth: st(truth, ROW_INSERTS.artistTruth),
+    artworkTruth: st(truth, ROW_INSERTS.artworkTruth),
+    begin() {
+      db.run("BEGIN");
+      truth.run("BEGIN");
+    },
+    commit(done, lots) {
+      db.run("COMMIT");
+      truth.run("COMMIT");
+      onBatch(done, lots);
+    },
+  };
+}
+
+/** Artists per batch (one transaction each). */
+export const ARTIST_BATCH = 200;
+
+/** Generates every artist, with artworks, lots, images and events, and the truth, into `out`. */
+export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out: RowSink): GeneratorTotals {
+  const { rng, spec, asOf, months, market, fx, sales } = ctx;
+  const asOfYear = Number(asOf.slice(0, 4));
+  const today = dayNumber(asOf);
+  const firstDay = dayNumber(`${FIRST_YEAR}-01-01`);
 
   const totals: GeneratorTotals = { artists: 0, artworks: 0, lots: 0, images: 0, events: 0, lotsByStatus: {} };
   const usedUids = new Set<string>();
@@ -463,10 +511,6 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onAr
   let editionGroup = 0;
   const index = new Float64Array(months);
   const fxCode = CURRENCY_CODES;
-
-  const batch = db.transaction((from: number, to: number) => {
-    for (let a = from; a < to; a++) generateOne(a);
-  });
 
   function generateOne(a: number): void {
     const plan = plans[a]!;
@@ -495,7 +539,7 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onAr
       index[m] = beta * market[m]! + own;
     }
     const base = Math.log(MODEL.baseUsd) + MODEL.fameSd * plan.fame;
-    insArtistTruth.run(artistId, beta, drift, vol, base, new Uint8Array(Float32Array.from(index).buffer));
+    out.artistTruth([artistId, beta, drift, vol, base, new Uint8Array(Float32Array.from(index).buffer)]);
 
     // Categories this artist works in.
     const primary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
@@ -545,10 +589,10 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onAr
         if (hasImage) {
           imgId = ++imageId;
           const { width, height } = pixelSize(rng, h, w);
-          insImage.run(imgId, id, width, height, rng.int(1, 2 ** 31 - 1));
+          out.image([imgId, id, width, height, rng.int(1, 2 ** 31 - 1)]);
           totals.images++;
         }
-        insArtwork.run(
+        out.artwork([
           id,
           `aw-${id.toString(36)}-${slugify(title).slice(0, 40) || "untitled"}`,
           artistId,
@@ -566,8 +610,8 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onAr
           editionNumber,
           edition,
           imgId,
-        );
-        insArtworkTruth.run(id, artistId, hedonic, quality);
+        ]);
+        out.artworkTruth([id, artistId, hedonic, quality]);
         totals.artworks++;
 
         // Offers over the years: sorted dates between creation (or 1986) and a few weeks ahead.
@@ -622,7 +666,7 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onAr
           const lotNum = rng.chance(0.02) ? `${seq}A` : String(seq);
           const isTopLot = estMax * rate >= 250_000 || quality > 0.5;
           const notes = rng.chance(0.5) ? `${notesFor}${notesFor ? "; " : ""}${rng.pick(NOTE_PHRASES)}` : notesFor;
-          insLot.run(
+          out.lot([
             ++lotId,
             sale + 1,
             id,
@@ -648,7 +692,7 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onAr
             round2(estMax * rate),
             premium === null ? null : round2(premium * rate),
             notes,
-          );
+          ]);
           totals.lots++;
           totals.lotsByStatus[status] = (totals.lotsByStatus[status] ?? 0) + 1;
           if (hammer !== null) {
@@ -683,7 +727,7 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onAr
     events.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
     for (const [date, type, title, description] of events) {
       if (date > asOf) continue;
-      insEvent.run(++eventId, artistId, date, type, title, description, rng.chance(0.92) ? 1 : 0);
+      out.event([++eventId, artistId, date, type, title, description, rng.chance(0.92) ? 1 : 0]);
       totals.events++;
     }
 
@@ -698,17 +742,16 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], onAr
       .filter(Boolean)
       .join(" ");
     const photo = ++imageId;
-    insImage.run(photo, null, 600, 800, artistId);
-    insArtist.run(artistId, uid, name, synonyms.join("|"), nationality, birth, death, bio, longBio, isTop ? 1 : 0, photo);
+    out.image([photo, null, 600, 800, artistId]);
+    out.artist([artistId, uid, name, synonyms.join("|"), nationality, birth, death, bio, longBio, isTop ? 1 : 0, photo]);
     totals.artists++;
   }
 
-  const BATCH = 200;
-  for (let a = 0; a < plans.length; a += BATCH) {
-    truth.run("BEGIN");
-    batch(a, Math.min(plans.length, a + BATCH));
-    truth.run("COMMIT");
-    onArtist(Math.min(plans.length, a + BATCH), totals.lots);
+  for (let a = 0; a < plans.length; a += ARTIST_BATCH) {
+    const to = Math.min(plans.length, a + ARTIST_BATCH);
+    out.begin();
+    for (let k = a; k < to; k++) generateOne(k);
+    out.commit(to, totals.lots);
   }
   return totals;
 }

@@ -13,6 +13,22 @@ export class Random {
     for (let i = 0; i < 15; i++) this.next();
   }
 
+  /** The generator's state, to go on with the same stream elsewhere (Random.resume). */
+  state(): [number, number, number, number] {
+    return [this.a, this.b, this.c, this.d];
+  }
+
+  /** Goes on from `state` (from Random.state, maybe taken on another thread). */
+  restore(state: readonly [number, number, number, number]): this {
+    [this.a, this.b, this.c, this.d] = state;
+    return this;
+  }
+
+  /** A generator that goes on from `state`. */
+  static resume(state: readonly [number, number, number, number]): Random {
+    return new Random(0).restore(state);
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     const t = (((this.a + this.b) | 0) + this.d) | 0;

@@ -98,7 +98,6 @@ export function fxRates(rng: Random, codes: readonly string[], asOf: string, las
   const firstDay = dayNumber(`${FIRST_YEAR}-01-01`);
   const days = dayNumber(lastDay) - firstDay + 1;
   const span = dayNumber(asOf) - firstDay;
-  const index = new Map(codes.map((c, i) => [c, i]));
   const rates = codes.map((code) => {
     const [start, end, vol] = FX_LEVELS[code] ?? [1, 1, 0.005];
     const out = new Float64Array(days);
@@ -112,6 +111,12 @@ export function fxRates(rng: Random, codes: readonly string[], asOf: string, las
     }
     return out;
   });
+  return fxTable(firstDay, days, codes, rates);
+}
+
+/** An FxTable over daily rates (`rates[c][d]`: USD per unit of codes[c] on firstDay + d). */
+export function fxTable(firstDay: number, days: number, codes: readonly string[], rates: Float64Array[]): FxTable {
+  const index = new Map(codes.map((c, i) => [c, i]));
   return {
     firstDay,
     days,

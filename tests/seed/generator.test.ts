@@ -18,10 +18,11 @@ let summaryB: SeedSummary;
 beforeAll(async () => {
   dirA = tempDataDir();
   dirB = tempDataDir();
-  // B builds the lots' read indexes beside the derivation, A after it
+  // A generates and inserts on one thread and builds every read index after the derivation; B
+  // generates on a thread of its own and builds the lots' read indexes beside the derivation
   [summary, summaryB] = await Promise.all([
-    seedMarket({ dataDir: dirA, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, earlyLotIndexes: false }),
-    seedMarket({ dataDir: dirB, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, earlyLotIndexes: true }),
+    seedMarket({ dataDir: dirA, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, generatorThread: false, earlyLotIndexes: false }),
+    seedMarket({ dataDir: dirB, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, generatorThread: true, earlyLotIndexes: true }),
   ]);
   db = new Database(join(dirA, "market.db"), { readonly: true });
 });
@@ -34,7 +35,7 @@ afterAll(() => {
 const all = <T>(sql: string, ...params: (string | number)[]) => db.query(sql).all(...params) as T[];
 const one = <T>(sql: string, ...params: (string | number)[]) => db.query(sql).get(...params) as T;
 
-describe("determinism", () => {
+describe("determinism (one seed generated on this thread, the other on a thread of its own)", () => {
   for (const table of ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "fx_rates", "benchmarks"]) {
     test(`same seed and as-of date: ${table} identical row for row`, () => {
       const other = new Database(join(dirB, "market.db"), { readonly: true });
@@ -67,6 +68,23 @@ describe("determinism", () => {
     }
     expect((other.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
     other.close();
+  });
+
+  test("same seed: the truth identical row for row", () => {
+    const [a, b] = [dirA, dirB].map((d) => new Database(join(d, "truth.db"), { readonly: true }));
+    for (const table of ["market_truth", "artist_truth", "artwork_truth", "truth_meta"]) {
+      const hash = (d: Database) => {
+        const h = new Bun.CryptoHasher("sha256");
+        for (const row of d.query(`SELECT * FROM ${table} ORDER BY rowid`).values()) {
+          h.update(JSON.stringify(row, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)));
+        }
+        return h.digest("hex");
+      };
+      expect([table, hash(b!)]).toEqual([table, hash(a!)]);
+    }
+    expect(a!.query("SELECT count(*) AS n FROM artwork_truth").get()).toEqual({ n: summary.counts.artworks });
+    a!.close();
+    b!.close();
   });
 
   test("the truth is written beside the market, not in it", () => {
