@@ -5,7 +5,7 @@
  * statistics. The caller writes its market_meta rows and renames the file into place.
  */
 import type { Database } from "bun:sqlite";
-import { cpus, totalmem } from "node:os";
+import { cpus } from "node:os";
 import { IndexBuilder, type BuilderSummary } from "../db/index-builder";
 import { buildReadIndexes, LOT_INDEXES, READ_STATEMENTS } from "../db/market-indexes";
 import { withSortRuns } from "../db/sort-runs";
@@ -53,23 +53,15 @@ export interface FinishOptions {
 }
 
 /**
- * From this many lots, the lots' read indexes may be built beside the derivation by default:
- * below it the second core has the image embedding to run (medium: 41k images beside a derivation
- * of about a minute) and the builds take seconds.
+ * From this many lots, the lots' read indexes are built beside the derivation by default (on a
+ * machine of 2 CPUs or more): at full scale (29M lots) they take about 175 s, the derivation's
+ * pass 1 about 130 s. Below it the second core has the image embedding to run (medium: 41k images
+ * beside a derivation of about a minute) and the builds take seconds.
  */
 export const EARLY_LOT_INDEXES_MIN_LOTS = 4_000_000;
 
-/**
- * ...and only while the snapshot is at most this share of the machine's memory: the builds scan
- * the lots and write their sort runs while pass 1 reads the lots, which pays while the page cache
- * holds the file. Measured on this 2-core, 24 GB machine (docs/benchmarks.md): large (7.7M lots,
- * about 2 GB then) 483.5 → 441.4 s; full (29M lots, about 8 GB then) no gain: five of the eleven
- * indexes built beside in 230–262 s, pass 1 133 → 171–225 s, the read indexes 378 → 322–391 s.
- */
-export const EARLY_LOT_INDEXES_MAX_MEMORY_SHARE = 0.25;
-
-export function defaultEarlyLotIndexes(lots: number, snapshotBytes: number, cpuCount = cpus().length, memoryBytes = totalmem()): boolean {
-  return cpuCount >= 2 && lots >= EARLY_LOT_INDEXES_MIN_LOTS && snapshotBytes <= EARLY_LOT_INDEXES_MAX_MEMORY_SHARE * memoryBytes;
+export function defaultEarlyLotIndexes(lots: number, cpuCount = cpus().length): boolean {
+  return cpuCount >= 2 && lots >= EARLY_LOT_INDEXES_MIN_LOTS;
 }
 
 export interface FinishSummary {
@@ -101,7 +93,7 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
     // this connection stays idle, the derivation reads through an immutable reader until the
     // builder has stopped.
     const path = db.filename && db.filename !== ":memory:" ? db.filename : null;
-    const early = path !== null && (options.earlyLotIndexes ?? earlyLotIndexes() ?? defaultEarlyLotIndexes(countLots(db), snapshotBytes(db)));
+    const early = path !== null && (options.earlyLotIndexes ?? earlyLotIndexes() ?? defaultEarlyLotIndexes(countLots(db)));
     let besides: BuilderSummary | null = null;
     if (early) {
       reader = openSnapshotReader(path);
@@ -157,12 +149,6 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
 /** The lots' count as their largest id (instant; ids are dense after a seed, at most larger after an import). */
 function countLots(db: Database): number {
   return (db.query("SELECT max(rowid) AS n FROM lots").get() as { n: number | null }).n ?? 0;
-}
-
-function snapshotBytes(db: Database): number {
-  const pages = (db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
-  const size = (db.query("PRAGMA page_size").get() as { page_size: number }).page_size;
-  return pages * size;
 }
 
 /** ARTMARKET_EARLY_LOT_INDEXES: 1 to build the lots' read indexes beside the derivation, 0 not to; unset, undefined. */

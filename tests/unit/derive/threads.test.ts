@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { defaultDeriveThreads, PARALLEL_MIN_ARTISTS, PARALLEL_MIN_CPUS, PARALLEL_MIN_SOLD } from "../../../src/derive";
-import { defaultEarlyLotIndexes, EARLY_LOT_INDEXES_MAX_MEMORY_SHARE, EARLY_LOT_INDEXES_MIN_LOTS } from "../../../src/derive/snapshot";
+import { defaultEarlyLotIndexes, EARLY_LOT_INDEXES_MIN_LOTS } from "../../../src/derive/snapshot";
 
 test("pass 2's default threads: none for a small market or one CPU, one per CPU but one from 4 CPUs, one per CPU on 2-3 CPUs for a large market", () => {
   const big = PARALLEL_MIN_SOLD;
@@ -14,14 +14,10 @@ test("pass 2's default threads: none for a small market or one CPU, one per CPU 
   expect(defaultDeriveThreads(artists, big, 16)).toBe(15);
 });
 
-test("the lots' read indexes beside the derivation by default: from EARLY_LOT_INDEXES_MIN_LOTS lots on 2 CPUs or more, while the snapshot is at most a quarter of the memory", () => {
+test("the lots' read indexes beside the derivation by default: from EARLY_LOT_INDEXES_MIN_LOTS lots on 2 CPUs or more", () => {
   const big = EARLY_LOT_INDEXES_MIN_LOTS;
-  const GB = 2 ** 30;
-  expect(EARLY_LOT_INDEXES_MAX_MEMORY_SHARE).toBe(0.25);
-  expect(defaultEarlyLotIndexes(big, 2 * GB, 1, 24 * GB)).toBe(false);
-  expect(defaultEarlyLotIndexes(big - 1, 2 * GB, 2, 24 * GB)).toBe(false);
-  expect(defaultEarlyLotIndexes(big, 2 * GB, 2, 24 * GB)).toBe(true);
-  expect(defaultEarlyLotIndexes(big, 6 * GB, 2, 24 * GB)).toBe(true);
-  expect(defaultEarlyLotIndexes(30_000_000, 8 * GB, 2, 24 * GB)).toBe(false);
-  expect(defaultEarlyLotIndexes(30_000_000, 8 * GB, 16, 64 * GB)).toBe(true);
+  expect(defaultEarlyLotIndexes(big, 1)).toBe(false);
+  expect(defaultEarlyLotIndexes(big - 1, 2)).toBe(false);
+  expect(defaultEarlyLotIndexes(big, 2)).toBe(true);
+  expect(defaultEarlyLotIndexes(30_000_000, 16)).toBe(true);
 });
