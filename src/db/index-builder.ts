@@ -73,14 +73,24 @@ export class IndexBuilder {
     this.worker.postMessage({ path, statements: [...statements], stop: this.stopFlag.buffer });
   }
 
+  /** Statements built so far (as the thread has reported). */
+  get builtSoFar(): number {
+    return this.built;
+  }
+
   /**
    * Asks the thread to stop after the statement under way, waits for it and closes it. Throws
    * the error of a statement that failed (the snapshot is then abandoned: its connection writes
    * without a journal).
    */
   async stop(): Promise<BuilderSummary> {
-    const t = performance.now();
     Atomics.store(this.stopFlag, 0, 1);
+    return this.finish();
+  }
+
+  /** Waits for the thread to build every statement (or to stop, once asked), then closes it; throws as stop() does. */
+  async finish(): Promise<BuilderSummary> {
+    const t = performance.now();
     await this.done;
     const waited = (performance.now() - t) / 1000;
     this.worker.terminate();
