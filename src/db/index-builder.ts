@@ -17,8 +17,7 @@
  * and waits for it; the statements are idempotent (IF NOT EXISTS), so those it did not reach are
  * built later with the rest.
  */
-import { dirname } from "node:path";
-import { isCompiled } from "../platform/native";
+import { workerEntry } from "../platform/native";
 
 /** How far the builder got. */
 export interface BuilderSummary {
@@ -29,14 +28,6 @@ export interface BuilderSummary {
   seconds: number;
   /** Seconds `stop()` waited for the statement under way. */
   waited: number;
-}
-
-/**
- * The worker's entry: beside this file from source; in the compiled binary, where the build put
- * it (scripts/build.ts lists it as an entry point).
- */
-function workerEntry(): string {
-  return isCompiled ? `${dirname(Bun.main)}/db/index-builder-worker.ts` : new URL("./index-builder-worker.ts", import.meta.url).href;
 }
 
 export class IndexBuilder {
@@ -52,7 +43,7 @@ export class IndexBuilder {
   /** Starts building `statements` (idempotent, in order) on the snapshot at `path`. */
   constructor(path: string, statements: readonly string[]) {
     this.total = statements.length;
-    this.worker = new Worker(workerEntry());
+    this.worker = new Worker(workerEntry("db/index-builder-worker.ts"));
     this.done = new Promise<void>((resolve) => {
       this.worker.onmessage = (event: MessageEvent) => {
         const msg = event.data as { built?: number; seconds?: number; finished?: true; error?: string };

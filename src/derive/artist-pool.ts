@@ -5,8 +5,7 @@
  * the rows, in page order.
  */
 import { Database, constants } from "bun:sqlite";
-import { dirname } from "node:path";
-import { isCompiled } from "../platform/native";
+import { workerEntry } from "../platform/native";
 import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistRow } from "./artist";
 
 /**
@@ -27,14 +26,6 @@ export function openSnapshotReader(path: string): Database {
   return db;
 }
 
-/**
- * The worker's entry: beside this file from source; in the compiled binary, where the build put
- * it (scripts/build.ts lists it as an entry point).
- */
-function workerEntry(): string {
-  return isCompiled ? `${dirname(Bun.main)}/derive/artist-worker.ts` : new URL("./artist-worker.ts", import.meta.url).href;
-}
-
 export class ArtistPool {
   private readonly workers: Worker[] = [];
   private readonly outstanding: number[] = [];
@@ -44,7 +35,7 @@ export class ArtistPool {
   /** `snapshot`: the path of the snapshot's file, which each thread opens with openSnapshotReader. */
   constructor(threads: number, model: ArtistModel, noise: ArtistNoise, snapshot: string) {
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(workerEntry());
+      const worker = new Worker(workerEntry("derive/artist-worker.ts"));
       worker.onmessage = (event: MessageEvent) => {
         const msg = event.data as { page: number; rows?: ArtistOutput[]; error?: string };
         const entry = this.waiting.get(msg.page);

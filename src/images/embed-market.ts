@@ -16,8 +16,8 @@
 import type { Database } from "bun:sqlite";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
-import { isCompiled, loadSharp, type Sharp } from "../platform/native";
+import { join } from "node:path";
+import { loadSharp, workerEntry, type Sharp } from "../platform/native";
 import { embedPixels, embeddingRaster, EMBEDDING_DIMS, SVG_SHEET, svgRasters } from "./embedding";
 import { renderSvg } from "./procedural";
 import { buildArtistIndex, buildVectorIndex, imageIndexSpec, type BuildSummary, type VectorRow } from "./vector-index";
@@ -177,14 +177,6 @@ export async function embedBatch(sharp: Sharp, dataDir: string, rows: readonly E
   return { vectors, ok };
 }
 
-/**
- * The worker's entry: beside this file from source; in the compiled binary, where the build put
- * it (entry points keep their path under the common root of the entries, src/, next to the main one).
- */
-function workerEntry(): string {
-  return isCompiled ? `${dirname(Bun.main)}/images/embed-worker.ts` : new URL("./embed-worker.ts", import.meta.url).href;
-}
-
 /** Rows handed to the workers by `startEmbedding`, before the caller goes on with other work. */
 const HEAD_START_ROWS = 100_000;
 
@@ -211,7 +203,7 @@ class EmbedPool {
     // workers (threads of one process, one pid) would each write it.
     loadSharp(dataDir);
     for (let w = 0; w < count; w++) {
-      const worker = new Worker(workerEntry());
+      const worker = new Worker(workerEntry("images/embed-worker.ts"));
       worker.onmessage = (event: MessageEvent) => {
         const msg = event.data as { batch: number; vectors?: Float32Array; ok?: Uint8Array; error?: string };
         if (msg.error !== undefined) this.error ??= new Error(`embedding worker: ${msg.error}`);

@@ -15,7 +15,7 @@
 import type { Database } from "bun:sqlite";
 import type sharpDefault from "sharp";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 // @ts-ignore: a file asset; Bun resolves it to a path (embedded in the binary)
 import vecAsset from "../../node_modules/sqlite-vec-linux-x64/vec0.so" with { type: "file" };
@@ -28,6 +28,16 @@ export const LIBVIPS_FILE = "libvips-cpp.so.8.18.7";
 
 /** True inside the compiled executable. */
 export const isCompiled = import.meta.path.startsWith("/$bunfs/") || import.meta.path.startsWith("B:/~BUN/");
+
+/**
+ * A worker thread's entry, `srcPath` relative to src/ (e.g. "seed/generate-worker.ts"): from
+ * source, the file itself; in the compiled binary, where the build put it (entry points keep
+ * their path under src/, next to the main one; scripts/build.ts must list each worker, as a
+ * `bun build --compile` binary only holds the workers it was told about).
+ */
+export function workerEntry(srcPath: string): string {
+  return isCompiled ? `${dirname(Bun.main)}/${srcPath}` : new URL(`../${srcPath}`, import.meta.url).href;
+}
 
 /** Identifies the build, so a newer binary never loads an older binary's extracted libraries. */
 export const BUILD_ID: string = process.env.ARTMARKET_BUILD_ID ?? (typeof ARTMARKET_BUILD === "string" ? ARTMARKET_BUILD : "dev");

@@ -15,8 +15,7 @@
  * holds a few batches, not the market.
  */
 import type { Database } from "bun:sqlite";
-import { dirname } from "node:path";
-import { isCompiled } from "../platform/native";
+import { workerEntry } from "../platform/native";
 import { MARKET_ROWS, ROW_INSERTS, type ArtistPlan, type GeneratorContext, type GeneratorTotals } from "./market";
 
 /** Batches the generator may run ahead of the inserts. */
@@ -154,14 +153,6 @@ export function batchBuffers(batches: readonly ColumnBatch[]): ArrayBuffer[] {
 export type MarketRows = Record<MarketKind, ColumnBatch>;
 
 /**
- * The worker's entry: beside this file from source; in the compiled binary, where the build put
- * it (scripts/build.ts lists it as an entry point).
- */
-function workerEntry(): string {
-  return isCompiled ? `${dirname(Bun.main)}/seed/generate-worker.ts` : new URL("./generate-worker.ts", import.meta.url).href;
-}
-
-/**
  * Generates the market on a worker thread and inserts its rows into `db` here; the truth goes to
  * `truthPath` (open on no other connection that writes meanwhile). `ctx.rng` goes on from where
  * the thread's stream ended.
@@ -191,7 +182,7 @@ export function generateOnThread(
     inserted: inserted.buffer as SharedArrayBuffer,
   };
   return new Promise<GeneratorTotals>((resolve, reject) => {
-    const worker = new Worker(workerEntry());
+    const worker = new Worker(workerEntry("seed/generate-worker.ts"));
     const fail = (err: Error) => {
       worker.terminate();
       reject(err);

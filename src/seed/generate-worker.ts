@@ -10,11 +10,12 @@
  * Messages out: { rows: MarketRows (buffers transferred), done: artists, lots } per batch, then
  *               { totals: GeneratorTotals, rng: the random state at the end }, or { error }.
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { BATCHES_AHEAD, batchBuffers, ROW_COLUMNS, RowColumns, type GenerateJob, type MarketRows } from "./generate-thread";
 import { generateArtists, MARKET_ROWS, ROW_INSERTS, type RowSink } from "./market";
 import { Random } from "./random";
 import { fxTable } from "./series";
+import { openTruthDb } from "./truth";
 
 declare const self: Worker;
 
@@ -22,9 +23,7 @@ self.onmessage = (event: MessageEvent) => {
   const job = event.data as GenerateJob;
   let truth: Database | null = null;
   try {
-    truth = new Database(job.truthPath);
-    truth.run("PRAGMA journal_mode = OFF");
-    truth.run("PRAGMA synchronous = OFF");
+    truth = openTruthDb(job.truthPath);
     const artistTruth = truth.query(ROW_INSERTS.artistTruth);
     const artworkTruth = truth.query(ROW_INSERTS.artworkTruth);
     const inserted = new Int32Array(job.inserted);

@@ -19,9 +19,15 @@ const DDL = [
 ];
 
 export function createTruthDb(path: string): Database {
+  const db = openTruthDb(path);
+  for (const statement of DDL) db.run(statement);
+  return db;
+}
+
+/** A connection that writes truth.db at `path` (written whole by a seed: no journal). */
+export function openTruthDb(path: string): Database {
   const db = new Database(path, { create: true, strict: true });
   db.run("PRAGMA journal_mode = OFF");
   db.run("PRAGMA synchronous = OFF");
-  for (const statement of DDL) db.run(statement);
   return db;
 }
