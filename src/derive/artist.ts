@@ -12,7 +12,6 @@ import { cagr, medianCarByYear, momentum, momentumPercent, repeatSalePairs, shar
 import { careerPath, lotOutcome, salesVolume } from "../analytics/shapes";
 import { median } from "../analytics/stats";
 import { packDocument } from "../db/documents";
-import { slugify } from "../seed/names";
 import { sizeBucket } from "../seed/market";
 import { monthDate, monthIndex } from "../seed/series";
 import { isoOfSeconds } from "../time";
@@ -184,7 +183,6 @@ export interface ArtistOutput {
   artworks: Cell[][];
   chart: Cell[];
   docs: [string, Uint8Array][];
-  pairs: Cell[][];
   /** Artworks with an estimate. */
   estimated: number;
 }
@@ -195,15 +193,13 @@ export const ARTIST_INSERTS = {
        max_price, min_price, price_momentum_percentage_12mo, price_momentum_percentage_5y, artworks_count, recent_lots_count,
        total_sales_lots_1yr, total_sales_price_median_1yr, lots_count)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  artwork: `INSERT INTO artworks (id, uid, slug, artist_id, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm,
+  artwork: `INSERT INTO artworks (id, uid, artist_id, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm,
        depth_cm, size_bucket, edition_group_id, edition_number, edition_size, image_id, lots_count, last_lot_status, date_last_upcoming,
        date_last_sold, currency, last_hammer_usd, last_premium_usd, estimate_usd, estimate_min_usd, estimate_max_usd, price_momentum_12mo,
        price_change_12mo, price_momentum_24mo, price_change_24mo, cagr, artist_market_cap)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   chart: "INSERT INTO artist_charts (artist_id, start_month, points, stderr, vector) VALUES (?, ?, ?, ?, ?)",
   doc: "INSERT INTO artist_analytics (artist_id, kind, body) VALUES (?, ?, ?)",
-  pair: `INSERT INTO repeat_pairs (artist_id, artwork_id, buy_lot_id, sell_lot_id, buy_date, sell_date, period_months, car)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 } as const;
 
 /** Writes one artist's rows (on the connection that owns the snapshot); each row binds as one array, the cheapest way for bun:sqlite. */
@@ -212,10 +208,8 @@ export function artistWriter(db: Database): (out: ArtistOutput) => void {
   const artwork = db.query(ARTIST_INSERTS.artwork);
   const chart = db.query(ARTIST_INSERTS.chart);
   const doc = db.query(ARTIST_INSERTS.doc);
-  const pair = db.query(ARTIST_INSERTS.pair);
   return (out) => {
     for (const row of out.artworks) artwork.run(row as never);
-    for (const row of out.pairs) pair.run(row as never);
     const id = out.artist[0] as number;
     for (const [kind, body] of out.docs) doc.run(id, kind, body);
     chart.run(out.chart as never);
@@ -510,7 +504,6 @@ export class ArtistDeriver {
       artworks.push([
         w.id,
         w.uid,
-        `${slugify(w.title) || "untitled"}-${w.id.toString(36)}`,
         artist.id,
         w.title,
         w.category_id,
@@ -550,7 +543,6 @@ export class ArtistDeriver {
     const pairs = repeatSalePairs(
       lots.map((l) => ({ lotId: l.id, artworkId: l.artwork_id, date: l.sale_datetime.slice(0, 10), priceUsd: l.hammer_usd, sold: l.status === "sold" })),
     );
-    const pairRows = pairs.map((p) => [artist.id, p.artworkId, p.buyLotId, p.sellLotId, p.buyDate, p.sellDate, p.periodMonths, round6(p.car)]);
     const categoryOf = new Map(works.map((w) => [w.id, w.category_id]));
     const docs: Record<string, unknown> = {
       "sales-volume": salesVolume(
@@ -612,7 +604,7 @@ export class ArtistDeriver {
       recentSold.length ? round2(median(recentSold.map((l) => l.premium_usd ?? l.hammer_usd!))!) : null,
       lots.length,
     ];
-    return { artist: artistRow, artworks, chart, docs: packed, pairs: pairRows, estimated };
+    return { artist: artistRow, artworks, chart, docs: packed, estimated };
   }
 }
 

@@ -396,7 +396,6 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     db.run("DELETE FROM artworks");
     db.run("DELETE FROM artist_charts");
     db.run("DELETE FROM artist_analytics");
-    db.run("DELETE FROM repeat_pairs");
     db.run("DELETE FROM market_index");
     const write = artistWriter(db);
     writePage = db.transaction((outs: ArtistOutput[]) => {

@@ -37,7 +37,7 @@ export function deferIndexes(db: Database, tables: string[], options: { keepUniq
 }
 
 /** The tables derivation writes (their indexes are rebuilt after it). */
-const SERVED_TABLES = ["artists", "artworks", "sales", "repeat_pairs"];
+const SERVED_TABLES = ["artists", "artworks", "sales"];
 
 export interface FinishOptions {
   dataDir: string;

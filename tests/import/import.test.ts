@@ -63,7 +63,7 @@ function reportRows(s: ImportSummary): { file: string; line: number; reason: str
 }
 
 const SOURCE = ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "fx_rates", "auction_houses", "auction_locations", "categories", "materials", "benchmarks"];
-const DERIVED = ["artists", "artworks", "sales", "artist_charts", "artist_analytics", "repeat_pairs", "market_index"];
+const DERIVED = ["artists", "artworks", "sales", "artist_charts", "artist_analytics", "market_index"];
 
 describe("round trip: seed → export → import", () => {
   let seeded: string;

@@ -463,6 +463,9 @@ describe("schemas", () => {
     expect(a.current_estimated_price_min).toBe(edition.estimate_min_usd);
     expect(a.current_estimated_price_max).toBe(edition.estimate_max_usd);
     expect(a.current_estimated_price_currency).toBe("USD");
+    // the slug: the title's words in lower case joined by "-", then the id in base 36
+    expect(a.slug).toBe(`${edition.title.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "untitled"}-${edition.id.toString(36)}`);
+    expect(a.slug.endsWith(`-${edition.id.toString(36)}`)).toBe(true);
     expect(a.description.edition).toEqual({
       edition_group_id: edition.edition_group_id,
       edition_number: edition.edition_number,

@@ -11,7 +11,7 @@ import { deriveMarket } from "../../src/derive";
 import { openSnapshotReader } from "../../src/derive/artist-pool";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 
-const DERIVED = ["artists", "artworks", "artist_charts", "artist_analytics", "repeat_pairs", "market_index", "sales"];
+const DERIVED = ["artists", "artworks", "artist_charts", "artist_analytics", "market_index", "sales"];
 const dirs: string[] = [];
 let source: string;
 

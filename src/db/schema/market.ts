@@ -5,7 +5,8 @@
  * importer writes it (src_artists, src_artworks, src_sales, lots, fx_rates, images, events,
  * benchmarks). Served tables are written by the derivation step from the source tables, with every
  * metric the API serves computed ahead (artists, artworks, sales, artist_charts, artist_analytics,
- * repeat_pairs, market_index), so that a read is a lookup. Lots are both: the writer fills their
+ * market_index), so that a read is a lookup. Repeat-sale pairs live in the artist's analytics
+ * documents (returns-vs-period), the only place they are served. Lots are both: the writer fills their
  * denormalised columns (artist, house, sale status and date, location) as it writes them.
  */
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -293,7 +294,6 @@ export const artworks = sqliteTable(
   {
     id: integer("id").primaryKey(),
     uid: text("uid").notNull(),
-    slug: text("slug").notNull(),
     artistId: integer("artist_id").notNull(),
     title: text("title").notNull(),
     categoryId: integer("category_id").notNull(),
@@ -364,23 +364,6 @@ export const sales = sqliteTable(
     hammerHighEstimate: real("hammer_high_estimate").notNull(),
   },
   (t) => [index("sales_house_start").on(t.houseId, t.startDatetime), index("sales_start").on(t.startDatetime)],
-);
-
-/** Repeat-sale pairs: consecutive sold lots of one artwork at least 12 months apart. */
-export const repeatPairs = sqliteTable(
-  "repeat_pairs",
-  {
-    artistId: integer("artist_id").notNull(),
-    artworkId: integer("artwork_id").notNull(),
-    buyLotId: integer("buy_lot_id").notNull(),
-    sellLotId: integer("sell_lot_id").notNull(),
-    buyDate: text("buy_date").notNull(),
-    sellDate: text("sell_date").notNull(),
-    periodMonths: integer("period_months").notNull(),
-    /** Compound annual return, percent per year. */
-    car: real("car").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.artistId, t.sellLotId] })],
 );
 
 /** The global art index, monthly, and its monthly observation count. */

@@ -11,6 +11,7 @@ import { Type as t, type TSchema } from "@sinclair/typebox";
 import { followedAmong } from "../../db/follows";
 import type { AppDeps, RequestContext, Schema } from "../../http/endpoint";
 import { ImageSchema } from "../../images/model";
+import { slugify } from "../../seed/names";
 import { isoOfSecondsSql } from "../../time";
 import { priceObject, PriceSchema, type PriceRow } from "../lots/model";
 
@@ -279,7 +280,6 @@ export function viewOf(ctx: RequestContext<unknown>): View {
 interface ArtworkRow {
   id: number;
   uid: string;
-  slug: string;
   title: string;
   medium: string;
   creation_year: number | null;
@@ -307,11 +307,14 @@ interface ArtworkRow {
   price_change_24mo: number | null;
 }
 
+/** An artwork's URL slug: its title's slug and its id in base 36 (made on read, not stored). */
+export const artworkSlug = (title: string, id: number): string => `${slugify(title) || "untitled"}-${id.toString(36)}`;
+
 interface LastLotRow extends PriceRow {
   artwork_id: number;
 }
 
-const ARTWORK_COLUMNS = `a.id, a.uid, a.slug, a.title, a.medium, a.creation_year, a.image_id, a.artist_id, ar.name AS artist_name,
+const ARTWORK_COLUMNS = `a.id, a.uid, a.title, a.medium, a.creation_year, a.image_id, a.artist_id, ar.name AS artist_name,
   a.category_id, a.height_cm, a.width_cm, a.depth_cm, a.size_bucket, a.edition_group_id, a.edition_number, a.edition_size,
   a.last_lot_status, a.date_last_upcoming, a.date_last_sold, a.currency, a.estimate_usd, a.estimate_min_usd, a.estimate_max_usd,
   a.price_momentum_12mo, a.price_change_12mo, a.price_momentum_24mo, a.price_change_24mo`;
@@ -349,7 +352,7 @@ function artworkObject(
   const out: Record<string, unknown> = {
     id: r.id,
     uid: r.uid,
-    slug: r.slug,
+    slug: artworkSlug(r.title, r.id),
     last_lot_status: r.last_lot_status,
     date_last_upcoming: r.date_last_upcoming,
     date_last_sold: r.date_last_sold,

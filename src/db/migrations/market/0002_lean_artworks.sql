@@ -1,0 +1,2 @@
+DROP TABLE `repeat_pairs`;--> statement-breakpoint
+ALTER TABLE `artworks` DROP COLUMN `slug`;
