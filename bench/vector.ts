@@ -110,7 +110,7 @@ if (parts.has("a") || parts.has("b")) {
     const index = new VectorIndex(reader, IMAGE_INDEX);
     const works = reader
       .query<{ id: number; artist_id: number; seed: number; width: number; height: number }, []>(
-        "SELECT a.id, a.artist_id, i.seed, i.width, i.height FROM src_artworks a JOIN images i ON i.id = a.image_id ORDER BY a.id",
+        "SELECT a.id, a.artist_id, i.seed, i.width, i.height FROM artworks a JOIN images i ON i.id = a.image_id ORDER BY a.id",
       )
       .all();
 

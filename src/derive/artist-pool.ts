@@ -5,6 +5,7 @@
  * the rows, in page order.
  */
 import { Database, constants } from "bun:sqlite";
+import { attachWorksReader, immutableUri } from "../db/works-file";
 import { workerEntry } from "../platform/native";
 import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistRow } from "./artist";
 
@@ -12,17 +13,18 @@ import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistRow } from "./artist
  * A connection that reads the snapshot at `path` beside its writer: read-only and `immutable`
  * (SQLite takes no lock and never checks the file for changes), so the writer's commits never
  * wait for it. Only for tables the writer leaves alone while it is open. Refused on a file with
- * auto-vacuum, whose commits may move any table's pages.
+ * auto-vacuum, whose commits may move any table's pages. The snapshot's works file
+ * (src/db/works-file.ts), while it is being built, is attached the same way.
  */
 export function openSnapshotReader(path: string): Database {
-  const uri = `file:${path.replace(/[?#%]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`)}?immutable=1`;
-  const db = new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+  const db = new Database(immutableUri(path), constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
   const vacuum = db.query<{ auto_vacuum: number }, []>("PRAGMA auto_vacuum").get()?.auto_vacuum ?? 0;
   if (vacuum !== 0) {
     db.close();
     throw new Error(`${path} has auto_vacuum = ${vacuum}: its pages may move under a reader`);
   }
   db.run("PRAGMA cache_size = -65536");
+  attachWorksReader(db, path);
   return db;
 }
 

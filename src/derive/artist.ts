@@ -196,8 +196,8 @@ export const ARTIST_INSERTS = {
   artwork: `INSERT INTO artworks (id, uid, artist_id, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm,
        depth_cm, size_bucket, edition_group_id, edition_number, edition_size, image_id, lots_count, last_lot_status, date_last_upcoming,
        date_last_sold, currency, last_hammer_usd, last_premium_usd, estimate_usd, estimate_min_usd, estimate_max_usd, price_momentum_12mo,
-       price_change_12mo, price_momentum_24mo, price_change_24mo, cagr, artist_market_cap)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       price_change_12mo, price_momentum_24mo, price_change_24mo, cagr, artist_market_cap, signed)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   chart: "INSERT INTO artist_charts (artist_id, start_month, points, stderr, vector) VALUES (?, ?, ?, ?, ?)",
   doc: "INSERT INTO artist_analytics (artist_id, kind, body) VALUES (?, ?, ?)",
 } as const;
@@ -535,6 +535,7 @@ export class ArtistDeriver {
         est ? round2(now! - est.at(24)) : null,
         est ? round6(cagr(est.at(120), now!, 10)) : null,
         round2(marketCap),
+        w.signed ? 1 : 0,
       ]);
       if (est) estimated++;
     }

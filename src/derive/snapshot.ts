@@ -1,14 +1,17 @@
 /**
  * Finishing a market snapshot, the same way after `seed` and after `import`: once the source
  * tables are loaded (and their indexes rebuilt), derive the served tables, build the read API's
- * indexes, embed the images and build the two vector indexes, then gather the planner's
- * statistics. The caller writes its market_meta rows and renames the file into place.
+ * indexes, embed the images and build the two vector indexes, delete the snapshot's works file
+ * (the artworks' source rows, src/db/works-file.ts: the served artworks hold them now), then
+ * gather the planner's statistics. The caller writes its market_meta rows and renames the file
+ * into place.
  */
 import type { Database } from "bun:sqlite";
 import { cpus } from "node:os";
 import { IndexBuilder, type BuilderSummary } from "../db/index-builder";
 import { buildReadIndexes, LOT_INDEXES, READ_STATEMENTS } from "../db/market-indexes";
 import { withSortRuns } from "../db/sort-runs";
+import { detachWorks, removeWorks } from "../db/works-file";
 import { embedMarket, startEmbedding, type EmbedMarketSummary, type EmbedPhase, type StartedEmbedding } from "../images/embed-market";
 import type { PhaseProgress, Progress } from "../progress";
 import { deriveMarket, type DeriveSummary } from ".";
@@ -18,17 +21,24 @@ import { openSnapshotReader } from "./artist-pool";
  * Drops the secondary indexes of `tables` and returns a function that recreates them: loading
  * rows into bare tables and indexing once at the end is several times faster than keeping the
  * indexes up to date row by row (each is built with small sort runs: src/db/sort-runs.ts).
- * `keepUnique` leaves UNIQUE indexes in place (they check the rows as they come).
+ * `keepUnique` leaves UNIQUE indexes in place (they check the rows as they come). A table of an
+ * attached file is named with its schema ("works.src_artworks").
  */
 export function deferIndexes(db: Database, tables: string[], options: { keepUnique?: boolean } = {}): () => void {
-  const rows = db
-    .query<{ name: string; sql: string }, []>(
-      `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL
-       ${options.keepUnique ? "AND sql NOT LIKE 'CREATE UNIQUE%'" : ""}
-       AND tbl_name IN (${tables.map((t) => `'${t}'`).join(",")})`,
-    )
-    .all();
-  for (const r of rows) db.run(`DROP INDEX "${r.name}"`);
+  const rows: { schema: string; name: string; sql: string }[] = [];
+  for (const qualified of tables) {
+    const [schema, table] = qualified.includes(".") ? (qualified.split(".") as [string, string]) : ["main", qualified];
+    for (const r of db
+      .query<{ name: string; sql: string }, [string]>(
+        `SELECT name, sql FROM "${schema}".sqlite_master WHERE type = 'index' AND sql IS NOT NULL
+         ${options.keepUnique ? "AND sql NOT LIKE 'CREATE UNIQUE%'" : ""} AND tbl_name = ?`,
+      )
+      .all(table)) {
+      // sqlite_master keeps the statement without its schema: name the index's schema again
+      rows.push({ schema, name: r.name, sql: schema === "main" ? r.sql : r.sql.replace(/^(CREATE (?:UNIQUE )?INDEX )/, `$1"${schema}".`) });
+    }
+  }
+  for (const r of rows) db.run(`DROP INDEX "${r.schema}"."${r.name}"`);
   return () => {
     withSortRuns(db, () => {
       for (const r of rows) db.run(r.sql);
@@ -133,6 +143,10 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
       embedPhases.end();
     }
     const embedSeconds = clock() - t;
+
+    // the served artworks hold the source columns now: the works file goes (src/db/works-file.ts)
+    detachWorks(db);
+    if (path !== null) removeWorks(path);
 
     t = clock();
     const stats = progress.phase("statistics");

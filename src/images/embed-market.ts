@@ -58,7 +58,7 @@ export interface EmbedMarketSummary {
   seconds: number;
 }
 
-/** A catalogue image as the embedding reads it (one row of src_artworks joined to images). */
+/** A catalogue image as the embedding reads it (one row of artworks joined to images). */
 export interface EmbedRow {
   artwork_id: number;
   artist_id: number;
@@ -129,11 +129,18 @@ const PAGE = 4096;
 
 type Staged = (rows: EmbedRow[], vectors: Float32Array, ok: Uint8Array) => void;
 
+/**
+ * Where the artworks are read from: the served table once the derivation has written it (every
+ * source column is there), the source rows before (startEmbedding, beside the derivation, while
+ * a snapshot is built: src/db/works-file.ts). Both give the same rows.
+ */
+type Works = "artworks" | "src_artworks";
+
 /** Pages of the market's images in artwork order (after artwork id `after`). */
-function* imagePages(db: Database, after = Number.MIN_SAFE_INTEGER, pageRows = PAGE): Generator<EmbedRow[]> {
+function* imagePages(db: Database, works: Works, after = Number.MIN_SAFE_INTEGER, pageRows = PAGE): Generator<EmbedRow[]> {
   const st = db.query<EmbedRow, [number, number]>(
     `SELECT a.id AS artwork_id, a.artist_id, a.category_id, i.kind, i.seed, i.path, i.width, i.height
-       FROM src_artworks a JOIN images i ON i.id = a.image_id
+       FROM ${works} a JOIN images i ON i.id = a.image_id
       WHERE a.id > ? ORDER BY a.id LIMIT ?`,
   );
   for (;;) {
@@ -147,7 +154,7 @@ function* imagePages(db: Database, after = Number.MIN_SAFE_INTEGER, pageRows = P
 /** Embeds in this thread, `concurrency` sheets in flight (sharp rasterises on its own threads). */
 async function embedInProcess(db: Database, dataDir: string, concurrency: number, stage: Staged): Promise<void> {
   const sharp = loadSharp(dataDir);
-  for (const rows of imagePages(db)) {
+  for (const rows of imagePages(db, "artworks")) {
     for (let from = 0; from < rows.length; from += BATCH) {
       const batch = rows.slice(from, from + BATCH);
       const { vectors, ok } = await embedBatch(sharp, dataDir, batch, concurrency);
@@ -242,7 +249,7 @@ class EmbedPool {
    * free up (QUEUED batches each), reading them a page at a time.
    */
   async drain(db: Database, stage: Staged): Promise<void> {
-    const pages = imagePages(db, this.lastSent);
+    const pages = imagePages(db, "artworks", this.lastSent);
     let page: EmbedRow[] = [];
     let exhausted = false;
     const topUp = () => {
@@ -305,7 +312,7 @@ export function startEmbedding(db: Database, dataDir: string, options: Pick<Embe
   let sent = 0;
   // whole batches: a picture's sheet (16 in artwork order) must not depend on where a page ends
   const pageRows = Math.min(PAGE, Math.ceil((options.headStart ?? PAGE) / BATCH) * BATCH);
-  for (const page of imagePages(db, Number.MIN_SAFE_INTEGER, pageRows)) {
+  for (const page of imagePages(db, "src_artworks", Number.MIN_SAFE_INTEGER, pageRows)) {
     pool.send(page);
     sent += page.length;
     if (sent >= (options.headStart ?? HEAD_START_ROWS)) break;
@@ -333,7 +340,7 @@ export async function embedMarket(
     db.run("PRAGMA embed_stage.synchronous = OFF");
     db.run("CREATE TABLE embed_stage.vectors (artwork_id INTEGER PRIMARY KEY, artist_id INTEGER NOT NULL, category_id INTEGER NOT NULL, vector BLOB NOT NULL)");
 
-    const total = (db.query("SELECT count(*) AS n FROM src_artworks a JOIN images i ON i.id = a.image_id").get() as { n: number }).n;
+    const total = (db.query("SELECT count(*) AS n FROM artworks a JOIN images i ON i.id = a.image_id").get() as { n: number }).n;
     const ins = db.query("INSERT INTO embed_stage.vectors (artwork_id, artist_id, category_id, vector) VALUES (?, ?, ?, ?)");
     let done = 0, failed = 0;
     const stage: Staged = (rows, vectors, ok) => {

@@ -131,10 +131,12 @@ export async function exportMarket(dataDir: string, toDir: string, options: Expo
       (r) => ({ ...r, is_online: bool(r.is_online), is_bids_streaming: bool(r.is_bids_streaming) }),
     );
     const materials = names.materials!;
+    // the served artworks keep every source column (a market built before them: src_artworks)
+    const works = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'src_artworks'").get() ? "src_artworks" : "artworks";
     await run(
       "artworks",
       `SELECT id, artist_id, uid, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm, depth_cm, signed,
-              edition_group_id, edition_number, edition_size FROM src_artworks ORDER BY id`,
+              edition_group_id, edition_number, edition_size FROM ${works} ORDER BY id`,
       (r) => ({
         id: r.id,
         artist_id: r.artist_id,

@@ -21,6 +21,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
+import { attachNewWorks, fillWorksFrom, removeWorks } from "../db/works-file";
 import { deferIndexes, finishSnapshot } from "../derive/snapshot";
 import type { EmbedMarketSummary } from "../images/embed-market";
 import { loadSharp } from "../platform/native";
@@ -264,6 +265,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const report = new Report(dataDir);
   const createdImages: string[] = [];
   const db = openMarketForWrite(tmp, dataDir);
+  attachNewWorks(db, tmp);
   const summaries: FileSummary[] = [];
   let loadSeconds = 0;
   let counts: Record<string, number> = {};
@@ -274,7 +276,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     let phase = progress.phase(mode === "merge" ? "current market (merge)" : "reference data");
     importer.base(target);
     phase.end();
-    const restore = deferIndexes(db, ["lots", "src_artworks", "artist_events", "src_sales", "images"], { keepUnique: true });
+    const restore = deferIndexes(db, ["lots", "works.src_artworks", "artist_events", "src_sales", "images"], { keepUnique: true });
     const loadStart = performance.now();
     await importer.loadAll();
     loadSeconds = (performance.now() - loadStart) / 1000;
@@ -303,6 +305,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   } catch (err) {
     db.close();
     rmSync(tmp, { force: true });
+    removeWorks(tmp);
     for (const f of createdImages) rmSync(f, { force: true });
     if (report.path) report.add("(import)", 0, `import aborted, nothing replaced: ${(err as Error).message}`, null);
     await report.close();
@@ -414,10 +417,17 @@ class Importer {
       }
     })();
     if (this.ctx.mode === "merge") {
-      const restore = deferIndexes(db, ["lots", "src_artworks", "artist_events", "src_sales", "images"], { keepUnique: true });
+      const restore = deferIndexes(db, ["lots", "works.src_artworks", "artist_events", "src_sales", "images"], { keepUnique: true });
       db.run("ATTACH DATABASE ? AS old", [currentPath]);
+      // the works' source rows come from the current market's served artworks, which keep every
+      // source column (a market built before them still has its src_artworks)
+      const oldWorks = db.query("SELECT 1 FROM old.sqlite_master WHERE type = 'table' AND name = 'src_artworks'").get() ? "src_artworks" : "artworks";
       db.transaction(() => {
         for (const t of SOURCE_TABLES) {
+          if (t === "src_artworks") {
+            fillWorksFrom(db, `old.${oldWorks}`);
+            continue;
+          }
           const cols = (db.query(`PRAGMA main.table_info(${t})`).all() as { name: string }[]).map((c) => `"${c.name}"`).join(", ");
           db.run(`INSERT INTO main.${t} (${cols}) SELECT ${cols} FROM old.${t}`);
         }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Scale } from "../config";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
 import type { BuilderSummary } from "../db/index-builder";
+import { attachNewWorks, removeWorks } from "../db/works-file";
 import { deferIndexes, finishSnapshot } from "../derive/snapshot";
 import type { EmbedMarketSummary } from "../images/embed-market";
 import { Progress } from "../progress";
@@ -76,6 +77,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
   const truthTmp = join(options.dataDir, `${TRUTH_DB}.building-${process.pid}`);
   for (const f of [tmp, `${tmp}-journal`, truthTmp]) if (existsSync(f)) rmSync(f);
   const db = openMarketForWrite(tmp, options.dataDir);
+  attachNewWorks(db, tmp);
   const truth = createTruthDb(truthTmp);
   let counts: Record<string, number> = {};
   let totals: GeneratorTotals;
@@ -118,7 +120,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     counts.sales = sales.count;
     phase.end();
 
-    const restore = deferIndexes(db, ["lots", "src_artworks", "artist_events"]);
+    const restore = deferIndexes(db, ["lots", "works.src_artworks", "artist_events"]);
     const plans = planArtists(rng, spec);
     const planned = plans.reduce((s, p) => s + p.lots, 0);
     phase = progress.phase("artists, artworks, lots", planned);
@@ -158,6 +160,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     db.close();
     truth.close();
     rmSync(tmp, { force: true });
+    removeWorks(tmp);
     rmSync(truthTmp, { force: true });
     throw err;
   }

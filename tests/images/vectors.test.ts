@@ -46,7 +46,7 @@ describe("image embeddings on the tiny market", () => {
     index = new VectorIndex(db, IMAGE_INDEX);
     works = db
       .query<Work, []>(
-        "SELECT a.id, a.artist_id, a.category_id, i.seed, i.width, i.height FROM src_artworks a JOIN images i ON i.id = a.image_id ORDER BY a.id",
+        "SELECT a.id, a.artist_id, a.category_id, i.seed, i.width, i.height FROM artworks a JOIN images i ON i.id = a.image_id ORDER BY a.id",
       )
       .all();
   }, 120_000);

@@ -62,7 +62,7 @@ function reportRows(s: ImportSummary): { file: string; line: number; reason: str
     .map((l) => JSON.parse(l));
 }
 
-const SOURCE = ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "fx_rates", "auction_houses", "auction_locations", "categories", "materials", "benchmarks"];
+const SOURCE = ["src_artists", "src_sales", "lots", "images", "artist_events", "fx_rates", "auction_houses", "auction_locations", "categories", "materials", "benchmarks"];
 const DERIVED = ["artists", "artworks", "sales", "artist_charts", "artist_analytics", "market_index"];
 
 describe("round trip: seed → export → import", () => {
@@ -305,7 +305,7 @@ describe("bad records are rejected with reasons, the rest imported", () => {
   });
 
   test("artworks: vocabulary by name, CSV quoting and lists", () => {
-    const works = db.query("SELECT id, title, category_id, material_ids, substrate_id, signed, image_id, uid FROM src_artworks ORDER BY id").all() as Record<string, unknown>[];
+    const works = db.query("SELECT id, title, category_id, material_ids, substrate_id, signed, image_id, uid FROM artworks ORDER BY id").all() as Record<string, unknown>[];
     expect(works).toHaveLength(4);
     expect(works[0]).toMatchObject({ title: "Red Field, No. 2", category_id: 1, signed: 1, image_id: 1, uid: "aw-1-red-field-no-2" });
     expect(works[1]).toMatchObject({ material_ids: "4,12", substrate_id: 5, signed: 0 });

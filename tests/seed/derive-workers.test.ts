@@ -7,6 +7,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { attachNewWorks, fillWorksFrom } from "../../src/db/works-file";
 import { deriveMarket } from "../../src/derive";
 import { openSnapshotReader } from "../../src/derive/artist-pool";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
@@ -36,6 +37,9 @@ async function derivedWith(
   const path = join(dir, "market.db");
   copyFileSync(source, path);
   const db = new Database(path, { strict: true });
+  // a finished market keeps its works' source columns in artworks: the works file a build has
+  attachNewWorks(db, path);
+  fillWorksFrom(db, "main.artworks");
   let lock: Database | null = null;
   let reader: Database | null = null;
   try {

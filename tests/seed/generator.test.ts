@@ -1,7 +1,7 @@
 /** The synthetic market generator: determinism and the properties of the model. */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LOT_INDEXES } from "../../src/db/market-indexes";
 import { seedMarket, type SeedSummary } from "../../src/seed";
@@ -36,7 +36,7 @@ const all = <T>(sql: string, ...params: (string | number)[]) => db.query(sql).al
 const one = <T>(sql: string, ...params: (string | number)[]) => db.query(sql).get(...params) as T;
 
 describe("determinism (one seed generated on this thread, the other on a thread of its own)", () => {
-  for (const table of ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "fx_rates", "benchmarks"]) {
+  for (const table of ["src_artists", "src_sales", "lots", "images", "artist_events", "fx_rates", "benchmarks"]) {
     test(`same seed and as-of date: ${table} identical row for row`, () => {
       const other = new Database(join(dirB, "market.db"), { readonly: true });
       const hash = (d: Database) => {
@@ -180,7 +180,7 @@ describe("the model", () => {
     const groups = all<{ g: number; copies: number; artists: number; numbers: number; size: number; max: number }>(
       `SELECT edition_group_id AS g, count(*) AS copies, count(DISTINCT artist_id) AS artists,
               count(DISTINCT edition_number) AS numbers, max(edition_size) AS size, max(edition_number) AS max
-       FROM src_artworks WHERE edition_group_id IS NOT NULL GROUP BY edition_group_id`,
+       FROM artworks WHERE edition_group_id IS NOT NULL GROUP BY edition_group_id`,
     );
     expect(groups.length).toBeGreaterThan(20);
     expect(groups.filter((g) => g.copies >= 2).length).toBeGreaterThan(10);
@@ -193,17 +193,28 @@ describe("the model", () => {
 
   test("works are made inside the artist's career and sold after they are made", () => {
     expect(
-      one(`SELECT count(*) AS n FROM src_artworks w JOIN src_artists a ON a.id = w.artist_id
+      one(`SELECT count(*) AS n FROM artworks w JOIN src_artists a ON a.id = w.artist_id
            WHERE w.creation_year < a.birth + 10 OR (a.death IS NOT NULL AND w.creation_year > a.death)`),
     ).toEqual({ n: 0 });
     expect(
-      one(`SELECT count(*) AS n FROM lots l JOIN src_artworks w ON w.id = l.artwork_id
+      one(`SELECT count(*) AS n FROM lots l JOIN artworks w ON w.id = l.artwork_id
            WHERE CAST(strftime('%Y', l.sale_datetime, 'unixepoch') AS INTEGER) < w.creation_year`),
     ).toEqual({ n: 0 });
   });
 
+  test("each artwork is kept once: the served artworks hold the source columns, no src_artworks, no works file left", () => {
+    const tables = all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
+    expect(tables).toContain("artworks");
+    expect(tables).not.toContain("src_artworks");
+    expect(readdirSync(dirA).filter((f) => f.includes("works") || f.includes("building"))).toEqual([]);
+    // signed comes from the generator (about 70 % of works), not a default
+    const signed = one<{ yes: number; no: number }>("SELECT sum(signed = 1) AS yes, sum(signed = 0) AS no FROM artworks");
+    expect(signed.yes).toBeGreaterThan(signed.no);
+    expect(signed.no).toBeGreaterThan(0);
+  });
+
   test("every artwork has an image at tiny scale; the seven top houses come first", () => {
-    expect(one("SELECT count(*) AS n FROM src_artworks WHERE image_id IS NULL")).toEqual({ n: 0 });
+    expect(one("SELECT count(*) AS n FROM artworks WHERE image_id IS NULL")).toEqual({ n: 0 });
     expect(all<{ priority_order: number }>("SELECT priority_order FROM auction_houses ORDER BY priority_order LIMIT 7").map((r) => r.priority_order)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 

@@ -4,6 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { openMarketForWrite } from "../../src/db/connection";
+import { attachNewWorks } from "../../src/db/works-file";
 import { batchBuffers, forEachRow, generateOnThread, RowColumns } from "../../src/seed/generate-thread";
 import { buildSales, planArtists, SCALE_SPECS } from "../../src/seed/market";
 import { Random } from "../../src/seed/random";
@@ -55,6 +56,7 @@ test("an insert that fails rejects the generation with its error and stops the t
   const dir = tempDataDir("artmarket-generate-");
   dirs.push(dir);
   const db = openMarketForWrite(join(dir, "market.db"), dir);
+  attachNewWorks(db, join(dir, "market.db"));
   const truthPath = join(dir, "truth.db");
   const truth = createTruthDb(truthPath);
   const rng = new Random(3);

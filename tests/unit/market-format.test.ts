@@ -70,3 +70,45 @@ describe("a market built before lots stored seconds", () => {
     again.close();
   });
 });
+
+describe("a market built with src_artworks and repeat_pairs in market.db", () => {
+  test("is migrated when the service opens it: signed copied into artworks, src_artworks, repeat_pairs and the stored slug gone", () => {
+    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
+    dirs.push(dir);
+    openAccountDb(dir).close();
+    const old = new Database(marketDbPath(dir), { create: true, strict: true });
+    migrate(old, marketMigrations.slice(0, 2), "market.db");
+    const src = old.query(
+      `INSERT INTO src_artworks (id, uid, artist_id, title, category_id, medium, signed) VALUES (?, ?, 1, ?, 1, 'oil on canvas', ?)`,
+    );
+    const served = old.query(
+      `INSERT INTO artworks (id, uid, slug, artist_id, title, category_id, medium, material_ids, size_bucket, lots_count, last_lot_status, currency, artist_market_cap)
+       VALUES (?, ?, ?, 1, ?, 1, 'oil on canvas', '', 'small', 0, 'unknown', 'USD', 0)`,
+    );
+    [
+      [1, "aw-1", "Dawn", 1],
+      [2, "aw-2", "Dusk", 0],
+      [3, "aw-3", "Noon", 1],
+    ].forEach(([id, uid, title, signed]) => {
+      src.run(id as number, uid as string, title as string, signed as number);
+      served.run(id as number, uid as string, `${(title as string).toLowerCase()}-${id}`, title as string);
+    });
+    old.close();
+
+    openMarketReader(dir).close();
+    const db = new Database(marketDbPath(dir), { readonly: true });
+    try {
+      expect(db.query("SELECT id, uid, title, signed FROM artworks ORDER BY id").all()).toEqual([
+        { id: 1, uid: "aw-1", title: "Dawn", signed: 1 },
+        { id: 2, uid: "aw-2", title: "Dusk", signed: 0 },
+        { id: 3, uid: "aw-3", title: "Noon", signed: 1 },
+      ]);
+      const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
+      expect(tables).not.toContain("src_artworks");
+      expect(tables).not.toContain("repeat_pairs");
+      expect((db.query("SELECT name FROM pragma_table_info('artworks')").all() as { name: string }[]).map((c) => c.name)).not.toContain("slug");
+    } finally {
+      db.close();
+    }
+  });
+});

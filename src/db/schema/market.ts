@@ -2,8 +2,9 @@
  * market.db: one market snapshot, rebuilt whole by seed/import and swapped in by rename.
  *
  * Two kinds of tables. Source tables hold what a market is made of, as the generator or the
- * importer writes it (src_artists, src_artworks, src_sales, lots, fx_rates, images, events,
- * benchmarks). Served tables are written by the derivation step from the source tables, with every
+ * importer writes it (src_artists, src_sales, lots, fx_rates, images, events, benchmarks; the
+ * artworks' source rows, src_artworks, sit in a file of their own while a snapshot is built,
+ * src/db/works-file.ts, and the served artworks keep every source column). Served tables are written by the derivation step from the source tables, with every
  * metric the API serves computed ahead (artists, artworks, sales, artist_charts, artist_analytics,
  * market_index), so that a read is a lookup. Repeat-sale pairs live in the artist's analytics
  * documents (returns-vs-period), the only place they are served. Lots are both: the writer fills their
@@ -116,33 +117,6 @@ export const srcArtists = sqliteTable(
     photoImageId: integer("photo_image_id"),
   },
   (t) => [uniqueIndex("src_artists_uid").on(t.uid)],
-);
-
-export const srcArtworks = sqliteTable(
-  "src_artworks",
-  {
-    id: integer("id").primaryKey(),
-    uid: text("uid").notNull(),
-    artistId: integer("artist_id").notNull(),
-    title: text("title").notNull(),
-    categoryId: integer("category_id").notNull(),
-    /** Display medium, e.g. "oil on canvas". */
-    medium: text("medium").notNull(),
-    /** Material ids, comma-separated, in the order of the medium text. */
-    materialIds: text("material_ids").notNull().default(""),
-    substrateId: integer("substrate_id"),
-    creationYear: integer("creation_year"),
-    heightCm: real("height_cm"),
-    widthCm: real("width_cm"),
-    depthCm: real("depth_cm"),
-    signed: integer("signed", { mode: "boolean" }).notNull().default(false),
-    /** Works of one edition share a group; each copy is its own artwork. */
-    editionGroupId: integer("edition_group_id"),
-    editionNumber: integer("edition_number"),
-    editionSize: integer("edition_size"),
-    imageId: integer("image_id"),
-  },
-  (t) => [uniqueIndex("src_artworks_uid").on(t.uid), index("src_artworks_artist").on(t.artistId)],
 );
 
 export const srcSales = sqliteTable("src_sales", {
@@ -326,6 +300,7 @@ export const artworks = sqliteTable(
     change24mo: real("price_change_24mo"),
     cagr: real("cagr"),
     artistMarketCap: real("artist_market_cap").notNull(),
+    signed: integer("signed", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     uniqueIndex("artworks_uid").on(t.uid),
