@@ -23,11 +23,13 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { correlation, median } from "../src/analytics/stats";
+import { attachWorksOfFinished, removeWorks } from "../src/db/works-file";
 import { parseArgs } from "../src/config";
 import { deriveMarket, estimateMidLog } from "../src/derive";
 import { DEFAULT_SEED, seedMarket } from "../src/seed";
 import { MODEL } from "../src/seed/market";
 import { monthIndex } from "../src/seed/series";
+import { TRUTH_STEP, unpackLogIndex } from "../src/seed/truth";
 
 const { flags } = parseArgs(process.argv.slice(2));
 const scale = (flags.scale as string) ?? "small";
@@ -42,13 +44,17 @@ console.log(`seeded ${scale} (seed ${seed}, as of ${asOf}): ${summary.counts.lot
 const truth = new Database(join(dataDir, "truth.db"), { readonly: true });
 const months = monthIndex(asOf) + 1;
 const T = months - 1;
-const trueIndex = new Map<number, Float32Array>();
-for (const r of truth.query("SELECT artist_id, log_index FROM artist_truth").iterate() as Iterable<{ artist_id: number; log_index: Uint8Array }>) {
-  trueIndex.set(r.artist_id, new Float32Array(r.log_index.buffer.slice(r.log_index.byteOffset, r.log_index.byteOffset + r.log_index.byteLength)));
+const trueIndex = new Map<number, Float64Array>();
+for (const r of truth.query("SELECT artist_id, first_log_index, log_index_steps FROM artist_truth").iterate() as Iterable<{
+  artist_id: number;
+  first_log_index: number;
+  log_index_steps: Uint8Array;
+}>) {
+  trueIndex.set(r.artist_id, unpackLogIndex(r.first_log_index, r.log_index_steps));
 }
 const trueWork = new Map<number, number>();
 for (const r of truth.query("SELECT artwork_id, hedonic + quality AS v FROM artwork_truth").iterate() as Iterable<{ artwork_id: number; v: number }>) {
-  trueWork.set(r.artwork_id, r.v);
+  trueWork.set(r.artwork_id, r.v * TRUTH_STEP);
 }
 
 function chartOf(db: Database): Map<number, Float32Array> {
@@ -122,8 +128,8 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float32Array
   const hedonic = new Map<number, number>();
   const quality = new Map<number, number>();
   for (const r of truth.query("SELECT artwork_id, hedonic, quality FROM artwork_truth").iterate() as Iterable<{ artwork_id: number; hedonic: number; quality: number }>) {
-    hedonic.set(r.artwork_id, r.hedonic);
-    quality.set(r.artwork_id, r.quality);
+    hedonic.set(r.artwork_id, r.hedonic * TRUTH_STEP);
+    quality.set(r.artwork_id, r.quality * TRUTH_STEP);
   }
   const lotQuery = `SELECT l.artwork_id, l.artist_id, l.status, l.reserve_mark AS reserve, date(l.sale_datetime, 'unixepoch') AS day,
       l.hammer_usd AS hammer, l.estimate_min_usd AS lo, l.estimate_max_usd AS hi FROM lots l`;
@@ -343,6 +349,7 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float32Array
     SELECT l.id, l.artwork_id, l.artist_id, l.hammer_usd, date(l.sale_datetime, 'unixepoch') AS sale_datetime FROM lots l
     WHERE l.status = 'sold' AND l.hammer_usd > 0 AND l.id = (SELECT id FROM lots x WHERE x.artwork_id = l.artwork_id AND x.status = 'sold' ORDER BY x.sale_datetime DESC, x.id DESC LIMIT 1)`);
   db.run("DELETE FROM lots WHERE id IN (SELECT id FROM held)");
+  attachWorksOfFinished(db, copy);
   const d0 = performance.now();
   const derived = await deriveMarket(db, { asOf, processVar: flags["process-var"] ? Number(flags["process-var"]) : undefined });
   console.log(`  model: ${JSON.stringify(derived.noise)}, hedonic rows ${derived.hedonicRows}`);
@@ -474,6 +481,7 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float32Array
   oracle(db, scored, charts);
   db.close();
   rmSync(copy, { force: true });
+  removeWorks(copy);
 }
 truth.close();
 console.log(`total ${((performance.now() - t0) / 1000).toFixed(1)}s`);

@@ -89,6 +89,16 @@ export function fillWorksFrom(db: Database, from: string): void {
   db.run(`INSERT INTO ${WORKS_SCHEMA}.src_artworks (${cols}) SELECT ${cols} FROM ${from}`);
 }
 
+/**
+ * For deriving a finished market again (the valuation benchmark's hold-out copy, tests): its works
+ * file, made from its served artworks, attached to `db`. Delete it with removeWorks.
+ */
+export function attachWorksOfFinished(db: Database, snapshot: string): void {
+  attachNewWorks(db, snapshot, []);
+  fillWorksFrom(db, "main.artworks");
+  for (const sql of WORKS_INDEXES) db.run(sql);
+}
+
 /** Attaches the works file, when there is one, to an immutable reader of the snapshot (opened with SQLITE_OPEN_URI). */
 export function attachWorksReader(db: Database, snapshot: string): void {
   const path = worksPath(snapshot);

@@ -175,10 +175,14 @@ export async function exportMarket(dataDir: string, toDir: string, options: Expo
         return rec;
       },
     );
+    // the notes' texts in lot_notes (a market built before them: lots.notes)
+    const notesOf = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'lot_notes'").get()
+      ? "(SELECT n.text FROM lot_notes n WHERE n.id = lots.notes_id)"
+      : "notes";
     await run(
       "lots",
       `SELECT id, sale_id, artwork_id, lot_num, lot_seq, status, currency, hammer, estimate_min, estimate_max, premium, is_top, reserve_mark,
-              third_party_mark, notes FROM lots ORDER BY id`,
+              third_party_mark, coalesce(${notesOf}, '') AS notes FROM lots ORDER BY id`,
       (r) => ({ ...r, is_top: bool(r.is_top), reserve_mark: bool(r.reserve_mark), third_party_mark: bool(r.third_party_mark) }),
     );
     await run(

@@ -122,12 +122,20 @@ export const SOURCE_TABLES = [
   "src_sales",
   "src_artworks",
   "images",
+  "lot_notes",
   "lots",
   "benchmark_series",
   "benchmarks",
 ] as const;
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/**
+ * Notes texts an import remembers (with their lot_notes ids), about 100 MB at most: a market's
+ * notes repeat a few phrases, so each is stored once; a file of mostly distinct notes past this
+ * many gives each further text a row of its own (correct, only not shared).
+ */
+const NOTE_TEXTS_KEPT = 1_000_000;
 
 /** Integer ids seen in this import: a bit set (a Set beyond 2^28). */
 class IdSet {
@@ -373,6 +381,9 @@ class Importer {
   private readonly fx = new Map<string, number>();
   private readonly fxSeen = new Set<string>();
   private readonly sales = new Map<number, SaleInfo>();
+  /** lot_notes ids by text (at most NOTE_TEXTS_KEPT texts; past that a new text gets a row of its own each time). */
+  private readonly noteIds = new Map<string, number>();
+  private nextNoteId = 1;
   private readonly seen: Record<string, IdSet> = {};
   private readonly categories = new Lookup();
   private readonly materials = new Lookup();
@@ -384,6 +395,7 @@ class Importer {
   private pending = 0;
   private artworkOf?: Statement<{ artist_id: number; creation_year: number | null }, [number]>;
   private insertLot?: Statement;
+  private insertNote?: Statement;
 
   constructor(
     private readonly db: Database,
@@ -444,7 +456,22 @@ class Importer {
         .iterate()) {
         this.sales.set(r.id, { houseId: r.house_id, locationId: r.location_id, currency: r.currency, status: r.status, start: r.start_datetime });
       }
+      for (const r of db.query<{ id: number; text: string }, [number]>("SELECT id, text FROM lot_notes ORDER BY id LIMIT ?").iterate(NOTE_TEXTS_KEPT)) {
+        this.noteIds.set(r.text, r.id);
+      }
+      this.nextNoteId = (db.query<{ n: number | null }, []>("SELECT max(id) AS n FROM lot_notes").get()?.n ?? 0) + 1;
     }
+  }
+
+  /** The lot_notes row of a notes text (added when new); null for no notes. */
+  private noteId(text: string): number | null {
+    if (!text) return null;
+    const known = this.noteIds.get(text);
+    if (known !== undefined) return known;
+    const id = this.nextNoteId++;
+    (this.insertNote ??= this.db.prepare("INSERT INTO lot_notes (id, text) VALUES (?, ?)")).run(id, text);
+    if (this.noteIds.size < NOTE_TEXTS_KEPT) this.noteIds.set(text, id);
+    return id;
   }
 
   async loadAll(): Promise<void> {
@@ -929,7 +956,7 @@ class Importer {
     (this.insertLot ??= this.db.prepare(
         `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime,
            location_id, creation_year, is_top, reserve_mark, third_party_mark, currency, hammer, estimate_min, estimate_max, premium,
-           hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd, notes)
+           hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd, notes_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(id) DO UPDATE SET sale_id = excluded.sale_id, artwork_id = excluded.artwork_id, artist_id = excluded.artist_id,
            house_id = excluded.house_id, lot_num = excluded.lot_num, lot_seq = excluded.lot_seq, status = excluded.status,
@@ -938,7 +965,7 @@ class Importer {
            third_party_mark = excluded.third_party_mark, currency = excluded.currency, hammer = excluded.hammer,
            estimate_min = excluded.estimate_min, estimate_max = excluded.estimate_max, premium = excluded.premium,
            hammer_usd = excluded.hammer_usd, estimate_min_usd = excluded.estimate_min_usd, estimate_max_usd = excluded.estimate_max_usd,
-           premium_usd = excluded.premium_usd, notes = excluded.notes`,
+           premium_usd = excluded.premium_usd, notes_id = excluded.notes_id`,
       ))
       .run(
         id,
@@ -965,7 +992,7 @@ class Importer {
         usd(estMin),
         estMaxUsd,
         usd(premium),
-        (r.notes as string | undefined) ?? "",
+        this.noteId((r.notes as string | undefined) ?? ""),
       );
     return undefined;
   }

@@ -243,8 +243,12 @@ export function whereClause(spec: ListSpec, filters: readonly Filter[]): SqlFrag
     switch (f.suffix) {
       case "":
       case "__eq":
-        parts.push(`${col} = ?`);
-        params.push(bind(f.value));
+        // a boolean is written as its literal (1 or 0): a partial index on `col = 1` serves it
+        if (typeof f.value === "boolean") parts.push(`${col} = ${f.value ? 1 : 0}`);
+        else {
+          parts.push(`${col} = ?`);
+          params.push(bind(f.value));
+        }
         break;
       case "__in": {
         const values = f.value as unknown[];

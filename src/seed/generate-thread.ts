@@ -42,7 +42,8 @@ export type MarketKind = (typeof MARKET_ROWS)[number];
 export const ROW_COLUMNS: Readonly<Record<MarketKind, string>> = {
   artist: "nssssnnssnn",
   artwork: "nsnsnssnnnnnnnnnn",
-  lot: "nnnnnsnssnnnnnnsnnnnnnnns",
+  lot: "nnnnnsnssnnnnnnsnnnnnnnnn",
+  note: "ns",
   image: "nnnnn",
   event: "nnssssn",
 };

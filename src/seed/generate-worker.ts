@@ -34,6 +34,7 @@ self.onmessage = (event: MessageEvent) => {
       artist: (row) => columns.artist.push(row),
       artwork: (row) => columns.artwork.push(row),
       lot: (row) => columns.lot.push(row),
+      note: (row) => columns.note.push(row),
       image: (row) => columns.image.push(row),
       event: (row) => columns.event.push(row),
       artistTruth: (row) => artistTruth.run(...(row as never[])),

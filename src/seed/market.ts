@@ -29,6 +29,7 @@ import { artistName, artworkTitle, NOTE_PHRASES, pickNationality, saleName, slug
 import type { Random } from "./random";
 import { CATEGORIES, CURRENCY_CODES, LOCATIONS, MATERIALS, SUBSTRATES, type HouseInfo } from "./reference";
 import { FIRST_YEAR, monthIndex, type FxTable } from "./series";
+import { packLogIndex, truthSteps } from "./truth";
 
 export interface ScaleSpec {
   artists: number;
@@ -434,6 +435,8 @@ export interface RowSink {
   lot(row: unknown[]): void;
   image(row: unknown[]): void;
   event(row: unknown[]): void;
+  /** A lot_notes row (id, text), before the first lot that names it. */
+  note(row: unknown[]): void;
   artistTruth(row: unknown[]): void;
   artworkTruth(row: unknown[]): void;
   begin(): void;
@@ -450,16 +453,17 @@ export const ROW_INSERTS = {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   lot: `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime,
        location_id, creation_year, is_top, reserve_mark, third_party_mark, currency, hammer, estimate_min, estimate_max, premium,
-       hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd, notes)
+       hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd, notes_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  note: "INSERT INTO lot_notes (id, text) VALUES (?, ?)",
   image: "INSERT INTO images (id, artwork_id, width, height, kind, seed, path) VALUES (?, ?, ?, ?, 'procedural', ?, NULL)",
   event: "INSERT INTO artist_events (id, artist_id, date, type, title, description, visible) VALUES (?, ?, ?, ?, ?, ?, ?)",
-  artistTruth: "INSERT INTO artist_truth (artist_id, beta, drift, vol, base_log_value, log_index) VALUES (?, ?, ?, ?, ?, ?)",
-  artworkTruth: "INSERT INTO artwork_truth (artwork_id, artist_id, hedonic, quality) VALUES (?, ?, ?, ?)",
+  artistTruth: "INSERT INTO artist_truth (artist_id, beta, drift, vol, base_log_value, first_log_index, log_index_steps) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  artworkTruth: "INSERT INTO artwork_truth (artwork_id, hedonic, quality) VALUES (?, ?, ?)",
 } as const;
 
 /** The market's kinds of rows (those of market.db). */
-export const MARKET_ROWS = ["artist", "artwork", "lot", "image", "event"] as const;
+export const MARKET_ROWS = ["artist", "artwork", "note", "lot", "image", "event"] as const;
 
 /**
  * A sink that inserts every row on this thread: market rows into `db`, the truth's into `truth`,
@@ -476,6 +480,7 @@ export function tableSink(db: Database, truth: Database, onBatch: (done: number,
     artist: st(db, ROW_INSERTS.artist),
     artwork: st(db, ROW_INSERTS.artwork),
     lot: st(db, ROW_INSERTS.lot),
+    note: st(db, ROW_INSERTS.note),
     image: st(db, ROW_INSERTS.image),
     event: st(db, ROW_INSERTS.event),
     artistTruth: st(truth, ROW_INSERTS.artistTruth),
@@ -511,6 +516,17 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
   let editionGroup = 0;
   const index = new Float64Array(months);
   const fxCode = CURRENCY_CODES;
+  // each distinct notes text once in lot_notes, numbered as it first occurs
+  const noteIds = new Map<string, number>();
+  const noteId = (text: string): number | null => {
+    if (!text) return null;
+    let id = noteIds.get(text);
+    if (id === undefined) {
+      noteIds.set(text, (id = noteIds.size + 1));
+      out.note([id, text]);
+    }
+    return id;
+  };
 
   function generateOne(a: number): void {
     const plan = plans[a]!;
@@ -539,7 +555,8 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
       index[m] = beta * market[m]! + own;
     }
     const base = Math.log(MODEL.baseUsd) + MODEL.fameSd * plan.fame;
-    out.artistTruth([artistId, beta, drift, vol, base, new Uint8Array(Float32Array.from(index).buffer)]);
+    const packed = packLogIndex(index);
+    out.artistTruth([artistId, beta, drift, vol, base, packed.first, packed.steps]);
 
     // Categories this artist works in.
     const primary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
@@ -611,7 +628,7 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
           edition,
           imgId,
         ]);
-        out.artworkTruth([id, artistId, hedonic, quality]);
+        out.artworkTruth([id, truthSteps(hedonic), truthSteps(quality)]);
         totals.artworks++;
 
         // Offers over the years: sorted dates between creation (or 1986) and a few weeks ahead.
@@ -691,7 +708,7 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
             round2(estMin * rate),
             round2(estMax * rate),
             premium === null ? null : round2(premium * rate),
-            notes,
+            noteId(notes),
           ]);
           totals.lots++;
           totals.lotsByStatus[status] = (totals.lotsByStatus[status] ?? 0) + 1;

@@ -285,7 +285,7 @@ describe("bad records are rejected with reasons, the rest imported", () => {
   });
 
   test("accepted lots carry their sale's and artwork's columns and USD at the sale day's rate", () => {
-    const lots = db.query("SELECT * FROM lots ORDER BY id").all() as Record<string, unknown>[];
+    const lots = db.query("SELECT l.*, coalesce(n.text, '') AS notes FROM lots l LEFT JOIN lot_notes n ON n.id = l.notes_id ORDER BY l.id").all() as Record<string, unknown>[];
     expect(lots.map((l) => l.id)).toEqual([1, 2, 3, 4, 13, 14]);
     expect(lots[0]).toMatchObject({ sale_id: 1, artwork_id: 1, artist_id: 1, house_id: 1, currency: "GBP", hammer: 1000, hammer_usd: 1280, premium_usd: 1600, lot_seq: 12, sale_status: "closed", sale_datetime: Date.parse("2020-03-02T18:00:00Z") / 1000 });
     expect(lots[1]).toMatchObject({ currency: "USD", hammer_usd: 2000, lot_num: "7", notes: "Signed lower right", sale_datetime: Date.parse("2021-05-10T14:00:00Z") / 1000 });

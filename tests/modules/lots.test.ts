@@ -334,16 +334,17 @@ describe("search", () => {
   const words = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.normalize("NFD").replace(/\p{M}/gu, ""));
   const textOf = (id: number) => {
     const r = one<{ t: string }>(
-      `SELECT a.name || ' ' || a.synonyms || ' ' || w.title || ' ' || l.notes AS t FROM lots l
-       JOIN artists a ON a.id = l.artist_id JOIN artworks w ON w.id = l.artwork_id WHERE l.id = ?`,
+      `SELECT a.name || ' ' || a.synonyms || ' ' || w.title || ' ' || coalesce(n.text, '') AS t FROM lots l
+       JOIN artists a ON a.id = l.artist_id JOIN artworks w ON w.id = l.artwork_id LEFT JOIN lot_notes n ON n.id = l.notes_id WHERE l.id = ?`,
       id,
     );
     return new Set(words(r.t.replace(/\|/g, " ")));
   };
   const pick = () =>
     one<{ id: number; artist_id: number; name: string; title: string; notes: string }>(
-      `SELECT l.id, l.artist_id, a.name, w.title, l.notes FROM lots l JOIN artists a ON a.id = l.artist_id
-       JOIN artworks w ON w.id = l.artwork_id WHERE l.notes LIKE '%retrospective%' AND w.title NOT LIKE 'Untitled%' LIMIT 1 OFFSET 2`,
+      `SELECT l.id, l.artist_id, a.name, w.title, n.text AS notes FROM lots l JOIN artists a ON a.id = l.artist_id
+       JOIN artworks w ON w.id = l.artwork_id JOIN lot_notes n ON n.id = l.notes_id
+       WHERE n.text LIKE '%retrospective%' AND w.title NOT LIKE 'Untitled%' LIMIT 1 OFFSET 2`,
     );
 
   test("finds a lot by a word of its artist's name, of its title and of its notes", async () => {
@@ -784,11 +785,11 @@ describe("query plans", () => {
       ["status=sold&sort=SALE_DATE_DESC", "lots_status_date"],
       ["auction_house_id=3&sort=SALE_DATE_ASC", "lots_house_date"],
       ["sale_location=Paris", "lots_location_date"],
-      ["is_top=true", "lots_top_date"],
+      ["is_top=true", "lots_top"],
     ];
     for (const [q, index] of expectations) {
       const details = plan(`${q}&limit=20`);
-      expect({ q, index: details.some((d) => d.includes(`INDEX ${index} `)), temp: details.some((d) => d.includes("TEMP B-TREE")) }).toEqual({
+      expect({ q, index: details.some((d) => new RegExp(`INDEX ${index}( |$)`).test(d)), temp: details.some((d) => d.includes("TEMP B-TREE")) }).toEqual({
         q,
         index: true,
         temp: false,

@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { attachNewWorks, fillWorksFrom } from "../../src/db/works-file";
+import { attachWorksOfFinished } from "../../src/db/works-file";
 import { deriveMarket } from "../../src/derive";
 import { openSnapshotReader } from "../../src/derive/artist-pool";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
@@ -38,8 +38,7 @@ async function derivedWith(
   copyFileSync(source, path);
   const db = new Database(path, { strict: true });
   // a finished market keeps its works' source columns in artworks: the works file a build has
-  attachNewWorks(db, path);
-  fillWorksFrom(db, "main.artworks");
+  attachWorksOfFinished(db, path);
   let lock: Database | null = null;
   let reader: Database | null = null;
   try {

@@ -36,7 +36,7 @@ const all = <T>(sql: string, ...params: (string | number)[]) => db.query(sql).al
 const one = <T>(sql: string, ...params: (string | number)[]) => db.query(sql).get(...params) as T;
 
 describe("determinism (one seed generated on this thread, the other on a thread of its own)", () => {
-  for (const table of ["src_artists", "src_sales", "lots", "images", "artist_events", "fx_rates", "benchmarks"]) {
+  for (const table of ["src_artists", "src_sales", "lots", "lot_notes", "images", "artist_events", "fx_rates", "benchmarks"]) {
     test(`same seed and as-of date: ${table} identical row for row`, () => {
       const other = new Database(join(dirB, "market.db"), { readonly: true });
       const hash = (d: Database) => {
@@ -211,6 +211,22 @@ describe("the model", () => {
     const signed = one<{ yes: number; no: number }>("SELECT sum(signed = 1) AS yes, sum(signed = 0) AS no FROM artworks");
     expect(signed.yes).toBeGreaterThan(signed.no);
     expect(signed.no).toBeGreaterThan(0);
+  });
+
+  test("lot notes: each text once in lot_notes, never empty; a lot without notes names none", () => {
+    const notes = one<{ rows: number; texts: number; empty: number }>("SELECT count(*) AS rows, count(DISTINCT text) AS texts, sum(text = '') AS empty FROM lot_notes");
+    expect(notes.rows).toBeGreaterThan(5);
+    expect(notes.texts).toBe(notes.rows);
+    expect(notes.empty).toBe(0);
+    const lots = one<{ named: number; none: number; dangling: number }>(
+      `SELECT sum(notes_id IS NOT NULL) AS named, sum(notes_id IS NULL) AS none,
+              sum(notes_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM lot_notes n WHERE n.id = lots.notes_id)) AS dangling FROM lots`,
+    );
+    expect(lots.dangling).toBe(0);
+    // unsigned works without an added phrase have none; most lots have some
+    expect(lots.none).toBeGreaterThan(0);
+    expect(lots.named).toBeGreaterThan(lots.none);
+    expect(one<{ n: number }>("SELECT count(*) AS n FROM lot_notes WHERE text LIKE 'signed and dated%'").n).toBeGreaterThan(0);
   });
 
   test("every artwork has an image at tiny scale; the seven top houses come first", () => {

@@ -71,8 +71,8 @@ describe("a market built before lots stored seconds", () => {
   });
 });
 
-describe("a market built with src_artworks and repeat_pairs in market.db", () => {
-  test("is migrated when the service opens it: signed copied into artworks, src_artworks, repeat_pairs and the stored slug gone", () => {
+describe("a market built with src_artworks, repeat_pairs and lots' notes as text in market.db", () => {
+  test("is migrated when the service opens it: signed copied into artworks, notes into lot_notes; src_artworks, repeat_pairs, the stored slug gone", () => {
     const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
     dirs.push(dir);
     openAccountDb(dir).close();
@@ -93,6 +93,11 @@ describe("a market built with src_artworks and repeat_pairs in market.db", () =>
       src.run(id as number, uid as string, title as string, signed as number);
       served.run(id as number, uid as string, `${(title as string).toLowerCase()}-${id}`, title as string);
     });
+    const lot = old.query(
+      `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime, location_id, currency, notes)
+       VALUES (?, 1, 1, 1, 1, ?, ?, 'sold', 'closed', 0, 1, 'USD', ?)`,
+    );
+    ["signed lower right", "", "signed lower right", "provenance: the artist"].forEach((notes, i) => lot.run(i + 1, String(i + 1), i + 1, notes));
     old.close();
 
     openMarketReader(dir).close();
@@ -107,6 +112,15 @@ describe("a market built with src_artworks and repeat_pairs in market.db", () =>
       expect(tables).not.toContain("src_artworks");
       expect(tables).not.toContain("repeat_pairs");
       expect((db.query("SELECT name FROM pragma_table_info('artworks')").all() as { name: string }[]).map((c) => c.name)).not.toContain("slug");
+      // lots' notes: each text once in lot_notes, named by id
+      expect(db.query("SELECT l.id, n.text FROM lots l LEFT JOIN lot_notes n ON n.id = l.notes_id ORDER BY l.id").all()).toEqual([
+        { id: 1, text: "signed lower right" },
+        { id: 2, text: null },
+        { id: 3, text: "signed lower right" },
+        { id: 4, text: "provenance: the artist" },
+      ]);
+      expect(db.query("SELECT count(*) AS n FROM lot_notes").get()).toEqual({ n: 2 });
+      expect((db.query("SELECT name FROM pragma_table_info('lots')").all() as { name: string }[]).map((c) => c.name)).not.toContain("notes");
     } finally {
       db.close();
     }

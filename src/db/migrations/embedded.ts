@@ -8,6 +8,7 @@ import market_0000_init from "./market/0000_init.sql" with { type: "text" };
 import market_0001_compact_lots from "./market/0001_compact_lots.sql" with { type: "text" };
 import market_0002_lean_artworks from "./market/0002_lean_artworks.sql" with { type: "text" };
 import market_0003_one_artworks_table from "./market/0003_one_artworks_table.sql" with { type: "text" };
+import market_0004_lot_notes from "./market/0004_lot_notes.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -21,4 +22,5 @@ export const marketMigrations: Migration[] = [
   { tag: "0001_compact_lots", sql: market_0001_compact_lots },
   { tag: "0002_lean_artworks", sql: market_0002_lean_artworks },
   { tag: "0003_one_artworks_table", sql: market_0003_one_artworks_table },
+  { tag: "0004_lot_notes", sql: market_0004_lot_notes },
 ];

@@ -167,7 +167,8 @@ export const lots = sqliteTable(
     estimateMinUsd: real("estimate_min_usd"),
     estimateMaxUsd: real("estimate_max_usd"),
     premiumUsd: real("premium_usd"),
-    notes: text("notes").notNull().default(""),
+    /** The lot's catalogue notes: a row of lot_notes; null when it has none. */
+    notesId: integer("notes_id"),
   },
   (t) => [
     index("lots_sale").on(t.saleId, t.lotSeq),
@@ -176,6 +177,16 @@ export const lots = sqliteTable(
     index("lots_date").on(t.saleDatetime),
   ],
 );
+
+/**
+ * Catalogue notes of lots, each text once (a lot's notes_id names its row): a market's notes are
+ * a few phrases in many combinations, about 40 bytes a lot written out, a byte as an id. Text
+ * only, never empty.
+ */
+export const lotNotes = sqliteTable("lot_notes", {
+  id: integer("id").primaryKey(),
+  text: text("text").notNull(),
+});
 
 /** Images: the original is drawn from its parameters (style of the artist, seed of the work) or read from a file. */
 export const images = sqliteTable("images", {

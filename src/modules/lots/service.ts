@@ -121,7 +121,7 @@ function searchCondition(db: Database, text: string): SqlFragment | null {
   const words = searchWords(text);
   if (!words.length) return null;
   const one =
-    "(notes LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM artists a WHERE a.id = lots.artist_id AND a.name LIKE ? ESCAPE '\\')" +
+    "(EXISTS (SELECT 1 FROM lot_notes n WHERE n.id = lots.notes_id AND n.text LIKE ? ESCAPE '\\') OR EXISTS (SELECT 1 FROM artists a WHERE a.id = lots.artist_id AND a.name LIKE ? ESCAPE '\\')" +
     " OR EXISTS (SELECT 1 FROM artworks w WHERE w.id = lots.artwork_id AND w.title LIKE ? ESCAPE '\\'))";
   return { sql: words.map(() => one).join(" AND "), params: words.flatMap((w) => [like(w), like(w), like(w)]) };
 }
@@ -193,8 +193,17 @@ const EQUALITY_INDEXES: Readonly<Record<string, string>> = {
   status: "lots_status_date",
   house_id: "lots_house_date",
   location_id: "lots_location_date",
-  is_top: "lots_top_date",
 };
+
+/**
+ * An equality filter's own index, if it has one: is_top = true has the partial lots_top (the top
+ * lots by date); is_top = false, nearly every lot, has none (the sort's index is walked).
+ */
+function equalityIndex(f: Filter): string | undefined {
+  const column = LOT_LIST.fields[f.field]!.column;
+  if (column === "is_top") return f.value === true ? "lots_top" : undefined;
+  return EQUALITY_INDEXES[column];
+}
 
 /**
  * The sort's own index, to walk in order, when the filters match many rows; null to leave the plan
@@ -216,9 +225,9 @@ function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragm
   const index = sort ? SORT_INDEXES[sort] : undefined;
   if (index === undefined || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
   if (index && !hasObject(db, index)) return null;
-  const equalities = filters.filter((f) => (f.suffix === "" || f.suffix === "__in") && EQUALITY_INDEXES[LOT_LIST.fields[f.field]!.column] !== undefined);
+  const equalities = filters.filter((f) => (f.suffix === "" || f.suffix === "__in") && equalityIndex(f) !== undefined);
   if (!equalities.length) return null;
-  const own = EQUALITY_INDEXES[LOT_LIST.fields[equalities[0]!.field]!.column]!;
+  const own = equalityIndex(equalities[0]!)!;
   if (!hasObject(db, own)) return null;
   const need = offset + limit + 1;
   const bound = Math.ceil(Math.sqrt(need * lotCount(db)));
@@ -358,11 +367,12 @@ interface LotRow extends PriceRow {
 const DETAIL_SQL = `
   SELECT l.id, l.lot_num, l.status, l.house_id, h.name AS house_name, l.sale_id, l.is_top, l.reserve_mark, l.third_party_mark,
     l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, l.hammer_usd, l.estimate_min_usd, l.estimate_max_usd,
-    l.premium_usd, ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime, l.notes, l.artwork_id, w.title AS artwork_name,
+    l.premium_usd, ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime, coalesce(n.text, '') AS notes, l.artwork_id, w.title AS artwork_name,
     coalesce(w.creation_year, l.creation_year) AS creation_year, w.image_id, l.artist_id, a.uid AS artist_uid,
     a.name AS artist_name, s.name AS sale_name, s.location AS sale_location, s.start_datetime AS sale_start
   FROM lots l
   LEFT JOIN auction_houses h ON h.id = l.house_id
+  LEFT JOIN lot_notes n ON n.id = l.notes_id
   LEFT JOIN artworks w ON w.id = l.artwork_id
   LEFT JOIN artists a ON a.id = l.artist_id
   LEFT JOIN sales s ON s.id = l.sale_id
