@@ -345,7 +345,9 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float32Array
   const copy = join(dataDir, "holdout.db");
   copyFileSync(join(dataDir, "market.db"), copy);
   const db = new Database(copy);
-  db.run(`CREATE TEMP TABLE held AS
+  // a table of the copy, not TEMP: the derivation's index builds change temp_store, which drops
+  // the connection's temporary tables (src/db/sort-runs.ts)
+  db.run(`CREATE TABLE held AS
     SELECT l.id, l.artwork_id, l.artist_id, l.hammer_usd, date(l.sale_datetime, 'unixepoch') AS sale_datetime FROM lots l
     WHERE l.status = 'sold' AND l.hammer_usd > 0 AND l.id = (SELECT id FROM lots x WHERE x.artwork_id = l.artwork_id AND x.status = 'sold' ORDER BY x.sale_datetime DESC, x.id DESC LIMIT 1)`);
   db.run("DELETE FROM lots WHERE id IN (SELECT id FROM held)");
