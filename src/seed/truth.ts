@@ -67,7 +67,7 @@ export function createTruthDb(path: string): Database {
   return db;
 }
 
-/** A connection that writes truth.db at `path` (written whole by a seed: no journal). */
+/** A connection that writes truth.db at `path` (written whole by a seed; OFF is refused: see openMarketForWrite). */
 export function openTruthDb(path: string): Database {
   const db = new Database(path, { create: true, strict: true });
   db.run("PRAGMA journal_mode = OFF");
