@@ -18,46 +18,30 @@ export const WORKS_SCHEMA = "works";
 /** The works file of the snapshot at `snapshot`. */
 export const worksPath = (snapshot: string): string => `${snapshot}-works`;
 
-/** The source columns of an artwork, in the table's order (the served `artworks` has each of them). */
-export const SOURCE_ARTWORK_COLUMNS = [
-  "id",
-  "uid",
-  "artist_id",
-  "title",
-  "category_id",
-  "medium",
-  "material_ids",
-  "substrate_id",
-  "creation_year",
-  "height_cm",
-  "width_cm",
-  "depth_cm",
-  "signed",
-  "edition_group_id",
-  "edition_number",
-  "edition_size",
-  "image_id",
-] as const;
+/** The source columns of an artwork, in the table's order, with their declarations (the served `artworks` has each of them). */
+const COLUMNS: readonly (readonly [string, string])[] = [
+  ["id", "integer PRIMARY KEY NOT NULL"],
+  ["uid", "text NOT NULL"],
+  ["artist_id", "integer NOT NULL"],
+  ["title", "text NOT NULL"],
+  ["category_id", "integer NOT NULL"],
+  ["medium", "text NOT NULL"],
+  ["material_ids", "text DEFAULT '' NOT NULL"],
+  ["substrate_id", "integer"],
+  ["creation_year", "integer"],
+  ["height_cm", "real"],
+  ["width_cm", "real"],
+  ["depth_cm", "real"],
+  ["signed", "integer DEFAULT false NOT NULL"],
+  ["edition_group_id", "integer"],
+  ["edition_number", "integer"],
+  ["edition_size", "integer"],
+  ["image_id", "integer"],
+];
 
-const TABLE = `CREATE TABLE ${WORKS_SCHEMA}.src_artworks (
-  id integer PRIMARY KEY NOT NULL,
-  uid text NOT NULL,
-  artist_id integer NOT NULL,
-  title text NOT NULL,
-  category_id integer NOT NULL,
-  medium text NOT NULL,
-  material_ids text DEFAULT '' NOT NULL,
-  substrate_id integer,
-  creation_year integer,
-  height_cm real,
-  width_cm real,
-  depth_cm real,
-  signed integer DEFAULT false NOT NULL,
-  edition_group_id integer,
-  edition_number integer,
-  edition_size integer,
-  image_id integer
-)`;
+export const SOURCE_ARTWORK_COLUMNS: readonly string[] = COLUMNS.map(([name]) => name);
+
+const TABLE = `CREATE TABLE ${WORKS_SCHEMA}.src_artworks (${COLUMNS.map(([name, decl]) => `${name} ${decl}`).join(", ")})`;
 
 /** The source table's indexes: the uid (unique: imports look works up by it) and the artist (the derivation reads an artist's works). */
 export const WORKS_INDEXES: readonly string[] = [
@@ -67,8 +51,8 @@ export const WORKS_INDEXES: readonly string[] = [
 
 /**
  * Creates the works file of the snapshot at `snapshot` (replacing one left behind by a build that
- * stopped) and attaches it to `db`, the snapshot's connection, written like the snapshot (no
- * journal). `indexes`: which of WORKS_INDEXES to create now (a bulk load creates them after).
+ * stopped) and attaches it to `db`, the snapshot's connection, with the snapshot's pragmas.
+ * `indexes`: which of WORKS_INDEXES to create now (a bulk load creates them after).
  */
 export function attachNewWorks(db: Database, snapshot: string, indexes: readonly string[] = WORKS_INDEXES): void {
   removeWorks(snapshot);
