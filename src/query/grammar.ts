@@ -222,6 +222,11 @@ export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
   return { filters, sort, limit, offset, params };
 }
 
+/** A string as an SQL literal. */
+function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
 /** Escapes LIKE wildcards so `__ilike` is a plain substring match. */
 function likePattern(s: string): string {
   return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -243,8 +248,10 @@ export function whereClause(spec: ListSpec, filters: readonly Filter[]): SqlFrag
     switch (f.suffix) {
       case "":
       case "__eq":
-        // a boolean is written as its literal (1 or 0): a partial index on `col = 1` serves it
+        // a boolean or an enum value is written as its literal (1 or 0, 'value': validated against
+        // the declared values): a partial index on `col = 1` or `col = 'value'` serves it
         if (typeof f.value === "boolean") parts.push(`${col} = ${f.value ? 1 : 0}`);
+        else if (decl.type.kind === "enum" && decl.type.values.includes(f.value as string)) parts.push(`${col} = ${sqlString(f.value as string)}`);
         else {
           parts.push(`${col} = ?`);
           params.push(bind(f.value));

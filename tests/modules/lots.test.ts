@@ -782,7 +782,9 @@ describe("query plans", () => {
     const expectations: [string, string][] = [
       ["artist_id=5&sort=SALE_DATE_DESC", "lots_artist_date"],
       ["sale_id=5&sort=NUMBER_ASC", "lots_sale"],
-      ["status=sold&sort=SALE_DATE_DESC", "lots_status_date"],
+      ["status=sold&sort=SALE_DATE_DESC", "lots_date"],
+      ["status=withdrawn&sort=SALE_DATE_DESC", "lots_withdrawn"],
+      ["status=upcoming&sort=SALE_DATE_ASC", "lots_upcoming"],
       ["auction_house_id=3&sort=SALE_DATE_ASC", "lots_house_date"],
       ["sale_location=Paris", "lots_location_date"],
       ["is_top=true", "lots_top"],
@@ -820,15 +822,19 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
 
   test("when the walk does not find the page within its budget, the filter's rows are sorted from its own index", () => {
     const saved = { ...PLANNER };
+    const location = db.query("SELECT l.location_id AS id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1").get() as { id: number; name: string };
+    const qs = (sort: string) => `sale_location=${encodeURIComponent(location.name)}&sort=${sort}&limit=20`;
     try {
       Object.assign(PLANNER, { walkSlack: 0 });
-      for (const sort of SORTS) expect(sqlOf(`status=sold&sort=${sort}&limit=20`)).toContain("INDEXED BY lots_status_date");
+      for (const sort of SORTS) expect(sqlOf(qs(sort))).toContain("INDEXED BY lots_location_date");
       // more rows than PLANNER.sortRows: the walk goes on
-      const sold = (db.query("SELECT count(*) AS n FROM lots WHERE status = 'sold'").get() as { n: number }).n;
-      Object.assign(PLANNER, { walkSlack: 0, sortRows: sold - 1 });
+      const n = (db.query("SELECT count(*) AS n FROM lots WHERE location_id = ?").get(location.id) as { n: number }).n;
+      Object.assign(PLANNER, { walkSlack: 0, sortRows: n - 1 });
+      for (const sort of SORTS) expect({ sort, from: sqlOf(qs(sort)).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
+      Object.assign(PLANNER, { walkSlack: 0, sortRows: n });
+      for (const sort of SORTS) expect(sqlOf(qs(sort))).toContain("INDEXED BY lots_location_date");
+      // sold has no index of its own (most lots): always the sort's index
       for (const sort of SORTS) expect({ sort, from: sqlOf(`status=sold&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
-      Object.assign(PLANNER, { walkSlack: 0, sortRows: sold });
-      for (const sort of SORTS) expect(sqlOf(`status=sold&sort=${sort}&limit=20`)).toContain("INDEXED BY lots_status_date");
     } finally {
       Object.assign(PLANNER, saved);
     }
@@ -846,6 +852,8 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
           ["is_top=false", "is_top = 0"],
           [`sale_location=${encodeURIComponent(location.name)}`, `location_id = ${location.id}`],
           ["status=passed&is_top=false", "status = 'passed' AND is_top = 0"],
+          ["status=withdrawn", "status = 'withdrawn'"],
+          ["status=upcoming", "status = 'upcoming'"],
         ];
         for (const sort of SORTS) {
           for (const [qs, cond] of cases) {

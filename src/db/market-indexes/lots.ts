@@ -23,7 +23,13 @@ export const LOTS_FTS_TOKENIZE = "unicode61 remove_diacritics 2";
 
 export const STATEMENTS: string[] = [
   // equality filter + the default date sort
-  "CREATE INDEX IF NOT EXISTS lots_status_date ON lots (status, sale_datetime)",
+  // status: the rare values alone, like lots_top (withdrawn about 3 % of lots, upcoming 1 %,
+  // unknown only in imports). sold and passed (about 77 % and 19 %) walk lots_date or the sort's
+  // index. Replaces lots_status_date (status, sale_datetime) of older markets: 532 MiB at full scale.
+  "DROP INDEX IF EXISTS lots_status_date",
+  "CREATE INDEX IF NOT EXISTS lots_withdrawn ON lots (sale_datetime) WHERE status = 'withdrawn'",
+  "CREATE INDEX IF NOT EXISTS lots_upcoming ON lots (sale_datetime) WHERE status = 'upcoming'",
+  "CREATE INDEX IF NOT EXISTS lots_unknown ON lots (sale_datetime) WHERE status = 'unknown'",
   "CREATE INDEX IF NOT EXISTS lots_house_date ON lots (house_id, sale_datetime)",
   "CREATE INDEX IF NOT EXISTS lots_location_date ON lots (location_id, sale_datetime)",
   // the top lots (about 3 %) alone: is_top = true reads them newest first; is_top = false is

@@ -190,18 +190,26 @@ function lotCount(db: Database): number {
 
 /** The equality filters' own indexes (each ends in sale_datetime), by column. */
 const EQUALITY_INDEXES: Readonly<Record<string, string>> = {
-  status: "lots_status_date",
   house_id: "lots_house_date",
   location_id: "lots_location_date",
 };
 
+/** The rare statuses' partial indexes (sale_datetime first; src/db/market-indexes): sold and passed have none. */
+const STATUS_INDEXES: Readonly<Record<string, string>> = {
+  withdrawn: "lots_withdrawn",
+  unknown: "lots_unknown",
+  upcoming: "lots_upcoming",
+};
+
 /**
  * An equality filter's own index, if it has one: is_top = true has the partial lots_top (the top
- * lots by date); is_top = false, nearly every lot, has none (the sort's index is walked).
+ * lots by date), a rare status its partial index; is_top = false and status = sold or passed,
+ * most lots, have none: null, the sort's index is walked. undefined: the column has no index.
  */
-function equalityIndex(f: Filter): string | undefined {
+function equalityIndex(f: Filter): string | null | undefined {
   const column = LOT_LIST.fields[f.field]!.column;
   if (column === "is_top") return f.value === true ? "lots_top" : undefined;
+  if (column === "status") return f.suffix === "" && typeof f.value === "string" ? (STATUS_INDEXES[f.value] ?? null) : undefined;
   return EQUALITY_INDEXES[column];
 }
 
@@ -213,7 +221,8 @@ function equalityIndex(f: Filter): string | undefined {
  * one location 6.8M), minutes for one page. Walking the sort's index and checking each row reads
  * about (offset + limit) × N / M rows for M matches among N lots; sorting reads M: the walk is
  * cheaper once M > √((offset + limit) × N). So: (1) an equality filter's rows are counted on its
- * own index up to that bound (fewer: SQLite's plan stands); (2) the walk is tried on the first
+ * own index up to that bound (fewer: SQLite's plan stands; a value without an index, status sold
+ * or passed, is most lots and is walked at once); (2) the walk is tried on the first
  * PLANNER.walkSlack times the bound entries of the sort's index, which must hold the page. When
  * they do not (the filter's lots sit late in the sort's order: top lots by low estimate, sold lots
  * by descending lot number, whose head is the sales to come), the filter's rows are sorted after
@@ -225,8 +234,11 @@ function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragm
   const index = sort ? SORT_INDEXES[sort] : undefined;
   if (index === undefined || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
   if (index && !hasObject(db, index)) return null;
-  const equalities = filters.filter((f) => (f.suffix === "" || f.suffix === "__in") && equalityIndex(f) !== undefined);
-  if (!equalities.length) return null;
+  const equalities = filters.filter((f) => (f.suffix === "" || f.suffix === "__in") && equalityIndex(f));
+  if (!equalities.length) {
+    // a status of most lots (sold, passed) and no other equality filter with an index: walk
+    return filters.some((f) => equalityIndex(f) === null) ? index : null;
+  }
   const own = equalityIndex(equalities[0]!)!;
   if (!hasObject(db, own)) return null;
   const need = offset + limit + 1;
