@@ -86,30 +86,33 @@ function categorySort(q: ParsedList): { index: string; key: string } {
   const sort = q.sort ?? "";
   if (sort.startsWith("CREATION_YEAR")) return { index: "artworks_category_year_estimate", key: "creation_year" };
   if (sort.startsWith("SALE_DATE")) return { index: "artworks_category_sold_year_estimate", key: "date_last_sold" };
-  if (sort.startsWith("NAME")) return { index: "artworks_category_title", key: "title" };
-  if (sort.startsWith("SIZE")) return { index: "artworks_category_size", key: "size" };
+  if (sort.startsWith("NAME")) return { index: "artworks_title_nocase", key: "title" };
+  if (sort.startsWith("SIZE")) return { index: "artworks_size", key: "size" };
   return { index: "artworks_category", key: "" };
 }
 
 /** The columns each category index holds after category_id (besides the id). */
 const INDEX_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   artworks_category: [],
-  artworks_category_title: ["title"],
   artworks_category_year_estimate: ["creation_year", "estimate_usd"],
   artworks_category_estimate_year: ["estimate_usd", "creation_year"],
   artworks_category_sold_year_estimate: ["date_last_sold", "creation_year", "estimate_usd"],
-  artworks_category_size: ["size"],
 };
+/**
+ * The sorts by name and size walk the index of every work (the category is read from the row):
+ * an index per category for them cost about 500 MiB at full scale for pages that a walk finds
+ * after about (offset + limit) × works / matches entries.
+ */
+const WHOLE_INDEXES: Readonly<Record<string, string>> = { artworks_title_nocase: "title", artworks_size: "size" };
 /** The column a filter reads, for the two the category indexes carry; any other filter needs the row. */
 const FILTER_COLUMNS: Readonly<Record<string, string>> = { creation_year: "creation_year", current_estimated_price: "estimate_usd" };
 
 const CATEGORY_INDEXES = [
   "artworks_category",
-  "artworks_category_title",
   "artworks_category_year_estimate",
   "artworks_category_estimate_year",
   "artworks_category_sold_year_estimate",
-  "artworks_category_size",
+  ...Object.keys(WHOLE_INDEXES),
 ];
 const categoryIndexesPresent = new WeakMap<Database, boolean>();
 
@@ -136,6 +139,14 @@ function categorySize(db: Database, category: number): number {
     n = db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM artworks INDEXED BY artworks_category WHERE category_id = ?").get(category)!.n;
     sizes.set(category, n);
   }
+  return n;
+}
+
+const worksCounts = new WeakMap<Database, number>();
+/** Works in the market (by the largest id: the walk's cost is all it is used for). */
+function worksCount(db: Database): number {
+  let n = worksCounts.get(db);
+  if (n === undefined) worksCounts.set(db, (n = db.query<{ n: number | null }, []>("SELECT max(id) AS n FROM artworks").get()!.n ?? 0));
   return n;
 }
 
@@ -167,7 +178,7 @@ export function categoryPlan(
   const sort = categorySort(q);
   const filterColumns = q.filters.filter((f) => f.field !== "category_id").map((f) => FILTER_COLUMNS[f.field] ?? "row");
   if (where.params.length > q.filters.length || q.params.without_editions === true || q.params.with_images === true) filterColumns.push("row");
-  const covers = (index: string) => filterColumns.every((c) => INDEX_COLUMNS[index]!.includes(c));
+  const covers = (index: string) => index in INDEX_COLUMNS && filterColumns.every((c) => INDEX_COLUMNS[index]!.includes(c));
   const years = q.filters.some((f) => f.field === "creation_year");
   const estimates = q.filters.some((f) => f.field === "current_estimated_price");
   const count = (index: string): SqlFragment => ({ sql: `SELECT count(*) AS n FROM artworks a INDEXED BY ${index} WHERE ${where.sql}`, params: where.params });
@@ -212,11 +223,12 @@ export function categoryPlan(
   if (total === null) total = runAll<{ n: number }>(db, count(index))[0]!.n;
   // The page's two plans, in steps (index entries; a row look-up costs rowCost).
   const size = categorySize(db, categoryId);
-  const walked = Math.min(size, ((q.offset + q.limit) * size) / Math.max(total, 1));
+  const span = sort.index in WHOLE_INDEXES ? worksCount(db) : size;
+  const walked = Math.min(span, ((q.offset + q.limit) * span) / Math.max(total, 1));
   const walkCost = walked * (covers(sort.index) ? 1 : limits.rowCost);
   const rangeCost =
     (rangeRows ?? size) * (covers(index) ? 1 : limits.rowCost) +
-    (index === sort.index || sort.key === "" || INDEX_COLUMNS[index]!.includes(sort.key) ? total : total * limits.rowCost);
+    (index === sort.index || sort.key === "" || INDEX_COLUMNS[index]?.includes(sort.key) ? total : total * limits.rowCost);
   const driver = index !== sort.index && rangeCost < walkCost ? "filter" : "sort";
   return { page: page(driver === "filter" ? index : sort.index), count: count(index), total, index, driver };
 }
