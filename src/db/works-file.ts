@@ -11,6 +11,7 @@
  * (`SOURCE_ARTWORK_COLUMNS`).
  */
 import type { Database } from "bun:sqlite";
+import { expandUidPlaceholders, UID_PLACEHOLDER_SQL } from "./artwork-uid";
 import { existsSync, rmSync } from "node:fs";
 
 export const WORKS_SCHEMA = "works";
@@ -67,10 +68,15 @@ export function attachNewWorks(db: Database, snapshot: string, indexes: readonly
 export const immutableUri = (path: string): string =>
   `file:${path.replace(/[?#%]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`)}?immutable=1`;
 
-/** Fills the attached works table from `from` (a table with every source column: a market's served `artworks`). */
+/**
+ * Fills the attached works table from `from` (a table with every source column: a market's served
+ * `artworks`, whose default uids are stored as '' and are written out whole here).
+ */
 export function fillWorksFrom(db: Database, from: string): void {
   const cols = SOURCE_ARTWORK_COLUMNS.map((c) => `"${c}"`).join(", ");
-  db.run(`INSERT INTO ${WORKS_SCHEMA}.src_artworks (${cols}) SELECT ${cols} FROM ${from}`);
+  const values = SOURCE_ARTWORK_COLUMNS.map((c) => (c === "uid" ? `CASE WHEN uid = '' THEN ${UID_PLACEHOLDER_SQL("id")} ELSE uid END` : `"${c}"`)).join(", ");
+  db.run(`INSERT INTO ${WORKS_SCHEMA}.src_artworks (${cols}) SELECT ${values} FROM ${from}`);
+  expandUidPlaceholders(db, `${WORKS_SCHEMA}.src_artworks`);
 }
 
 /**

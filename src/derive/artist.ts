@@ -11,6 +11,7 @@ import { predictionBand, SmoothWorkspace, smoothIndex, Z80 } from "../analytics/
 import { cagr, medianCarByYear, momentum, momentumPercent, repeatSalePairs, sharpeRatios } from "../analytics/returns";
 import { careerPath, lotOutcome, salesVolume } from "../analytics/shapes";
 import { median } from "../analytics/stats";
+import { storedArtworkUid } from "../db/artwork-uid";
 import { packDocument } from "../db/documents";
 import { sizeBucket } from "../seed/market";
 import { monthDate, monthIndex } from "../seed/series";
@@ -503,7 +504,7 @@ export class ArtistDeriver {
       const now = est ? est.band.mid : null;
       artworks.push([
         w.id,
-        w.uid,
+        storedArtworkUid(w.id, w.title, w.uid),
         artist.id,
         w.title,
         w.category_id,

@@ -8,6 +8,7 @@ import type { FileSink } from "bun";
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { artworkUid } from "../db/artwork-uid";
 import { marketDbPath } from "../db/connection";
 import { Progress } from "../progress";
 import { LOCATIONS } from "../seed/reference";
@@ -140,7 +141,7 @@ export async function exportMarket(dataDir: string, toDir: string, options: Expo
       (r) => ({
         id: r.id,
         artist_id: r.artist_id,
-        uid: r.uid,
+        uid: artworkUid(r.id, r.title, r.uid),
         title: r.title,
         category: names.categories!.get(r.category_id) ?? String(r.category_id),
         medium: r.medium,

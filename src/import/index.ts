@@ -20,6 +20,7 @@ import type { FileSink } from "bun";
 import type { Database, Statement } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { defaultArtworkUid } from "../db/artwork-uid";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
 import { attachNewWorks, fillWorksFrom, removeWorks } from "../db/works-file";
 import { deferIndexes, finishSnapshot } from "../derive/snapshot";
@@ -676,6 +677,7 @@ class Importer {
     const owner = this.db.query<{ id: number }, [string]>(`SELECT id FROM ${table} WHERE uid = ?`);
     if (given !== undefined) {
       const uid = given.trim();
+      if (/[\u0000-\u001f\u007f]/.test(uid)) return { error: "a uid may not hold control characters" };
       const other = owner.get(uid);
       if (other && other.id !== id) return { error: `uid "${uid}" is already used by record ${other.id}` };
       return { uid };
@@ -807,7 +809,7 @@ class Importer {
     const es = r.edition_size as number | undefined;
     if (en !== undefined && es !== undefined && en > es) return `edition_number (${en}) is larger than edition_size (${es})`;
     const title = (r.title as string).trim();
-    const u = this.uid("src_artworks", id, r.uid as string | undefined, `aw-${id.toString(36)}-${slugify(title).slice(0, 40) || "untitled"}`);
+    const u = this.uid("src_artworks", id, r.uid as string | undefined, defaultArtworkUid(id, title));
     if (u.error) return `uid: ${u.error}`;
     ids.add(id);
     this.db

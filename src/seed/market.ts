@@ -24,6 +24,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Scale } from "../config";
+import { defaultArtworkUid } from "../db/artwork-uid";
 import { dayNumber, fromDayNumber } from "../time";
 import { artistName, artworkTitle, NOTE_PHRASES, pickNationality, saleName, slugify } from "./names";
 import type { Random } from "./random";
@@ -611,7 +612,7 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
         }
         out.artwork([
           id,
-          `aw-${id.toString(36)}-${slugify(title).slice(0, 40) || "untitled"}`,
+          defaultArtworkUid(id, title),
           artistId,
           title,
           categoryIndex + 1,

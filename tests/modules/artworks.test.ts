@@ -5,6 +5,7 @@
  * and recommended lists, 422 shapes and 404s, and the query plans of the sorts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { artworkUid } from "../../src/db/artwork-uid";
 import { ARTWORK_LIST, ARTWORK_SORTS } from "../../src/modules/artworks/fields";
 import { CATEGORY_PLAN, categoryPlan, listStatements } from "../../src/modules/artworks/service";
 import { parseList } from "../../src/query/grammar";
@@ -42,6 +43,8 @@ interface Row {
 }
 
 let rows: Row[];
+/** A work's served uid (a default one is stored as ''). */
+const uidOf = (r: Row) => artworkUid(r.id, r.title, r.uid);
 let byId: Map<number, Row>;
 
 beforeAll(async () => {
@@ -142,7 +145,9 @@ describe("filters", () => {
       ],
       [`market_cap__gte=${capMedian}`, (r) => r.artist_market_cap >= capMedian],
       [`id__in=${someIds.join(",")}`, (r) => someIds.includes(r.id)],
-      [`uid=${encodeURIComponent(rows[10]!.uid)}`, (r) => r.uid === rows[10]!.uid],
+      // a default uid (stored as '' and made on read) and two more, one of them naming no work
+      [`uid=${encodeURIComponent(uidOf(rows[10]!))}`, (r) => r.id === rows[10]!.id],
+      [`uid__in=${[rows[3]!, rows[7]!].map(uidOf).join(",")},aw-${rows[5]!.id.toString(36)}-not-its-title`, (r) => r.id === rows[3]!.id || r.id === rows[7]!.id],
       ["category_id=1&size__in=big&without_editions=true", (r) => r.category_id === 1 && r.size_bucket === "big" && r.edition_group_id === null],
     ];
   };
@@ -467,6 +472,9 @@ describe("schemas", () => {
     // the slug: the title's words in lower case joined by "-", then the id in base 36
     expect(a.slug).toBe(`${edition.title.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "untitled"}-${edition.id.toString(36)}`);
     expect(a.slug.endsWith(`-${edition.id.toString(36)}`)).toBe(true);
+    // the uid of a work generated without one: "aw-", the id in base 36, the title's slug (stored as '')
+    expect(edition.uid).toBe("");
+    expect(a.uid).toBe(`aw-${edition.id.toString(36)}-${a.slug.slice(0, -edition.id.toString(36).length - 1).slice(0, 40)}`);
     expect(a.description.edition).toEqual({
       edition_group_id: edition.edition_group_id,
       edition_number: edition.edition_number,

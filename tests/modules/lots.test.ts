@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
+import { artworkUid } from "../../src/db/artwork-uid";
 import { LOT_LIST, LOT_SORTS, NULLS_LAST_ASC } from "../../src/modules/lots/fields";
 import { ftsQuery, lotListIds, lotListSql, PLANNER } from "../../src/modules/lots/service";
 import { parseList } from "../../src/query/grammar";
@@ -59,9 +60,10 @@ describe("filters", () => {
     const artist = one<{ artist_id: number; uid: string }>(
       "SELECT l.artist_id, a.uid FROM lots l JOIN artists a ON a.id = l.artist_id GROUP BY l.artist_id ORDER BY count(*) DESC LIMIT 1 OFFSET 3",
     );
-    const artwork = one<{ artwork_id: number; uid: string }>(
-      "SELECT l.artwork_id, w.uid FROM lots l JOIN artworks w ON w.id = l.artwork_id GROUP BY l.artwork_id HAVING count(*) >= 3 LIMIT 1",
+    const work = one<{ artwork_id: number; uid: string; title: string }>(
+      "SELECT l.artwork_id, w.uid, w.title FROM lots l JOIN artworks w ON w.id = l.artwork_id GROUP BY l.artwork_id HAVING count(*) >= 3 LIMIT 1",
     );
+    const artwork = { ...work, uid: artworkUid(work.artwork_id, work.title, work.uid) };
     const house = one<{ house_id: number }>("SELECT house_id FROM lots GROUP BY house_id ORDER BY count(*) DESC LIMIT 1 OFFSET 2").house_id;
     const [s1, s2] = column("SELECT sale_id AS id FROM lots GROUP BY sale_id ORDER BY count(*) DESC LIMIT 2");
     const [loc1, loc2] = db

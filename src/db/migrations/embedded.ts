@@ -9,6 +9,7 @@ import market_0001_compact_lots from "./market/0001_compact_lots.sql" with { typ
 import market_0002_lean_artworks from "./market/0002_lean_artworks.sql" with { type: "text" };
 import market_0003_one_artworks_table from "./market/0003_one_artworks_table.sql" with { type: "text" };
 import market_0004_lot_notes from "./market/0004_lot_notes.sql" with { type: "text" };
+import market_0005_default_artwork_uids from "./market/0005_default_artwork_uids.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -23,4 +24,5 @@ export const marketMigrations: Migration[] = [
   { tag: "0002_lean_artworks", sql: market_0002_lean_artworks },
   { tag: "0003_one_artworks_table", sql: market_0003_one_artworks_table },
   { tag: "0004_lot_notes", sql: market_0004_lot_notes },
+  { tag: "0005_default_artwork_uids", sql: market_0005_default_artwork_uids },
 ];

@@ -10,6 +10,7 @@
  * documents (returns-vs-period), the only place they are served. Lots are both: the writer fills their
  * denormalised columns (artist, house, sale status and date, location) as it writes them.
  */
+import { sql } from "drizzle-orm";
 import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** What built this snapshot: scale, seed, counts, build time, as_of date. */
@@ -314,7 +315,8 @@ export const artworks = sqliteTable(
     signed: integer("signed", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
-    uniqueIndex("artworks_uid").on(t.uid),
+    // a default uid is stored as '' and made on read (src/db/artwork-uid.ts): the index holds the given ones
+    uniqueIndex("artworks_uid").on(t.uid).where(sql`uid <> ''`),
     index("artworks_artist").on(t.artistId, t.creationYear),
     index("artworks_estimate").on(t.estimateUsd),
     index("artworks_last_sold").on(t.dateLastSold),

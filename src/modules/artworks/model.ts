@@ -8,6 +8,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { Type as t, type TSchema } from "@sinclair/typebox";
+import { artworkUid } from "../../db/artwork-uid";
 import { followedAmong } from "../../db/follows";
 import type { AppDeps, RequestContext, Schema } from "../../http/endpoint";
 import { ImageSchema } from "../../images/model";
@@ -351,7 +352,7 @@ function artworkObject(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: r.id,
-    uid: r.uid,
+    uid: artworkUid(r.id, r.title, r.uid),
     slug: artworkSlug(r.title, r.id),
     last_lot_status: r.last_lot_status,
     date_last_upcoming: r.date_last_upcoming,

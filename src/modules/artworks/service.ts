@@ -5,6 +5,7 @@
  * bound; only declared columns and fixed fragments reach the SQL text.
  */
 import type { Database } from "bun:sqlite";
+import { artworkIdsByUids } from "../../db/artwork-uid";
 import type { AppDeps } from "../../http/endpoint";
 import { orderClause, whereClause, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { addDays, epochSeconds, isoOfSeconds } from "../../time";
@@ -256,7 +257,23 @@ export interface Page {
   offset: number;
 }
 
-export function listArtworks(deps: AppDeps, view: View, q: ParsedList): Page {
+/**
+ * The uid filters as id filters: a default uid is not stored (src/db/artwork-uid.ts), so a uid is
+ * found in Javascript and filtered by id (0, no work, for a uid no work has).
+ */
+export function resolveUids(db: Database, q: ParsedList): ParsedList {
+  if (!q.filters.some((f) => f.field === "uid")) return q;
+  const filters = q.filters.map((f) => {
+    if (f.field !== "uid") return f;
+    const uids = f.suffix === "__in" ? (f.value as string[]) : [f.value as string];
+    const ids = artworkIdsByUids(db, uids);
+    return { ...f, field: "id", suffix: "__in" as const, value: uids.map((u) => ids.get(u) ?? 0) };
+  });
+  return { ...q, filters };
+}
+
+export function listArtworks(deps: AppDeps, view: View, query: ParsedList): Page {
+  const q = resolveUids(deps.market, query);
   const planned = categoryPlan(deps.market, q);
   let ids: number[];
   let total: number;
@@ -274,7 +291,8 @@ export function listArtworks(deps: AppDeps, view: View, q: ParsedList): Page {
 // ---------------------------------------------------------------- followed and recommended
 
 /** Followed artworks (with the list filters), most recently followed first. */
-export function followedArtworks(deps: AppDeps, view: View, userId: number, q: ParsedList): Page {
+export function followedArtworks(deps: AppDeps, view: View, userId: number, query: ParsedList): Page {
+  const q = resolveUids(deps.market, query);
   const where = artworkWhere(ARTWORK_LIST, q);
   const from = `FROM account.follows f JOIN artworks a ON a.id = f.target_id
     WHERE f.user_id = ? AND f.kind = 'artwork' AND ${where.sql}`;

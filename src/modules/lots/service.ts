@@ -3,6 +3,7 @@
  * the response objects. The list never counts: it fetches limit + 1 ids and answers has_more.
  */
 import { Database } from "bun:sqlite";
+import { artworkIdsByUids } from "../../db/artwork-uid";
 import { followedAmong } from "../../db/follows";
 import { LOTS_FTS_TOKENIZE } from "../../db/market-indexes/lots";
 import type { AppDeps, Schema } from "../../http/endpoint";
@@ -262,7 +263,9 @@ function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragm
 /** Replaces values that name something (uids, location names) by the ids the column holds; 0 when unknown. */
 function resolveFilters(db: Database, filters: readonly Filter[]): Filter[] {
   const byUid = (table: "artists" | "artworks", uid: string) =>
-    db.query<{ id: number }, [string]>(`SELECT id FROM ${table} WHERE uid = ?`).get(uid)?.id ?? 0;
+    table === "artworks"
+      ? (artworkIdsByUids(db, [uid]).get(uid) ?? 0)
+      : (db.query<{ id: number }, [string]>("SELECT id FROM artists WHERE uid = ?").get(uid)?.id ?? 0);
   const location = (name: string) =>
     db.query<{ id: number }, [string]>("SELECT id FROM auction_locations WHERE name = ? COLLATE NOCASE").get(name)?.id ?? 0;
   const resolved = filters.map((f): Filter => {
