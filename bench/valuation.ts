@@ -23,6 +23,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { correlation, median } from "../src/analytics/stats";
+import { unpackSeries } from "../src/db/series";
 import { attachWorksOfFinished, removeWorks } from "../src/db/works-file";
 import { parseArgs } from "../src/config";
 import { deriveMarket, estimateMidLog } from "../src/derive";
@@ -57,10 +58,10 @@ for (const r of truth.query("SELECT artwork_id, hedonic + quality AS v FROM artw
   trueWork.set(r.artwork_id, r.v * TRUTH_STEP);
 }
 
-function chartOf(db: Database): Map<number, Float32Array> {
-  const out = new Map<number, Float32Array>();
+function chartOf(db: Database): Map<number, Float64Array> {
+  const out = new Map<number, Float64Array>();
   for (const r of db.query("SELECT artist_id, points FROM artist_charts").iterate() as Iterable<{ artist_id: number; points: Uint8Array }>) {
-    out.set(r.artist_id, new Float32Array(r.points.buffer.slice(r.points.byteOffset, r.points.byteOffset + r.points.byteLength)));
+    out.set(r.artist_id, unpackSeries(r.points));
   }
   return out;
 }
@@ -123,7 +124,7 @@ const meanOf = (xs: number[]) => xs.reduce((s, v) => s + v, 0) / Math.max(1, xs.
  * Nothing else the generator draws tells quality: is_top needs quality > 0.5 (4σ), notes and
  * reserves are drawn apart from it, the sale's tier follows the value only in coarse steps.
  */
-function oracle(db: Database, scored: Scored[], charts: Map<number, Float32Array>): void {
+function oracle(db: Database, scored: Scored[], charts: Map<number, Float64Array>): void {
   const monthOf = (day: string) => Math.max(0, Math.min(T, monthIndex(day)));
   const hedonic = new Map<number, number>();
   const quality = new Map<number, number>();

@@ -13,6 +13,7 @@ import { careerPath, lotOutcome, salesVolume } from "../analytics/shapes";
 import { median } from "../analytics/stats";
 import { storedArtworkUid } from "../db/artwork-uid";
 import { packDocument } from "../db/documents";
+import { packLinearSeries, packLogSeries } from "../db/series";
 import { sizeBucket } from "../seed/market";
 import { monthDate, monthIndex } from "../seed/series";
 import { isoOfSeconds } from "../time";
@@ -527,15 +528,15 @@ export class ArtistDeriver {
         lastLot?.currency ?? "USD",
         lastSold?.hammer_usd ?? null,
         lastSold?.premium_usd ?? null,
-        now === null ? null : round2(now),
-        est ? round2(est.band.low) : null,
-        est ? round2(est.band.high) : null,
+        now === null ? null : Math.round(now),
+        est ? Math.round(est.band.low) : null,
+        est ? Math.round(est.band.high) : null,
         m12,
-        est ? round2(now! - est.at(12)) : null,
+        est ? Math.round(now! - est.at(12)) : null,
         m24,
-        est ? round2(now! - est.at(24)) : null,
+        est ? Math.round(now! - est.at(24)) : null,
         est ? round6(cagr(est.at(120), now!, 10)) : null,
-        round2(marketCap),
+        Math.round(marketCap),
         w.signed ? 1 : 0,
       ]);
       if (est) estimated++;
@@ -569,14 +570,14 @@ export class ArtistDeriver {
 
     // the chart: the price of the artist's typical work, per month
     const typical = dot(beta, meanFeat, K);
-    const points = new Float32Array(months);
-    const errs = new Float32Array(months);
+    const points = new Float64Array(months);
+    const errs = new Float64Array(months);
     for (let t = 0; t < months; t++) {
       points[t] = hasIndex ? Math.exp(full[t]! + typical) : Number.NaN;
       errs[t] = hasIndex ? stderr[t]! : Number.NaN;
     }
     const vector = artistVector({ full, observed, works, categories, birth: artist.birth, T, level: hasIndex ? full[T]! + typical : null });
-    const chart = [artist.id, monthDate(0).slice(0, 7), bytes(points), bytes(errs), bytes(vector)];
+    const chart = [artist.id, monthDate(0).slice(0, 7), packLogSeries(points), packLinearSeries(errs), bytes(vector)];
 
     // the artist's stats
     const soldPrices = sold.map((l) => l.premium_usd ?? l.hammer_usd!).filter((p) => p > 0);
@@ -595,7 +596,7 @@ export class ArtistDeriver {
       artist.is_top,
       artist.photo_image_id,
       round2(soldPrices.reduce((s, p) => s + p, 0)),
-      round2(marketCap),
+      Math.round(marketCap),
       soldPrices.length ? round2(Math.max(...soldPrices)) : null,
       soldPrices.length ? round2(Math.min(...soldPrices)) : null,
       hasIndex ? round4(momentumPercent(full, T, 12)) : null,

@@ -27,6 +27,7 @@ import {
 } from "../../src/modules/artists/model";
 import { listSql } from "../../src/modules/artists/service";
 import { parseList } from "../../src/query/grammar";
+import { unpackSeries } from "../../src/db/series";
 
 type Row = Record<string, any>;
 type Json = Record<string, any>;
@@ -390,7 +391,7 @@ describe("include_chart", () => {
         expect(Number.isFinite(p.value)).toBe(true);
       }
       const stored = ctx.deps.market.query("SELECT points FROM artist_charts WHERE artist_id = ?").get(r.id) as { points: Uint8Array };
-      const values = new Float32Array(new Uint8Array(stored.points).buffer);
+      const values = unpackSeries(stored.points);
       expect(chart[0]!.value).toBeCloseTo(values[0]!, 1);
       expect(chart.at(-1)!.value).toBeCloseTo(values[values.length - 1]!, 1);
     }

@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { unpackDocument } from "../../db/documents";
 import { followedAmong } from "../../db/follows";
+import { unpackSeries } from "../../db/series";
 import type { Schema } from "../../http/endpoint";
 import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors";
 import type { ImageSigner } from "../../images/urls";
@@ -99,7 +100,7 @@ function monthsFrom(start: string, n: number): string[] {
 }
 
 /** The monthly index as chart points; months without a value (NaN) are left out. */
-function indexPoints(start: string, points: Float32Array): { time: string; value: number }[] {
+function indexPoints(start: string, points: Float64Array): { time: string; value: number }[] {
   const labels = monthsFrom(start, points.length);
   const out: { time: string; value: number }[] = [];
   for (let i = 0; i < points.length; i++) {
@@ -146,7 +147,7 @@ function present(db: Database, rows: ArtistRow[], view: View): Record<string, un
     const chart = charts.get(r.id);
     const all: Record<string, unknown> = {
       ...r,
-      artist_index_chart: view.includeChart ? (chart?.points ? indexPoints(chart.start_month, float32s(chart.points)) : []) : undefined,
+      artist_index_chart: view.includeChart ? (chart?.points ? indexPoints(chart.start_month, unpackSeries(chart.points)) : []) : undefined,
       artist_index_vector: chart ? Array.from(float32s(chart.vector), (x) => round(x, 6)) : null,
       is_followed: followed.has(r.id),
       photo_thumbnail_url: photo,
@@ -577,8 +578,8 @@ export function artistChart(db: Database, id: number, resolution: Resolution) {
     .get(id);
   const data: Point[] = [];
   if (chart) {
-    const values = float32s(chart.points);
-    const errs = float32s(chart.stderr);
+    const values = unpackSeries(chart.points);
+    const errs = unpackSeries(chart.stderr);
     const n = values.length;
     const ok = (i: number) => Number.isFinite(values[i]!) && values[i]! > 0;
     if (resolution === "monthly") {
