@@ -133,7 +133,7 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float64Array
     quality.set(r.artwork_id, r.quality * TRUTH_STEP);
   }
   const lotQuery = `SELECT l.artwork_id, l.artist_id, l.status, l.reserve_mark AS reserve, date(l.sale_datetime, 'unixepoch') AS day,
-      l.hammer_usd AS hammer, l.estimate_min_usd AS lo, l.estimate_max_usd AS hi FROM lots l`;
+      l.hammer_usd_cents / 100.0 AS hammer, l.estimate_min_usd_cents / 100.0 AS lo, l.estimate_max_usd_cents / 100.0 AS hi FROM lots l`;
 
   // printed estimate midpoint against the true value, over every lot of the full market (drawn
   // before any outcome, so unconditioned)
@@ -349,8 +349,8 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float64Array
   // a table of the copy, not TEMP: the derivation's index builds change temp_store, which drops
   // the connection's temporary tables (src/db/sort-runs.ts)
   db.run(`CREATE TABLE held AS
-    SELECT l.id, l.artwork_id, l.artist_id, l.hammer_usd, date(l.sale_datetime, 'unixepoch') AS sale_datetime FROM lots l
-    WHERE l.status = 'sold' AND l.hammer_usd > 0 AND l.id = (SELECT id FROM lots x WHERE x.artwork_id = l.artwork_id AND x.status = 'sold' ORDER BY x.sale_datetime DESC, x.id DESC LIMIT 1)`);
+    SELECT l.id, l.artwork_id, l.artist_id, l.hammer_usd_cents / 100.0 AS hammer_usd, date(l.sale_datetime, 'unixepoch') AS sale_datetime FROM lots l
+    WHERE l.status = 'sold' AND l.hammer_usd_cents > 0 AND l.id = (SELECT id FROM lots x WHERE x.artwork_id = l.artwork_id AND x.status = 'sold' ORDER BY x.sale_datetime DESC, x.id DESC LIMIT 1)`);
   db.run("DELETE FROM lots WHERE id IN (SELECT id FROM held)");
   attachWorksOfFinished(db, copy);
   const d0 = performance.now();

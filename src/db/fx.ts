@@ -5,6 +5,16 @@
 import type { Database } from "bun:sqlite";
 import { dayNumber } from "../time";
 
+/**
+ * A native amount as USD whole cents at a day's rate: what the lots' `*_usd_cents` columns hold
+ * (an integral value takes 1-6 bytes on disk where a REAL takes 8). Readers divide by 100
+ * (`USD_OF_CENTS`), which gives the same double as the amount rounded to two decimals.
+ */
+export const usdCents = (amount: number, usdPerUnit: number): number => Math.round(amount * usdPerUnit * 100);
+
+/** The SQL of a lot's USD amount read from its cents column (`usdOf("l.hammer_usd_cents")`). */
+export const usdOf = (centsColumn: string): string => `${centsColumn} / 100.0`;
+
 export class FxCache {
   private constructor(
     private firstDay: number,

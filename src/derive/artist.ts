@@ -13,6 +13,7 @@ import { careerPath, lotOutcome, salesVolume } from "../analytics/shapes";
 import { median } from "../analytics/stats";
 import { storedArtworkUid } from "../db/artwork-uid";
 import { packDocument } from "../db/documents";
+import { usdOf } from "../db/fx";
 import { packLinearSeries, packLogSeries } from "../db/series";
 import { sizeBucket } from "../seed/market";
 import { monthDate, monthIndex } from "../seed/series";
@@ -238,7 +239,8 @@ export function artistReader(db: Database): (artist: ArtistRow) => ArtistSource 
      FROM src_artworks WHERE artist_id = ? ORDER BY id`,
   );
   const lotsOf = db.query<LotRow, [number]>(
-    `SELECT id, artwork_id, status, sale_datetime, hammer_usd, premium_usd, estimate_min_usd, estimate_max_usd, currency
+    `SELECT id, artwork_id, status, sale_datetime, ${usdOf("hammer_usd_cents")} AS hammer_usd, ${usdOf("premium_usd_cents")} AS premium_usd,
+            ${usdOf("estimate_min_usd_cents")} AS estimate_min_usd, ${usdOf("estimate_max_usd_cents")} AS estimate_max_usd, currency
      FROM lots WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
   return (artist) => {

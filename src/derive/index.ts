@@ -18,6 +18,7 @@ import { cpus } from "node:os";
 import { NormalEquations } from "../analytics/linear";
 import { median } from "../analytics/stats";
 import { RepeatSalesAccumulator } from "../analytics/index-model";
+import { usdOf } from "../db/fx";
 import { withSortRuns } from "../db/sort-runs";
 import type { PhaseProgress } from "../progress";
 import { addDays } from "../time";
@@ -166,7 +167,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   // hammer and estimate (every lot: estimate pairs take unsold lots too), and the attributes of
   // the works a sampled lot needs.
   const lotsOf = src.query<unknown, [number]>(
-    `SELECT artwork_id, sale_datetime, status = 'sold' AND hammer_usd > 0, hammer_usd, estimate_min_usd, estimate_max_usd FROM lots
+    `SELECT artwork_id, sale_datetime, status = 'sold' AND hammer_usd_cents > 0, ${usdOf("hammer_usd_cents")}, ${usdOf("estimate_min_usd_cents")}, ${usdOf("estimate_max_usd_cents")} FROM lots
      WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
   const featuresOf = src.query<FeatureRow, [number]>(
@@ -174,7 +175,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   );
   const artistBirths = src.query<unknown, []>("SELECT id, birth FROM src_artists ORDER BY id");
   const artistCount = (src.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
-  const soldCount = (src.query("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND hammer_usd > 0").get() as { n: number }).n;
+  const soldCount = (src.query("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND hammer_usd_cents > 0").get() as { n: number }).n;
   const sampleRate = Math.min(1, (options.hedonicSample ?? 600_000) / Math.max(1, soldCount));
 
   // ---------------------------------------------------------------- pass 1
@@ -488,9 +489,9 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
         sum(l.hammer) FILTER (WHERE l.status = 'sold') AS hammer,
         sum(l.premium - l.hammer) FILTER (WHERE l.status = 'sold') AS premium_sold,
         sum(l.premium) FILTER (WHERE l.status = 'sold') AS cumulative,
-        sum(l.hammer_usd) FILTER (WHERE l.status = 'sold') AS hammer_usd,
-        sum(l.premium_usd - l.hammer_usd) FILTER (WHERE l.status = 'sold') AS premium_sold_usd,
-        sum(l.premium_usd) FILTER (WHERE l.status = 'sold') AS cumulative_usd,
+        sum(l.hammer_usd_cents) FILTER (WHERE l.status = 'sold') / 100.0 AS hammer_usd,
+        sum(l.premium_usd_cents - l.hammer_usd_cents) FILTER (WHERE l.status = 'sold') / 100.0 AS premium_sold_usd,
+        sum(l.premium_usd_cents) FILTER (WHERE l.status = 'sold') / 100.0 AS cumulative_usd,
         sum(l.estimate_min) FILTER (WHERE l.status != 'withdrawn') AS low,
         sum(l.estimate_max) FILTER (WHERE l.status != 'withdrawn') AS high
       FROM lots l NOT INDEXED GROUP BY l.sale_id)

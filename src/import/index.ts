@@ -21,6 +21,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { defaultArtworkUid } from "../db/artwork-uid";
+import { usdCents } from "../db/fx";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
 import { attachNewWorks, fillWorksFrom, removeWorks } from "../db/works-file";
 import { deferIndexes, finishSnapshot } from "../derive/snapshot";
@@ -129,7 +130,6 @@ export const SOURCE_TABLES = [
   "benchmarks",
 ] as const;
 
-const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /**
  * Notes texts an import remembers (with their lot_notes ids), about 100 MB at most: a market's
@@ -951,14 +951,14 @@ class Importer {
     if (rate === undefined) return `no FX rate for ${currency} on ${day}, the sale day (add it to fx_rates)`;
     const lotNum = (r.lot_num as string).trim();
     const seq = (r.lot_seq as number | undefined) ?? (/^\d+/.exec(lotNum) ? Math.min(2 ** 31 - 1, Number(/^\d+/.exec(lotNum)![0])) : 0);
-    const usd = (x: number | undefined) => (x === undefined ? null : round2(x * rate));
+    const usd = (x: number | undefined) => (x === undefined ? null : usdCents(x, rate));
     const estMaxUsd = usd(estMax);
-    const isTop = (r.is_top as boolean | undefined) ?? (estMaxUsd !== null && estMaxUsd >= 250_000);
+    const isTop = (r.is_top as boolean | undefined) ?? (estMaxUsd !== null && estMaxUsd >= 250_000 * 100);
     ids.add(id);
     (this.insertLot ??= this.db.prepare(
         `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime,
            location_id, creation_year, is_top, reserve_mark, third_party_mark, currency, hammer, estimate_min, estimate_max, premium,
-           hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd, notes_id)
+           hammer_usd_cents, estimate_min_usd_cents, estimate_max_usd_cents, premium_usd_cents, notes_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(id) DO UPDATE SET sale_id = excluded.sale_id, artwork_id = excluded.artwork_id, artist_id = excluded.artist_id,
            house_id = excluded.house_id, lot_num = excluded.lot_num, lot_seq = excluded.lot_seq, status = excluded.status,
@@ -966,8 +966,8 @@ class Importer {
            creation_year = excluded.creation_year, is_top = excluded.is_top, reserve_mark = excluded.reserve_mark,
            third_party_mark = excluded.third_party_mark, currency = excluded.currency, hammer = excluded.hammer,
            estimate_min = excluded.estimate_min, estimate_max = excluded.estimate_max, premium = excluded.premium,
-           hammer_usd = excluded.hammer_usd, estimate_min_usd = excluded.estimate_min_usd, estimate_max_usd = excluded.estimate_max_usd,
-           premium_usd = excluded.premium_usd, notes_id = excluded.notes_id`,
+           hammer_usd_cents = excluded.hammer_usd_cents, estimate_min_usd_cents = excluded.estimate_min_usd_cents,
+           estimate_max_usd_cents = excluded.estimate_max_usd_cents, premium_usd_cents = excluded.premium_usd_cents, notes_id = excluded.notes_id`,
       ))
       .run(
         id,
@@ -1032,13 +1032,13 @@ class Importer {
       db.run(`UPDATE lots SET house_id = s.house_id, sale_status = s.status, sale_datetime = unixepoch(s.start_datetime), location_id = s.location_id FROM src_sales s
               WHERE s.id = lots.sale_id AND (lots.house_id IS NOT s.house_id OR lots.sale_status IS NOT s.status
                 OR lots.sale_datetime IS NOT unixepoch(s.start_datetime) OR lots.location_id IS NOT s.location_id)`);
-      type L = { id: number; status: string; currency: string; day: string; hammer: number | null; estimate_min: number | null; estimate_max: number | null; premium: number | null; hammer_usd: number | null; estimate_min_usd: number | null; estimate_max_usd: number | null; premium_usd: number | null };
+      type L = { id: number; status: string; currency: string; day: string; hammer: number | null; estimate_min: number | null; estimate_max: number | null; premium: number | null; hammer_usd_cents: number | null; estimate_min_usd_cents: number | null; estimate_max_usd_cents: number | null; premium_usd_cents: number | null };
       const changed: [number, number | null, number | null, number | null, number | null][] = [];
       const dropped: { id: number; reason: string }[] = [];
       for (const l of db
         .query<L, []>(
           `SELECT id, status, currency, date(sale_datetime, 'unixepoch') AS day, hammer, estimate_min, estimate_max, premium,
-                  hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd FROM lots`,
+                  hammer_usd_cents, estimate_min_usd_cents, estimate_max_usd_cents, premium_usd_cents FROM lots`,
         )
         .iterate()) {
         if ((l.status === "sold" || l.status === "passed") && l.day > this.ctx.asOf) {
@@ -1050,11 +1050,11 @@ class Importer {
           dropped.push({ id: l.id, reason: `no FX rate for ${l.currency} on ${l.day} after the merge` });
           continue;
         }
-        const usd = (x: number | null) => (x === null ? null : round2(x * rate));
+        const usd = (x: number | null) => (x === null ? null : usdCents(x, rate));
         const next = [usd(l.hammer), usd(l.estimate_min), usd(l.estimate_max), usd(l.premium)] as const;
-        if (next[0] !== l.hammer_usd || next[1] !== l.estimate_min_usd || next[2] !== l.estimate_max_usd || next[3] !== l.premium_usd) changed.push([l.id, ...next]);
+        if (next[0] !== l.hammer_usd_cents || next[1] !== l.estimate_min_usd_cents || next[2] !== l.estimate_max_usd_cents || next[3] !== l.premium_usd_cents) changed.push([l.id, ...next]);
       }
-      const upd = db.query("UPDATE lots SET hammer_usd = ?2, estimate_min_usd = ?3, estimate_max_usd = ?4, premium_usd = ?5 WHERE id = ?1");
+      const upd = db.query("UPDATE lots SET hammer_usd_cents = ?2, estimate_min_usd_cents = ?3, estimate_max_usd_cents = ?4, premium_usd_cents = ?5 WHERE id = ?1");
       for (const c of changed) upd.run(...c);
       const del = db.query("DELETE FROM lots WHERE id = ?");
       for (const d of dropped) {

@@ -35,6 +35,8 @@ export interface FieldDecl {
   type: ScalarType;
   suffixes: readonly Suffix[];
   description?: string;
+  /** The column holds the value in smaller units (the lots' USD amounts in cents: 100): numeric bounds are multiplied by it. */
+  scale?: number;
 }
 
 export interface ParamDecl {
@@ -244,7 +246,8 @@ export function whereClause(spec: ListSpec, filters: readonly Filter[]): SqlFrag
   for (const f of filters) {
     const decl = spec.fields[f.field]!;
     const col = decl.column;
-    const bind = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : (v as string | number));
+    const scale = decl.scale ?? 1;
+    const bind = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" ? v * scale : (v as string | number));
     switch (f.suffix) {
       case "":
       case "__eq":

@@ -25,6 +25,7 @@
 import type { Database } from "bun:sqlite";
 import type { Scale } from "../config";
 import { defaultArtworkUid } from "../db/artwork-uid";
+import { usdCents } from "../db/fx";
 import { dayNumber, fromDayNumber } from "../time";
 import { artistName, artworkTitle, NOTE_PHRASES, pickNationality, saleName, slugify } from "./names";
 import type { Random } from "./random";
@@ -454,7 +455,7 @@ export const ROW_INSERTS = {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   lot: `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime,
        location_id, creation_year, is_top, reserve_mark, third_party_mark, currency, hammer, estimate_min, estimate_max, premium,
-       hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd, notes_id)
+       hammer_usd_cents, estimate_min_usd_cents, estimate_max_usd_cents, premium_usd_cents, notes_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   note: "INSERT INTO lot_notes (id, text) VALUES (?, ?)",
   image: "INSERT INTO images (id, artwork_id, width, height, kind, seed, path) VALUES (?, ?, ?, ?, 'procedural', ?, NULL)",
@@ -705,10 +706,10 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
             estMin,
             estMax,
             premium,
-            hammer === null ? null : round2(hammer * rate),
-            round2(estMin * rate),
-            round2(estMax * rate),
-            premium === null ? null : round2(premium * rate),
+            hammer === null ? null : usdCents(hammer, rate),
+            usdCents(estMin, rate),
+            usdCents(estMax, rate),
+            premium === null ? null : usdCents(premium, rate),
             noteId(notes),
           ]);
           totals.lots++;
@@ -823,5 +824,4 @@ function pixelSize(rng: Random, h: number | null, w: number | null): { width: nu
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
-const round2 = (x: number) => Math.round(x * 100) / 100;
 const pad = (n: number) => String(n).padStart(2, "0");

@@ -288,10 +288,10 @@ describe("bad records are rejected with reasons, the rest imported", () => {
   test("accepted lots carry their sale's and artwork's columns and USD at the sale day's rate", () => {
     const lots = db.query("SELECT l.*, coalesce(n.text, '') AS notes FROM lots l LEFT JOIN lot_notes n ON n.id = l.notes_id ORDER BY l.id").all() as Record<string, unknown>[];
     expect(lots.map((l) => l.id)).toEqual([1, 2, 3, 4, 13, 14]);
-    expect(lots[0]).toMatchObject({ sale_id: 1, artwork_id: 1, artist_id: 1, house_id: 1, currency: "GBP", hammer: 1000, hammer_usd: 1280, premium_usd: 1600, lot_seq: 12, sale_status: "closed", sale_datetime: Date.parse("2020-03-02T18:00:00Z") / 1000 });
-    expect(lots[1]).toMatchObject({ currency: "USD", hammer_usd: 2000, lot_num: "7", notes: "Signed lower right", sale_datetime: Date.parse("2021-05-10T14:00:00Z") / 1000 });
-    expect(lots[2]).toMatchObject({ status: "passed", hammer: null, lot_num: "13A", lot_seq: 13, estimate_max_usd: 896 });
-    expect(lots[4]).toMatchObject({ currency: "GBP", estimate_min_usd: 1400, estimate_max_usd: 2100, status: "withdrawn" });
+    expect(lots[0]).toMatchObject({ sale_id: 1, artwork_id: 1, artist_id: 1, house_id: 1, currency: "GBP", hammer: 1000, hammer_usd_cents: 128000, premium_usd_cents: 160000, lot_seq: 12, sale_status: "closed", sale_datetime: Date.parse("2020-03-02T18:00:00Z") / 1000 });
+    expect(lots[1]).toMatchObject({ currency: "USD", hammer_usd_cents: 200000, lot_num: "7", notes: "Signed lower right", sale_datetime: Date.parse("2021-05-10T14:00:00Z") / 1000 });
+    expect(lots[2]).toMatchObject({ status: "passed", hammer: null, lot_num: "13A", lot_seq: 13, estimate_max_usd_cents: 89600 });
+    expect(lots[4]).toMatchObject({ currency: "GBP", estimate_min_usd_cents: 140000, estimate_max_usd_cents: 210000, status: "withdrawn" });
     expect(lots[5]).toMatchObject({ sale_status: "upcoming", status: "upcoming" });
   });
 
@@ -370,7 +370,7 @@ describe("merge mode: records upserted by id over the current market", () => {
     // lot 21: EUR has no rate on the new day; lot 13 (GBP, in sale 2) is repriced; lot 2 and 4 were priced in USD: still fine
     expect(report.map((r) => [r.file, r.line, r.reason])).toEqual([["lots.jsonl", 3, "no FX rate for EUR on 2020-03-03, the sale day (add it to fx_rates)"]]);
     const db = new Database(join(data, "market.db"), { readonly: true });
-    const lots = Object.fromEntries((db.query("SELECT id, status, hammer_usd, estimate_min_usd, sale_datetime, location_id FROM lots").all() as { id: number }[]).map((l) => [l.id, l]));
+    const lots = Object.fromEntries((db.query("SELECT id, status, hammer_usd_cents / 100.0 AS hammer_usd, estimate_min_usd_cents / 100.0 AS estimate_min_usd, sale_datetime, location_id FROM lots").all() as { id: number }[]).map((l) => [l.id, l]));
     const artists = (db.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
     const sale2 = db.query("SELECT name, location, status FROM src_sales WHERE id = 2").get();
     db.close();

@@ -483,7 +483,8 @@ describe("schemas", () => {
     });
     expect(a.description.artist).toEqual({ id: edition.artist_id, name: one<{ name: string }>("SELECT name FROM artists WHERE id = ?", edition.artist_id).name });
     const last = one<any>("SELECT * FROM lots WHERE artwork_id = ? ORDER BY sale_datetime DESC, id DESC LIMIT 1", edition.id);
-    expect(a.price).toMatchObject({ currency: last.currency, hammer: last.hammer, hammer_usd: last.hammer_usd, premium_usd: last.premium_usd });
+    const usd = (cents: number | null) => (cents === null ? null : cents / 100);
+    expect(a.price).toMatchObject({ currency: last.currency, hammer: last.hammer, hammer_usd: usd(last.hammer_usd_cents), premium_usd: usd(last.premium_usd_cents) });
     expect(a.currency).toBe(last.currency);
     const unique = rows.find((x) => x.edition_group_id === null)!;
     expect((await get(`/v1/artworks/${unique.id}`)).body.description.edition.edition_unique_type).toBe("unique");
@@ -517,8 +518,8 @@ describe("schemas", () => {
     const last = one<any>("SELECT *, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots WHERE artwork_id = ? ORDER BY lots.sale_datetime DESC, id DESC LIMIT 1", sold.id);
     const saleRate = rate("GBP", last.sale_datetime);
     expect(a.price.preferred_currency).toBe("GBP");
-    expect(a.price.hammer_preferred).toBeCloseTo(last.hammer_usd / saleRate, 2);
-    expect(a.price.premium_preferred).toBeCloseTo(last.premium_usd / saleRate, 2);
+    expect(a.price.hammer_preferred).toBeCloseTo(last.hammer_usd_cents / 100 / saleRate, 2);
+    expect(a.price.premium_preferred).toBeCloseTo(last.premium_usd_cents / 100 / saleRate, 2);
     const asOfRate = rate("GBP", ctx.deps.asOf);
     expect(a.preferred_currency).toBe("GBP");
     expect(a.current_estimated_price_preferred).toBeCloseTo(sold.estimate_usd! / asOfRate, 2);
@@ -634,7 +635,7 @@ describe("chart", () => {
     expect(c).toMatchObject({ resolution: "monthly", unit: "USD", currency: "USD" });
     expect(c.series.map((s: { id: string }) => s.id)).toEqual(["hammer_prices", "estimate"]);
     const sold = sql<{ sale_datetime: string; hammer_usd: number }>(
-      "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime, hammer_usd FROM lots WHERE artwork_id = ? AND status = 'sold' ORDER BY lots.sale_datetime, id",
+      "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime, hammer_usd_cents / 100.0 AS hammer_usd FROM lots WHERE artwork_id = ? AND status = 'sold' ORDER BY lots.sale_datetime, id",
       a.id,
     );
     expect(c.series[0].data).toEqual(sold.map((l) => ({ time: l.sale_datetime.slice(0, 10), value: l.hammer_usd })));

@@ -37,8 +37,8 @@ beforeAll(async () => {
   db = ctx.deps.market;
   all = db
     .query(
-      `SELECT id, sale_id, lot_seq, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime, creation_year, estimate_min_usd, estimate_max_usd, hammer_usd, premium_usd,
-         artist_id, artwork_id, status FROM lots`,
+      `SELECT id, sale_id, lot_seq, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime, creation_year, estimate_min_usd_cents / 100.0 AS estimate_min_usd, estimate_max_usd_cents / 100.0 AS estimate_max_usd,
+         hammer_usd_cents / 100.0 AS hammer_usd, premium_usd_cents / 100.0 AS premium_usd, artist_id, artwork_id, status FROM lots`,
     )
     .all() as Raw[];
 });
@@ -88,11 +88,11 @@ describe("filters", () => {
       [`sale_datetime__lte=${at}`, "sale_datetime <= unixepoch(?)", [at]],
       [`sale_datetime__gte=${at}&sale_datetime__lte=${at}`, "sale_datetime = unixepoch(?)", [at]],
       ["sale_datetime__gte=2001-01-01&sale_datetime__lte=2003-06-30T12:00", "sale_datetime BETWEEN unixepoch('2001-01-01') AND unixepoch('2003-06-30T12:00:00Z')", []],
-      ["hammer_price_usd__gte=100000", "hammer_usd >= 100000", []],
-      ["hammer_price_usd__lte=2000", "hammer_usd <= 2000", []],
-      ["hammer_price_estimate_max_usd__gte=50000&hammer_price_estimate_max_usd__lte=80000", "estimate_max_usd BETWEEN 50000 AND 80000", []],
-      ["premium_price_usd__gte=250000", "premium_usd >= 250000", []],
-      ["premium_price_usd__lte=1500", "premium_usd <= 1500", []],
+      ["hammer_price_usd__gte=100000", "hammer_usd_cents >= 100000 * 100", []],
+      ["hammer_price_usd__lte=2000", "hammer_usd_cents <= 2000 * 100", []],
+      ["hammer_price_estimate_max_usd__gte=50000&hammer_price_estimate_max_usd__lte=80000", "estimate_max_usd_cents BETWEEN 50000 * 100 AND 80000 * 100", []],
+      ["premium_price_usd__gte=250000", "premium_usd_cents >= 250000 * 100", []],
+      ["premium_price_usd__lte=1500", "premium_usd_cents <= 1500 * 100", []],
       [`artist_id=${artist.artist_id}`, "artist_id = ?", [artist.artist_id]],
       [`artist_uid=${artist.uid}`, "artist_id = ?", [artist.artist_id]],
       ["artist_uid=nobody-1900", "0", []],
@@ -102,10 +102,10 @@ describe("filters", () => {
       ["creation_year__lte=1900", "creation_year <= 1900", []],
       ["is_top=true", "is_top = 1", []],
       ["is_top=no", "is_top = 0", []],
-      ["status=sold&hammer_price_usd__gte=20000&hammer_price_usd__lte=60000", "status = 'sold' AND hammer_usd BETWEEN 20000 AND 60000", []],
-      ["is_top=true&creation_year__lte=1950&premium_price_usd__gte=5000", "is_top = 1 AND creation_year <= 1950 AND premium_usd >= 5000", []],
-      [`sale_datetime__gte=2015-01-01&hammer_price_estimate_max_usd__lte=3000&creation_year__gte=1990`, "sale_datetime >= unixepoch('2015-01-01') AND estimate_max_usd <= 3000 AND creation_year >= 1990", []],
-      [`artist_id=${artist.artist_id}&status=sold&hammer_price_usd__gte=1000`, "artist_id = ? AND status = 'sold' AND hammer_usd >= 1000", [artist.artist_id]],
+      ["status=sold&hammer_price_usd__gte=20000&hammer_price_usd__lte=60000", "status = 'sold' AND hammer_usd_cents BETWEEN 20000 * 100 AND 60000 * 100", []],
+      ["is_top=true&creation_year__lte=1950&premium_price_usd__gte=5000", "is_top = 1 AND creation_year <= 1950 AND premium_usd_cents >= 5000 * 100", []],
+      [`sale_datetime__gte=2015-01-01&hammer_price_estimate_max_usd__lte=3000&creation_year__gte=1990`, "sale_datetime >= unixepoch('2015-01-01') AND estimate_max_usd_cents <= 3000 * 100 AND creation_year >= 1990", []],
+      [`artist_id=${artist.artist_id}&status=sold&hammer_price_usd__gte=1000`, "artist_id = ? AND status = 'sold' AND hammer_usd_cents >= 1000 * 100", [artist.artist_id]],
     ];
   };
 
@@ -214,8 +214,8 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
     nctx = await createTestContext();
     const w = new Database(join(nctx.dataDir, "market.db"));
     w.run("UPDATE lots SET creation_year = NULL WHERE id % 3 = 0 OR id % 11 = 1");
-    w.run("UPDATE lots SET estimate_min_usd = NULL, estimate_max_usd = NULL WHERE id % 5 IN (1, 2)");
-    w.run("UPDATE lots SET estimate_max_usd = NULL WHERE id % 7 = 0");
+    w.run("UPDATE lots SET estimate_min_usd_cents = NULL, estimate_max_usd_cents = NULL WHERE id % 5 IN (1, 2)");
+    w.run("UPDATE lots SET estimate_max_usd_cents = NULL WHERE id % 7 = 0");
     w.close();
     ndb = nctx.deps.market;
     // followed: every 40th lot, with and without values
@@ -230,15 +230,15 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
   const filters = (): [string, string, (string | number)[]][] => {
     const house = (ndb.query("SELECT house_id AS v FROM lots GROUP BY house_id ORDER BY count(*) DESC LIMIT 1").get() as { v: number }).v;
     const artist = (ndb.query("SELECT artist_id AS v FROM lots GROUP BY artist_id ORDER BY count(*) DESC LIMIT 1").get() as { v: number }).v;
-    const hammer = (ndb.query("SELECT hammer_usd AS v FROM lots WHERE hammer_usd IS NOT NULL ORDER BY hammer_usd DESC LIMIT 1 OFFSET 300").get() as { v: number }).v;
+    const hammer = (ndb.query("SELECT hammer_usd_cents / 100.0 AS v FROM lots WHERE hammer_usd_cents IS NOT NULL ORDER BY hammer_usd_cents DESC LIMIT 1 OFFSET 300").get() as { v: number }).v;
     return [
       ["", "1", []],
       ["status=sold", "status = 'sold'", []],
       [`auction_house_id=${house}`, "house_id = ?", [house]],
       [`artist_id=${artist}`, "artist_id = ?", [artist]],
-      [`hammer_price_usd__gte=${Math.ceil(hammer)}`, "hammer_usd >= ?", [Math.ceil(hammer)]],
+      [`hammer_price_usd__gte=${Math.ceil(hammer)}`, "hammer_usd_cents >= ?", [Math.ceil(hammer) * 100]],
       ["creation_year__gte=1950", "creation_year >= 1950", []],
-      ["hammer_price_estimate_max_usd__lte=50000", "estimate_max_usd <= 50000", []],
+      ["hammer_price_estimate_max_usd__lte=50000", "estimate_max_usd_cents <= 50000 * 100", []],
       ["search=signed", "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH 'signed')", []],
       ["search=signed&status=passed", "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH 'signed') AND status = 'passed'", []],
     ];
@@ -290,14 +290,14 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
 
   test("each range reads the column's plain index in order: no temp B-tree unfiltered, the NULL range only when a NULL can match", () => {
     for (const [sort, x] of Object.entries(NULLS_LAST_ASC)) {
-      const index = { creation_year: "lots_creation_year", estimate_min_usd: "lots_estimate_min_usd", estimate_max_usd: "lots_estimate_max_usd" }[x]!;
+      const index = { creation_year: "lots_creation_year", estimate_min_usd_cents: "lots_estimate_min_usd", estimate_max_usd_cents: "lots_estimate_max_usd" }[x]!;
       const list = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&limit=20`)));
       const plans = [list.sql, list.nulls!.rows.sql].map((sql) =>
         (ndb.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql === list.sql ? list.params : [...list.nulls!.rows.params, 21, 0])) as { detail: string }[]).map((r) => r.detail),
       );
       expect({ sort, plans }).toEqual({ sort, plans: [[`SEARCH lots USING COVERING INDEX ${index} (${x}>?)`], [`SEARCH lots USING COVERING INDEX ${index} (${x}=?)`]] });
       const ranged = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&${x === "creation_year" ? "creation_year__gte=1900" : "hammer_price_estimate_max_usd__gte=1000"}`)));
-      expect(ranged.nulls === undefined).toBe(x !== "estimate_min_usd");
+      expect(ranged.nulls === undefined).toBe(x !== "estimate_min_usd_cents");
     }
   });
 });

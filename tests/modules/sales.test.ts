@@ -130,7 +130,7 @@ describe("aggregates", () => {
            count(*) FILTER (WHERE status = 'sold' AND hammer >= estimate_min AND hammer <= estimate_max) AS within,
            count(*) FILTER (WHERE status = 'sold' AND hammer < estimate_min) AS below,
            total(hammer) FILTER (WHERE status = 'sold') AS hammer, total(premium) FILTER (WHERE status = 'sold') AS premium,
-           total(hammer_usd) FILTER (WHERE status = 'sold') AS hammer_usd, total(premium_usd) FILTER (WHERE status = 'sold') AS premium_usd,
+           total(hammer_usd_cents) FILTER (WHERE status = 'sold') / 100 AS hammer_usd, total(premium_usd_cents) FILTER (WHERE status = 'sold') / 100 AS premium_usd,
            total(estimate_min) FILTER (WHERE status != 'withdrawn') AS low, total(estimate_max) FILTER (WHERE status != 'withdrawn') AS high
          FROM lots WHERE sale_id = ?`,
         s.id,

@@ -127,12 +127,12 @@ describe("the model", () => {
     expect(one("SELECT count(*) AS n FROM lots WHERE status != 'sold' AND hammer IS NOT NULL")).toEqual({ n: 0 });
     expect(one("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND (hammer IS NULL OR premium <= hammer)")).toEqual({ n: 0 });
     expect(one("SELECT count(*) AS n FROM lots WHERE estimate_min >= estimate_max")).toEqual({ n: 0 });
-    expect(one("SELECT count(*) AS n FROM lots WHERE hammer_usd IS NULL AND status = 'sold'")).toEqual({ n: 0 });
+    expect(one("SELECT count(*) AS n FROM lots WHERE hammer_usd_cents IS NULL AND status = 'sold'")).toEqual({ n: 0 });
   });
 
   test("FX: every USD price is the native price at the sale day's reference rate", () => {
     const rows = all<{ hammer: number; hammer_usd: number; estimate_min: number; estimate_min_usd: number; rate: number; currency: string }>(
-      `SELECT l.hammer, l.hammer_usd, l.estimate_min, l.estimate_min_usd, f.usd_per_unit AS rate, l.currency
+      `SELECT l.hammer, l.hammer_usd_cents / 100.0 AS hammer_usd, l.estimate_min, l.estimate_min_usd_cents / 100.0 AS estimate_min_usd, f.usd_per_unit AS rate, l.currency
        FROM lots l JOIN fx_rates f ON f.code = l.currency AND f.day = date(l.sale_datetime, 'unixepoch')
        WHERE l.status = 'sold'`,
     );
@@ -236,7 +236,7 @@ describe("the model", () => {
 
   test("the top houses sell the most valuable lots", () => {
     const rows = all<{ top: number; avg: number }>(
-      "SELECT house_id <= 7 AS top, avg(hammer_usd) AS avg FROM lots WHERE status = 'sold' GROUP BY top ORDER BY top",
+      "SELECT house_id <= 7 AS top, avg(hammer_usd_cents) / 100 AS avg FROM lots WHERE status = 'sold' GROUP BY top ORDER BY top",
     );
     expect(rows[1]!.avg).toBeGreaterThan(rows[0]!.avg * 3);
   });

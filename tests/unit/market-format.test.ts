@@ -127,3 +127,46 @@ describe("a market built with src_artworks, repeat_pairs and lots' notes as text
     }
   });
 });
+
+describe("a market built with the lots' USD amounts as 2-decimal REALs", () => {
+  test("is migrated when the service opens it: the amounts in whole cents, the price indexes on them, the page serves the same values", () => {
+    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
+    dirs.push(dir);
+    openAccountDb(dir).close();
+    const old = new Database(marketDbPath(dir), { create: true, strict: true });
+    migrate(old, marketMigrations.slice(0, 6), "market.db");
+    const lot = old.query(
+      `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime, location_id, currency,
+         hammer, estimate_min, estimate_max, premium, hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd)
+       VALUES (?, 1, 1, 1, 1, ?, ?, ?, 'closed', 0, 1, 'EUR', ?, 2000, 3000, ?, ?, 2201.01, 3301.52, ?)`,
+    );
+    lot.run(1, "1", 1, "sold", 3100, 3906, 3411.57, 4298.58);
+    lot.run(2, "2", 2, "passed", null, null, null, null);
+    lot.run(3, "3", 3, "sold", 1e7, 1.2e7, 10912345.67, 13094814.8);
+    old.query("CREATE INDEX lots_hammer_usd ON lots (hammer_usd)").run();
+    old.close();
+
+    openMarketReader(dir).close();
+    const db = new Database(marketDbPath(dir), { readonly: true });
+    try {
+      const cols = (db.query("SELECT name FROM pragma_table_info('lots')").all() as { name: string }[]).map((c) => c.name);
+      expect(cols).toContain("hammer_usd_cents");
+      expect(cols).not.toContain("hammer_usd");
+      expect(db.query("SELECT hammer_usd_cents, estimate_min_usd_cents, estimate_max_usd_cents, premium_usd_cents FROM lots ORDER BY id").all()).toEqual([
+        { hammer_usd_cents: 341157, estimate_min_usd_cents: 220101, estimate_max_usd_cents: 330152, premium_usd_cents: 429858 },
+        { hammer_usd_cents: null, estimate_min_usd_cents: 220101, estimate_max_usd_cents: 330152, premium_usd_cents: null },
+        { hammer_usd_cents: 1091234567, estimate_min_usd_cents: 220101, estimate_max_usd_cents: 330152, premium_usd_cents: 1309481480 },
+      ]);
+      // read back as the service reads them: the same doubles as before
+      const served = db.query("SELECT hammer_usd_cents / 100.0 AS h, premium_usd_cents / 100.0 AS p FROM lots WHERE id IN (1, 3) ORDER BY id").all();
+      expect(served).toEqual([
+        { h: 3411.57, p: 4298.58 },
+        { h: 10912345.67, p: 13094814.8 },
+      ]);
+      const sql = (db.query("SELECT sql FROM sqlite_master WHERE name = 'lots_hammer_usd'").get() as { sql: string }).sql;
+      expect(sql).toContain("hammer_usd_cents");
+    } finally {
+      db.close();
+    }
+  });
+});

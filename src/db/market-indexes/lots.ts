@@ -40,10 +40,10 @@ export const STATEMENTS: string[] = [
   "CREATE INDEX IF NOT EXISTS lots_top ON lots (sale_datetime) WHERE is_top = 1",
   // ranges and the sorts (DESC walks backwards, NULLs being lowest; ASC with NULLs last reads x IS
   // NOT NULL, then x IS NULL)
-  "CREATE INDEX IF NOT EXISTS lots_hammer_usd ON lots (hammer_usd)",
-  "CREATE INDEX IF NOT EXISTS lots_premium_usd ON lots (premium_usd)",
-  "CREATE INDEX IF NOT EXISTS lots_estimate_max_usd ON lots (estimate_max_usd)",
-  "CREATE INDEX IF NOT EXISTS lots_estimate_min_usd ON lots (estimate_min_usd)",
+  "CREATE INDEX IF NOT EXISTS lots_hammer_usd ON lots (hammer_usd_cents)",
+  "CREATE INDEX IF NOT EXISTS lots_premium_usd ON lots (premium_usd_cents)",
+  "CREATE INDEX IF NOT EXISTS lots_estimate_max_usd ON lots (estimate_max_usd_cents)",
+  "CREATE INDEX IF NOT EXISTS lots_estimate_min_usd ON lots (estimate_min_usd_cents)",
   "CREATE INDEX IF NOT EXISTS lots_creation_year ON lots (creation_year)",
   // the ASC sorts' own (x IS NULL, x) indexes of older markets, now read from the plain ones above
   "DROP INDEX IF EXISTS lots_creation_year_nl",

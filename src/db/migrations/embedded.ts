@@ -10,6 +10,7 @@ import market_0002_lean_artworks from "./market/0002_lean_artworks.sql" with { t
 import market_0003_one_artworks_table from "./market/0003_one_artworks_table.sql" with { type: "text" };
 import market_0004_lot_notes from "./market/0004_lot_notes.sql" with { type: "text" };
 import market_0005_default_artwork_uids from "./market/0005_default_artwork_uids.sql" with { type: "text" };
+import market_0006_lot_usd_cents from "./market/0006_lot_usd_cents.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -25,4 +26,5 @@ export const marketMigrations: Migration[] = [
   { tag: "0003_one_artworks_table", sql: market_0003_one_artworks_table },
   { tag: "0004_lot_notes", sql: market_0004_lot_notes },
   { tag: "0005_default_artwork_uids", sql: market_0005_default_artwork_uids },
+  { tag: "0006_lot_usd_cents", sql: market_0006_lot_usd_cents },
 ];

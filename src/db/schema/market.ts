@@ -137,7 +137,9 @@ export const srcSales = sqliteTable("src_sales", {
 
 /**
  * One offering of an artwork at a sale. Prices in the sale's currency and in USD at the sale
- * day's reference rate; absent (null) where the lot has none (no hammer when passed or withdrawn).
+ * day's reference rate, the USD ones as whole cents (readers divide by 100: the served amounts are
+ * the same doubles as 2-decimal values); absent (null) where the lot has none (no hammer when
+ * passed or withdrawn).
  */
 export const lots = sqliteTable(
   "lots",
@@ -164,10 +166,11 @@ export const lots = sqliteTable(
     estimateMin: real("estimate_min"),
     estimateMax: real("estimate_max"),
     premium: real("premium"),
-    hammerUsd: real("hammer_usd"),
-    estimateMinUsd: real("estimate_min_usd"),
-    estimateMaxUsd: real("estimate_max_usd"),
-    premiumUsd: real("premium_usd"),
+    /** The USD amounts in whole cents (an integral value takes 1-6 bytes on disk, a REAL 8). */
+    hammerUsdCents: real("hammer_usd_cents"),
+    estimateMinUsdCents: real("estimate_min_usd_cents"),
+    estimateMaxUsdCents: real("estimate_max_usd_cents"),
+    premiumUsdCents: real("premium_usd_cents"),
     /** The lot's catalogue notes: a row of lot_notes; null when it has none. */
     notesId: integer("notes_id"),
   },

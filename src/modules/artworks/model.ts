@@ -14,7 +14,7 @@ import type { AppDeps, RequestContext, Schema } from "../../http/endpoint";
 import { ImageSchema } from "../../images/model";
 import { slugify } from "../../seed/names";
 import { isoOfSecondsSql } from "../../time";
-import { priceObject, PriceSchema, type PriceRow } from "../lots/model";
+import { PRICE_USD_COLUMNS, priceObject, PriceSchema, type PriceRow } from "../lots/model";
 
 export const LOT_STATUSES = ["unknown", "upcoming", "withdrawn", "sold", "passed"] as const;
 export const SIZE_BUCKETS = ["small", "medium", "big", "other"] as const;
@@ -321,8 +321,8 @@ const ARTWORK_COLUMNS = `a.id, a.uid, a.title, a.medium, a.creation_year, a.imag
   a.price_momentum_12mo, a.price_change_12mo, a.price_momentum_24mo, a.price_change_24mo`;
 
 /** The columns of `lots l` a PriceSchema object is made from. */
-export const PRICE_COLUMNS = `l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, l.hammer_usd, l.estimate_min_usd,
-  l.estimate_max_usd, l.premium_usd, ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime`;
+export const PRICE_COLUMNS = `l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, ${PRICE_USD_COLUMNS},
+  ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime`;
 
 const rowsByIds = (db: Database, ids: readonly number[]): ArtworkRow[] =>
   db

@@ -6,6 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { artworkIdsByUids } from "../../db/artwork-uid";
+import { usdOf } from "../../db/fx";
 import type { AppDeps } from "../../http/endpoint";
 import { orderClause, whereClause, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { addDays, epochSeconds, isoOfSeconds } from "../../time";
@@ -398,8 +399,8 @@ export function artworkChart(deps: AppDeps, id: number, preferred?: string) {
   const convert = (usd: number, day: string) => (code === "USD" ? usd : deps.fx.fromUsd(usd, code, day));
   const hammers = deps.market
     .query<{ sale_datetime: number; hammer_usd: number }, [number]>(
-      `SELECT sale_datetime, hammer_usd FROM lots
-       WHERE artwork_id = ? AND status = 'sold' AND hammer_usd IS NOT NULL ORDER BY sale_datetime, id`,
+      `SELECT sale_datetime, ${usdOf("hammer_usd_cents")} AS hammer_usd FROM lots
+       WHERE artwork_id = ? AND status = 'sold' AND hammer_usd_cents IS NOT NULL ORDER BY sale_datetime, id`,
     )
     .all(id)
     .flatMap((l) => {

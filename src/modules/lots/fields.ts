@@ -27,10 +27,10 @@ export const LOT_SORTS: Readonly<Record<string, string>> = {
   // the service reads it from x's plain index in two ranges (NULLS_LAST_ASC).
   CREATION_YEAR_ASC: "(creation_year IS NULL) ASC, creation_year ASC, id ASC",
   CREATION_YEAR_DESC: "creation_year DESC, id DESC",
-  HAMMER_PRICE_ESTIMATE_MIN_ASC: "(estimate_min_usd IS NULL) ASC, estimate_min_usd ASC, id ASC",
-  HAMMER_PRICE_ESTIMATE_MIN_DESC: "estimate_min_usd DESC, id DESC",
-  HAMMER_PRICE_ESTIMATE_MAX_ASC: "(estimate_max_usd IS NULL) ASC, estimate_max_usd ASC, id ASC",
-  HAMMER_PRICE_ESTIMATE_MAX_DESC: "estimate_max_usd DESC, id DESC",
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: "(estimate_min_usd_cents IS NULL) ASC, estimate_min_usd_cents ASC, id ASC",
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: "estimate_min_usd_cents DESC, id DESC",
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: "(estimate_max_usd_cents IS NULL) ASC, estimate_max_usd_cents ASC, id ASC",
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: "estimate_max_usd_cents DESC, id DESC",
 };
 
 /**
@@ -41,8 +41,8 @@ export const LOT_SORTS: Readonly<Record<string, string>> = {
  */
 export const NULLS_LAST_ASC: Readonly<Record<string, string>> = {
   CREATION_YEAR_ASC: "creation_year",
-  HAMMER_PRICE_ESTIMATE_MIN_ASC: "estimate_min_usd",
-  HAMMER_PRICE_ESTIMATE_MAX_ASC: "estimate_max_usd",
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: "estimate_min_usd_cents",
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: "estimate_max_usd_cents",
 };
 
 export const LOT_LIST: ListSpec = {
@@ -64,9 +64,9 @@ export const LOT_LIST: ListSpec = {
       description: "a location name from /v1/auction-locations (exact, case-insensitive)",
     },
     sale_datetime: { column: "sale_datetime", type: T.datetime(), suffixes: ["__gte", "__lte"], description: "start of the lot's sale" },
-    hammer_price_usd: { column: "hammer_usd", type: T.int(), suffixes: ["__gte", "__lte"], description: "USD; lots without a hammer never match" },
-    hammer_price_estimate_max_usd: { column: "estimate_max_usd", type: T.int(), suffixes: ["__gte", "__lte"], description: "high estimate in USD" },
-    premium_price_usd: { column: "premium_usd", type: T.int(), suffixes: ["__gte", "__lte"], description: "price with buyer's premium in USD" },
+    hammer_price_usd: { column: "hammer_usd_cents", scale: 100, type: T.int(), suffixes: ["__gte", "__lte"], description: "USD; lots without a hammer never match" },
+    hammer_price_estimate_max_usd: { column: "estimate_max_usd_cents", scale: 100, type: T.int(), suffixes: ["__gte", "__lte"], description: "high estimate in USD" },
+    premium_price_usd: { column: "premium_usd_cents", scale: 100, type: T.int(), suffixes: ["__gte", "__lte"], description: "price with buyer's premium in USD" },
     artist_id: { column: "artist_id", type: T.int(1), suffixes: ["", "__in"] },
     artist_uid: { column: "artist_id", type: T.str(200), suffixes: [""], description: "the artist's canonical slug" },
     artwork_id: { column: "artwork_id", type: T.int(1), suffixes: ["", "__in"] },

@@ -10,7 +10,7 @@ import type { AppDeps, Schema } from "../../http/endpoint";
 import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { isoOfSecondsSql } from "../../time";
 import { LOT_LIST, NULLS_LAST_ASC, secondsBounds } from "./fields";
-import { priceObject, type PriceRow } from "./model";
+import { PRICE_USD_COLUMNS, priceObject, type PriceRow } from "./model";
 
 type Bind = SqlFragment["params"][number];
 
@@ -381,8 +381,7 @@ interface LotRow extends PriceRow {
 
 const DETAIL_SQL = `
   SELECT l.id, l.lot_num, l.status, l.house_id, h.name AS house_name, l.sale_id, l.is_top, l.reserve_mark, l.third_party_mark,
-    l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, l.hammer_usd, l.estimate_min_usd, l.estimate_max_usd,
-    l.premium_usd, ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime, coalesce(n.text, '') AS notes, l.artwork_id, w.title AS artwork_name,
+    l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, ${PRICE_USD_COLUMNS}, ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime, coalesce(n.text, '') AS notes, l.artwork_id, w.title AS artwork_name,
     coalesce(w.creation_year, l.creation_year) AS creation_year, w.image_id, l.artist_id, a.uid AS artist_uid,
     a.name AS artist_name, s.name AS sale_name, s.location AS sale_location, s.start_datetime AS sale_start
   FROM lots l
