@@ -198,8 +198,8 @@ export const ARTIST_INSERTS = {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   artwork: `INSERT INTO artworks (id, uid, artist_id, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm,
        depth_cm, size_bucket, edition_group_id, edition_number, edition_size, image_id, lots_count, last_lot_status, date_last_upcoming,
-       date_last_sold, currency, last_hammer_usd, last_premium_usd, estimate_usd, estimate_min_usd, estimate_max_usd, price_momentum_12mo,
-       price_change_12mo, price_momentum_24mo, price_change_24mo, cagr, artist_market_cap, signed)
+       date_last_sold, currency, last_hammer_usd_cents, last_premium_usd_cents, estimate_usd, estimate_min_usd, estimate_max_usd,
+       price_momentum_12mo_ppm, price_change_12mo, price_momentum_24mo_ppm, price_change_24mo, cagr_ppm, artist_market_cap, signed)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   chart: "INSERT INTO artist_charts (artist_id, start_month, points, stderr, vector) VALUES (?, ?, ?, ?, ?)",
   doc: "INSERT INTO artist_analytics (artist_id, kind, body) VALUES (?, ?, ?)",
@@ -528,16 +528,16 @@ export class ArtistDeriver {
         lastUpcoming ? lastUpcoming.sale_datetime.slice(0, 10) : null,
         lastSold ? lastSold.sale_datetime.slice(0, 10) : null,
         lastLot?.currency ?? "USD",
-        lastSold?.hammer_usd ?? null,
-        lastSold?.premium_usd ?? null,
+        cents(lastSold?.hammer_usd ?? null),
+        cents(lastSold?.premium_usd ?? null),
         now === null ? null : Math.round(now),
         est ? Math.round(est.band.low) : null,
         est ? Math.round(est.band.high) : null,
-        m12,
+        ppm(m12),
         est ? Math.round(now! - est.at(12)) : null,
-        m24,
+        ppm(m24),
         est ? Math.round(now! - est.at(24)) : null,
-        est ? round6(cagr(est.at(120), now!, 10)) : null,
+        est ? ppm(cagr(est.at(120), now!, 10)) : null,
         Math.round(marketCap),
         w.signed ? 1 : 0,
       ]);
@@ -664,3 +664,7 @@ export const clip = (x: number | null) => (x === null || !Number.isFinite(x) ? n
 export const round2 = (x: number) => Math.round(x * 100) / 100;
 export const round4 = (x: number | null) => (x === null ? null : Math.round(x * 10_000) / 10_000);
 export const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+/** A fraction in millionths, as the artworks' momentum and CAGR columns hold it (readers divide by 10⁶). */
+export const ppm = (x: number | null) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 1e6));
+/** A USD amount (2 decimals) in whole cents, as the artworks' last sale columns hold it. */
+const cents = (x: number | null) => (x === null ? null : Math.round(x * 100));

@@ -35,7 +35,11 @@ export interface FieldDecl {
   type: ScalarType;
   suffixes: readonly Suffix[];
   description?: string;
-  /** The column holds the value in smaller units (the lots' USD amounts in cents: 100): numeric bounds are multiplied by it. */
+  /**
+   * The column holds the value in smaller units (USD amounts in cents: 100; fractions in millionths:
+   * 10⁶): numeric bounds are multiplied by it, and a product within 10⁻⁶ of a whole number is that
+   * number (0.05 × 10⁶ is 50000.000000000007 in binary; the stored 50000 must meet it).
+   */
   scale?: number;
 }
 
@@ -247,7 +251,7 @@ export function whereClause(spec: ListSpec, filters: readonly Filter[]): SqlFrag
     const decl = spec.fields[f.field]!;
     const col = decl.column;
     const scale = decl.scale ?? 1;
-    const bind = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" ? v * scale : (v as string | number));
+    const bind = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" ? scaled(v, scale) : (v as string | number));
     switch (f.suffix) {
       case "":
       case "__eq":
@@ -281,6 +285,14 @@ export function whereClause(spec: ListSpec, filters: readonly Filter[]): SqlFrag
     }
   }
   return { sql: parts.length ? parts.join(" AND ") : "1", params };
+}
+
+/** A bound in the column's units (FieldDecl.scale). */
+export function scaled(v: number, scale: number): number {
+  if (scale === 1) return v;
+  const x = v * scale;
+  const whole = Math.round(x);
+  return Math.abs(x - whole) <= 1e-6 ? whole : x;
 }
 
 /** ORDER BY (without the keyword) for the parsed sort, always ending with the tiebreaker. */

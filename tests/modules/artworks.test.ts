@@ -49,7 +49,14 @@ let byId: Map<number, Row>;
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  rows = ctx.deps.market.query("SELECT * FROM artworks ORDER BY id").all() as Row[];
+  // the stored cents and millionths read back as the API serves them
+  rows = ctx.deps.market
+    .query(
+      `SELECT *, last_hammer_usd_cents / 100.0 AS last_hammer_usd, last_premium_usd_cents / 100.0 AS last_premium_usd,
+         price_momentum_12mo_ppm / 1000000.0 AS price_momentum_12mo, price_momentum_24mo_ppm / 1000000.0 AS price_momentum_24mo,
+         cagr_ppm / 1000000.0 AS cagr FROM artworks ORDER BY id`,
+    )
+    .all() as Row[];
   byId = new Map(rows.map((r) => [r.id, r]));
 });
 afterAll(() => ctx.close());

@@ -2,7 +2,7 @@
 import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ValidationFailed } from "../../src/http/errors";
-import { orderClause, parameterNames, parseList, T, whereClause, type ListSpec } from "../../src/query/grammar";
+import { orderClause, parameterNames, parseList, scaled, T, whereClause, type ListSpec } from "../../src/query/grammar";
 
 const spec: ListSpec = {
   fields: {
@@ -167,5 +167,49 @@ describe("sort and pagination", () => {
       "id__in", "name", "name__ilike", "size__eq", "size__in", "year__gte", "year__lte", "price__gte", "price__lte",
       "is_top", "sold__gte", "sold__lte", "sort", "limit", "offset",
     ]);
+  });
+});
+
+describe("scaled columns", () => {
+  const spec: ListSpec = {
+    fields: {
+      price_usd: { column: "price_cents", scale: 100, type: T.int(0), suffixes: ["__gte", "__lte"] },
+      momentum: { column: "momentum_ppm", scale: 1e6, type: T.num(-1, 1), suffixes: ["__gte", "__lte"] },
+    },
+  };
+
+  test("bounds are multiplied by the scale; a product within 1e-6 of a whole number is that number", () => {
+    expect(scaled(1000, 100)).toBe(100000);
+    expect(scaled(0.05, 1e6)).toBe(50000);
+    expect(scaled(-0.07, 1e6)).toBe(-70000);
+    expect(scaled(0.0500004, 1e6)).toBeCloseTo(50000.4, 6);
+    expect(scaled(0.1 + 0.2, 1)).toBe(0.1 + 0.2);
+  });
+
+  test("the filtered rows are those whose stored value, read back in units, meets the bound", () => {
+    const db = new Database(":memory:");
+    db.run("CREATE TABLE t (id INTEGER PRIMARY KEY, price_cents REAL, momentum_ppm REAL)");
+    const values: [number, number][] = [
+      [99999, -70000],
+      [100000, 49999],
+      [100001, 50000],
+      [250050, 50001],
+    ];
+    values.forEach(([c, m], i) => db.run("INSERT INTO t VALUES (?, ?, ?)", [i + 1, c, m]));
+    const ids = (qs: string) => {
+      const w = whereClause(spec, parseList(spec, new URLSearchParams(qs)).filters);
+      return (db.query(`SELECT id FROM t WHERE ${w.sql} ORDER BY id`).all(...w.params) as { id: number }[]).map((r) => r.id);
+    };
+    const expected = (keep: (usd: number, m: number) => boolean) => values.flatMap(([c, m], i) => (keep(c / 100, m / 1e6) ? [i + 1] : []));
+    for (const [qs, keep] of [
+      ["price_usd__gte=1000", (usd: number) => usd >= 1000],
+      ["price_usd__lte=1000", (usd: number) => usd <= 1000],
+      ["momentum__gte=0.05", (_: number, m: number) => m >= 0.05],
+      ["momentum__lte=0.05", (_: number, m: number) => m <= 0.05],
+      ["momentum__gte=-0.07&momentum__lte=0.0499995", (_: number, m: number) => m >= -0.07 && m <= 0.0499995],
+    ] as const) {
+      expect({ qs, ids: ids(qs) }).toEqual({ qs, ids: expected(keep) });
+    }
+    db.close();
   });
 });

@@ -170,3 +170,39 @@ describe("a market built with the lots' USD amounts as 2-decimal REALs", () => {
     }
   });
 });
+
+describe("a market built with the artworks' last prices and momentum fractions as REALs", () => {
+  test("is migrated when the service opens it: last prices in cents, momentum and CAGR in millionths, read back as before", () => {
+    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
+    dirs.push(dir);
+    openAccountDb(dir).close();
+    const old = new Database(marketDbPath(dir), { create: true, strict: true });
+    migrate(old, marketMigrations.slice(0, 7), "market.db");
+    const work = old.query(
+      `INSERT INTO artworks (id, uid, artist_id, title, category_id, medium, material_ids, size_bucket, lots_count, last_lot_status, currency, artist_market_cap,
+         last_hammer_usd, last_premium_usd, price_momentum_12mo, price_momentum_24mo, cagr)
+       VALUES (?, '', 1, 'Dawn', 1, 'oil on canvas', '', 'small', 1, 'sold', 'USD', 0, ?, ?, ?, ?, ?)`,
+    );
+    work.run(1, 4120.05, 5191.27, 0.084907, -0.123456, 0.048561);
+    work.run(2, null, null, null, null, null);
+    old.query("CREATE INDEX artworks_momentum_12mo ON artworks (price_momentum_12mo)").run();
+    old.close();
+
+    openMarketReader(dir).close();
+    const db = new Database(marketDbPath(dir), { readonly: true });
+    try {
+      expect(db.query("SELECT last_hammer_usd_cents AS h, last_premium_usd_cents AS p, price_momentum_12mo_ppm AS m12, price_momentum_24mo_ppm AS m24, cagr_ppm AS c FROM artworks ORDER BY id").all()).toEqual([
+        { h: 412005, p: 519127, m12: 84907, m24: -123456, c: 48561 },
+        { h: null, p: null, m12: null, m24: null, c: null },
+      ]);
+      expect(db.query("SELECT price_momentum_12mo_ppm / 1000000.0 AS m12, price_momentum_24mo_ppm / 1000000.0 AS m24, cagr_ppm / 1000000.0 AS c FROM artworks WHERE id = 1").get()).toEqual({
+        m12: 0.084907,
+        m24: -0.123456,
+        c: 0.048561,
+      });
+      expect((db.query("SELECT sql FROM sqlite_master WHERE name = 'artworks_momentum_12mo'").get() as { sql: string }).sql).toContain("price_momentum_12mo_ppm");
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -47,7 +47,7 @@ export const STATEMENTS: string[] = [
   "DROP INDEX IF EXISTS artworks_category_title",
   "DROP INDEX IF EXISTS artworks_category_size",
   // selective range filters
-  "CREATE INDEX IF NOT EXISTS artworks_momentum_12mo ON artworks (price_momentum_12mo)",
+  "CREATE INDEX IF NOT EXISTS artworks_momentum_12mo ON artworks (price_momentum_12mo_ppm)",
   "CREATE INDEX IF NOT EXISTS artworks_last_upcoming ON artworks (date_last_upcoming)",
   "CREATE INDEX IF NOT EXISTS artworks_artist_market_cap ON artworks (artist_market_cap)",
   // the editions endpoint

@@ -11,6 +11,7 @@ import market_0003_one_artworks_table from "./market/0003_one_artworks_table.sql
 import market_0004_lot_notes from "./market/0004_lot_notes.sql" with { type: "text" };
 import market_0005_default_artwork_uids from "./market/0005_default_artwork_uids.sql" with { type: "text" };
 import market_0006_lot_usd_cents from "./market/0006_lot_usd_cents.sql" with { type: "text" };
+import market_0007_artwork_integral_columns from "./market/0007_artwork_integral_columns.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -27,4 +28,5 @@ export const marketMigrations: Migration[] = [
   { tag: "0004_lot_notes", sql: market_0004_lot_notes },
   { tag: "0005_default_artwork_uids", sql: market_0005_default_artwork_uids },
   { tag: "0006_lot_usd_cents", sql: market_0006_lot_usd_cents },
+  { tag: "0007_artwork_integral_columns", sql: market_0007_artwork_integral_columns },
 ];

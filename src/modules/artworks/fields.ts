@@ -49,9 +49,9 @@ export const ARTWORK_FIELDS: Record<string, FieldDecl> = {
   date_last_sold: range("a.date_last_sold", T.date()),
   date_last_upcoming: range("a.date_last_upcoming", T.date()),
   current_estimated_price: range("a.estimate_usd", T.num(0), "current estimate, USD"),
-  price_momentum_12mo: range("a.price_momentum_12mo", T.num(-1, 1), "a fraction, -1.0 to 1.0"),
-  last_hammer_price_usd: range("a.last_hammer_usd", T.int(0), "hammer of the most recent sale, USD"),
-  last_premium_price_usd: range("a.last_premium_usd", T.int(0), "price with premium of the most recent sale, USD"),
+  price_momentum_12mo: { ...range("a.price_momentum_12mo_ppm", T.num(-1, 1), "a fraction, -1.0 to 1.0"), scale: 1e6 },
+  last_hammer_price_usd: { ...range("a.last_hammer_usd_cents", T.int(0), "hammer of the most recent sale, USD"), scale: 100 },
+  last_premium_price_usd: { ...range("a.last_premium_usd_cents", T.int(0), "price with premium of the most recent sale, USD"), scale: 100 },
   sale_auction_house_id: {
     column: "l.house_id",
     type: T.int(1),

@@ -318,7 +318,8 @@ interface LastLotRow extends PriceRow {
 const ARTWORK_COLUMNS = `a.id, a.uid, a.title, a.medium, a.creation_year, a.image_id, a.artist_id, ar.name AS artist_name,
   a.category_id, a.height_cm, a.width_cm, a.depth_cm, a.size_bucket, a.edition_group_id, a.edition_number, a.edition_size,
   a.last_lot_status, a.date_last_upcoming, a.date_last_sold, a.currency, a.estimate_usd, a.estimate_min_usd, a.estimate_max_usd,
-  a.price_momentum_12mo, a.price_change_12mo, a.price_momentum_24mo, a.price_change_24mo`;
+  a.price_momentum_12mo_ppm / 1000000.0 AS price_momentum_12mo, a.price_change_12mo,
+  a.price_momentum_24mo_ppm / 1000000.0 AS price_momentum_24mo, a.price_change_24mo`;
 
 /** The columns of `lots l` a PriceSchema object is made from. */
 export const PRICE_COLUMNS = `l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, ${PRICE_USD_COLUMNS},

@@ -496,7 +496,7 @@ export function artworkEditions(deps: AppDeps, view: View, id: number) {
 
 /** The CAGR of an artwork; undefined when unknown, null when it has no price prediction. */
 export function artworkCagr(db: Database, id: number): number | null | undefined {
-  const r = db.query<{ estimate_usd: number | null; cagr: number | null }, [number]>("SELECT estimate_usd, cagr FROM artworks WHERE id = ?").get(id);
+  const r = db.query<{ estimate_usd: number | null; cagr: number | null }, [number]>("SELECT estimate_usd, cagr_ppm / 1000000.0 AS cagr FROM artworks WHERE id = ?").get(id);
   if (!r) return undefined;
   return r.estimate_usd === null ? null : r.cagr;
 }
