@@ -76,8 +76,11 @@ export class RepeatSalesAccumulator {
    * Months without pairs are filled by the penalty: linear interpolation between identified
    * months, flat beyond the last (and before the first) one. smoothing must be > 0 unless the
    * pairs alone identify every month; otherwise NotPositiveDefiniteError.
+   * `rhs` (default: the pairs' own) replaces the right-hand side: the same pairs with their log
+   * ratios shifted, e.g. `rhs` + c·(the pairs' +w at `to`, −w at `from`) adds c to each of them.
    */
-  solve(smoothing: number): Float64Array {
+  solve(smoothing: number, rhs: Float64Array = this.rhs): Float64Array {
+    if (rhs.length !== this.months) throw new RangeError(`repeat-sales rhs must have ${this.months} entries, got ${rhs.length}`);
     if (!(smoothing >= 0) || !Number.isFinite(smoothing)) throw new RangeError(`repeat-sales smoothing must be a finite number ≥ 0, got ${smoothing}`);
     const m = this.months;
     const n = m - 1; // unknowns I[1..m−1]
@@ -99,7 +102,7 @@ export class RepeatSalesAccumulator {
         if (a >= 0) M[b * n + a]! -= smoothing;
       }
     }
-    const rhs = this.rhs.subarray(1);
+    const b = rhs.subarray(1);
     let L: Float64Array;
     try {
       L = choleskyFactor(M, n);
@@ -109,7 +112,7 @@ export class RepeatSalesAccumulator {
       }
       throw e;
     }
-    const x = choleskySolveFactored(L, rhs, n);
+    const x = choleskySolveFactored(L, b, n);
     const out = new Float64Array(m);
     out.set(x, 1);
     return out;

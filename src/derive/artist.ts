@@ -39,7 +39,12 @@ export interface ArtworkRow {
 }
 
 /** The attributes of a work that its features (FeatureSpace) read. */
-export type FeatureRow = Pick<ArtworkRow, "id" | "category_id" | "material_ids" | "height_cm" | "width_cm" | "depth_cm" | "signed" | "edition_size" | "creation_year">;
+export type FeatureRow = Pick<ArtworkRow, "id" | "category_id" | "material_ids" | "height_cm" | "width_cm" | "depth_cm" | "signed" | "edition_size" | "creation_year"> &
+  Partial<Pick<ArtworkRow, "substrate_id">>;
+
+/** A work's medium as a key of FeatureSpace.media: category, first material, substrate. */
+export const mediumKey = (categoryId: number, materialIds: string, substrateId: number | null | undefined): string =>
+  `${categoryId}:${Number.parseInt(materialIds.split(",")[0] ?? "", 10) || 0}:${substrateId ?? 0}`;
 
 export interface LotRow {
   id: number;
@@ -52,6 +57,8 @@ export interface LotRow {
   estimate_min_usd: number | null;
   estimate_max_usd: number | null;
   currency: string;
+  /** 1: offered with a reserve; 0: without (null: not known, read as with). */
+  reserve_mark?: number | null;
 }
 
 export interface ArtistRow {
@@ -80,12 +87,15 @@ export const CAREER_FLAT = 2.5;
 export class FeatureSpace {
   readonly categories: number;
   readonly materials: number;
-  /** category one-hots (Painting is the base), material one-hots, log area, area missing, signed, log edition, career flattening max(0, a² − CAREER_FLAT), career a, career a². */
+  /** category one-hots (Painting is the base), material one-hots, media one-hots, log area, area missing, signed, log edition, career flattening max(0, a² − CAREER_FLAT), career a, career a². */
   readonly size: number;
-  constructor(categories: number, materials: number) {
+  /** One-hots of their own for these media (mediumKey → index), after the materials'. */
+  readonly media: Map<string, number>;
+  constructor(categories: number, materials: number, media: readonly string[] = []) {
     this.categories = categories;
     this.materials = materials;
-    this.size = categories - 1 + materials + 7;
+    this.media = new Map(media.map((k, i) => [k, i]));
+    this.size = categories - 1 + materials + this.media.size + 7;
   }
 
   fill(out: Float64Array, w: FeatureRow, birth: number | null): void {
@@ -94,6 +104,11 @@ export class FeatureSpace {
     const first = Number.parseInt(w.material_ids.split(",")[0] ?? "", 10);
     if (first >= 1 && first <= this.materials) out[this.categories - 1 + first - 1] = 1;
     let o = this.categories - 1 + this.materials;
+    if (this.media.size > 0) {
+      const k = this.media.get(mediumKey(w.category_id, w.material_ids, w.substrate_id));
+      if (k !== undefined) out[o + k] = 1;
+      o += this.media.size;
+    }
     const h = w.height_cm;
     const wd = w.width_cm;
     if (h !== null && wd !== null) {
@@ -155,6 +170,8 @@ export interface ArtistModel {
   months: number;
   categories: number;
   materials: number;
+  /** Media with a one-hot of their own in the hedonic features (FeatureSpace.media). */
+  media: string[];
   /** Hedonic coefficients (the first FeatureSpace.size are the features'). */
   beta: Float64Array;
   /** The market's monthly log level. */
@@ -163,10 +180,16 @@ export interface ArtistModel {
   /** Added to every artwork estimate's log (and its band): see estimateCentre in index.ts. */
   centre: number;
   /**
-   * What a lot fetches over its house estimate's midpoint (log), by the lot's status: `sold` (the
-   * mean over sold lots) for a sold lot and any status without its own offset.
+   * What a lot fetches over its house estimate's midpoint (log), by the lot's status: `sold` for a
+   * sold lot with a reserve (or any sold lot without a split by reserve) and any status without its
+   * own offset, `sold_unreserved` for a sold lot without one (src/derive/offsets.ts).
    */
   estOffsets: Record<string, number>;
+  /**
+   * Added to a sold lot's log hammer by whether it had a reserve (`unreserved`: reserve_mark 0),
+   * so that hammers with and without a reserve read the same value (docs/derivation.md).
+   */
+  hammerOffsets: { reserved: number; unreserved: number };
   categoryNames: [number, string][];
 }
 
@@ -240,7 +263,7 @@ export function artistReader(db: Database): (artist: ArtistRow) => ArtistSource 
   );
   const lotsOf = db.query<LotRow, [number]>(
     `SELECT id, artwork_id, status, sale_datetime, ${usdOf("hammer_usd_cents")} AS hammer_usd, ${usdOf("premium_usd_cents")} AS premium_usd,
-            ${usdOf("estimate_min_usd_cents")} AS estimate_min_usd, ${usdOf("estimate_max_usd_cents")} AS estimate_max_usd, currency
+            ${usdOf("estimate_min_usd_cents")} AS estimate_min_usd, ${usdOf("estimate_max_usd_cents")} AS estimate_max_usd, currency, reserve_mark
      FROM lots WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
   return (artist) => {
@@ -265,7 +288,7 @@ export class ArtistDeriver {
   private readonly categoryNames: Map<number, string>;
 
   constructor(private readonly m: ArtistModel) {
-    this.space = new FeatureSpace(m.categories, m.materials);
+    this.space = new FeatureSpace(m.categories, m.materials, m.media);
     this.K = this.space.size;
     this.careerA = this.K - 2;
     this.zero = new Float64Array(this.K);
@@ -275,7 +298,7 @@ export class ArtistDeriver {
   /** Fits one artist: its own monthly log index (around the market) and each work's own effect. */
   fit(source: ArtistSource, noise: ArtistNoise) {
     const { artist, works, lots } = source;
-    const { months, beta, marketLevel, estOffsets, processVar } = this.m;
+    const { months, beta, marketLevel, estOffsets, hammerOffsets, processVar } = this.m;
     const T = months - 1;
     const K = this.K;
     const CAREER_A = this.careerA;
@@ -307,7 +330,11 @@ export class ArtistDeriver {
       const m = Math.max(0, Math.min(T, monthIndex(l.sale_datetime)));
       obsMonth[i] = m;
       obsWork[i] = l.artwork_id;
-      const y = i < nSold ? Math.log(l.hammer_usd!) : estimateMidLog(l.estimate_min_usd, l.estimate_max_usd)! + (estOffsets[l.status] ?? estOffsets.sold!);
+      const unreserved = l.reserve_mark === 0;
+      const y =
+        i < nSold
+          ? Math.log(l.hammer_usd!) + (unreserved ? hammerOffsets.unreserved : hammerOffsets.reserved)
+          : estimateMidLog(l.estimate_min_usd, l.estimate_max_usd)! + (estOffsets[l.status === "sold" && unreserved ? "sold_unreserved" : l.status] ?? estOffsets.sold!);
       obsZ[i] = y - marketLevel[m]! - dot(beta, featsOf.get(l.artwork_id) ?? x, K);
       obsW[i] = i < nSold ? 1 : estW;
     }

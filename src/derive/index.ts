@@ -29,6 +29,7 @@ import {
   artistWriter,
   estimateMidLog,
   FeatureSpace,
+  mediumKey,
   round4,
   round6,
   SaleTimes,
@@ -41,6 +42,7 @@ import {
   type LotRow,
 } from "./artist";
 import { ArtistPool } from "./artist-pool";
+import { addPassedPairs, addReserveGapPairs, type Mean, type OffsetSums, readingOffsets } from "./offsets";
 
 export { FeatureSpace, estimateMidLog, CAREER_SHIFT_VAR } from "./artist";
 
@@ -131,6 +133,18 @@ export const MARKET_SMOOTHING = 160;
  */
 export const ESTIMATE_PAIR_VAR = 0.5;
 
+/**
+ * The lot statuses whose house estimates carry an offset of their own (estOffsets), in the order
+ * of pass 1's status codes; any other status reads as sold.
+ */
+export const ESTIMATE_STATUSES = ["sold", "passed", "withdrawn", "upcoming", "sold_unreserved"] as const;
+
+/** A medium (category, first material, substrate) with this many works or more gets a hedonic one-hot of its own. */
+export const MEDIUM_MIN_WORKS = 200;
+
+/** The media are counted over this many works at most (the table's first rows). */
+export const MEDIUM_SAMPLE_WORKS = 200_000;
+
 /** Monthly step variance of an artist's own index around the market: a 2 % monthly standard deviation. */
 export const DEFAULT_PROCESS_VAR = 0.0004;
 
@@ -157,7 +171,22 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   const src = options.reader ?? db;
   const categories = (src.query("SELECT count(*) AS n FROM categories").get() as { n: number }).n;
   const materials = (src.query("SELECT count(*) AS n FROM materials").get() as { n: number }).n;
-  const space = new FeatureSpace(categories, materials);
+  // media (category, first material, substrate) with MEDIUM_MIN_WORKS works or more among the
+  // first MEDIUM_SAMPLE_WORKS: a one-hot of their own in the hedonic features, since a material's
+  // effect may differ by category and substrate (oil on canvas or on panel, ceramic sculpture or
+  // tableware)
+  const mediumCounts = new Map<string, number>();
+  for (const r of src
+    .query(
+      `SELECT category_id AS c, material_ids AS m, substrate_id AS s, count(*) AS n
+       FROM (SELECT category_id, material_ids, substrate_id FROM src_artworks LIMIT ${MEDIUM_SAMPLE_WORKS}) GROUP BY 1, 2, 3`,
+    )
+    .all() as { c: number; m: string; s: number | null; n: number }[]) {
+    const k = mediumKey(r.c, r.m, r.s);
+    mediumCounts.set(k, (mediumCounts.get(k) ?? 0) + r.n);
+  }
+  const mediaKeys = [...mediumCounts].filter(([, n]) => n >= MEDIUM_MIN_WORKS).map(([k]) => k).sort();
+  const space = new FeatureSpace(categories, materials, mediaKeys);
   const K = space.size;
 
   // lots store their sale's start as Unix seconds, read here as ISO text
@@ -167,11 +196,12 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   // hammer and estimate (every lot: estimate pairs take unsold lots too), and the attributes of
   // the works a sampled lot needs.
   const lotsOf = src.query<unknown, [number]>(
-    `SELECT artwork_id, sale_datetime, status = 'sold' AND hammer_usd_cents > 0, ${usdOf("hammer_usd_cents")}, ${usdOf("estimate_min_usd_cents")}, ${usdOf("estimate_max_usd_cents")} FROM lots
+    `SELECT artwork_id, sale_datetime, status = 'sold' AND hammer_usd_cents > 0, ${usdOf("hammer_usd_cents")}, ${usdOf("estimate_min_usd_cents")}, ${usdOf("estimate_max_usd_cents")},
+            CASE status WHEN 'passed' THEN 1 WHEN 'withdrawn' THEN 2 WHEN 'upcoming' THEN 3 WHEN 'sold' THEN 4 * (reserve_mark = 0) ELSE 0 END FROM lots
      WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
   const featuresOf = src.query<FeatureRow, [number]>(
-    "SELECT id, category_id, material_ids, height_cm, width_cm, depth_cm, signed, edition_size, creation_year FROM src_artworks WHERE artist_id = ?",
+    "SELECT id, category_id, material_ids, substrate_id, height_cm, width_cm, depth_cm, signed, edition_size, creation_year FROM src_artworks WHERE artist_id = ?",
   );
   const artistBirths = src.query<unknown, []>("SELECT id, birth FROM src_artists ORDER BY id");
   const artistCount = (src.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
@@ -185,48 +215,81 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   let sampleTick = 0;
   let pairCount = 0;
   let estimatePairCount = 0;
+  // per lot status (ESTIMATE_STATUSES), the estimate pairs' +w at `to`, −w at `from` for a pair
+  // whose later lot has that status, less the same for one whose earlier lot has it: the market's
+  // right-hand side moves by Σ_status offset · this once the offsets by status are known
+  const statusShift = ESTIMATE_STATUSES.map(() => new Float64Array(months));
+  // the same for the sale pairs, by whether each sold lot had a reserve (0: with, 1: without)
+  const hammerShift = [new Float64Array(months), new Float64Array(months)];
+  const shiftPair = (shift: Float64Array[], from: number, to: number, early: number, late: number, w: number) => {
+    shift[late]![to]! += w;
+    shift[late]![from]! -= w;
+    shift[early]![to]! -= w;
+    shift[early]![from]! += w;
+  };
   const shortPairResiduals: number[] = [];
   const shortPairs: { from: number; to: number; r: number }[] = [];
   // sold lots with a house estimate: log hammer − log estimate midpoint (offset and spread)
   let estDiffN = 0;
   let estDiffSum = 0;
   let estDiffSq = 0;
+  // the same by whether the lot had a reserve (0: with, 1: without): count and sum
+  const estDiffBy: [Mean, Mean] = [
+    { n: 0, sum: 0 },
+    { n: 0, sum: 0 },
+  ];
+  // bought-in lots with a house estimate
+  let passedWithEstimate = 0;
+  // sold lots with a hammer, with a reserve and without
+  const soldBy = [0, 0];
+  // artists with two sold lots or more (the centre's sample)
+  const soldTwice: number[] = [];
   let done = 0;
   for (const [artistId, birth] of artistBirths.values() as [number, number | null][]) {
-    const lots = lotsOf.values(artistId) as [number, number, number, number | null, number | null, number | null][];
+    const lots = lotsOf.values(artistId) as [number, number, number, number | null, number | null, number | null, number][];
     let byId: Map<number, FeatureRow> | null = null;
     // consecutive sold lots of one work → a repeat-sale pair for the market index
-    const last = new Map<number, { m: number; y: number }>();
+    const last = new Map<number, { m: number; y: number; unreserved: number }>();
     // consecutive house estimates of one work, whatever each lot's outcome → an estimate pair
-    const lastEstimate = new Map<number, { m: number; y: number }>();
+    const lastEstimate = new Map<number, { m: number; y: number; status: number }>();
     const sel: { feats: Float64Array; y: number; year: number }[] = [];
-    for (const [artworkId, saleSeconds, isSold, hammerUsd, estMin, estMax] of lots) {
+    let soldHere = 0;
+    for (const [artworkId, saleSeconds, isSold, hammerUsd, estMin, estMax, status] of lots) {
       const saleDatetime = isoOf(saleSeconds);
       const m = Math.min(T, monthIndex(saleDatetime));
       const mid = estimateMidLog(estMin, estMax);
       if (mid !== null) {
+        if (status === 1) passedWithEstimate++;
         const prev = lastEstimate.get(artworkId);
         if (prev && m > prev.m) {
-          market.add(prev.m, m, mid - prev.y, 1 / (ESTIMATE_PAIR_VAR + (m - prev.m) / 120));
+          const w = 1 / (ESTIMATE_PAIR_VAR + (m - prev.m) / 120);
+          market.add(prev.m, m, mid - prev.y, w);
           estimatePairCount++;
+          shiftPair(statusShift, prev.m, m, prev.status, status, w);
         }
-        lastEstimate.set(artworkId, { m, y: mid });
+        lastEstimate.set(artworkId, { m, y: mid, status });
       }
       if (!isSold) continue;
+      soldHere++;
       const y = Math.log(hammerUsd!);
+      const unreserved = status === 4 ? 1 : 0;
+      soldBy[unreserved]!++;
       if (mid !== null) {
         estDiffN++;
         estDiffSum += y - mid;
         estDiffSq += (y - mid) ** 2;
+        estDiffBy[unreserved]!.n++;
+        estDiffBy[unreserved]!.sum += y - mid;
       }
       const prev = last.get(artworkId);
       if (prev && m > prev.m) {
         const w = 1 / (1 + (m - prev.m) / 120); // long holds carry more idiosyncratic drift
         market.add(prev.m, m, y - prev.y, w);
+        shiftPair(hammerShift, prev.m, m, prev.unreserved, unreserved, w);
         pairCount++;
         if (m - prev.m <= 24 && shortPairs.length < 200_000) shortPairs.push({ from: prev.m, to: m, r: y - prev.y });
       }
-      last.set(artworkId, { m, y });
+      last.set(artworkId, { m, y, unreserved });
       sampleTick += sampleRate;
       if (sampleTick >= 1) {
         sampleTick -= 1;
@@ -241,6 +304,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
         sel.push({ feats, y, year: Math.min(yearCount - 1, Math.max(0, Number(saleDatetime.slice(0, 4)) - FIRST_YEAR)) });
       }
     }
+    if (soldHere >= 2) soldTwice.push(artistId);
     if (sel.length >= 2) {
       // demean within artist: the artist's own level drops out
       const meanX = new Float64Array(K + yearCount);
@@ -298,53 +362,53 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     )
     .all()
     .map((r) => r.id);
-  // The offset of a house estimate that did not sell: a lot bought in failed its reserve, and its
-  // estimate was, more often than not, set too high; one withdrawn or still to come was not
-  // chosen by its outcome. Within one work, a sold lot's hammer less another lot's estimate
-  // midpoint (moved along the market between the two months) measures that lot's offset.
-  // The sample's works and lots are read once, for the offsets and both calibration rounds.
+  // The sample's works and lots are read once, for the reading offsets and both calibration rounds.
   const readArtist = artistReader(src);
   const artistById = src.query<ArtistRow, [number]>(
     "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id = ?",
   );
   const sampleSources = sample.map((id) => readArtist(artistById.get(id)!));
-  const otherOffsets = new Map<string, { sum: number; n: number }>();
-  for (const { lots } of sampleSources) {
-    const byWork = new Map<number, { status: string; m: number; hammer: number | null; mid: number | null }[]>();
-    for (const l of lots) {
-      const entry = { status: l.status, m: Math.max(0, Math.min(months - 1, monthIndex(l.sale_datetime))), hammer: l.status === "sold" && l.hammer_usd! > 0 ? Math.log(l.hammer_usd!) : null, mid: estimateMidLog(l.estimate_min_usd, l.estimate_max_usd) };
-      const list = byWork.get(l.artwork_id);
-      if (list) list.push(entry);
-      else byWork.set(l.artwork_id, [entry]);
-    }
-    for (const list of byWork.values()) {
-      for (const s of list) {
-        if (s.hammer === null) continue;
-        for (const o of list) {
-          if (o === s || o.status === "sold" || o.mid === null) continue;
-          const acc = otherOffsets.get(o.status) ?? { sum: 0, n: 0 };
-          acc.sum += s.hammer - o.mid - (marketLevel[s.m]! - marketLevel[o.m]!);
-          acc.n++;
-          otherOffsets.set(o.status, acc);
-        }
-      }
-    }
-  }
-  const estOffsets: Record<string, number> = { sold: estOffset };
-  for (const [status, acc] of otherOffsets) estOffsets[status] = acc.n >= 50 ? acc.sum / acc.n : estOffset;
+  // How each lot reads as its work's value (src/derive/offsets.ts): hammers by reserve (the gap
+  // measured in the calibration below), estimates by outcome; a bought-in lot's estimate first
+  // against the market, then in each round along the artist's own fitted index.
+  const offsetSums: OffsetSums = { sold: [soldBy[0]!, soldBy[1]!], estimateDiff: estDiffBy, passed: passedWithEstimate };
+  const passedFirst: Mean = { sum: 0, n: 0 };
+  for (const { lots } of sampleSources) addPassedPairs(lots, marketLevel, readingOffsets(offsetSums, 0, undefined).hammerOffsets, passedFirst);
+  const { estOffsets, hammerOffsets } = readingOffsets(offsetSums, 0, passedFirst.n >= 50 ? passedFirst.sum / passedFirst.n : undefined);
+  // The market again, each pair of estimates read as (m₂ + c₂) − (m₁ + c₁) with each lot's
+  // offset, and each sale pair with its hammers' offsets: a bought-in lot's estimate sits higher
+  // over the work's value than a sold lot's, so a pair from a sold lot's estimate to a bought-in
+  // one's rose by more than the market (and the reverse fell), which evens out only where sold
+  // and bought-in lots mix (not in the last months, where the lots to come and the bought-in
+  // ones are many, nor in a market held out of its last sales).
+  const resolveMarket = () => {
+    if (market.count === 0) return;
+    const { estOffsets, hammerOffsets } = model;
+    const rhs = Float64Array.from(market.rhs);
+    const add = (c: number, shift: Float64Array) => {
+      for (let t = 0; t < months; t++) rhs[t]! += c * shift[t]!;
+    };
+    ESTIMATE_STATUSES.forEach((status, k) => add(estOffsets[status] ?? estOffsets.sold!, statusShift[k]!));
+    add(hammerOffsets.reserved, hammerShift[0]!);
+    add(hammerOffsets.unreserved, hammerShift[1]!);
+    marketLevel.set(market.solve(MARKET_SMOOTHING, rhs));
+  };
   const model: ArtistModel = {
     asOf: options.asOf,
     oneYearAgo,
     months,
     categories,
     materials,
+    media: mediaKeys,
     beta,
     marketLevel,
     processVar,
     estOffsets,
+    hammerOffsets,
     centre: 0,
     categoryNames: (src.query("SELECT id, name FROM categories").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
   };
+  resolveMarket();
   const deriver = new ArtistDeriver(model);
   done = 0;
   lap("pass 1: market index and hedonic model");
@@ -357,6 +421,8 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     let count = 0;
     let loadingMoment = 0;
     let loadingArtists = 0;
+    const passedAcc: Mean = { sum: 0, n: 0 };
+    const gapAcc: Mean = { sum: 0, n: 0 };
     for (const source of sampleSources) {
       const fit = deriver.fit(source, { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar });
       // the loading's spread across artists: its unshrunk estimate squared less its sampling variance
@@ -364,6 +430,10 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
         loadingMoment += (fit.loadingNum / fit.loadingDen) ** 2 - 1 / fit.loadingDen;
         loadingArtists++;
       }
+      // the bought-in offset again and the reserve gap, moved along the artist's own fitted
+      // index in place of the market (the artist's drift and loading between the two lots taken out)
+      addPassedPairs(fit.lots, fit.full, model.hammerOffsets, passedAcc);
+      addReserveGapPairs(fit.lots, fit.full, gapAcc);
       const lastResidual = new Map<number, number>();
       for (let i = 0; i < fit.nSold; i++) {
         const e = fit.obsZ[i]! - fit.level[fit.obsMonth[i]!]! - fit.trend[i]! - fit.term[i]!;
@@ -381,10 +451,24 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
       workVar = Math.max(0.002, prod / count);
     }
     if (loadingArtists >= 20) loadingVar = Math.min(1, Math.max(0.001, loadingMoment / loadingArtists));
+    ({ estOffsets: model.estOffsets, hammerOffsets: model.hammerOffsets } = readingOffsets(
+      offsetSums,
+      gapAcc.n >= 50 ? gapAcc.sum / gapAcc.n : 0,
+      passedAcc.n >= 50 ? passedAcc.sum / passedAcc.n : model.estOffsets.passed,
+    ));
+    resolveMarket();
   }
 
   const noise: ArtistNoise = { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar };
-  model.centre = estimateCentre(deriver, sampleSources, noise, model);
+  // the centre on a sample of its own, of the artists with at least two sold lots (one is held
+  // out of each work), thin ones included: the estimate serves them too; in the calibration
+  // sample's order (a hash of the id), from pass 1's counts
+  const hashOf = (id: number) => (id * 2654435761) % 4294967296;
+  const centreSources = soldTwice
+    .sort((a, b) => hashOf(a) - hashOf(b) || a - b)
+    .slice(0, 1500)
+    .map((id) => readArtist(artistById.get(id)!));
+  model.centre = estimateCentre(deriver, centreSources, noise, model);
   lap("calibration");
   let estimated = 0;
   let artworksWritten = 0;
@@ -526,7 +610,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
       workVar: round6(workVar),
       processVar,
       estimateOffset: round6(estOffset),
-      estimateOffsets: Object.fromEntries(Object.entries(estOffsets).map(([k, v]) => [k, round6(v)])),
+      estimateOffsets: Object.fromEntries(Object.entries(model.estOffsets).map(([k, v]) => [k, round6(v)])),
       centre: round6(model.centre),
       estimateVar: round6(estimateVarOf(saleVar)),
       loadingVar: round6(loadingVar),

@@ -19,11 +19,13 @@ export function handModel(beta: Float64Array = new Float64Array(HAND_SPACE.size)
     months: HAND_MONTHS,
     categories: HAND_SPACE.categories,
     materials: HAND_SPACE.materials,
+    media: [],
     beta,
     marketLevel: new Float64Array(HAND_MONTHS),
     processVar: 0.0004,
     centre: 0,
     estOffsets: { sold: 0 },
+    hammerOffsets: { reserved: 0, unreserved: 0 },
     categoryNames: [
       [1, "Painting"],
       [2, "Sculpture"],

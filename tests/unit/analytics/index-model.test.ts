@@ -72,6 +72,29 @@ describe("repeatSalesIndex", () => {
     bad.add(1, 2, 0.1);
     expect(() => bad.solve(0)).toThrow(NotPositiveDefiniteError);
   });
+  test("a right-hand side of its own: the same pairs with shifted log ratios", () => {
+    const acc = new RepeatSalesAccumulator(3);
+    acc.add(0, 1, 0.1, 2);
+    acc.add(1, 2, 0.2);
+    close(acc.solve(0), [0, 0.1, 0.3], 12);
+    // the second pair read 0.05 higher: rhs + 0.05·(+w at `to`, −w at `from`), w = 1
+    const rhs = Float64Array.from(acc.rhs);
+    rhs[2]! += 0.05;
+    rhs[1]! -= 0.05;
+    close(acc.solve(0, rhs), [0, 0.1, 0.35], 12);
+    // both pairs 0.1 lower with smoothing 1: as if added with log ratios 0 and 0.1
+    const lower = Float64Array.from(acc.rhs);
+    lower[1]! -= 0.1 * 2 - 0.1;
+    lower[0]! += 0.1 * 2;
+    lower[2]! -= 0.1;
+    const direct = new RepeatSalesAccumulator(3);
+    direct.add(0, 1, 0, 2);
+    direct.add(1, 2, 0.1);
+    close(acc.solve(1, lower), Array.from(direct.solve(1)), 12);
+    // the accumulator's own right-hand side is untouched
+    close(acc.solve(0), [0, 0.1, 0.3], 12);
+    expect(() => acc.solve(0, new Float64Array(2))).toThrow(RangeError);
+  });
 });
 
 describe("smoothIndex (local level, Kalman + RTS)", () => {

@@ -3,7 +3,7 @@
  * docs/derivation.md describes, with the career curve's terms worked out by hand.
  */
 import { describe, expect, test } from "bun:test";
-import { CAREER_FLAT, FeatureSpace, type FeatureRow } from "../../../src/derive/artist";
+import { CAREER_FLAT, FeatureSpace, mediumKey, type FeatureRow } from "../../../src/derive/artist";
 
 const CATEGORIES = 3;
 const MATERIALS = 2;
@@ -56,5 +56,25 @@ describe("FeatureSpace", () => {
     const f = features(work({ height_cm: null }), 1900);
     expect(f[4]).toBe(0);
     expect(f[5]).toBe(1);
+  });
+
+  test("media: a one-hot per (category, first material, substrate) listed, after the materials'", () => {
+    expect(mediumKey(2, "2,1", 5)).toBe("2:2:5");
+    expect(mediumKey(1, "", null)).toBe("1:0:0");
+    const media = new FeatureSpace(CATEGORIES, MATERIALS, ["1:1:3", "2:2:0"]);
+    expect(media.size).toBe(CATEGORIES - 1 + MATERIALS + 2 + 7);
+    const fill = (w: FeatureRow) => {
+      const out = new Float64Array(media.size);
+      media.fill(out, w, 1860);
+      return Array.from(out);
+    };
+    // sculpture, second material first, no substrate: its category and material one-hots, then the medium's
+    const f = fill(work({ category_id: 2, material_ids: "2,1", height_cm: 20, width_cm: 30, depth_cm: 10, signed: 0, edition_size: 8, creation_year: 1900 }));
+    expect(f.slice(0, 6)).toEqual([1, 0, 0, 1, 0, 1]);
+    // the rest as without media, shifted by two
+    expect(f.slice(6)).toEqual(features(work({ category_id: 2, material_ids: "2,1", height_cm: 20, width_cm: 30, depth_cm: 10, signed: 0, edition_size: 8, creation_year: 1900 }), 1860).slice(4));
+    // painting in the first material: on substrate 3 the first medium, on another substrate none
+    expect(fill(work({ substrate_id: 3 })).slice(4, 6)).toEqual([1, 0]);
+    expect(fill(work({ substrate_id: 4 })).slice(4, 6)).toEqual([0, 0]);
   });
 });
