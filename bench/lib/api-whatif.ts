@@ -246,7 +246,7 @@ try {
     const extra = [
       "CREATE INDEX artworks_cat_year_est ON artworks (category_id, creation_year, estimate_usd)",
       "CREATE INDEX artworks_cat_est_year ON artworks (category_id, estimate_usd, creation_year)",
-      "CREATE INDEX artworks_cat_sold_year_est ON artworks (category_id, date_last_sold, creation_year, estimate_usd)",
+      "CREATE INDEX artworks_cat_sold_year_est ON artworks (category_id, day_last_sold, creation_year, estimate_usd)",
     ];
     const t0 = performance.now();
     for (const sql of extra) db.run(sql);

@@ -17,7 +17,7 @@ import { usdOf } from "../db/fx";
 import { packLinearSeries, packLogSeries } from "../db/series";
 import { sizeBucket } from "../seed/market";
 import { monthDate, monthIndex } from "../seed/series";
-import { isoOfSeconds } from "../time";
+import { dayNumber, isoOfSeconds } from "../time";
 
 export interface ArtworkRow {
   id: number;
@@ -221,7 +221,7 @@ export const ARTIST_INSERTS = {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   artwork: `INSERT INTO artworks (id, uid, artist_id, title, category_id, medium, material_ids, substrate_id, creation_year, height_cm, width_cm,
        depth_cm, size_bucket, edition_group_id, edition_number, edition_size, image_id, lots_count, last_lot_status, date_last_upcoming,
-       date_last_sold, currency, last_hammer_usd_cents, last_premium_usd_cents, estimate_usd, estimate_min_usd, estimate_max_usd,
+       day_last_sold, currency, last_hammer_usd_cents, last_premium_usd_cents, estimate_usd, estimate_min_usd, estimate_max_usd,
        price_momentum_12mo_ppm, price_change_12mo, price_momentum_24mo_ppm, price_change_24mo, cagr_ppm, artist_market_cap, signed)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   chart: "INSERT INTO artist_charts (artist_id, start_month, points, stderr, vector) VALUES (?, ?, ?, ?, ?)",
@@ -553,7 +553,7 @@ export class ArtistDeriver {
         wl.length,
         lastLot?.status ?? "unknown",
         lastUpcoming ? lastUpcoming.sale_datetime.slice(0, 10) : null,
-        lastSold ? lastSold.sale_datetime.slice(0, 10) : null,
+        lastSold ? dayNumber(lastSold.sale_datetime.slice(0, 10)) : null,
         lastLot?.currency ?? "USD",
         cents(lastSold?.hammer_usd ?? null),
         cents(lastSold?.premium_usd ?? null),

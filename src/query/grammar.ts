@@ -41,6 +41,8 @@ export interface FieldDecl {
    * number (0.05 × 10⁶ is 50000.000000000007 in binary; the stored 50000 must meet it).
    */
   scale?: number;
+  /** The column holds another form of the value (a date as a day number): bounds are converted by it. */
+  toColumn?: (value: string) => number;
 }
 
 export interface ParamDecl {
@@ -251,7 +253,8 @@ export function whereClause(spec: ListSpec, filters: readonly Filter[]): SqlFrag
     const decl = spec.fields[f.field]!;
     const col = decl.column;
     const scale = decl.scale ?? 1;
-    const bind = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" ? scaled(v, scale) : (v as string | number));
+    const bind = (v: unknown) =>
+      typeof v === "boolean" ? (v ? 1 : 0) : typeof v === "number" ? scaled(v, scale) : decl.toColumn && typeof v === "string" ? decl.toColumn(v) : (v as string | number);
     switch (f.suffix) {
       case "":
       case "__eq":

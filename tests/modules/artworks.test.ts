@@ -54,7 +54,7 @@ beforeAll(async () => {
     .query(
       `SELECT *, last_hammer_usd_cents / 100.0 AS last_hammer_usd, last_premium_usd_cents / 100.0 AS last_premium_usd,
          price_momentum_12mo_ppm / 1000000.0 AS price_momentum_12mo, price_momentum_24mo_ppm / 1000000.0 AS price_momentum_24mo,
-         cagr_ppm / 1000000.0 AS cagr FROM artworks ORDER BY id`,
+         cagr_ppm / 1000000.0 AS cagr, date(day_last_sold * 86400, 'unixepoch') AS date_last_sold FROM artworks ORDER BY id`,
     )
     .all() as Row[];
   byId = new Map(rows.map((r) => [r.id, r]));
@@ -176,7 +176,7 @@ describe("filters", () => {
       ["size__in=small,medium&with_images=true", "size_bucket IN ('small', 'medium') AND image_id IS NOT NULL", []],
       ["current_estimated_price__gte=25000", "estimate_usd >= ?", [25000]],
       ["materials=canvas", "(' ' || lower(medium) || ' ') LIKE '% canvas %'", []],
-      ["date_last_sold__lte=2010-06-30&last_lot_status=sold", "date_last_sold <= ? AND last_lot_status = 'sold'", ["2010-06-30"]],
+      ["date_last_sold__lte=2010-06-30&last_lot_status=sold", "date(day_last_sold * 86400, 'unixepoch') <= ? AND last_lot_status = 'sold'", ["2010-06-30"]],
       ["sale_start_datetime__gte=2026-01-01", "EXISTS (SELECT 1 FROM lots l WHERE l.artwork_id = artworks.id AND l.status = 'upcoming' AND l.sale_datetime >= unixepoch(?))", ["2026-01-01"]],
     ];
     for (const [query, where, params] of direct) {

@@ -7,7 +7,7 @@ import { marketDbPath, openAccountDb, openMarketReader } from "../../src/db/conn
 import { packDocument, unpackDocument } from "../../src/db/documents";
 import { migrate } from "../../src/db/migrate";
 import { marketMigrations } from "../../src/db/migrations/embedded";
-import { epochSeconds, isoOfSeconds } from "../../src/time";
+import { dayNumber, epochSeconds, fromDayNumber, isoOfSeconds } from "../../src/time";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -201,6 +201,40 @@ describe("a market built with the artworks' last prices and momentum fractions a
         c: 0.048561,
       });
       expect((db.query("SELECT sql FROM sqlite_master WHERE name = 'artworks_momentum_12mo'").get() as { sql: string }).sql).toContain("price_momentum_12mo_ppm");
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("a market built with the artworks' last sale date as text", () => {
+  test("is migrated when the service opens it: the day as a number (days since 1970), the date column gone, its index on the day", () => {
+    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
+    dirs.push(dir);
+    openAccountDb(dir).close();
+    const old = new Database(marketDbPath(dir), { create: true, strict: true });
+    migrate(old, marketMigrations.slice(0, 8), "market.db");
+    const work = old.query(
+      `INSERT INTO artworks (id, uid, artist_id, title, category_id, medium, material_ids, size_bucket, lots_count, last_lot_status, currency, artist_market_cap, date_last_sold)
+       VALUES (?, '', 1, 'Dawn', 1, 'oil on canvas', '', 'small', 1, 'sold', 'USD', 0, ?)`,
+    );
+    work.run(1, "2018-01-20");
+    work.run(2, null);
+    work.run(3, "1969-12-31");
+    old.close();
+
+    openMarketReader(dir).close();
+    const db = new Database(marketDbPath(dir), { readonly: true });
+    try {
+      const rows = db.query("SELECT id, day_last_sold, typeof(day_last_sold) AS t FROM artworks ORDER BY id").all() as { id: number; day_last_sold: number | null; t: string }[];
+      expect(rows).toEqual([
+        { id: 1, day_last_sold: dayNumber("2018-01-20"), t: "integer" },
+        { id: 2, day_last_sold: null, t: "null" },
+        { id: 3, day_last_sold: -1, t: "integer" },
+      ]);
+      expect(fromDayNumber(rows[0]!.day_last_sold!)).toBe("2018-01-20");
+      expect((db.query("SELECT name FROM pragma_table_info('artworks')").all() as { name: string }[]).map((c) => c.name)).not.toContain("date_last_sold");
+      expect((db.query("SELECT sql FROM sqlite_master WHERE name = 'artworks_last_sold'").get() as { sql: string }).sql).toContain("day_last_sold");
     } finally {
       db.close();
     }

@@ -6,7 +6,7 @@
  * and returns, not a sort of the table: SQLite walks a one-column index twice for NULLS LAST, and
  * the rowid at the end of every index gives the id tiebreaker. Already in the schema (migration):
  * artworks_artist (artist_id, creation_year), artworks_estimate (estimate_usd: sort_by_price),
- * artworks_last_sold (date_last_sold: SALE_DATE), lots_artwork (artwork_id, sale_datetime: the most
+ * artworks_last_sold (day_last_sold: SALE_DATE), lots_artwork (artwork_id, sale_datetime: the most
  * recent lot, editions).
  *
  * Category is the one filter with few values and one very large value (painting is about half
@@ -40,7 +40,7 @@ export const STATEMENTS: string[] = [
   "CREATE INDEX IF NOT EXISTS artworks_category_year_estimate ON artworks (category_id, creation_year, estimate_usd)",
   // also the recommendations' "same category, close estimate" range
   "CREATE INDEX IF NOT EXISTS artworks_category_estimate_year ON artworks (category_id, estimate_usd, creation_year)",
-  "CREATE INDEX IF NOT EXISTS artworks_category_sold_year_estimate ON artworks (category_id, date_last_sold, creation_year, estimate_usd)",
+  "CREATE INDEX IF NOT EXISTS artworks_category_sold_year_estimate ON artworks (category_id, day_last_sold, creation_year, estimate_usd)",
   // NAME and SIZE within a category walk artworks_title_nocase and artworks_size (the category
   // checked on the row): the (category_id, title | size) indexes of older markets cost 500 MiB
   // at full scale

@@ -301,7 +301,8 @@ export const artworks = sqliteTable(
     lotsCount: integer("lots_count").notNull(),
     lastLotStatus: text("last_lot_status").notNull(),
     dateLastUpcoming: text("date_last_upcoming"),
-    dateLastSold: text("date_last_sold"),
+    /** The most recent sale's day: days since 1970-01-01 (2-3 bytes where the ISO date took 10; served as the date). */
+    dayLastSold: integer("day_last_sold"),
     currency: text("currency").notNull(),
     /** The most recent sale's hammer and price with premium, USD in whole cents (as the lots hold them). */
     lastHammerUsdCents: real("last_hammer_usd_cents"),
@@ -324,7 +325,7 @@ export const artworks = sqliteTable(
     uniqueIndex("artworks_uid").on(t.uid).where(sql`uid <> ''`),
     index("artworks_artist").on(t.artistId, t.creationYear),
     index("artworks_estimate").on(t.estimateUsd),
-    index("artworks_last_sold").on(t.dateLastSold),
+    index("artworks_last_sold").on(t.dayLastSold),
   ],
 );
 

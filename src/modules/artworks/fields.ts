@@ -7,7 +7,7 @@
  */
 import { T, whereClause, type FieldDecl, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
-import { epochSeconds } from "../../time";
+import { dayNumber, epochSeconds } from "../../time";
 import { LOT_STATUSES, SIZE_BUCKETS } from "./model";
 
 /** Largest dimension in cm (null when no dimension is known): the SIZE sort, backed by an index on the same expression. */
@@ -46,7 +46,7 @@ export const ARTWORK_FIELDS: Record<string, FieldDecl> = {
       "matches the medium text, case-insensitive, as whole words: oil matches \"oil on canvas\", \"oil on canvas\" matches itself; underscores count as spaces, so the names of GET /v1/materials work (silver_gelatin)",
   },
   last_lot_status: { column: "a.last_lot_status", type: T.enum(LOT_STATUSES), suffixes: ["", "__in"], description: "outcome of the most recent lot" },
-  date_last_sold: range("a.date_last_sold", T.date()),
+  date_last_sold: { ...range("a.day_last_sold", T.date()), toColumn: dayNumber },
   date_last_upcoming: range("a.date_last_upcoming", T.date()),
   current_estimated_price: range("a.estimate_usd", T.num(0), "current estimate, USD"),
   price_momentum_12mo: { ...range("a.price_momentum_12mo_ppm", T.num(-1, 1), "a fraction, -1.0 to 1.0"), scale: 1e6 },
@@ -83,8 +83,8 @@ export const ARTWORK_SORTS: Readonly<Record<string, string>> = {
   NAME_DESC: "a.title COLLATE NOCASE DESC, a.id DESC",
   CREATION_YEAR_ASC: "a.creation_year ASC NULLS LAST, a.id ASC",
   CREATION_YEAR_DESC: "a.creation_year DESC NULLS LAST, a.id DESC",
-  SALE_DATE_ASC: "a.date_last_sold ASC NULLS LAST, a.id ASC",
-  SALE_DATE_DESC: "a.date_last_sold DESC NULLS LAST, a.id DESC",
+  SALE_DATE_ASC: "a.day_last_sold ASC NULLS LAST, a.id ASC",
+  SALE_DATE_DESC: "a.day_last_sold DESC NULLS LAST, a.id DESC",
   SIZE_ASC: `${SIZE_SQL} ASC NULLS LAST, a.id ASC`,
   SIZE_DESC: `${SIZE_SQL} DESC NULLS LAST, a.id DESC`,
 };

@@ -13,7 +13,7 @@ import { followedAmong } from "../../db/follows";
 import type { AppDeps, RequestContext, Schema } from "../../http/endpoint";
 import { ImageSchema } from "../../images/model";
 import { slugify } from "../../seed/names";
-import { isoOfSecondsSql } from "../../time";
+import { fromDayNumber, isoOfSecondsSql } from "../../time";
 import { PRICE_USD_COLUMNS, priceObject, PriceSchema, type PriceRow } from "../lots/model";
 
 export const LOT_STATUSES = ["unknown", "upcoming", "withdrawn", "sold", "passed"] as const;
@@ -297,7 +297,7 @@ interface ArtworkRow {
   edition_size: number | null;
   last_lot_status: string;
   date_last_upcoming: string | null;
-  date_last_sold: string | null;
+  day_last_sold: number | null;
   currency: string;
   estimate_usd: number | null;
   estimate_min_usd: number | null;
@@ -317,7 +317,7 @@ interface LastLotRow extends PriceRow {
 
 const ARTWORK_COLUMNS = `a.id, a.uid, a.title, a.medium, a.creation_year, a.image_id, a.artist_id, ar.name AS artist_name,
   a.category_id, a.height_cm, a.width_cm, a.depth_cm, a.size_bucket, a.edition_group_id, a.edition_number, a.edition_size,
-  a.last_lot_status, a.date_last_upcoming, a.date_last_sold, a.currency, a.estimate_usd, a.estimate_min_usd, a.estimate_max_usd,
+  a.last_lot_status, a.date_last_upcoming, a.day_last_sold, a.currency, a.estimate_usd, a.estimate_min_usd, a.estimate_max_usd,
   a.price_momentum_12mo_ppm / 1000000.0 AS price_momentum_12mo, a.price_change_12mo,
   a.price_momentum_24mo_ppm / 1000000.0 AS price_momentum_24mo, a.price_change_24mo`;
 
@@ -357,7 +357,7 @@ function artworkObject(
     slug: artworkSlug(r.title, r.id),
     last_lot_status: r.last_lot_status,
     date_last_upcoming: r.date_last_upcoming,
-    date_last_sold: r.date_last_sold,
+    date_last_sold: r.day_last_sold === null ? null : fromDayNumber(r.day_last_sold),
     currency: r.currency,
   };
   if (view.schema === "full") {

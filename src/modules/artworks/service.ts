@@ -87,7 +87,7 @@ function categorySort(q: ParsedList): { index: string; key: string } {
   if (q.params.sort_by_price) return { index: "artworks_category_estimate_year", key: "estimate_usd" };
   const sort = q.sort ?? "";
   if (sort.startsWith("CREATION_YEAR")) return { index: "artworks_category_year_estimate", key: "creation_year" };
-  if (sort.startsWith("SALE_DATE")) return { index: "artworks_category_sold_year_estimate", key: "date_last_sold" };
+  if (sort.startsWith("SALE_DATE")) return { index: "artworks_category_sold_year_estimate", key: "day_last_sold" };
   if (sort.startsWith("NAME")) return { index: "artworks_title_nocase", key: "title" };
   if (sort.startsWith("SIZE")) return { index: "artworks_size", key: "size" };
   return { index: "artworks_category", key: "" };
@@ -98,7 +98,7 @@ const INDEX_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   artworks_category: [],
   artworks_category_year_estimate: ["creation_year", "estimate_usd"],
   artworks_category_estimate_year: ["estimate_usd", "creation_year"],
-  artworks_category_sold_year_estimate: ["date_last_sold", "creation_year", "estimate_usd"],
+  artworks_category_sold_year_estimate: ["day_last_sold", "creation_year", "estimate_usd"],
 };
 /**
  * The sorts by name and size walk the index of every work (the category is read from the row):
@@ -337,7 +337,7 @@ export function recommendedArtworks(deps: AppDeps, view: View, userId: number, q
     .query<{ id: number }, [number, number, number, number]>(
       `${RECOMMENDED_CTE}
        SELECT s.id FROM scored s JOIN artworks a ON a.id = s.id
-       ORDER BY s.score DESC, max(coalesce(a.date_last_upcoming, ''), coalesce(a.date_last_sold, '')) DESC, a.id ASC
+       ORDER BY s.score DESC, max(coalesce(a.date_last_upcoming, ''), coalesce(date(a.day_last_sold * 86400, 'unixepoch'), '')) DESC, a.id ASC
        LIMIT ?3 OFFSET ?4`,
     )
     .all(userId, since, q.limit, q.offset)
