@@ -28,7 +28,7 @@
  *     current        listStatements' page and count
  *     +covering      indexes with the filter columns after the sort key: (category_id,
  *                    creation_year, estimate_usd), (category_id, estimate_usd, creation_year),
- *                    (category_id, date_last_sold, creation_year, estimate_usd); the page as the
+ *                    (category_id, day_last_sold, creation_year, estimate_usd); the page as the
  *                    planner picks, and with the sort's covering index forced (INDEXED BY)
  *     count capped   count(*) over at most 10,001 rows
  *

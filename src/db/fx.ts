@@ -15,6 +15,10 @@ export const usdCents = (amount: number, usdPerUnit: number): number => Math.rou
 /** The SQL of a lot's USD amount read from its cents column (`usdOf("l.hammer_usd_cents")`). */
 export const usdOf = (centsColumn: string): string => `${centsColumn} / 100.0`;
 
+/** A lot's four USD amounts read from their cents columns, named as before (`hammer_usd`, …); `table`: the lots' alias, if any. */
+export const lotUsdColumns = (table = ""): string =>
+  ["hammer_usd", "estimate_min_usd", "estimate_max_usd", "premium_usd"].map((c) => `${usdOf(`${table ? `${table}.` : ""}${c}_cents`)} AS ${c}`).join(", ");
+
 export class FxCache {
   private constructor(
     private firstDay: number,

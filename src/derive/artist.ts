@@ -13,7 +13,7 @@ import { careerPath, lotOutcome, salesVolume } from "../analytics/shapes";
 import { median } from "../analytics/stats";
 import { storedArtworkUid } from "../db/artwork-uid";
 import { packDocument } from "../db/documents";
-import { usdOf } from "../db/fx";
+import { lotUsdColumns, usdCents } from "../db/fx";
 import { packLinearSeries, packLogSeries } from "../db/series";
 import { sizeBucket } from "../seed/market";
 import { monthDate, monthIndex } from "../seed/series";
@@ -262,8 +262,7 @@ export function artistReader(db: Database): (artist: ArtistRow) => ArtistSource 
      FROM src_artworks WHERE artist_id = ? ORDER BY id`,
   );
   const lotsOf = db.query<LotRow, [number]>(
-    `SELECT id, artwork_id, status, sale_datetime, ${usdOf("hammer_usd_cents")} AS hammer_usd, ${usdOf("premium_usd_cents")} AS premium_usd,
-            ${usdOf("estimate_min_usd_cents")} AS estimate_min_usd, ${usdOf("estimate_max_usd_cents")} AS estimate_max_usd, currency, reserve_mark
+    `SELECT id, artwork_id, status, sale_datetime, ${lotUsdColumns()}, currency, reserve_mark
      FROM lots WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
   return (artist) => {
@@ -555,8 +554,8 @@ export class ArtistDeriver {
         lastUpcoming ? lastUpcoming.sale_datetime.slice(0, 10) : null,
         lastSold ? dayNumber(lastSold.sale_datetime.slice(0, 10)) : null,
         lastLot?.currency ?? "USD",
-        cents(lastSold?.hammer_usd ?? null),
-        cents(lastSold?.premium_usd ?? null),
+        lastSold?.hammer_usd == null ? null : usdCents(lastSold.hammer_usd, 1),
+        lastSold?.premium_usd == null ? null : usdCents(lastSold.premium_usd, 1),
         now === null ? null : Math.round(now),
         est ? Math.round(est.band.low) : null,
         est ? Math.round(est.band.high) : null,
@@ -693,5 +692,3 @@ export const round4 = (x: number | null) => (x === null ? null : Math.round(x * 
 export const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 /** A fraction in millionths, as the artworks' momentum and CAGR columns hold it (readers divide by 10⁶). */
 export const ppm = (x: number | null) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 1e6));
-/** A USD amount (2 decimals) in whole cents, as the artworks' last sale columns hold it. */
-const cents = (x: number | null) => (x === null ? null : Math.round(x * 100));

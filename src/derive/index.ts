@@ -373,7 +373,8 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   // against the market, then in each round along the artist's own fitted index.
   const offsetSums: OffsetSums = { sold: [soldBy[0]!, soldBy[1]!], estimateDiff: estDiffBy, passed: passedWithEstimate };
   const passedFirst: Mean = { sum: 0, n: 0 };
-  for (const { lots } of sampleSources) addPassedPairs(lots, marketLevel, readingOffsets(offsetSums, 0, undefined).hammerOffsets, passedFirst);
+  // (no hammer offsets yet: the reserve gap is measured in the calibration)
+  for (const { lots } of sampleSources) addPassedPairs(lots, marketLevel, { reserved: 0, unreserved: 0 }, passedFirst);
   const { estOffsets, hammerOffsets } = readingOffsets(offsetSums, 0, passedFirst.n >= 50 ? passedFirst.sum / passedFirst.n : undefined);
   // The market again, each pair of estimates read as (m₂ + c₂) − (m₁ + c₁) with each lot's
   // offset, and each sale pair with its hammers' offsets: a bought-in lot's estimate sits higher

@@ -14,6 +14,16 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+/** A data dir whose market.db has only the first `migrations` of this build's (as an older build left it), open for writing. */
+function olderMarket(migrations: number): { dir: string; old: Database } {
+  const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
+  dirs.push(dir);
+  openAccountDb(dir).close();
+  const old = new Database(marketDbPath(dir), { create: true, strict: true });
+  migrate(old, marketMigrations.slice(0, migrations), "market.db");
+  return { dir, old };
+}
+
 describe("stored formats", () => {
   test("analytics documents: zstd-compressed JSON, smaller than the text, read back equal; text bodies still read", () => {
     const doc = [{ medium: "Painting", points: Array.from({ length: 60 }, (_, i) => ({ year: 1950 + i, value: i % 7 === 0 ? 1234.5 : 0 })) }];
@@ -35,11 +45,7 @@ describe("stored formats", () => {
 
 describe("a market built before lots stored seconds", () => {
   test("is migrated when the service opens it: same instants as seconds, documents kept, read indexes rebuilt", () => {
-    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
-    dirs.push(dir);
-    openAccountDb(dir).close();
-    const old = new Database(marketDbPath(dir), { create: true, strict: true });
-    migrate(old, marketMigrations.slice(0, 1), "market.db");
+    const { dir, old } = olderMarket(1);
     const insert = old.query(
       `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime, location_id, currency, hammer)
        VALUES (?, 1, ?, 1, 1, ?, ?, 'sold', 'closed', ?, 1, 'USD', 1000)`,
@@ -74,11 +80,7 @@ describe("a market built before lots stored seconds", () => {
 
 describe("a market built with src_artworks, repeat_pairs and lots' notes as text in market.db", () => {
   test("is migrated when the service opens it: signed copied into artworks, notes into lot_notes; src_artworks, repeat_pairs, the stored slug gone", () => {
-    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
-    dirs.push(dir);
-    openAccountDb(dir).close();
-    const old = new Database(marketDbPath(dir), { create: true, strict: true });
-    migrate(old, marketMigrations.slice(0, 2), "market.db");
+    const { dir, old } = olderMarket(2);
     const src = old.query(
       `INSERT INTO src_artworks (id, uid, artist_id, title, category_id, medium, signed) VALUES (?, ?, 1, ?, 1, 'oil on canvas', ?)`,
     );
@@ -130,11 +132,7 @@ describe("a market built with src_artworks, repeat_pairs and lots' notes as text
 
 describe("a market built with the lots' USD amounts as 2-decimal REALs", () => {
   test("is migrated when the service opens it: the amounts in whole cents, the price indexes on them, the page serves the same values", () => {
-    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
-    dirs.push(dir);
-    openAccountDb(dir).close();
-    const old = new Database(marketDbPath(dir), { create: true, strict: true });
-    migrate(old, marketMigrations.slice(0, 6), "market.db");
+    const { dir, old } = olderMarket(6);
     const lot = old.query(
       `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime, location_id, currency,
          hammer, estimate_min, estimate_max, premium, hammer_usd, estimate_min_usd, estimate_max_usd, premium_usd)
@@ -173,11 +171,7 @@ describe("a market built with the lots' USD amounts as 2-decimal REALs", () => {
 
 describe("a market built with the artworks' last prices and momentum fractions as REALs", () => {
   test("is migrated when the service opens it: last prices in cents, momentum and CAGR in millionths, read back as before", () => {
-    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
-    dirs.push(dir);
-    openAccountDb(dir).close();
-    const old = new Database(marketDbPath(dir), { create: true, strict: true });
-    migrate(old, marketMigrations.slice(0, 7), "market.db");
+    const { dir, old } = olderMarket(7);
     const work = old.query(
       `INSERT INTO artworks (id, uid, artist_id, title, category_id, medium, material_ids, size_bucket, lots_count, last_lot_status, currency, artist_market_cap,
          last_hammer_usd, last_premium_usd, price_momentum_12mo, price_momentum_24mo, cagr)
@@ -209,11 +203,7 @@ describe("a market built with the artworks' last prices and momentum fractions a
 
 describe("a market built with the artworks' last sale date as text", () => {
   test("is migrated when the service opens it: the day as a number (days since 1970), the date column gone, its index on the day", () => {
-    const dir = mkdtempSync(join(tmpdir(), "artmarket-format-"));
-    dirs.push(dir);
-    openAccountDb(dir).close();
-    const old = new Database(marketDbPath(dir), { create: true, strict: true });
-    migrate(old, marketMigrations.slice(0, 8), "market.db");
+    const { dir, old } = olderMarket(8);
     const work = old.query(
       `INSERT INTO artworks (id, uid, artist_id, title, category_id, medium, material_ids, size_bucket, lots_count, last_lot_status, currency, artist_market_cap, date_last_sold)
        VALUES (?, '', 1, 'Dawn', 1, 'oil on canvas', '', 'small', 1, 'sold', 'USD', 0, ?)`,

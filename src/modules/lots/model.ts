@@ -5,7 +5,7 @@
  * their list pages, and the share bodies.
  */
 import { Type as t, type TSchema } from "@sinclair/typebox";
-import { usdOf, type FxCache } from "../../db/fx";
+import { lotUsdColumns, type FxCache } from "../../db/fx";
 import { ImageSchema } from "../../images/model";
 
 const money = (what: string) => t.Union([t.Number(), t.Null()], { description: what });
@@ -31,7 +31,7 @@ export const PriceSchema = t.Object(
 );
 
 /** The USD columns of `lots l` as a PriceRow names them (the table holds them in cents). */
-export const PRICE_USD_COLUMNS = ["hammer_usd", "estimate_min_usd", "estimate_max_usd", "premium_usd"].map((c) => `${usdOf(`l.${c}_cents`)} AS ${c}`).join(", ");
+export const PRICE_USD_COLUMNS = lotUsdColumns("l");
 
 /** The lot columns a price is made from (as in the lots table, the USD amounts read from cents). */
 export interface PriceRow {
