@@ -140,6 +140,16 @@ const dot = (a: Float64Array, b: Float64Array, n: number) => {
 };
 
 
+/** The posterior variance of a work's own effect, from the weight of its readings (in sold lots). */
+export function workEffectVar(weight: number, saleVar: number, workVar: number): number {
+  return 1 / (weight / saleVar + 1 / workVar);
+}
+
+/**
+ * Backfitting passes of an artist's fit (level, loading, works' own effects, career shift).
+ */
+export const BACKFIT_PASSES = 12;
+
 /**
  * Prior variance of where an artist's own career curve peaks, as a shift of the shared curve
  * along a (units of 25 years): sd 0.24, about six years either side of the shared peak (0.06 and
@@ -179,6 +189,8 @@ export interface ArtistModel {
   processVar: number;
   /** Added to every artwork estimate's log (and its band): see estimateCentre in index.ts. */
   centre: number;
+  /** The band's width over the model's standard deviation, measured out of sample: see estimateCentre in index.ts. */
+  bandScale: number;
   /**
    * What a lot fetches over its house estimate's midpoint (log), by the lot's status: `sold` for a
    * sold lot with a reserve (or any sold lot without a split by reserve) and any status without its
@@ -387,30 +399,32 @@ export class ArtistDeriver {
     for (let i = 0; i < n; i++) obsM[i] = marketLevel[obsMonth[i]!]!;
     // the loading's part of each observation, loading · M(t)
     const trend = new Float64Array(n);
+    // the smoother's level of M itself: the smoother is linear in its data, so the level of
+    // (adj − loading·M) is the level of adj less loading times this, and it changes only with the
+    // observation variance (the first pass's and the rest's): a pass runs the smoother once
+    let marketSmooth: Float64Array | null = null;
     if (nSold > 0) {
-      for (let iter = 0; iter < 4; iter++) {
+      let marketSmoothVar = Number.NaN;
+      for (let iter = 0; iter < BACKFIT_PASSES; iter++) {
         const obsVar = noise.saleVar + (iter === 0 ? noise.workVar : 0);
+        const smoothOpts = { processVar, obsVar, initVar: Number.POSITIVE_INFINITY };
         for (let i = 0; i < n; i++) adj[i] = obsZ[i]! - (u.get(obsWork[i]!) ?? 0) - term[i]!;
-        if (noise.loadingVar > 0) {
-          const smoothOpts = { processVar, obsVar, initVar: Number.POSITIVE_INFINITY };
-          const lm = smoothIndex({ month: obsMonth, y: obsM, w: obsW, length: n }, months, smoothOpts, ws);
+        if (noise.loadingVar > 0 && obsVar !== marketSmoothVar) {
+          marketSmooth = Float64Array.from(smoothIndex({ month: obsMonth, y: obsM, w: obsW, length: n }, months, smoothOpts, ws).level);
+          marketSmoothVar = obsVar;
           let den = 0;
-          for (let i = 0; i < n; i++) den += obsW[i]! * obsM[i]! * (obsM[i]! - lm.level[obsMonth[i]!]!);
-          const ly = smoothIndex({ month: obsMonth, y: adj, w: obsW, length: n }, months, smoothOpts, ws);
-          let num = 0;
-          for (let i = 0; i < n; i++) num += obsW[i]! * obsM[i]! * (adj[i]! - ly.level[obsMonth[i]!]!);
-          loadingNum = num / obsVar;
+          for (let i = 0; i < n; i++) den += obsW[i]! * obsM[i]! * (obsM[i]! - marketSmooth[obsMonth[i]!]!);
           loadingDen = den / obsVar;
-          loading = num / obsVar / (loadingDen + 1 / noise.loadingVar);
-          for (let i = 0; i < n; i++) adj[i]! -= loading * obsM[i]!;
+        }
+        const r = smoothIndex({ month: obsMonth, y: adj, w: obsW, length: n }, months, smoothOpts, ws);
+        if (noise.loadingVar > 0) {
+          let num = 0;
+          for (let i = 0; i < n; i++) num += obsW[i]! * obsM[i]! * (adj[i]! - r.level[obsMonth[i]!]!);
+          loadingNum = num / obsVar;
+          loading = loadingNum / (loadingDen + 1 / noise.loadingVar);
+          for (let t = 0; t < months; t++) r.level[t]! -= loading * marketSmooth![t]!;
         }
         for (let i = 0; i < n; i++) trend[i] = loading * obsM[i]!;
-        const r = smoothIndex(
-          { month: obsMonth, y: adj, w: obsW, length: n },
-          months,
-          { processVar, obsVar, initVar: Number.POSITIVE_INFINITY },
-          ws,
-        );
         // views into the workspace, valid until the next smoothIndex call (copied after the loop)
         level = r.level;
         stderr = r.stderr;
@@ -440,15 +454,18 @@ export class ArtistDeriver {
     }
     const full = new Float64Array(months);
     for (let t = 0; t < months; t++) full[t] = (1 + loading) * marketLevel[t]! + level[t]!;
-    // the loading's posterior variance, and the market's weighted mean over the observations:
-    // the loading moves the level at T by (M(T) − that mean) per unit
+    // the loading's posterior variance; with the level integrated out, the fitted index is the
+    // smoothed data plus loading · (M(t) − S(M)(t)), so an error in the loading moves the index at
+    // t by (M(t) − S(M)(t)) per unit: its variance adds to the level's (levelSe)
     const loadingPostVar = noise.loadingVar > 0 ? 1 / (loadingDen + 1 / noise.loadingVar) : 0;
-    let mBar = 0;
-    for (let i = 0; i < n; i++) mBar += obsW[i]! * obsM[i]!;
-    if (wSum > 0) mBar /= wSum;
+    const levelSe = new Float64Array(months);
+    for (let t = 0; t < months; t++) {
+      const dm = marketSmooth ? marketLevel[t]! - marketSmooth[t]! : 0;
+      levelSe[t] = Math.sqrt(stderr[t]! ** 2 + loadingPostVar * dm * dm);
+    }
     return {
       works, lots, featsOf, careerOf, sold, n, nSold, obsMonth, obsZ, obsWork, obsM, u, uCount, level, stderr, full, observed, shift, shiftMean, term, trend,
-      loading, loadingNum, loadingDen, loadingPostVar, mBar, hasIndex: nSold > 0,
+      loading, loadingNum, loadingDen, loadingPostVar, levelSe, hasIndex: nSold > 0,
     };
   }
 
@@ -478,16 +495,24 @@ export class ArtistDeriver {
     return fit.full[m]! + this.workPart(f, fit.careerOf.get(artworkId)!, fit.shift, fit.shiftMean) + (fit.u.get(artworkId) ?? 0);
   }
 
+  /**
+   * The model's standard deviation of the log hammer of one of its artist's works sold in month m:
+   * the level's (the chart's standard error), the work's own effect's and the sale noise.
+   */
+  predictSd(fit: ReturnType<ArtistDeriver["fit"]>, artworkId: number, m: number, noise: ArtistNoise): number {
+    return Math.sqrt(fit.levelSe[m]! ** 2 + workEffectVar(fit.uCount.get(artworkId) ?? 0, noise.saleVar, noise.workVar) + noise.saleVar);
+  }
+
   /** Every row the artist adds to the served tables. */
   derive(source: ArtistSource, noise: ArtistNoise): ArtistOutput {
     const { artist } = source;
-    const { months, beta, marketLevel, categories, oneYearAgo, asOf, centre } = this.m;
+    const { months, beta, marketLevel, categories, oneYearAgo, asOf, centre, bandScale } = this.m;
     const { saleVar, workVar } = noise;
     const T = months - 1;
     const K = this.K;
     const artworks: Cell[][] = [];
     let estimated = 0;
-    const { works, lots, featsOf, careerOf, sold, u, uCount, stderr, full, observed, shift, shiftMean, loadingPostVar, mBar, hasIndex } = this.fit(source, noise);
+    const { works, lots, featsOf, careerOf, sold, u, uCount, levelSe, full, observed, shift, shiftMean, hasIndex } = this.fit(source, noise);
     const workPart = (id: number) => this.workPart(featsOf.get(id)!, careerOf.get(id)!, shift, shiftMean);
     // artworks
     const lotsByWork = new Map<number, LotRow[]>();
@@ -508,11 +533,10 @@ export class ArtistDeriver {
       if (!hasIndex) return null;
       const h = workPart(w.id);
       const ui = u.get(w.id) ?? 0;
-      const ni = uCount.get(w.id) ?? 0;
-      const uVar = 1 / (ni / saleVar + 1 / workVar);
+      const uVar = workEffectVar(uCount.get(w.id) ?? 0, saleVar, workVar);
       const logNow = full[T]! + h + ui + centre;
-      const se = Math.sqrt(stderr[T]! ** 2 + uVar + loadingPostVar * (marketLevel[T]! - mBar) ** 2);
-      const band = predictionBand(logNow, se, saleVar, Z80);
+      const se = Math.sqrt(levelSe[T]! ** 2 + uVar);
+      const band = predictionBand(logNow, se, saleVar, Z80 * bandScale);
       const at = (k: number) => Math.exp(full[Math.max(0, T - k)]! + h + ui + centre);
       return { band, at, h, ui };
     }
@@ -602,7 +626,7 @@ export class ArtistDeriver {
     const errs = new Float64Array(months);
     for (let t = 0; t < months; t++) {
       points[t] = hasIndex ? Math.exp(full[t]! + typical) : Number.NaN;
-      errs[t] = hasIndex ? stderr[t]! : Number.NaN;
+      errs[t] = hasIndex ? levelSe[t]! : Number.NaN;
     }
     const vector = artistVector({ full, observed, works, categories, birth: artist.birth, T, level: hasIndex ? full[T]! + typical : null });
     const chart = [artist.id, monthDate(0).slice(0, 7), packLogSeries(points), packLinearSeries(errs), bytes(vector)];

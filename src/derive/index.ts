@@ -17,7 +17,7 @@ import type { Database } from "bun:sqlite";
 import { cpus } from "node:os";
 import { NormalEquations } from "../analytics/linear";
 import { median } from "../analytics/stats";
-import { RepeatSalesAccumulator } from "../analytics/index-model";
+import { RepeatSalesAccumulator, Z80 } from "../analytics/index-model";
 import { usdOf } from "../db/fx";
 import { withSortRuns } from "../db/sort-runs";
 import type { PhaseProgress } from "../progress";
@@ -112,7 +112,7 @@ export interface DeriveSummary {
   hedonicRows: number;
   /** Worker threads pass 2 ran on (0: this thread). */
   workers: number;
-  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number; estimateOffset: number; estimateVar: number; loadingVar: number; estimateOffsets: Record<string, number>; centre: number };
+  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number; estimateOffset: number; estimateVar: number; loadingVar: number; estimateOffsets: Record<string, number>; centre: number; bandScale: number };
   /** Seconds per phase. */
   timings: Record<string, number>;
 }
@@ -138,6 +138,10 @@ export const ESTIMATE_PAIR_VAR = 0.5;
  * of pass 1's status codes; any other status reads as sold.
  */
 export const ESTIMATE_STATUSES = ["sold", "passed", "withdrawn", "upcoming", "sold_unreserved"] as const;
+
+/** The bounds of the band's measured width over the model's (estimateCentre). */
+export const MIN_BAND_SCALE = 0.5;
+export const MAX_BAND_SCALE = 3;
 
 /** A medium (category, first material, substrate) with this many works or more gets a hedonic one-hot of its own. */
 export const MEDIUM_MIN_WORKS = 200;
@@ -407,6 +411,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     estOffsets,
     hammerOffsets,
     centre: 0,
+    bandScale: 1,
     categoryNames: (src.query("SELECT id, name FROM categories").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
   };
   resolveMarket();
@@ -469,7 +474,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     .sort((a, b) => hashOf(a) - hashOf(b) || a - b)
     .slice(0, 1500)
     .map((id) => readArtist(artistById.get(id)!));
-  model.centre = estimateCentre(deriver, centreSources, noise, model);
+  ({ centre: model.centre, bandScale: model.bandScale } = estimateCentre(deriver, centreSources, noise, model));
   lap("calibration");
   let estimated = 0;
   let artworksWritten = 0;
@@ -613,6 +618,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
       estimateOffset: round6(estOffset),
       estimateOffsets: Object.fromEntries(Object.entries(model.estOffsets).map(([k, v]) => [k, round6(v)])),
       centre: round6(model.centre),
+      bandScale: round6(model.bandScale),
       estimateVar: round6(estimateVarOf(saleVar)),
       loadingVar: round6(loadingVar),
     },
@@ -621,15 +627,22 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
 }
 
 /**
- * The estimate's centre: a sold lot's hammer is, as a rule, a little below the mean its readings
- * give (a reserve cuts off the low hammers, so the log hammers of sold lots are skewed: their
- * mean sits above their median), and the estimate is meant as the median hammer. Measured out of
- * sample on the calibration sample: each work's last sold lot is held out (hammer and estimate),
- * the artist is fitted on the rest, and the median of log hammer − predicted log hammer over the
- * held-out lots is the shift added to every estimate and its band (0 with fewer than 200 of them).
+ * The estimate's centre and its band's width, measured out of sample on a sample of artists: each
+ * work's last sold lot is held out (hammer and estimate), the artist is fitted on the rest, and
+ * each held-out hammer is compared with its prediction for its month.
+ * - `centre`: a sold lot's hammer is, as a rule, a little below the mean its readings give (a
+ *   reserve cuts off the low hammers, so the log hammers of sold lots are skewed: their mean sits
+ *   above their median), and the estimate is meant as the median hammer. The median of
+ *   log hammer − predicted log hammer is the shift added to every estimate and its band.
+ * - `bandScale`: the model's standard deviation (ArtistDeriver.predictSd) leaves out what the fit
+ *   takes as known (the hedonic coefficients, the offsets, the artist's step variance), so its
+ *   band is a little narrow. The 80 % quantile of |residual − centre| / sd over Z80 is the factor
+ *   on the band's half-width, within [MIN_BAND_SCALE, MAX_BAND_SCALE].
+ * With fewer than 200 held-out lots: 0 and 1.
  */
-export function estimateCentre(deriver: ArtistDeriver, sources: ArtistSource[], noise: ArtistNoise, model: ArtistModel): number {
+export function estimateCentre(deriver: ArtistDeriver, sources: ArtistSource[], noise: ArtistNoise, model: ArtistModel): { centre: number; bandScale: number } {
   const residuals: number[] = [];
+  const sds: number[] = [];
   const T = model.months - 1;
   for (const source of sources) {
     const last = new Map<number, LotRow>();
@@ -644,7 +657,12 @@ export function estimateCentre(deriver: ArtistDeriver, sources: ArtistSource[], 
     for (const l of held) {
       const m = Math.max(0, Math.min(T, monthIndex(l.sale_datetime)));
       residuals.push(Math.log(l.hammer_usd!) - deriver.predictLog(fit, l.artwork_id, m));
+      sds.push(deriver.predictSd(fit, l.artwork_id, m, noise));
     }
   }
-  return residuals.length >= 200 ? median(residuals)! : 0;
+  if (residuals.length < 200) return { centre: 0, bandScale: 1 };
+  const centre = median(residuals)!;
+  const z = residuals.map((r, i) => Math.abs(r - centre) / sds[i]!).sort((a, b) => a - b);
+  const q80 = z[Math.min(z.length - 1, Math.floor(0.8 * z.length))]!;
+  return { centre, bandScale: Math.min(MAX_BAND_SCALE, Math.max(MIN_BAND_SCALE, q80 / Z80)) };
 }

@@ -23,6 +23,7 @@ export function handModel(beta: Float64Array = new Float64Array(HAND_SPACE.size)
     beta,
     marketLevel: new Float64Array(HAND_MONTHS),
     processVar: 0.0004,
+    bandScale: 1,
     centre: 0,
     estOffsets: { sold: 0 },
     hammerOffsets: { reserved: 0, unreserved: 0 },
