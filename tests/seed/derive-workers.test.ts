@@ -11,6 +11,7 @@ import { attachWorksOfFinished } from "../../src/db/works-file";
 import { deriveMarket } from "../../src/derive";
 import { openSnapshotReader } from "../../src/derive/artist-pool";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
+import { tableHash } from "../helpers/rows";
 
 const DERIVED = ["artists", "artworks", "artist_charts", "artist_analytics", "market_index", "sales"];
 const dirs: string[] = [];
@@ -60,13 +61,7 @@ async function derivedWith(
     });
     expect(released).toBe(true);
     const rows: Record<string, string> = {};
-    for (const t of DERIVED) {
-      const h = new Bun.CryptoHasher("sha256");
-      for (const row of db.query(`SELECT * FROM "${t}" ORDER BY rowid`).values()) {
-        h.update(JSON.stringify(row, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)));
-      }
-      rows[t] = h.digest("hex");
-    }
+    for (const t of DERIVED) rows[t] = tableHash(db, t);
     return { threads: summary.workers, rows, artists: summary.artists, artworks: summary.artworks, estimated: summary.estimated };
   } finally {
     lock?.close();

@@ -7,6 +7,7 @@ import { LOT_INDEXES } from "../../src/db/market-indexes";
 import { seedMarket, type SeedSummary } from "../../src/seed";
 import { hammerIncrement, niceEstimate, sizeBucket, withPremium } from "../../src/seed/market";
 import { tempDataDir } from "../helpers/app";
+import { tableHash } from "../helpers/rows";
 
 const AS_OF = "2026-06-15";
 let dirA: string;
@@ -39,12 +40,7 @@ describe("determinism (one seed generated on this thread, the other on a thread 
   for (const table of ["src_artists", "src_sales", "lots", "lot_notes", "images", "artist_events", "fx_rates", "benchmarks"]) {
     test(`same seed and as-of date: ${table} identical row for row`, () => {
       const other = new Database(join(dirB, "market.db"), { readonly: true });
-      const hash = (d: Database) => {
-        const h = new Bun.CryptoHasher("sha256");
-        for (const row of d.query(`SELECT * FROM ${table} ORDER BY rowid`).values()) h.update(JSON.stringify(row));
-        return h.digest("hex");
-      };
-      expect(hash(other)).toBe(hash(db));
+      expect(tableHash(other, table)).toBe(tableHash(db, table));
       other.close();
     });
   }
@@ -57,14 +53,7 @@ describe("determinism (one seed generated on this thread, the other on a thread 
     const schema = (d: Database) => d.query("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").all();
     expect(schema(other)).toEqual(schema(db));
     for (const table of ["artists", "artworks", "artist_charts", "artist_analytics", "market_index", "sales"]) {
-      const hash = (d: Database) => {
-        const h = new Bun.CryptoHasher("sha256");
-        for (const row of d.query(`SELECT * FROM ${table} ORDER BY rowid`).values()) {
-          h.update(JSON.stringify(row, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)));
-        }
-        return h.digest("hex");
-      };
-      expect([table, hash(other)]).toEqual([table, hash(db)]);
+      expect([table, tableHash(other, table)]).toEqual([table, tableHash(db, table)]);
     }
     expect((other.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check).toBe("ok");
     other.close();
@@ -73,14 +62,7 @@ describe("determinism (one seed generated on this thread, the other on a thread 
   test("same seed: the truth identical row for row", () => {
     const [a, b] = [dirA, dirB].map((d) => new Database(join(d, "truth.db"), { readonly: true }));
     for (const table of ["market_truth", "artist_truth", "artwork_truth", "truth_meta"]) {
-      const hash = (d: Database) => {
-        const h = new Bun.CryptoHasher("sha256");
-        for (const row of d.query(`SELECT * FROM ${table} ORDER BY rowid`).values()) {
-          h.update(JSON.stringify(row, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)));
-        }
-        return h.digest("hex");
-      };
-      expect([table, hash(b!)]).toEqual([table, hash(a!)]);
+      expect([table, tableHash(b!, table)]).toEqual([table, tableHash(a!, table)]);
     }
     expect(a!.query("SELECT count(*) AS n FROM artwork_truth").get()).toEqual({ n: summary.counts.artworks });
     a!.close();

@@ -230,3 +230,42 @@ describe("a market built with the artworks' last sale date as text", () => {
     }
   });
 });
+
+describe("a market built with artist_analytics as a rowid table", () => {
+  test("is migrated when the service opens it: WITHOUT ROWID, the same documents under the same keys, served by its key", () => {
+    const { dir, old } = olderMarket(9);
+    const doc = old.query("INSERT INTO artist_analytics (artist_id, kind, body) VALUES (?, ?, ?)");
+    const bodies = new Map<string, unknown>();
+    for (const [artist, kind] of [
+      [1, "sharpe-ratio"],
+      [1, "career-path"],
+      [2, "sharpe-ratio"],
+    ] as [number, string][]) {
+      const body = [{ artist, kind, value: artist * 0.5 }];
+      bodies.set(`${artist}/${kind}`, body);
+      doc.run(artist, kind, packDocument(body));
+    }
+    expect(() => doc.run(1, "sharpe-ratio", packDocument([]))).toThrow();
+    old.close();
+
+    openMarketReader(dir).close();
+    const db = new Database(marketDbPath(dir), { readonly: true });
+    try {
+      const sql = (db.query("SELECT sql FROM sqlite_master WHERE name = 'artist_analytics'").get() as { sql: string }).sql;
+      expect(sql).toContain("WITHOUT ROWID");
+      expect(sql).toContain("PRIMARY KEY(`artist_id`, `kind`)");
+      const rows = db.query("SELECT artist_id, kind, body FROM artist_analytics ORDER BY artist_id, kind").all() as { artist_id: number; kind: string; body: Uint8Array }[];
+      expect(rows.map((r) => [r.artist_id, r.kind, unpackDocument(r.body)])).toEqual([
+        [1, "career-path", bodies.get("1/career-path")],
+        [1, "sharpe-ratio", bodies.get("1/sharpe-ratio")],
+        [2, "sharpe-ratio", bodies.get("2/sharpe-ratio")],
+      ]);
+      // no index of its own: the key is the table's B-tree
+      expect(db.query("SELECT name FROM sqlite_master WHERE tbl_name = 'artist_analytics' AND type = 'index'").all()).toEqual([]);
+      const plan = (db.query("EXPLAIN QUERY PLAN SELECT body FROM artist_analytics WHERE artist_id = 1 AND kind = 'career-path'").all() as { detail: string }[]).map((p) => p.detail).join(" ");
+      expect(plan).toContain("PRIMARY KEY");
+    } finally {
+      db.close();
+    }
+  });
+});
