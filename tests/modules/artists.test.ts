@@ -601,6 +601,23 @@ describe("chart", () => {
     expect(mid.value).toBeGreaterThanOrEqual(Math.min(before, after) - 0.01);
     expect(mid.value).toBeLessThanOrEqual(Math.max(before, after) + 0.01);
   });
+
+  test("monthly: each point is the stored index, its band exp(∓1.2816 · the stored standard error) around it", async () => {
+    for (const a of all.filter((r) => r.max_price !== null).slice(0, 5)) {
+      const stored = sql("SELECT points, stderr FROM artist_charts WHERE artist_id = ?", a.id)[0] as { points: Uint8Array; stderr: Uint8Array };
+      const values = unpackSeries(stored.points);
+      const errs = unpackSeries(stored.stderr);
+      const data = (await get(`/v1/artists/${a.id}/chart`)).body.series[0].data as Row[];
+      expect(data).toHaveLength(values.length);
+      // the level's standard error is positive in every month
+      expect(errs.every((e) => e > 0)).toBe(true);
+      data.forEach((p, i) => {
+        expect(p.value).toBeCloseTo(values[i]!, 2);
+        expect(p.value_low).toBeCloseTo(values[i]! * Math.exp(-1.2816 * errs[i]!), 1);
+        expect(p.value_high).toBeCloseTo(values[i]! * Math.exp(1.2816 * errs[i]!), 1);
+      });
+    }
+  });
 });
 
 // ---------------------------------------------------------------- events and analytics shapes
