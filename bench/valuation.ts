@@ -23,6 +23,7 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Z80 } from "../src/analytics/index-model";
 import { correlation, median } from "../src/analytics/stats";
 import { unpackSeries } from "../src/db/series";
 import { attachWorksOfFinished, removeWorks } from "../src/db/works-file";
@@ -66,9 +67,6 @@ function chartOf(db: Database, column: "points" | "stderr" = "points"): Map<numb
   }
   return out;
 }
-
-/** z of the central 80 % band. */
-const Z80 = 1.2816;
 
 /** One held-out sale as scored: its month, hammer, the derived estimate moved back, the true value. */
 interface Scored {

@@ -16,7 +16,7 @@
 import type { Database } from "bun:sqlite";
 import { cpus } from "node:os";
 import { NormalEquations } from "../analytics/linear";
-import { median } from "../analytics/stats";
+import { median, percentile } from "../analytics/stats";
 import { RepeatSalesAccumulator, Z80 } from "../analytics/index-model";
 import { usdOf } from "../db/fx";
 import { withSortRuns } from "../db/sort-runs";
@@ -662,7 +662,9 @@ export function estimateCentre(deriver: ArtistDeriver, sources: ArtistSource[], 
   }
   if (residuals.length < 200) return { centre: 0, bandScale: 1 };
   const centre = median(residuals)!;
-  const z = residuals.map((r, i) => Math.abs(r - centre) / sds[i]!).sort((a, b) => a - b);
-  const q80 = z[Math.min(z.length - 1, Math.floor(0.8 * z.length))]!;
+  const q80 = percentile(
+    residuals.map((r, i) => Math.abs(r - centre) / sds[i]!).sort((a, b) => a - b),
+    0.8,
+  );
   return { centre, bandScale: Math.min(MAX_BAND_SCALE, Math.max(MIN_BAND_SCALE, q80 / Z80)) };
 }
