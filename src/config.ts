@@ -2,6 +2,7 @@
  * Command-line flags and environment, parsed once into a frozen object.
  * A bad flag ends the program with a clear message (ConfigError), never a stack trace.
  */
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 
 export class ConfigError extends Error {}
@@ -14,6 +15,12 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly publicUrl: string | null;
+  /** CIDR ranges beyond the public internet that an `image_url` may resolve to (`--fetch-allow`). */
+  readonly fetchAllow?: readonly string[];
+  /** Honour X-Forwarded-Proto/Host/For from a reverse proxy (`--trust-proxy`). */
+  readonly trustProxy?: boolean;
+  /** Seconds that requests in flight get to finish on SIGTERM/SIGINT (`--shutdown-timeout`). */
+  readonly shutdownTimeoutS?: number;
 }
 
 export interface ParsedArgs {
@@ -84,5 +91,35 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
       throw new ConfigError(`--public-url must be an http(s) URL, got "${publicUrl}"`);
     }
   }
-  return Object.freeze({ dataDir: dataDirFrom(flags, env), port, host, publicUrl: publicUrl?.replace(/\/+$/, "") ?? null });
+  const allowRaw = stringFlag(flags, "fetch-allow") ?? env.ARTMARKET_FETCH_ALLOW ?? "";
+  const fetchAllow = allowRaw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  for (const cidr of fetchAllow) if (!isCidr(cidr)) throw new ConfigError(`--fetch-allow takes CIDR ranges (10.0.0.0/8, fd00::/8), got "${cidr}"`);
+  const trustFlag = flags["trust-proxy"];
+  if (typeof trustFlag === "string" && !/^(1|true|0|false)$/i.test(trustFlag)) throw new ConfigError(`--trust-proxy takes no value, got "${trustFlag}"`);
+  const trustProxy = trustFlag === true || (typeof trustFlag === "string" ? /^(1|true)$/i.test(trustFlag) : /^(1|true|yes)$/i.test(env.ARTMARKET_TRUST_PROXY ?? ""));
+  const shutdownRaw = stringFlag(flags, "shutdown-timeout") ?? env.ARTMARKET_SHUTDOWN_TIMEOUT;
+  const shutdownTimeoutS = shutdownRaw === undefined ? 30 : Number(shutdownRaw);
+  if (!/^\d+(\.\d+)?$/.test(shutdownRaw ?? "30") || !(shutdownTimeoutS >= 0 && shutdownTimeoutS <= 3600)) {
+    throw new ConfigError(`--shutdown-timeout must be a number of seconds from 0 to 3600, got "${shutdownRaw}"`);
+  }
+  return Object.freeze({
+    dataDir: dataDirFrom(flags, env),
+    port,
+    host,
+    publicUrl: publicUrl?.replace(/\/+$/, "") ?? null,
+    fetchAllow: Object.freeze(fetchAllow),
+    trustProxy,
+    shutdownTimeoutS,
+  });
+}
+
+/** `a.b.c.d/n` (n 0..32) or an IPv6 address with `/n` (n 0..128). */
+export function isCidr(text: string): boolean {
+  const slash = text.lastIndexOf("/");
+  if (slash < 0) return false;
+  const addr = text.slice(0, slash);
+  const bits = text.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  const kind = isIP(addr);
+  return (kind === 4 && Number(bits) <= 32) || (kind === 6 && Number(bits) <= 128);
 }

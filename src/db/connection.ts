@@ -23,13 +23,18 @@ export function marketDbPath(dataDir: string): string {
   return join(dataDir, MARKET_DB);
 }
 
+/** How long a connection waits for another process's lock on account.db or market.db (ms). */
+export const BUSY_TIMEOUT_MS = 30_000;
+
 function tune(db: Database, dataDir: string, writable: boolean): void {
+  // first: every later statement (switching to WAL included) waits for a lock another process
+  // holds (a `keys create` at the same moment, a server, the CLI) instead of failing at once
+  db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (writable) {
     db.run("PRAGMA journal_mode = WAL");
     db.run("PRAGMA synchronous = NORMAL");
   }
   db.run("PRAGMA foreign_keys = ON");
-  db.run("PRAGMA busy_timeout = 5000");
   db.run("PRAGMA cache_size = -65536");
   db.run("PRAGMA temp_store = MEMORY");
   db.run("PRAGMA mmap_size = 1073741824");
@@ -76,10 +81,11 @@ export function openMarketReader(dataDir: string): Database {
   const path = marketDbPath(dataDir);
   if (!existsSync(path)) throw new Error(`no market in ${dataDir}: run \`artmarket seed\` first`);
   const writer = new Database(path, { strict: true });
+  writer.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   try {
     // a migration that rebuilds a table drops the read indexes on it: a market built by an
     // earlier artmarket gets them back here (idempotent statements; minutes at large scale)
-    if (migrate(writer, marketMigrations, MARKET_DB).length && writer.query("SELECT 1 FROM lots LIMIT 1").get()) {
+    if (migrate(writer, marketMigrations, MARKET_DB, { oneLock: false }).length && writer.query("SELECT 1 FROM lots LIMIT 1").get()) {
       process.stderr.write(`${MARKET_DB}: migrated to this build's format; rebuilding the read indexes\n`);
       buildReadIndexes(writer);
       writer.run("ANALYZE");

@@ -15,10 +15,23 @@ export class MigrationError extends Error {}
 const hashOf = (sql: string) => new Bun.CryptoHasher("sha256").update(sql).digest("hex");
 
 /** Applies the pending migrations in order; returns the tags applied now. */
-export function migrate(db: Database, migrations: readonly Migration[], label: string): string[] {
+export function migrate(db: Database, migrations: readonly Migration[], label: string, options: { oneLock?: boolean } = {}): string[] {
   db.run(
     "CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)",
   );
+  const pending = () => {
+    const tags = new Set(db.query<{ tag: string }, []>("SELECT tag FROM __migrations").all().map((r) => r.tag));
+    return migrations.some((m) => !tags.has(m.tag));
+  };
+  if (!pending() || options.oneLock === false) return apply(db, migrations, label);
+  // Two processes may open a new data directory at once (a server and `keys create`): the check
+  // and the migrations run under one write lock (BEGIN IMMEDIATE waits for busy_timeout), so the
+  // second sees the first's work and applies nothing. (`oneLock: false` keeps one transaction per
+  // migration: an existing market's conversion rewrites whole tables, too much for one journal.)
+  return db.transaction(() => apply(db, migrations, label)).immediate();
+}
+
+function apply(db: Database, migrations: readonly Migration[], label: string): string[] {
   const applied = new Map(
     db
       .query<{ tag: string; hash: string }, []>("SELECT tag, hash FROM __migrations ORDER BY tag")
@@ -41,6 +54,7 @@ export function migrate(db: Database, migrations: readonly Migration[], label: s
       if (previous !== hash) throw new MigrationError(`${label}: migration ${m.tag} was changed after it was applied`);
       continue;
     }
+    // inside the caller's transaction this is a savepoint: each migration whole or not at all
     db.transaction(() => {
       for (const statement of m.sql.split("--> statement-breakpoint")) {
         if (statement.trim()) db.run(statement);

@@ -14,9 +14,11 @@ import type { FxCache } from "../db/fx";
 import type { ImageSigner } from "../images/urls";
 import { parseList, parseScalar, type ListSpec, type ParsedList, type ScalarType } from "../query/grammar";
 import { Value } from "@sinclair/typebox/value";
-import { forbidden, fromSchemaErrors, HttpError, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
+import { forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
 import { DU_HEADERS, enforceCap, setDuHeaders, type RateLimiter } from "./metering";
-import { readForm, type FilePart, type FormSpec } from "./multipart";
+import { BodyBudget } from "./body-budget";
+import { clientAddressOf, requestOrigin } from "./client";
+import { MAX_FORM_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
 import { costOf, priceOf, type Price } from "./pricing";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -38,7 +40,12 @@ export interface AppDeps {
   readonly asOf: string;
   /** Turns auth and metering off: only for the benchmark's bare baseline. */
   readonly bare?: boolean;
+  /** The bound on request-body bytes held at once (default: one process-wide budget). */
+  readonly bodies?: BodyBudget;
 }
+
+/** The budget of request bodies for deps that bring none. */
+const DEFAULT_BODY_BUDGET = new BodyBudget();
 
 export type Schema = "full" | "public";
 
@@ -132,10 +139,14 @@ function parsePathParams(e: Endpoint, raw: Record<string, string>): Record<strin
 const MAX_JSON_BODY = 1 << 20;
 const NO_FILES: Record<string, FilePart> = Object.freeze({}) as Record<string, FilePart>;
 
-/** Reads and validates a JSON body against its schema; 413 when too large, 422 when malformed or invalid. */
-async function readJsonBody(request: Request, schema: TSchema): Promise<unknown> {
-  const text = await request.text();
-  if (text.length > MAX_JSON_BODY) throw new HttpError(413, `Request body larger than ${MAX_JSON_BODY} bytes`);
+/**
+ * Reads and validates a JSON body against its schema: 413 when it has more than MAX_JSON_BODY bytes
+ * (at once from Content-Length, else while it streams), 422 when malformed, nested deeper than
+ * MAX_JSON_DEPTH, or invalid.
+ */
+async function readJsonBody(request: Request, schema: TSchema, onChunk?: (bytes: number) => void): Promise<unknown> {
+  const bytes = await readCappedBody(request, MAX_JSON_BODY, onChunk);
+  const text = new TextDecoder().decode(bytes);
   let value: unknown;
   try {
     value = text === "" ? undefined : JSON.parse(text);
@@ -145,6 +156,7 @@ async function readJsonBody(request: Request, schema: TSchema): Promise<unknown>
     ]);
   }
   if (value === undefined) throw new ValidationFailed([{ loc: ["body"], msg: "Field required", type: "missing", input: null, ctx: {} }]);
+  if (nestingDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw tooDeep();
   if (!Value.Check(schema, value)) throw new ValidationFailed(fromSchemaErrors("body", [...Value.Errors(schema, value)], value));
   return value;
 }
@@ -153,8 +165,11 @@ async function readJsonBody(request: Request, schema: TSchema): Promise<unknown>
 export function pipeline(e: MountedEndpoint, deps: AppDeps) {
   const { price } = e;
   const status = e.status ?? 200;
+  const maxBody = e.body ? MAX_JSON_BODY : e.form ? (e.form.maxBytes ?? MAX_FORM_BYTES) : null;
   return async (request: Request, rawParams: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
+    // a body declared larger than the endpoint takes is refused before anything else is read
+    if (maxBody !== null) refuseDeclaredOver(request, maxBody);
     let caller: Caller | null = null;
     if (e.auth !== "public" && !deps.bare) {
       const key = bearer(request);
@@ -183,10 +198,19 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     const query = e.list ? parseList(e.list, url.searchParams) : EMPTY_LIST;
     let input: unknown;
     let files: Record<string, FilePart> = NO_FILES;
-    if (e.body) input = await readJsonBody(request, e.body);
-    else if (e.form) ({ fields: input, files } = await readForm(request, e.form));
-    const schema = deps.bare || (e.auth !== "public" && caller?.plan.features.schema === "full") ? "full" : "public";
-    const body = await e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin: url.origin });
+    // the body's bytes are held against the process's budget until the response is made
+    const lease = e.body || e.form ? (deps.bodies ?? DEFAULT_BODY_BUDGET).lease(caller ? `user:${caller.userId}` : `addr:${clientAddressOf(request, deps.config.trustProxy)}`) : null;
+    let body: unknown;
+    try {
+      const take = lease ? (n: number) => lease.take(n) : undefined;
+      if (e.body) input = await readJsonBody(request, e.body, take);
+      else if (e.form) ({ fields: input, files } = await readForm(request, e.form, take));
+      const schema = deps.bare || (e.auth !== "public" && caller?.plan.features.schema === "full") ? "full" : "public";
+      const origin = requestOrigin(request, url, deps.config.trustProxy);
+      body = await e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin });
+    } finally {
+      lease?.release();
+    }
 
     const headers: Record<string, string> = { ...RESPONSE_HEADERS };
     if (caller) {

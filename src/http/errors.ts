@@ -201,5 +201,58 @@ function rawAt(raw: unknown, path: (string | number)[]): unknown {
 }
 
 export function errorBody(err: HttpError | ValidationFailed): unknown {
-  return err instanceof ValidationFailed ? { detail: err.issues } : { detail: err.message };
+  return err instanceof ValidationFailed ? { detail: err.issues.slice(0, MAX_ISSUES).map(bounded) } : { detail: err.message };
+}
+
+/** At most this many issues in one 422 (a 1,000-value list of bad values says enough with fewer). */
+export const MAX_ISSUES = 100;
+
+/**
+ * Limits on what a 422 echoes back as `input` (and `ctx`): nesting depth, items per array or
+ * object, characters per string. What the client sent can be nested thousands of levels deep or
+ * megabytes long; its echo stays small and always serialisable. Values within the limits are
+ * echoed exactly.
+ */
+export const ECHO_LIMITS = { depth: 8, items: 100, chars: 4096 } as const;
+
+function bounded(i: ValidationIssue): ValidationIssue {
+  return { ...i, input: boundValue(i.input, ECHO_LIMITS.depth), ctx: boundValue(i.ctx, ECHO_LIMITS.depth) as Record<string, unknown> };
+}
+
+/** A copy of `value` within ECHO_LIMITS: deeper levels become "…", longer lists and strings are cut. */
+export function boundValue(value: unknown, depth: number = ECHO_LIMITS.depth): unknown {
+  if (typeof value === "string") return value.length > ECHO_LIMITS.chars ? `${value.slice(0, ECHO_LIMITS.chars)}…` : value;
+  if (value === null || typeof value !== "object") return typeof value === "bigint" || typeof value === "function" || typeof value === "symbol" ? String(value) : value;
+  if (depth <= 0) return "…";
+  if (Array.isArray(value)) {
+    const out = value.slice(0, ECHO_LIMITS.items).map((v) => boundValue(v, depth - 1));
+    if (value.length > ECHO_LIMITS.items) out.push(`… ${value.length - ECHO_LIMITS.items} more`);
+    return out;
+  }
+  if (value instanceof Uint8Array) return `<${value.byteLength} bytes>`;
+  const out: Record<string, unknown> = {};
+  let n = 0;
+  for (const key in value as Record<string, unknown>) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (n++ >= ECHO_LIMITS.items) {
+      out["…"] = "more keys";
+      break;
+    }
+    out[key.length > 200 ? `${key.slice(0, 200)}…` : key] = boundValue((value as Record<string, unknown>)[key], depth - 1);
+  }
+  return out;
+}
+
+/** How deeply `value` nests arrays and objects, counted without recursion (stops past `limit`). */
+export function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (d + 1 > deepest) deepest = d + 1;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v as object)) if (child !== null && typeof child === "object") stack.push([child, d + 1]);
+  }
+  return deepest;
 }

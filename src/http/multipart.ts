@@ -16,7 +16,17 @@
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { fromSchemaErrors, HttpError, issue, ValidationFailed, type ValidationIssue } from "./errors";
+import { fromSchemaErrors, HttpError, issue, nestingDepth, ValidationFailed, type ValidationIssue } from "./errors";
+
+/** Deepest nesting of arrays and objects a JSON body may have (a document nested deeper is a 422). */
+export const MAX_JSON_DEPTH = 32;
+
+/** The 422 for a JSON document nested deeper than MAX_JSON_DEPTH. */
+export function tooDeep(): ValidationFailed {
+  return new ValidationFailed([
+    issue.custom(["body"], null, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, "json_too_deep", { max_depth: MAX_JSON_DEPTH }),
+  ]);
+}
 
 /** Default cap on a whole form request: an upload of MAX_UPLOAD_BYTES (src/images/upload.ts) plus room for the fields. */
 export const MAX_FORM_BYTES = 21 * 1024 * 1024;
@@ -62,7 +72,13 @@ export interface ParsedForm {
 const tooLarge = (max: number) => new HttpError(413, `Request body larger than ${max} bytes`);
 
 /** A body stream read whole, throwing `tooLarge()` (after cancelling the stream) once it passes `max` bytes. */
-export async function readStreamCapped(body: ReadableStream<Uint8Array> | null, max: number, tooLarge: () => Error): Promise<Uint8Array> {
+export async function readStreamCapped(
+  body: ReadableStream<Uint8Array> | null,
+  max: number,
+  tooLarge: () => Error,
+  /** Called with each chunk's size before it is kept; what it throws ends the read (the stream is cancelled). */
+  onChunk?: (bytes: number) => void,
+): Promise<Uint8Array> {
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
@@ -75,6 +91,14 @@ export async function readStreamCapped(body: ReadableStream<Uint8Array> | null, 
       await reader.cancel().catch(() => {});
       throw tooLarge();
     }
+    if (onChunk) {
+      try {
+        onChunk(value.byteLength);
+      } catch (err) {
+        await reader.cancel().catch(() => {});
+        throw err;
+      }
+    }
     chunks.push(value);
   }
   const out = new Uint8Array(size);
@@ -84,10 +108,15 @@ export async function readStreamCapped(body: ReadableStream<Uint8Array> | null, 
 }
 
 /** The request body as bytes, refusing (413) anything beyond `max` bytes, before or while reading. */
-export async function readCappedBody(request: Request, max: number): Promise<Uint8Array> {
+export async function readCappedBody(request: Request, max: number, onChunk?: (bytes: number) => void): Promise<Uint8Array> {
+  refuseDeclaredOver(request, max);
+  return readStreamCapped(request.body, max, () => tooLarge(max), onChunk);
+}
+
+/** 413 at once when the request's Content-Length says its body is larger than `max` bytes. */
+export function refuseDeclaredOver(request: Request, max: number): void {
   const declared = request.headers.get("content-length");
   if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > max) throw tooLarge(max);
-  return readStreamCapped(request.body, max, () => tooLarge(max));
 }
 
 /** The media type of a Content-Type header, lower case, without parameters. */
@@ -135,6 +164,7 @@ function jsonFields(bytes: Uint8Array): Map<string, string[]> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ValidationFailed([issue.custom(["body"], value, "Input should be a valid dictionary or object", "dict_type")]);
   }
+  if (nestingDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw tooDeep();
   const text = new Map<string, string[]>();
   const scalar = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
   for (const [k, v] of Object.entries(value)) {
@@ -183,9 +213,9 @@ async function splitParts(request: Request, bytes: Uint8Array): Promise<{ text: 
  * Reads and validates a form body against its spec. 415 when the body is not a form, 413 when it
  * is larger than the cap, 422 (every issue at once) for invalid fields, missing or unexpected files.
  */
-export async function readForm(request: Request, spec: FormSpec): Promise<ParsedForm> {
+export async function readForm(request: Request, spec: FormSpec, onChunk?: (bytes: number) => void): Promise<ParsedForm> {
   const max = spec.maxBytes ?? MAX_FORM_BYTES;
-  const bytes = await readCappedBody(request, max);
+  const bytes = await readCappedBody(request, max, onChunk);
   const { text, files } = await splitParts(request, bytes);
   const declaredFiles = spec.files ?? {};
   const properties = (spec.fields.properties ?? {}) as Record<string, TSchema>;

@@ -5,7 +5,7 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { MountedEndpoint } from "./endpoint";
-import type { ListSpec, ScalarType } from "../query/grammar";
+import { MAX_IN_VALUES, type ListSpec, type ScalarType } from "../query/grammar";
 import { FORM_MEDIA_TYPES, type FormSpec } from "./multipart";
 import { formatDu } from "./pricing";
 
@@ -36,7 +36,7 @@ function listParameters(spec: ListSpec): Json[] {
     for (const suffix of decl.suffixes) {
       const base = suffix === "__ilike" ? { type: "string", minLength: 1, maxLength: 200 } : scalarSchema(decl.type);
       const schema =
-        suffix === "__in" ? { type: "array", items: base, ...(spec.maxInValues !== undefined && { maxItems: spec.maxInValues }) } : base;
+        suffix === "__in" ? { type: "array", items: base, maxItems: spec.maxInValues ?? MAX_IN_VALUES } : base;
       const what = {
         "": "equals",
         __eq: "equals",
@@ -61,7 +61,7 @@ function listParameters(spec: ListSpec): Json[] {
       name,
       in: "query",
       required: false,
-      schema: decl.many ? { type: "array", items: base } : { ...base, ...(decl.default !== undefined && { default: decl.default }) },
+      schema: decl.many ? { type: "array", items: base, maxItems: decl.maxItems ?? MAX_IN_VALUES } : { ...base, ...(decl.default !== undefined && { default: decl.default }) },
       ...(decl.many && { style: "form", explode: true }),
       ...(decl.description && { description: decl.description }),
     });

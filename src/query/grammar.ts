@@ -49,6 +49,8 @@ export interface ParamDecl {
   type: ScalarType;
   /** Accepts several values (repeated or comma-separated). */
   many?: boolean;
+  /** With `many`: at most this many values (default MAX_IN_VALUES). */
+  maxItems?: number;
   default?: unknown;
   description?: string;
 }
@@ -64,9 +66,12 @@ export interface ListSpec {
   limit?: { default: number; max: number };
   /** Parameters that are not column filters (q, preferred_currency, include_chart, …). */
   params?: Readonly<Record<string, ParamDecl>>;
-  /** At most this many values in one __in list. */
+  /** At most this many values in one __in list (default MAX_IN_VALUES). */
   maxInValues?: number;
 }
+
+/** The most values one list parameter takes (an `__in` filter, a `many` parameter). */
+export const MAX_IN_VALUES = 1000;
 
 export interface Filter {
   field: string;
@@ -159,7 +164,7 @@ function suffixType(decl: FieldDecl, suffix: Suffix): ScalarType {
 export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
   const issues: ValidationIssue[] = [];
   const filters: Filter[] = [];
-  const maxIn = spec.maxInValues ?? 1000;
+  const maxIn = spec.maxInValues ?? MAX_IN_VALUES;
 
   for (const [field, decl] of Object.entries(spec.fields)) {
     for (const suffix of decl.suffixes) {
@@ -196,6 +201,11 @@ export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
     if (decl.many) {
       const values: unknown[] = [];
       const raws = manyValues(query, name);
+      const max = decl.maxItems ?? MAX_IN_VALUES;
+      if (raws.length > max) {
+        issues.push(issue.tooMany(["query", name], query.getAll(name).join(","), max));
+        continue;
+      }
       raws.forEach((raw, i) => {
         const v = parseScalar(decl.type, raw, ["query", name, i], issues);
         if (v !== undefined) values.push(v);

@@ -156,8 +156,15 @@ export function artworkWhere(spec: ListSpec, q: ParsedList): SqlFragment {
   for (const f of q.filters) {
     if (f.field === "materials") {
       const values = f.suffix === "__in" ? (f.value as string[]) : [f.value as string];
-      parts.push(`(${values.map(() => `${MEDIUM_WORDS_SQL} LIKE ? ESCAPE '\\'`).join(" OR ")})`);
-      params.push(...values.map(materialPattern));
+      if (values.length === 1) {
+        parts.push(`${MEDIUM_WORDS_SQL} LIKE ? ESCAPE '\\'`);
+        params.push(materialPattern(values[0]!));
+      } else {
+        // several values: one LIKE per pattern of a bound JSON array, a flat expression however
+        // many values (an OR chain of 1,000 LIKEs passes SQLite's expression depth limit)
+        parts.push(`EXISTS (SELECT 1 FROM json_each(?) m WHERE ${MEDIUM_WORDS_SQL} LIKE m.value ESCAPE '\\')`);
+        params.push(JSON.stringify(values.map(materialPattern)));
+      }
     } else if (f.field === "sale_auction_house_id") {
       const values = f.value as number[];
       upcoming.push(`l.house_id IN (${values.map(() => "?").join(", ")})`);

@@ -1,0 +1,50 @@
+/**
+ * Who sent a request: the peer address of its connection, recorded by the listening server
+ * (`serve`) before the app handles the request. Requests built in-process (tests, benchmarks) have
+ * none and count as one local client. With `--trust-proxy`, the first address of
+ * `X-Forwarded-For` (the client as the reverse proxy saw it) takes the peer's place.
+ */
+import { isIP } from "node:net";
+
+const peers = new WeakMap<Request, string>();
+
+/** Records the connection's peer address for `request` (called by the listening server). */
+export function setPeerAddress(request: Request, address: string | null | undefined): void {
+  if (address) peers.set(request, address);
+}
+
+/** The address rate limits and logs attribute `request` to. */
+export function clientAddressOf(request: Request, trustProxy = false): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for");
+    const first = forwarded?.split(",")[0]?.trim();
+    if (first && isIP(first)) return first;
+  }
+  return peers.get(request) ?? "local";
+}
+
+/**
+ * A Host header (or X-Forwarded-Host) fit to be written into a URL: a DNS name, an IPv4 address or
+ * a bracketed IPv6 address, with an optional port; nothing else (no path, userinfo, spaces, quotes).
+ */
+export function isValidHost(host: string): boolean {
+  if (host.length === 0 || host.length > 261) return false;
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,253}[A-Za-z0-9_])?|[A-Za-z0-9])(?::(\d{1,5}))?$/.exec(host);
+  if (!m) return false;
+  if (m[1]!.startsWith("[") && isIP(m[1]!.slice(1, -1)) !== 6) return false;
+  if (m[2] !== undefined && Number(m[2]) > 65535) return false;
+  return !m[1]!.includes("..");
+}
+
+/**
+ * The scheme and host a response's URLs are written with when no --public-url is set: with
+ * --trust-proxy, the reverse proxy's X-Forwarded-Proto and X-Forwarded-Host (each validated;
+ * either may be absent), else the request's own (its Host was validated by the server).
+ */
+export function requestOrigin(request: Request, url: URL, trustProxy = false): string {
+  if (!trustProxy) return url.origin;
+  const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  const scheme = proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1);
+  return `${scheme}://${host && isValidHost(host) ? host : url.host}`;
+}

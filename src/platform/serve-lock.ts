@@ -1,0 +1,78 @@
+/**
+ * One data directory has one server. `serve` holds an exclusive SQLite lock on
+ * `<data>/serve.lock` for as long as it runs (the kernel drops it when the process ends, however it
+ * ends, so a killed server leaves nothing to clean up) and writes its pid into `<data>/serve.pid`
+ * for the message a second server prints.
+ */
+import { Database } from "bun:sqlite";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const SERVE_LOCK = "serve.lock";
+export const SERVE_PID = "serve.pid";
+
+export class DataDirHeld extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number | null,
+  ) {
+    super(
+      `the data directory ${dataDir} is held by another artmarket server${pid ? ` (pid ${pid})` : ""}: ` +
+        "stop it first, or give this one another --data",
+    );
+  }
+}
+
+export interface ServeLock {
+  release(): void;
+}
+
+/** Takes the data directory's server lock, or throws DataDirHeld naming the process that holds it. */
+export function holdDataDir(dataDir: string): ServeLock {
+  const db = new Database(join(dataDir, SERVE_LOCK), { create: true });
+  try {
+    db.run("PRAGMA busy_timeout = 0");
+    db.run("PRAGMA locking_mode = EXCLUSIVE");
+    // the first write under EXCLUSIVE locking mode takes the file's exclusive lock and keeps it
+    db.run("BEGIN EXCLUSIVE");
+    db.run("CREATE TABLE IF NOT EXISTS holder (pid INTEGER)");
+    db.run("DELETE FROM holder");
+    db.run("INSERT INTO holder VALUES (?)", [process.pid]);
+    db.run("COMMIT");
+  } catch (err) {
+    db.close();
+    if (/locked|busy/i.test((err as Error).message)) throw new DataDirHeld(dataDir, heldBy(dataDir));
+    throw err;
+  }
+  writeFileSync(join(dataDir, SERVE_PID), `${process.pid}\n`);
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      rmSync(join(dataDir, SERVE_PID), { force: true });
+      db.close();
+    },
+  };
+}
+
+/** The pid of the server that holds `dataDir`, as it wrote it (null when unknown). */
+export function heldBy(dataDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(join(dataDir, SERVE_PID), "utf8").trim());
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a server holds `dataDir` now (for commands that must not run beside one). */
+export function isDataDirHeld(dataDir: string): boolean {
+  try {
+    holdDataDir(dataDir).release();
+    return false;
+  } catch (err) {
+    if (err instanceof DataDirHeld) return true;
+    throw err;
+  }
+}
