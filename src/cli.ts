@@ -3,7 +3,7 @@
  * artmarket command line: serve, seed, import, keys, notices. The same entry point is compiled
  * into dist/artmarket.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import type { Database } from "bun:sqlite";
 import { createUserWithKey, KeyError, listKeys, revokeKey } from "./accounts/keys";
 import { seedPlans } from "./accounts/plans";
@@ -12,13 +12,16 @@ import { ConfigError, dataDirFrom, intFlag, parseArgs, SCALES, serveConfig, stri
 import { marketDbPath, openAccountDb } from "./db/connection";
 import { DEFAULT_SEED, formatSummary, seedMarket } from "./seed";
 import { selfCheck } from "./platform/selfcheck";
+import { DataDirHeld, holdDataDir, type ServeLock } from "./platform/serve-lock";
+import { listen } from "./http/serve";
 import { isIsoDate } from "./time";
 import { VERSION } from "./version";
 
 const HELP = `artmarket ${VERSION}: on-prem art-market data service
 
 Usage:
-  artmarket serve [--data DIR] [--port N] [--host ADDR] [--public-url URL]
+  artmarket serve [--data DIR] [--port N] [--host ADDR] [--public-url URL] [--trust-proxy]
+                  [--fetch-allow CIDR,...] [--shutdown-timeout SECONDS]
   artmarket seed --scale tiny|small|medium|large|full [--data DIR] [--seed N] [--as-of YYYY-MM-DD]
   artmarket keys create --plan SLUG [--name TEXT] [--data DIR]
   artmarket keys list [--json] [--data DIR]
@@ -56,6 +59,14 @@ function parseScale(flags: Record<string, string | true>): Scale {
 
 async function serve(flags: Record<string, string | true>): Promise<void> {
   const config = serveConfig(flags);
+  mkdirSync(config.dataDir, { recursive: true });
+  let lock: ServeLock;
+  try {
+    lock = holdDataDir(config.dataDir);
+  } catch (err) {
+    if (err instanceof DataDirHeld) throw new ConfigError(err.message);
+    throw err;
+  }
   const firstStart = !existsSync(marketDbPath(config.dataDir));
   if (firstStart) {
     const summary = await seedMarket({ dataDir: config.dataDir, scale: "small", seed: DEFAULT_SEED });
@@ -65,19 +76,26 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
   const hasUsers = deps.account.query("SELECT 1 FROM users LIMIT 1").get() !== null;
   const created = hasUsers ? null : await createUserWithKey(deps.account, "enterprise", "first enterprise user");
   const app = createApp(deps);
-  const server = Bun.serve({ port: config.port, hostname: config.host, fetch: (req) => app.handle(req), development: false });
-  out(`listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`);
+  const listener = listen((req) => app.handle(req), { port: config.port, host: config.host });
+  out(`listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.port}`);
   if (created) {
     out(`created user ${created.userId} on plan enterprise; its API key (shown once, keep it secret):`);
     out(created.key);
   }
-  const stop = () => {
-    server.stop(true);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const timeoutS = config.shutdownTimeoutS ?? 30;
+    process.stderr.write(`${signal}: stopping; ${listener.inFlight()} request(s) in flight (up to ${timeoutS} s)\n`);
+    const { unfinished } = await listener.drain(timeoutS * 1000);
     closeDeps(deps);
+    lock.release();
+    process.stderr.write(unfinished ? `stopped; ${unfinished} request(s) cut at the shutdown timeout\n` : "stopped\n");
     process.exit(0);
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
 }
 
 async function keys(positionals: string[], flags: Record<string, string | true>): Promise<void> {
@@ -126,9 +144,12 @@ async function notices(flags: Record<string, string | true>): Promise<void> {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { positionals, flags } = parseArgs(argv, ["json", "help"]);
+  const { positionals, flags } = parseArgs(argv, ["json", "help", "trust-proxy", "with-market"]);
   const [command, ...rest] = positionals;
   try {
+    // the files of a seed or import that was killed (src/db/leftovers.ts); image copies: serve and import
+    const { DATA_DIR_COMMANDS, removeStaleBuildsAtStart } = await import("./db/leftovers");
+    if (command && DATA_DIR_COMMANDS.includes(command)) removeStaleBuildsAtStart(dataDirFrom(flags), { images: command === "serve" || command === "import" });
     switch (command) {
       case "serve":
         await serve(flags);

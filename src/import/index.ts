@@ -23,6 +23,7 @@ import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { defaultArtworkUid } from "../db/artwork-uid";
 import { usdCents } from "../db/fx";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
+import { checkDiskSpace, importSpaceNeeded, removeStaleBuilds } from "../db/leftovers";
 import { attachNewWorks, fillWorksFrom, removeWorks } from "../db/works-file";
 import { deferIndexes, finishSnapshot } from "../derive/snapshot";
 import type { EmbedMarketSummary } from "../images/embed-market";
@@ -264,11 +265,15 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     };
   }
   const dataDir = resolve(options.dataDir);
-  mkdirSync(dataDir, { recursive: true });
   const target = marketDbPath(dataDir);
   const hasCurrent = existsSync(target);
   const requested: ImportMode = options.mode ?? "replace";
   const mode: ImportMode = requested === "merge" && hasCurrent ? "merge" : "replace";
+  // a killed build's files first (image copies too), so their space counts as free (src/db/leftovers.ts)
+  removeStaleBuilds(dataDir, { images: true, log: options.quiet ? undefined : (line) => process.stderr.write(`import: ${line}\n`) });
+  const records = [...files.values()].map((f) => f.path);
+  checkDiskSpace(dataDir, importSpaceNeeded(from, records, mode === "merge" ? target : null), `an import of ${from}${mode === "merge" ? " merged into the current market" : ""}`);
+  mkdirSync(dataDir, { recursive: true });
   const tmp = join(dataDir, `market.db.importing-${process.pid}`);
   for (const f of [tmp, `${tmp}-journal`]) if (existsSync(f)) rmSync(f);
   const report = new Report(dataDir);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Scale } from "../config";
 import { marketDbPath, openMarketForWrite } from "../db/connection";
 import type { BuilderSummary } from "../db/index-builder";
+import { checkDiskSpace, removeStaleBuilds, seedSpaceNeeded } from "../db/leftovers";
 import { attachNewWorks, removeWorks } from "../db/works-file";
 import { deferIndexes, finishSnapshot } from "../derive/snapshot";
 import type { EmbedMarketSummary } from "../images/embed-market";
@@ -70,6 +71,9 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
   const progress = new Progress("seed", options.quiet);
   const asOf = options.asOf ?? today();
   const spec = SCALE_SPECS[options.scale];
+  // a killed build's files first, so their space counts as free (src/db/leftovers.ts)
+  removeStaleBuilds(options.dataDir, { log: options.quiet ? undefined : (line) => process.stderr.write(`seed: ${line}\n`) });
+  checkDiskSpace(options.dataDir, seedSpaceNeeded(options.scale), `a ${options.scale} market`);
   mkdirSync(options.dataDir, { recursive: true });
   const target = marketDbPath(options.dataDir);
   const tmp = join(options.dataDir, `market.db.building-${process.pid}`);
