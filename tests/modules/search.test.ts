@@ -109,6 +109,21 @@ const fields = (values: Record<string, string>) => {
   return f;
 };
 
+/**
+ * Runs `fn` with the operator's allow list (`--fetch-allow`) set to loopback, so that image_url
+ * may name the local server; the test context's config has none, so loopback is refused otherwise.
+ */
+async function allowingLoopback<T>(fn: () => Promise<T>): Promise<T> {
+  const config = ctx.deps.config as { fetchAllow?: readonly string[] };
+  const saved = config.fetchAllow;
+  config.fetchAllow = ["127.0.0.0/8"];
+  try {
+    return await fn();
+  } finally {
+    config.fetchAllow = saved;
+  }
+}
+
 const ids = (body: Json) => (body.results as Json[]).map((r) => r.artwork.id as number);
 const scores = (body: Json) => (body.results as Json[]).map((r) => r.score as number);
 
@@ -214,7 +229,7 @@ describe("POST /v1/artworks/search-by-image: anchors", () => {
     expect(ids(body)[0]).toBe(w.id);
   });
 
-  test("image_url (form field, query parameter or JSON body) fetches the picture and finds the work", async () => {
+  test("image_url (form field, query parameter or JSON body) fetches the picture and finds the work", () => allowingLoopback(async () => {
     const w = works[11]!;
     served.set("/work.jpg", await queryImage(w));
     for (const [form, query] of [
@@ -227,9 +242,9 @@ describe("POST /v1/artworks/search-by-image: anchors", () => {
       expect(ids(body)[0]).toBe(w.id);
       expect(body.results.length).toBe(5);
     }
-  });
+  }));
 
-  test("image_url failures are 422 at the parameter, never 500: 404, an HTML page, ftp://, garbage", async () => {
+  test("image_url failures are 422 at the parameter, never 500: 404, an HTML page, ftp://, garbage", () => allowingLoopback(async () => {
     const cases: [string, string][] = [
       [`${base}/missing.jpg`, "fetch_status"],
       [`${base}/page.html`, "fetch_not_image"],
@@ -244,6 +259,47 @@ describe("POST /v1/artworks/search-by-image: anchors", () => {
     }
     const { body } = await search(null, `image_url=${encodeURIComponent(`${base}/missing.jpg`)}`);
     expect(body.detail[0].loc).toEqual(["query", "image_url"]);
+  }));
+
+  test("image_url naming an internal address (here the local server on 127.0.0.1) is 422 fetch_forbidden_address, nothing fetched, no DU", async () => {
+    const w = works[11]!;
+    served.set("/work.jpg", await queryImage(w));
+    let requests = 0;
+    const counting = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch() {
+        requests++;
+        return new Response(served.get("/work.jpg")!, { headers: { "Content-Type": "image/jpeg" } });
+      },
+    });
+    try {
+      const url = `http://127.0.0.1:${counting.port}/work.jpg`;
+      expect(ctx.deps.config.fetchAllow).toBeUndefined();
+      for (const [form, query, loc] of [
+        [fields({ image_url: url }), "", ["body", "image_url"]],
+        [{ image_url: url }, "", ["body", "image_url"]],
+        [null, `image_url=${encodeURIComponent(url)}`, ["query", "image_url"]],
+      ] as const) {
+        const { status, body, du } = await search(form as FormData | Json | null, query);
+        expect(status).toBe(422);
+        expect(body.detail).toHaveLength(1);
+        expect(body.detail[0]).toMatchObject({ loc, type: "fetch_forbidden_address", input: url, ctx: { address: "127.0.0.1" } });
+        expect(Object.keys(body.detail[0]).sort()).toEqual(["ctx", "input", "loc", "msg", "type"]);
+        expect(du).toBeNull();
+      }
+      const { status, body } = await search(fields({ image_url: `http://localhost:${counting.port}/work.jpg` }));
+      expect(status).toBe(422);
+      expect(body.detail[0].type).toBe("fetch_forbidden_address");
+      expect(requests).toBe(0);
+      // the operator's allow list lets the same address through
+      const allowed = await allowingLoopback(() => search(fields({ image_url: url, limit: "3" })));
+      expect(allowed.status).toBe(200);
+      expect(ids(allowed.body)[0]).toBe(w.id);
+      expect(requests).toBe(1);
+    } finally {
+      counting.stop(true);
+    }
   });
 
   test("collectable_id: the caller's own collectable's image; another user's or unknown: 404; without image: 422", async () => {

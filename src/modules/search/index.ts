@@ -98,7 +98,7 @@ export const searchEndpoints: Endpoint[] = [
         await checkUploadPart(image, sharp);
         query = await embedImage(sharp, image.bytes);
       } else if (got.image_url) {
-        const checked = await fetchCheckedImage(got.image_url.value as string, sharp, got.image_url.loc);
+        const checked = await fetchCheckedImage(got.image_url.value as string, sharp, got.image_url.loc, { allow: ctx.deps.config.fetchAllow ?? [] });
         query = await embedImage(sharp, checked.bytes);
       } else {
         query = service.collectableAnchor(ctx.deps, ctx.caller?.userId ?? 0, got.collectable_id!.value as number, got.collectable_id!.loc);
