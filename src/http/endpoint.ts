@@ -176,14 +176,14 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       if (key === undefined) {
         if (e.auth === "required") throw unauthorized();
       } else {
-        caller = key === null ? null : (deps.verifier.cached(key) ?? (await deps.verifier.verify(key)));
+        caller = key === null ? null : (deps.verifier.cached(key) ?? (await deps.verifier.verify(key, clientAddressOf(request, deps.config.trustProxy ?? false))));
         if (!caller) throw unauthorized();
       }
     } else if (e.auth === "public" && !deps.bare) {
       // A public route never refuses a key, but a valid one makes the call an authenticated one:
       // it is recorded at its price (0 for every public route) and carries the DU headers.
       const key = bearer(request);
-      if (key) caller = deps.verifier.cached(key) ?? (await deps.verifier.verify(key));
+      if (key) caller = deps.verifier.cached(key) ?? (await deps.verifier.verify(key, clientAddressOf(request, deps.config.trustProxy ?? false), false));
     }
     if (caller && e.auth !== "public") {
       deps.limiter.check(caller);
