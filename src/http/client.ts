@@ -33,7 +33,15 @@ export function isValidHost(host: string): boolean {
   if (!m) return false;
   if (m[1]!.startsWith("[") && isIP(m[1]!.slice(1, -1)) !== 6) return false;
   if (m[2] !== undefined && Number(m[2]) > 65535) return false;
-  return !m[1]!.includes("..");
+  if (m[1]!.includes("..")) return false;
+  // what the URL parser refuses (a last label that reads as a number but is no IPv4 address:
+  // a.0, 1.2.3.999) is no host either
+  try {
+    new URL(`http://${host}/`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -221,17 +221,23 @@ export async function readForm(request: Request, spec: FormSpec, onChunk?: (byte
   const properties = (spec.fields.properties ?? {}) as Record<string, TSchema>;
   const issues: ValidationIssue[] = [];
 
-  const raw: Record<string, unknown> = {};
-  const converted: Record<string, unknown> = {};
+  // Field names are the client's: only own properties of the declarations count (a field named
+  // __proto__ or constructor is an unknown field), and the fields are kept on objects without a
+  // prototype, so that every name is an own property that validation sees.
+  const isFile = (name: string) => Object.hasOwn(declaredFiles, name);
+  const raw: Record<string, unknown> = Object.create(null);
+  const converted: Record<string, unknown> = Object.create(null);
   for (const [name, values] of text) {
-    if (name in declaredFiles) {
-      issues.push(issue.custom(["body", name], values.at(-1)!, "Expected a file upload, got a text field", "value_error"));
+    // a JSON object may give any field an empty list: it is validated as that list
+    const last: unknown = values.length ? values.at(-1) : values;
+    if (isFile(name)) {
+      issues.push(issue.custom(["body", name], last, "Expected a file upload, got a text field", "value_error"));
       continue;
     }
-    const schema = properties[name];
+    const schema = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (!schema) {
       // unknown text fields are passed on as text (an additionalProperties: false schema refuses them)
-      raw[name] = converted[name] = values.at(-1)!;
+      raw[name] = converted[name] = last;
       continue;
     }
     if (typesOf(schema).includes("array")) {
@@ -240,16 +246,16 @@ export async function readForm(request: Request, spec: FormSpec, onChunk?: (byte
       raw[name] = list;
       converted[name] = list.map((v) => convert(items, v));
     } else {
-      raw[name] = values.at(-1)!;
-      converted[name] = convert(schema, values.at(-1)!);
+      raw[name] = last;
+      converted[name] = typeof last === "string" ? convert(schema, last) : last;
     }
   }
 
   const out: Record<string, FilePart> = {};
   for (const [name, parts] of files) {
-    if (!(name in declaredFiles)) {
+    if (!isFile(name)) {
       issues.push(
-        issue.custom(["body", name], parts[0]!.name, name in properties ? "Expected a text field, got a file" : "Unexpected file part", "value_error", {
+        issue.custom(["body", name], parts[0]!.name, Object.hasOwn(properties, name) ? "Expected a text field, got a file" : "Unexpected file part", "value_error", {
           ...(Object.keys(declaredFiles).length > 0 && { expected: Object.keys(declaredFiles) }),
         }),
       );

@@ -293,7 +293,7 @@ describe("the real server", () => {
       expect(`${host} ${res.status}`).toBe(`${host} 200`);
       expect(JSON.parse(res.body)[0].name).toBeTruthy();
     }
-    for (const host of ["evil.example/x", "a b", "<x>", "user@host", ""]) {
+    for (const host of ["evil.example/x", "a b", "<x>", "user@host", "", "a.0", "1.2.3.999"]) {
       const res = await raw(server.port, `GET /v1/categories HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
       expect(`${host} ${res.status}`).toBe(`${host} 400`);
       expect(JSON.parse(res.body).detail).toContain("Host");

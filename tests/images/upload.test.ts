@@ -228,6 +228,22 @@ describe("multipart requests in the pipeline", () => {
     expect(res.headers.get("X-Service-DataUnits")).toBeNull();
   });
 
+  test("a JSON object with empty lists and Object.prototype's names as fields: 422 with every issue whole, never a 500", async () => {
+    // found by tests/contract/fuzz.test.ts: [] for a single-valued field threw in the conversion (500),
+    // and __proto__ / constructor were taken for the declared file field, echoed without an input
+    const res = await send(JSON.stringify({ year: [], image: [], ["__proto__"]: [], constructor: "x", toString: "y", extra: [] }), {
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(res.status).toBe(422);
+    const { detail } = (await res.json()) as { detail: Json[] };
+    for (const d of detail) expect(Object.keys(d).sort()).toEqual(["ctx", "input", "loc", "msg", "type"]);
+    expect(detail.map((d) => [d.loc, d.input]).sort()).toEqual([
+      [["body", "image"], []],
+      [["body", "year"], []],
+    ]);
+    expect(detail.find((d) => d.loc[1] === "image")!.msg).toBe("Expected a file upload, got a text field");
+  });
+
   test("/openapi.json documents the form as a multipart/form-data request body with a binary file part", () => {
     const doc = buildOpenApi([mountable(echo)], { version: "test" }) as Json;
     const op = doc.paths["/v1/collectables/{collectable_id}/image"].put;
