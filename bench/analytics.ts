@@ -14,7 +14,7 @@
  * Prints the throughput; nothing is written.
  */
 import { estimateNoiseVariances, RepeatSalesAccumulator, smoothIndex, SmoothWorkspace } from "../src/analytics/index-model";
-import { mulberry32 } from "../src/seed/random";
+import { mulberry32 } from "../src/market/random";
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`);

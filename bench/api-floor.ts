@@ -17,7 +17,7 @@
  * --load-app also builds the service's app (createApp(openDeps(…)), never called) and keeps it,
  * to measure what the service's heap alone costs the same handlers (GC).
  */
-import { HttpError } from "../src/http/errors";
+import { HttpError } from "../src/serve/http/errors";
 import { handleFloor, openFloorDeps } from "./lib/api-routes";
 
 function flag(name: string): string | undefined {
@@ -35,7 +35,7 @@ if (!dataDir || !Number.isInteger(userId) || !Number.isInteger(port)) {
 
 const deps = openFloorDeps(dataDir);
 const heldApp = process.argv.includes("--load-app")
-  ? await import("../src/app").then(({ createApp, openDeps }) => createApp(openDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: null })))
+  ? await import("../src/serve/app").then(({ createApp, openDeps }) => createApp(openDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: null })))
   : null;
 const JSON_HEADERS = { "Content-Type": "application/json" };
 const defer = flag("defer") ?? "none";

@@ -15,7 +15,7 @@
  * Ledger.flush, so bench/core.ts passes it only when asked (--diag), never by default.
  */
 import { Database } from "bun:sqlite";
-import { closeDeps, createApp, openDeps } from "../src/app";
+import { closeDeps, createApp, openDeps } from "../src/serve/app";
 import { marketDbPath } from "../src/db/connection";
 import { applyWhatIfs, parseWhatIfs } from "./lib/whatif";
 

@@ -20,11 +20,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { closeDeps, createApp, openDeps } from "../src/app";
-import { renditionStats } from "../src/images/renditions";
-import { WIDTHS, type Variant } from "../src/images/urls";
+import { closeDeps, createApp, openDeps } from "../src/serve/app";
+import { renditionStats } from "../src/serve/images/renditions";
+import { WIDTHS, type Variant } from "../src/serve/images/urls";
 import { loadSharp } from "../src/platform/native";
-import { seedMarket } from "../src/seed";
+import { seedMarket } from "../src/build/seed";
 import { fmt, median, table } from "./lib/stats";
 
 function arg(name: string, fallback: string): string {

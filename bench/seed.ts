@@ -11,7 +11,7 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "../src/config";
+import { parseArgs } from "../src/platform/config";
 
 const { flags } = parseArgs(process.argv.slice(2));
 const scales = String(flags.scales ?? "tiny,small,medium").split(",");

@@ -81,10 +81,10 @@ const cmd = [
   outfile,
   join(root, "src/cli.ts"),
   // worker threads: a compiled binary holds only the workers listed as entry points
-  join(root, "src/images/embed-worker.ts"),
-  join(root, "src/derive/artist-worker.ts"),
-  join(root, "src/db/index-builder-worker.ts"),
-  join(root, "src/seed/generate-worker.ts"),
+  join(root, "src/build/images/embed-worker.ts"),
+  join(root, "src/build/derive/artist-worker.ts"),
+  join(root, "src/build/db/index-builder-worker.ts"),
+  join(root, "src/build/seed/generate-worker.ts"),
 ];
 
 mkdirSync(dirname(outfile), { recursive: true });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Writes docs/du.md, the Data Unit price table, from the one table that prices every endpoint
- * (PRICES in src/http/pricing.ts). tests/contract/docs.test.ts fails when the file on disk is not
+ * (PRICES in src/serve/http/pricing.ts). tests/contract/docs.test.ts fails when the file on disk is not
  * what this script would write now.
  *
  *   bun scripts/gen-docs.ts           write docs/du.md
@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { costOf, formatDu, PRICES, type Price } from "../src/http/pricing";
+import { costOf, formatDu, PRICES, type Price } from "../src/serve/http/pricing";
 
 export const DU_DOC_PATH = join(import.meta.dir, "..", "docs", "du.md");
 
@@ -28,7 +28,7 @@ export function renderDuDoc(): string {
   return [
     "# Data Unit prices",
     "",
-    "<!-- Generated from src/http/pricing.ts by `bun scripts/gen-docs.ts`: edit the table there, then run the script. -->",
+    "<!-- Generated from src/serve/http/pricing.ts by `bun scripts/gen-docs.ts`: edit the table there, then run the script. -->",
     "",
     "Cost of a call = base + per record × records returned, where records returned counts the records",
     "actually in the response.",

@@ -5,17 +5,17 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import type { Database } from "bun:sqlite";
-import { createUserWithKey, KeyError, listKeys, revokeKey } from "./accounts/keys";
-import { seedPlans } from "./accounts/plans";
-import { closeDeps, createApp, openDeps } from "./app";
-import { ConfigError, dataDirFrom, intFlag, parseArgs, SCALES, serveConfig, stringFlag, type Scale } from "./config";
+import { createUserWithKey, KeyError, listKeys, revokeKey } from "./serve/accounts/keys";
+import { seedPlans } from "./serve/accounts/plans";
+import { closeDeps, createApp, openDeps } from "./serve/app";
+import { ConfigError, dataDirFrom, intFlag, parseArgs, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
 import { marketDbPath, openAccountDb } from "./db/connection";
-import { DEFAULT_SEED, formatSummary, seedMarket } from "./seed";
+import { DEFAULT_SEED, formatSummary, seedMarket } from "./build/seed";
 import { selfCheck } from "./platform/selfcheck";
 import { DataDirHeld, holdDataDir, type ServeLock } from "./platform/serve-lock";
-import { listen } from "./http/serve";
-import { isIsoDate } from "./time";
-import { VERSION } from "./version";
+import { listen } from "./serve/http/serve";
+import { isIsoDate } from "./market/time";
+import { VERSION } from "./platform/version";
 
 const HELP = `artmarket ${VERSION}: on-prem art-market data service
 
@@ -147,8 +147,8 @@ export async function main(argv: string[]): Promise<number> {
   const { positionals, flags } = parseArgs(argv, ["json", "help", "trust-proxy", "with-market"]);
   const [command, ...rest] = positionals;
   try {
-    // the files of a seed or import that was killed (src/db/leftovers.ts); image copies: serve and import
-    const { DATA_DIR_COMMANDS, removeStaleBuildsAtStart } = await import("./db/leftovers");
+    // the files of a seed or import that was killed (src/build/db/leftovers.ts); image copies: serve and import
+    const { DATA_DIR_COMMANDS, removeStaleBuildsAtStart } = await import("./build/db/leftovers");
     if (command && DATA_DIR_COMMANDS.includes(command)) removeStaleBuildsAtStart(dataDirFrom(flags), { images: command === "serve" || command === "import" });
     switch (command) {
       case "serve":
@@ -174,7 +174,7 @@ export async function main(argv: string[]): Promise<number> {
         if (!from) throw new ConfigError("import needs --from DIR (a directory in the import format, docs/import-format.md)");
         const mode = stringFlag(flags, "mode") ?? "replace";
         if (mode !== "replace" && mode !== "merge") throw new ConfigError(`--mode must be replace or merge, got "${mode}"`);
-        const { formatImportSummary, ImportError, runImport } = await import("./import");
+        const { formatImportSummary, ImportError, runImport } = await import("./build/import");
         try {
           out(formatImportSummary(await runImport({ dataDir: dataDirFrom(flags), from, mode })));
         } catch (err) {
@@ -191,7 +191,7 @@ export async function main(argv: string[]): Promise<number> {
         if (format !== "jsonl" && format !== "csv") throw new ConfigError(`--format must be jsonl or csv, got "${format}"`);
         const dataDir = dataDirFrom(flags);
         if (!existsSync(marketDbPath(dataDir))) throw new ConfigError(`no market in ${dataDir}: nothing to export`);
-        const { exportMarket, formatExportSummary } = await import("./import/export");
+        const { exportMarket, formatExportSummary } = await import("./build/import/export");
         out(formatExportSummary(await exportMarket(dataDir, to, { format })));
         return 0;
       }

@@ -5,7 +5,7 @@
  * every draw query goes through an index or reads a small table.
  */
 import type { Database } from "bun:sqlite";
-import { mulberry32 } from "../../src/seed/random";
+import { mulberry32 } from "../../src/market/random";
 
 export interface CaseUrl {
   path: string;

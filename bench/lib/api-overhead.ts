@@ -18,7 +18,7 @@
 import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
-import { closeDeps, createApp, openDeps } from "../../src/app";
+import { closeDeps, createApp, openDeps } from "../../src/serve/app";
 import { marketDbPath } from "../../src/db/connection";
 import { buildCases } from "./api-cases";
 import { handleFloor, openFloorDeps } from "./api-routes";

@@ -10,18 +10,18 @@
 import type { Database } from "bun:sqlite";
 import { FxCache } from "../../src/db/fx";
 import { openMarketReader } from "../../src/db/connection";
-import type { AppDeps } from "../../src/http/endpoint";
-import { ImageSigner, loadSecret } from "../../src/images/urls";
-import { ARTIST_LIST, FOLLOWED_LIST as ARTIST_FOLLOWED, type Resolution } from "../../src/modules/artists/fields";
-import * as artists from "../../src/modules/artists/service";
-import { ARTWORK_LIST, FOLLOWED_LIST as ARTWORK_FOLLOWED } from "../../src/modules/artworks/fields";
-import * as artworks from "../../src/modules/artworks/service";
-import { LOT_LIST } from "../../src/modules/lots/fields";
-import * as lots from "../../src/modules/lots/service";
-import { SALE_LIST } from "../../src/modules/sales/fields";
-import * as sales from "../../src/modules/sales/service";
-import type { ListSpec, ParsedList, ScalarType } from "../../src/query/grammar";
-import { today } from "../../src/time";
+import type { AppDeps } from "../../src/serve/http/endpoint";
+import { ImageSigner, loadSecret } from "../../src/serve/images/urls";
+import { ARTIST_LIST, FOLLOWED_LIST as ARTIST_FOLLOWED, type Resolution } from "../../src/serve/modules/artists/fields";
+import * as artists from "../../src/serve/modules/artists/service";
+import { ARTWORK_LIST, FOLLOWED_LIST as ARTWORK_FOLLOWED } from "../../src/serve/modules/artworks/fields";
+import * as artworks from "../../src/serve/modules/artworks/service";
+import { LOT_LIST } from "../../src/serve/modules/lots/fields";
+import * as lots from "../../src/serve/modules/lots/service";
+import { SALE_LIST } from "../../src/serve/modules/sales/fields";
+import * as sales from "../../src/serve/modules/sales/service";
+import type { ListSpec, ParsedList, ScalarType } from "../../src/serve/query/grammar";
+import { today } from "../../src/market/time";
 
 /** What the service functions read from AppDeps (the market connection and the process services). */
 export type FloorDeps = Pick<AppDeps, "market" | "fx" | "signer" | "asOf">;

@@ -13,7 +13,7 @@
  * Prints `listening on http://127.0.0.1:PORT` first; stops on SIGTERM/SIGINT or when its parent's
  * IPC channel closes.
  */
-import { closeDeps, createApp, openDeps } from "../../src/app";
+import { closeDeps, createApp, openDeps } from "../../src/serve/app";
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

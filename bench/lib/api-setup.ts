@@ -9,8 +9,8 @@ import { Database } from "bun:sqlite";
 import { existsSync, linkSync, mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createUserWithKey, type CreatedKey } from "../../src/accounts/keys";
-import { seedPlans } from "../../src/accounts/plans";
+import { createUserWithKey, type CreatedKey } from "../../src/serve/accounts/keys";
+import { seedPlans } from "../../src/serve/accounts/plans";
 import { marketDbPath, openAccountDb } from "../../src/db/connection";
 import type { Follows } from "./api-cases";
 

@@ -16,11 +16,11 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Caller } from "../../src/accounts/keys";
-import type { LedgerEntry } from "../../src/accounts/ledger";
-import { closeDeps, CORS_HEADERS, createApp, openDeps } from "../../src/app";
+import type { Caller } from "../../src/serve/accounts/keys";
+import type { LedgerEntry } from "../../src/serve/accounts/ledger";
+import { closeDeps, CORS_HEADERS, createApp, openDeps } from "../../src/serve/app";
 import { openAccountDb } from "../../src/db/connection";
-import { today } from "../../src/time";
+import { today } from "../../src/market/time";
 import { fmt, table } from "./stats";
 import { prepareDataDir } from "./setup";
 import { applyWhatIfs, commitOf, leanLedgerTable, SUGGESTED } from "./whatif";

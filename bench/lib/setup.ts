@@ -1,8 +1,8 @@
 /** The benchmarks' data dir: a tiny market and one key on a `bench` plan. */
-import { createUserWithKey, type CreatedKey } from "../../src/accounts/keys";
-import { seedPlans } from "../../src/accounts/plans";
+import { createUserWithKey, type CreatedKey } from "../../src/serve/accounts/keys";
+import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb } from "../../src/db/connection";
-import { DEFAULT_SEED, seedMarket } from "../../src/seed";
+import { DEFAULT_SEED, seedMarket } from "../../src/build/seed";
 
 /**
  * Seeds `seed --scale tiny` into dataDir, adds the plan `bench` (a copy of enterprise whose

@@ -1,5 +1,5 @@
 /**
- * What-if patches for the benchmark only: changes suggested for src/accounts (see
+ * What-if patches for the benchmark only: changes suggested for src/serve/accounts (see
  * docs/benchmarks.md), applied at run time to one process's deps so their effect can be measured
  * before anyone edits the real code. Nothing here is used by the service.
  * (leanLedgerTable, below, is another: a schema change, applied to a scratch data dir.)
@@ -15,9 +15,9 @@
  *   checkpointWorker    WAL checkpoints leave the request path: wal_autocheckpoint = 0 on the
  *                       writer, a worker thread runs PRAGMA wal_checkpoint(PASSIVE) every 250 ms.
  */
-import type { KeyVerifier } from "../../src/accounts/keys";
-import type { Ledger, LedgerEntry } from "../../src/accounts/ledger";
-import { today } from "../../src/time";
+import type { KeyVerifier } from "../../src/serve/accounts/keys";
+import type { Ledger, LedgerEntry } from "../../src/serve/accounts/ledger";
+import { today } from "../../src/market/time";
 
 /** The suggested changes (leanTable is applied by bench/core.ts to the what-if server's data dir). */
 export const SUGGESTED = ["dataVersionPerTick", "dailyPerBatch", "leanTable", "bigCheckpoint"] as const;
@@ -78,7 +78,7 @@ export function applyWhatIfs(
     };
   }
   if (which.includes("dailyPerBatch") && "dayOf" in deps.ledger) {
-    process.stderr.write("what-if dailyPerBatch: src/accounts/ledger.ts already rolls du_daily up per batch; skipped\n");
+    process.stderr.write("what-if dailyPerBatch: src/serve/accounts/ledger.ts already rolls du_daily up per batch; skipped\n");
   } else if (which.includes("dailyPerBatch")) {
     const l = deps.ledger as unknown as LedgerInternals;
     l.writeBatch = l.db.transaction((entries: LedgerEntry[], noticeRows: unknown[][]) => {

@@ -3,11 +3,11 @@
  * (at most 40 characters): `defaultArtworkUid`. The served `artworks` table stores such a uid as ''
  * and makes it on read (about 21 bytes a work, and the unique index holds only the uids given by
  * imports: 610 MiB at full scale); a given uid is stored as it is. The works' source rows
- * (`src_artworks`, src/db/works-file.ts) always hold the whole uid, so an import checks a uid
+ * (`src_artworks`, src/build/db/works-file.ts) always hold the whole uid, so an import checks a uid
  * against every other work's.
  */
 import type { Database } from "bun:sqlite";
-import { slugify } from "../seed/names";
+import { slugify } from "../market/slug";
 
 /** The uid of a work whose record gives none. */
 export const defaultArtworkUid = (id: number, title: string): string => `aw-${id.toString(36)}-${slugify(title).slice(0, 40) || "untitled"}`;

@@ -3,7 +3,7 @@
  * about 2 MB), for the *_preferred values: USD amounts converted at the rate of the sale's day.
  */
 import type { Database } from "bun:sqlite";
-import { dayNumber } from "../time";
+import { dayNumber } from "../market/time";
 
 /**
  * A native amount as USD whole cents at a day's rate: what the lots' `*_usd_cents` columns hold

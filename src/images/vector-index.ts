@@ -33,7 +33,7 @@
  *                                     the metadata columns (integers); chunk_size ≈ partition / 8
  */
 import type { Database, Statement } from "bun:sqlite";
-import { mulberry32 } from "../seed/random";
+import { mulberry32 } from "../market/random";
 
 export interface VectorIndexSpec {
   /** Name of the vec0 table; the other tables take it as a prefix. */

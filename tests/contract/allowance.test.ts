@@ -1,8 +1,8 @@
 /** Rate limits, the sandbox hard cap, the paid plans' soft cap with notices, and /v1/usage. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createUserWithKey } from "../../src/accounts/keys";
+import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { main } from "../../src/cli";
-import { periodContaining, today } from "../../src/time";
+import { periodContaining, today } from "../../src/market/time";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 let ctx: TestContext;

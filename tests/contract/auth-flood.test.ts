@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { verify as argon2Verify } from "@node-rs/argon2";
-import { AUTH_LIMITS, createUserWithKey, KeyVerifier, type KeyVerifierOptions } from "../../src/accounts/keys";
-import { createApp } from "../../src/app";
-import { setPeerAddress } from "../../src/http/client";
-import { HttpError } from "../../src/http/errors";
+import { AUTH_LIMITS, createUserWithKey, KeyVerifier, type KeyVerifierOptions } from "../../src/serve/accounts/keys";
+import { createApp } from "../../src/serve/app";
+import { setPeerAddress } from "../../src/serve/http/client";
+import { HttpError } from "../../src/serve/http/errors";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 let ctx: TestContext;

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type as t } from "@sinclair/typebox";
-import { createApp } from "../../src/app";
-import { defineEndpoint, type Endpoint } from "../../src/http/endpoint";
-import { T } from "../../src/query/grammar";
+import { createApp } from "../../src/serve/app";
+import { defineEndpoint, type Endpoint } from "../../src/serve/http/endpoint";
+import { T } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 const FULL_FIELDS = ["id", "name", "market_cap"];
@@ -121,7 +121,7 @@ describe("authentication", () => {
   });
 
   test("a key revoked by another process stops working at once", async () => {
-    const { createUserWithKey } = await import("../../src/accounts/keys");
+    const { createUserWithKey } = await import("../../src/serve/accounts/keys");
     const made = await createUserWithKey(ctx.deps.account, "pro", "to revoke");
     expect((await call("/v1/artists?limit=1", made.key)).status).toBe(200);
     ctx.otherConnection().run("UPDATE api_keys SET revoked_at = ? WHERE id = ?", [Date.now(), made.keyId]);

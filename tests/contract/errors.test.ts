@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type as t } from "@sinclair/typebox";
 import { Elysia, t as et } from "elysia";
-import { createApp, ENDPOINTS, errorResponse } from "../../src/app";
-import { defineEndpoint } from "../../src/http/endpoint";
+import { createApp, ENDPOINTS, errorResponse } from "../../src/serve/app";
+import { defineEndpoint } from "../../src/serve/http/endpoint";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 let ctx: TestContext;

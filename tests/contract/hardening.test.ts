@@ -9,11 +9,11 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { connect } from "node:net";
-import { createApp } from "../../src/app";
+import { createApp } from "../../src/serve/app";
 import { accountDbPath } from "../../src/db/connection";
-import { BodyBudget } from "../../src/http/body-budget";
-import { ECHO_LIMITS } from "../../src/http/errors";
-import { MAX_REQUEST_HEAD } from "../../src/http/serve";
+import { BodyBudget } from "../../src/serve/http/body-budget";
+import { ECHO_LIMITS } from "../../src/serve/http/errors";
+import { MAX_REQUEST_HEAD } from "../../src/serve/http/serve";
 import { loadSharp } from "../../src/platform/native";
 import { createTestContext, tempDataDir, tinyMarketDir, type TestContext } from "../helpers/app";
 

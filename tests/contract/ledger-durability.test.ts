@@ -6,10 +6,10 @@ import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { createUserWithKey } from "../../src/accounts/keys";
-import { seedPlans } from "../../src/accounts/plans";
+import { createUserWithKey } from "../../src/serve/accounts/keys";
+import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb } from "../../src/db/connection";
-import { seedMarket } from "../../src/seed";
+import { seedMarket } from "../../src/build/seed";
 import { tempDataDir } from "../helpers/app";
 
 const root = join(import.meta.dir, "../..");

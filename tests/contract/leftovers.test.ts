@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../src/config";
+import { ConfigError } from "../../src/platform/config";
 import {
   checkDiskSpace,
   DiskSpaceError,
@@ -16,7 +16,7 @@ import {
   isProcessAlive,
   removeStaleBuilds,
   seedSpaceNeeded,
-} from "../../src/db/leftovers";
+} from "../../src/build/db/leftovers";
 import { tempDataDir, tinyMarketDir, TINY_AS_OF } from "../helpers/app";
 
 const ROOT = join(import.meta.dir, "../..");

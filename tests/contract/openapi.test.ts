@@ -16,12 +16,12 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Type as t } from "@sinclair/typebox";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { mountable, type Endpoint, type MountedEndpoint } from "../../src/http/endpoint";
-import { DU_HEADERS } from "../../src/http/metering";
-import { buildOpenApi } from "../../src/http/openapi";
-import { PRICES } from "../../src/http/pricing";
-import { T } from "../../src/query/grammar";
-import { VERSION } from "../../src/version";
+import { mountable, type Endpoint, type MountedEndpoint } from "../../src/serve/http/endpoint";
+import { DU_HEADERS } from "../../src/serve/http/metering";
+import { buildOpenApi } from "../../src/serve/http/openapi";
+import { PRICES } from "../../src/serve/http/pricing";
+import { T } from "../../src/serve/query/grammar";
+import { VERSION } from "../../src/platform/version";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 type Json = Record<string, any>;

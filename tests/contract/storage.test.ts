@@ -3,10 +3,10 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { createUserWithKey } from "../../src/accounts/keys";
-import { seedPlans } from "../../src/accounts/plans";
+import { createUserWithKey } from "../../src/serve/accounts/keys";
+import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb, openMarketReader } from "../../src/db/connection";
-import { seedMarket } from "../../src/seed";
+import { seedMarket } from "../../src/build/seed";
 import { tempDataDir } from "../helpers/app";
 
 let dataDir: string;

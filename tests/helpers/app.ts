@@ -6,11 +6,11 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createUserWithKey } from "../../src/accounts/keys";
-import { closeDeps, createApp, openDeps, type App } from "../../src/app";
+import { createUserWithKey } from "../../src/serve/accounts/keys";
+import { closeDeps, createApp, openDeps, type App } from "../../src/serve/app";
 import { accountDbPath } from "../../src/db/connection";
-import type { AppDeps } from "../../src/http/endpoint";
-import { seedMarket } from "../../src/seed";
+import type { AppDeps } from "../../src/serve/http/endpoint";
+import { seedMarket } from "../../src/build/seed";
 
 export interface TestContext {
   dataDir: string;

@@ -1,9 +1,9 @@
 /**
- * A hand-made derivation model and works for tests of ArtistDeriver (src/derive/artist.ts): three
+ * A hand-made derivation model and works for tests of ArtistDeriver (src/build/derive/artist.ts): three
  * categories, two materials, a flat market, as of 2026-06-30.
  */
-import { FeatureSpace, type ArtistModel, type ArtistNoise, type ArtworkRow } from "../../src/derive/artist";
-import { monthIndex } from "../../src/seed/series";
+import { FeatureSpace, type ArtistModel, type ArtistNoise, type ArtworkRow } from "../../src/build/derive/artist";
+import { monthIndex } from "../../src/build/seed/series";
 
 export const HAND_AS_OF = "2026-06-30";
 export const HAND_MONTHS = monthIndex(HAND_AS_OF) + 1;

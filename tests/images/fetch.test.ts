@@ -1,5 +1,5 @@
 /**
- * image_url fetching (src/images/fetch.ts) against a local Bun.serve: an image, a slow server
+ * image_url fetching (src/serve/images/fetch.ts) against a local Bun.serve: an image, a slow server
  * (timeout), a huge body (cap, with and without Content-Length), 404, text/html, redirects (kept
  * within the limit, refused beyond it and towards another scheme), ftp:// and malformed URLs, an
  * address nobody listens on, and bytes that are not an image. Every failure is a 422 at the loc
@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { lookup } from "node:dns/promises";
-import { fetchCheckedImage, fetchImage } from "../../src/images/fetch";
+import { fetchCheckedImage, fetchImage } from "../../src/serve/images/fetch";
 import { loadSharp, type Sharp } from "../../src/platform/native";
 import { tempDataDir } from "../helpers/app";
 

@@ -6,7 +6,7 @@
  * similarities look like those of the real embeddings of the small market (docs/vectors.md).
  * Deterministic: the same arguments give the same vectors.
  */
-import { mulberry32 } from "../../src/seed/random";
+import { mulberry32 } from "../../src/market/random";
 
 /** mulberry32 plus Box–Muller. */
 export function gaussianRng(seed: number): () => number {

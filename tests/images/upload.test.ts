@@ -1,17 +1,17 @@
 /**
- * Uploads: multipart requests in the endpoint pipeline (src/http/multipart.ts, the `form` option
- * of src/http/endpoint.ts) and the image checks (src/images/upload.ts): magic-byte sniffing, the
+ * Uploads: multipart requests in the endpoint pipeline (src/serve/http/multipart.ts, the `form` option
+ * of src/serve/http/endpoint.ts) and the image checks (src/serve/images/upload.ts): magic-byte sniffing, the
  * size cap (413), the pixel cap against decompression bombs, truncated and corrupt files (422),
  * non-images (422 image_type; a body that is not a form at all: 415).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type as t } from "@sinclair/typebox";
 import { deflateSync } from "node:zlib";
-import { createApp } from "../../src/app";
-import { defineEndpoint, type Endpoint } from "../../src/http/endpoint";
-import { buildOpenApi } from "../../src/http/openapi";
-import { mountable } from "../../src/http/endpoint";
-import { checkUpload, checkUploadPart, MAX_UPLOAD_BYTES, MAX_UPLOAD_PIXELS, sniffImage } from "../../src/images/upload";
+import { createApp } from "../../src/serve/app";
+import { defineEndpoint, type Endpoint } from "../../src/serve/http/endpoint";
+import { buildOpenApi } from "../../src/serve/http/openapi";
+import { mountable } from "../../src/serve/http/endpoint";
+import { checkUpload, checkUploadPart, MAX_UPLOAD_BYTES, MAX_UPLOAD_PIXELS, sniffImage } from "../../src/serve/images/upload";
 import { loadSharp, type Sharp } from "../../src/platform/native";
 import { createTestContext, type TestContext } from "../helpers/app";
 

@@ -1,7 +1,7 @@
 /** Import directories written by the tests: a small hand-made one and a large generated one. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { mulberry32 } from "../../src/seed/random";
+import { mulberry32 } from "../../src/market/random";
 
 export const AS_OF = "2024-06-30";
 

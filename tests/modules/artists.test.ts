@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import { createTestContext, type TestContext } from "../helpers/app";
-import { ARTIST_LIST, SORT_BY, SORTS, type SortBy } from "../../src/modules/artists/fields";
+import { ARTIST_LIST, SORT_BY, SORTS, type SortBy } from "../../src/serve/modules/artists/fields";
 import {
   ArtistChartResponse,
   ArtistEventsResponse,
@@ -24,9 +24,9 @@ import {
   ReturnsVsPeriodResponse,
   SalesVolumeResponse,
   SharpeRatioResponse,
-} from "../../src/modules/artists/model";
-import { listSql } from "../../src/modules/artists/service";
-import { parseList } from "../../src/query/grammar";
+} from "../../src/serve/modules/artists/model";
+import { listSql } from "../../src/serve/modules/artists/service";
+import { parseList } from "../../src/serve/query/grammar";
 import { unpackSeries } from "../../src/db/series";
 
 type Row = Record<string, any>;

@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { artworkUid } from "../../src/db/artwork-uid";
-import { ARTWORK_LIST, ARTWORK_SORTS } from "../../src/modules/artworks/fields";
-import { CATEGORY_PLAN, categoryPlan, listStatements } from "../../src/modules/artworks/service";
-import { parseList } from "../../src/query/grammar";
+import { ARTWORK_LIST, ARTWORK_SORTS } from "../../src/serve/modules/artworks/fields";
+import { CATEGORY_PLAN, categoryPlan, listStatements } from "../../src/serve/modules/artworks/service";
+import { parseList } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 let ctx: TestContext;

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { collectableEmbedding } from "../../src/db/collectables";
-import { cosine, imageIndex } from "../../src/modules/collectables/service";
-import { MAX_COMPS } from "../../src/modules/collectables/model";
+import { cosine, imageIndex } from "../../src/serve/modules/collectables/service";
+import { MAX_COMPS } from "../../src/serve/modules/collectables/model";
 import { createTestContext, type TestContext } from "../helpers/app";
 import { create, du, expect422, json, marketRow, marketRows, png, rowsOf, type Json } from "./collectables-helpers";
 

@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createUserWithKey } from "../../src/accounts/keys";
+import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { collectableEmbedding } from "../../src/db/collectables";
 import { embedImage } from "../../src/images/embedding";
-import { imageIndex } from "../../src/modules/collectables/service";
-import { comparableEstimate, currentValue } from "../../src/modules/collectables/valuation";
+import { imageIndex } from "../../src/serve/modules/collectables/service";
+import { comparableEstimate, currentValue } from "../../src/serve/modules/collectables/valuation";
 import { loadSharp } from "../../src/platform/native";
 import { createTestContext, type TestContext } from "../helpers/app";
 import { create, du, expect422, form, json, marketRow, marketRows, png, pngHeaderOnly, rowsOf, send, type Json } from "./collectables-helpers";

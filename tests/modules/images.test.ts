@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { cacheDir, locateRendition, renditionStats, RENDITION_VERSION } from "../../src/images/renditions";
-import { WIDTHS, type ImageObject } from "../../src/images/urls";
+import { cacheDir, locateRendition, renditionStats, RENDITION_VERSION } from "../../src/serve/images/renditions";
+import { WIDTHS, type ImageObject } from "../../src/serve/images/urls";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 const ORIGIN = "http://artmarket.test";

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { artworkUid } from "../../src/db/artwork-uid";
-import { LOT_LIST, LOT_SORTS, NULLS_LAST_ASC } from "../../src/modules/lots/fields";
-import { ftsQuery, lotListIds, lotListSql, PLANNER } from "../../src/modules/lots/service";
-import { parseList } from "../../src/query/grammar";
+import { LOT_LIST, LOT_SORTS, NULLS_LAST_ASC } from "../../src/serve/modules/lots/fields";
+import { ftsQuery, lotListIds, lotListSql, PLANNER } from "../../src/serve/modules/lots/service";
+import { parseList } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 let ctx: TestContext;

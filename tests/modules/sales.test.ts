@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
-import { SALE_LIST } from "../../src/modules/sales/fields";
-import { saleListSql } from "../../src/modules/sales/service";
-import { parseList } from "../../src/query/grammar";
+import { SALE_LIST } from "../../src/serve/modules/sales/fields";
+import { saleListSql } from "../../src/serve/modules/sales/service";
+import { parseList } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 let ctx: TestContext;

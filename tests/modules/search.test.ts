@@ -1,5 +1,5 @@
 /**
- * Similar artworks and search by image (src/modules/search) on the tiny market: each anchor
+ * Similar artworks and search by image (src/serve/modules/search) on the tiny market: each anchor
  * (upload, image_url, collectable_id), the one-anchor rule, pool filters (every row in the pool,
  * scores descending, the unfiltered order restricted to the pool), exclusions, min_score, limits,
  * the work itself found from transformed catalogue images, bad uploads and addresses, entitlements
@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import { join } from "node:path";
-import { createUserWithKey } from "../../src/accounts/keys";
+import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { vectorBytes } from "../../src/db/collectables";
-import { IMAGE_INDEX } from "../../src/images/embed-market";
+import { IMAGE_INDEX } from "../../src/images/indexes";
 import { renderSvg } from "../../src/images/procedural";
-import { MAX_UPLOAD_BYTES } from "../../src/images/upload";
+import { MAX_UPLOAD_BYTES } from "../../src/serve/images/upload";
 import { buildVectorIndex, VectorIndex } from "../../src/images/vector-index";
-import { SearchByImageResponse, SimilarArtworksResponse } from "../../src/modules/search/model";
-import { SEARCH_TUNING } from "../../src/modules/search/service";
+import { SearchByImageResponse, SimilarArtworksResponse } from "../../src/serve/modules/search/model";
+import { SEARCH_TUNING } from "../../src/serve/modules/search/service";
 import { loadSharp, loadSqliteVec, type Sharp } from "../../src/platform/native";
 import { createTestContext, type TestContext } from "../helpers/app";
 

@@ -1,13 +1,13 @@
 /**
- * The level's standard error and the artwork band (ArtistDeriver, src/derive/artist.ts) on a
+ * The level's standard error and the artwork band (ArtistDeriver, src/build/derive/artist.ts) on a
  * hand-made artist with a market loading: the loading's uncertainty adds var(g)·(M(t) − S(M)(t))²
  * to the smoother's variance, S(M) the smoother's level of the market through the artist's
  * readings; the band is exp(μ ± Z80 · bandScale · √(se(T)² + var(u) + sale noise)).
  */
 import { expect, test } from "bun:test";
 import { predictionBand, smoothIndex, Z80 } from "../../src/analytics/index-model";
-import { ArtistDeriver, type ArtistSource, type LotRow } from "../../src/derive/artist";
-import { monthIndex } from "../../src/seed/series";
+import { ArtistDeriver, type ArtistSource, type LotRow } from "../../src/build/derive/artist";
+import { monthIndex } from "../../src/build/seed/series";
 import { HAND_MONTHS, HAND_NOISE, handModel, handWork } from "../helpers/derive";
 
 const NOISE = { ...HAND_NOISE, loadingVar: 0.05 };

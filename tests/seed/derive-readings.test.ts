@@ -1,12 +1,12 @@
 /**
- * How an artist's fit (ArtistDeriver.fit, src/derive/artist.ts) reads its lots with the model's
+ * How an artist's fit (ArtistDeriver.fit, src/build/derive/artist.ts) reads its lots with the model's
  * reading offsets: a hammer with its reserve's offset (hammerOffsets), a sold lot's estimate by
  * its reserve (estOffsets.sold, estOffsets.sold_unreserved). The fit is linear in its readings and
  * a constant added to all of them moves only the level, so each prediction moves by it exactly.
  */
 import { describe, expect, test } from "bun:test";
-import { ArtistDeriver, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/derive/artist";
-import { monthIndex } from "../../src/seed/series";
+import { ArtistDeriver, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/build/derive/artist";
+import { monthIndex } from "../../src/build/seed/series";
 import { HAND_AS_OF, HAND_NOISE, handModel, handWork } from "../helpers/derive";
 
 const T = monthIndex(HAND_AS_OF);

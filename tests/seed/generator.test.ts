@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LOT_INDEXES } from "../../src/db/market-indexes";
-import { seedMarket, type SeedSummary } from "../../src/seed";
-import { hammerIncrement, niceEstimate, sizeBucket, withPremium } from "../../src/seed/market";
+import { seedMarket, type SeedSummary } from "../../src/build/seed";
+import { hammerIncrement, niceEstimate, sizeBucket, withPremium } from "../../src/build/seed/market";
 import { tempDataDir } from "../helpers/app";
 import { tableHash } from "../helpers/rows";
 

@@ -1,12 +1,12 @@
 /**
- * The address classification behind image_url fetching (src/images/address-guard.ts): IPv4 and
+ * The address classification behind image_url fetching (src/serve/images/address-guard.ts): IPv4 and
  * IPv6 special ranges and their boundaries, IPv4-mapped, NAT64 and 6to4 forms judged by the IPv4
  * address they carry, text that is no address, CIDR parsing and the operator's allow list. Pure
  * functions: nothing here touches the network.
  */
 import { describe, expect, test } from "bun:test";
-import { isCidr } from "../../src/config";
-import { allowedBy, isFetchableAddress, isForbiddenAddress, parseCidr, parseIp } from "../../src/images/address-guard";
+import { isCidr } from "../../src/platform/config";
+import { allowedBy, isFetchableAddress, isForbiddenAddress, parseCidr, parseIp } from "../../src/serve/images/address-guard";
 
 const verdicts = (ips: string[]) => Object.fromEntries(ips.map((ip) => [ip, isForbiddenAddress(ip)]));
 const all = (ips: string[], value: boolean) => Object.fromEntries(ips.map((ip) => [ip, value]));
@@ -150,7 +150,7 @@ describe("parseIp and parseCidr", () => {
     for (const bad of ["10.0.0.0", "10.0.0.0/33", "::/129", "10.0.0.0/-1", "10.0.0.0/x", "host/8", "/8", "10.0.0/8"]) expect({ bad, got: parseCidr(bad) }).toEqual({ bad, got: null });
   });
 
-  test("parseCidr accepts what --fetch-allow accepts (isCidr in src/config.ts)", () => {
+  test("parseCidr accepts what --fetch-allow accepts (isCidr in src/platform/config.ts)", () => {
     const texts = ["127.0.0.0/8", "10.0.0.1/8", "0.0.0.0/0", "fd00::/8", "::1/128", "::ffff:127.0.0.1/104", "10.0.0.0/33", "::/129", "10.0.0.0", "10.0.0/8", "x/8", "1.2.3.4/08"];
     expect(Object.fromEntries(texts.map((t) => [t, parseCidr(t) !== null]))).toEqual(Object.fromEntries(texts.map((t) => [t, isCidr(t)])));
   });

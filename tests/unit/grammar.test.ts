@@ -1,8 +1,8 @@
 /** The list grammar over a real SQLite table: rows returned satisfy the filters and follow the sort. */
 import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
-import { ValidationFailed } from "../../src/http/errors";
-import { orderClause, parameterNames, parseList, scaled, T, whereClause, type ListSpec } from "../../src/query/grammar";
+import { ValidationFailed } from "../../src/serve/http/errors";
+import { orderClause, parameterNames, parseList, scaled, T, whereClause, type ListSpec } from "../../src/serve/query/grammar";
 
 const spec: ListSpec = {
   fields: {

@@ -7,7 +7,7 @@ import { marketDbPath, openAccountDb, openMarketReader } from "../../src/db/conn
 import { packDocument, unpackDocument } from "../../src/db/documents";
 import { migrate } from "../../src/db/migrate";
 import { marketMigrations } from "../../src/db/migrations/embedded";
-import { dayNumber, epochSeconds, fromDayNumber, isoOfSeconds } from "../../src/time";
+import { dayNumber, epochSeconds, fromDayNumber, isoOfSeconds } from "../../src/market/time";
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { artistPhotoSvg, artistStyle, imageSize, renderSvg, SHAPE_FAMILIES } from "../../src/images/procedural";
-import { mulberry32 } from "../../src/seed/random";
+import { mulberry32 } from "../../src/market/random";
 import { searchTransform } from "../images/search-transform";
 
 /** A small deterministic generator for the test's own choices (mulberry32). */

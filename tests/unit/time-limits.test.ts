@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import type { Caller } from "../../src/accounts/keys";
-import { projectEndOfPeriod } from "../../src/accounts/ledger";
-import { DEFAULT_PLANS } from "../../src/accounts/plans";
-import { HttpError } from "../../src/http/errors";
-import { enforceCap, RateLimiter } from "../../src/http/metering";
-import { costOf, formatDu, PRICES } from "../../src/http/pricing";
-import { addDays, isIsoDate, monthContaining, periodContaining, weekStart } from "../../src/time";
+import type { Caller } from "../../src/serve/accounts/keys";
+import { projectEndOfPeriod } from "../../src/serve/accounts/ledger";
+import { DEFAULT_PLANS } from "../../src/serve/accounts/plans";
+import { HttpError } from "../../src/serve/http/errors";
+import { enforceCap, RateLimiter } from "../../src/serve/http/metering";
+import { costOf, formatDu, PRICES } from "../../src/serve/http/pricing";
+import { addDays, isIsoDate, monthContaining, periodContaining, weekStart } from "../../src/market/time";
 
 const caller = (slug: string): Caller => ({
   userId: 1,

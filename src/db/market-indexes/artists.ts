@@ -2,7 +2,7 @@
  * Statements run on a finished market snapshot (after derivation) for the artists endpoints:
  * indexes for their filters and sorts (and any search structure). Each is idempotent.
  *
- * Sorts (src/modules/artists/fields.ts, orderBy): `col DESC, id DESC` and, for a NOT NULL column,
+ * Sorts (src/serve/modules/artists/fields.ts, orderBy): `col DESC, id DESC` and, for a NOT NULL column,
  * `col ASC, id ASC` walk the plain index on `col` (the id is the rowid, the last key of every
  * index), so `ORDER BY … LIMIT` reads only the page. A nullable column sorted ascending puts NULLs
  * last with `col IS NULL, col ASC, id ASC`: that has its own expression index. market_cap,

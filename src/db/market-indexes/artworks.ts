@@ -15,7 +15,7 @@
  * per sort with category_id in front for the year, estimate and last-sale sorts (which also carry
  * the two commonest ranges, for exact counts): `category_id = ?` with these reads its page in
  * order. The name and size sorts walk their own index of every work, checking the category on the
- * row (src/modules/artworks/service.ts weighs that walk against sorting the category's matches).
+ * row (src/serve/modules/artworks/service.ts weighs that walk against sorting the category's matches).
  * Left as is: category_id__in with several categories and a sort sorts the union of those
  * categories, and filters with an artist sort the artist's works (a few hundred at most).
  */
@@ -25,7 +25,7 @@ export const STATEMENTS: string[] = [
   // sorts (NAME, CREATION_YEAR, SIZE; SALE_DATE and sort_by_price come with the schema)
   "CREATE INDEX IF NOT EXISTS artworks_title_nocase ON artworks (title COLLATE NOCASE)",
   "CREATE INDEX IF NOT EXISTS artworks_creation_year ON artworks (creation_year)",
-  // the expression must stay identical to SIZE_SQL in src/modules/artworks/fields.ts
+  // the expression must stay identical to SIZE_SQL in src/serve/modules/artworks/fields.ts
   `CREATE INDEX IF NOT EXISTS artworks_size ON artworks (${SIZE})`,
   // category_id = ? with the year, estimate and last-sale sorts, and with the default order (id:
   // the rowid in the index).

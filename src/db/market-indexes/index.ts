@@ -15,7 +15,7 @@ export const READ_STATEMENTS: readonly string[] = [...artists, ...artworks, ...l
 /**
  * The indexes among READ_STATEMENTS on the lots alone (the lot list's and the upcoming lots'):
  * the lots are final before the derivation, so these can be built beside it (IndexBuilder,
- * src/derive/snapshot.ts); buildReadIndexes then passes over those already built.
+ * src/build/derive/snapshot.ts); buildReadIndexes then passes over those already built.
  */
 export const LOT_INDEXES: readonly string[] = READ_STATEMENTS.filter((sql) => /^CREATE INDEX IF NOT EXISTS \w+ ON lots \(/.test(sql));
 

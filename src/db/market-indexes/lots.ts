@@ -8,7 +8,7 @@
  * equality filter followed by sale_datetime serves the common question "these lots, newest
  * first" without sorting; the price columns have plain indexes for their ranges and sorts (a DESC
  * sort walks one backwards, NULLs being lowest; an ASC sort with NULLs last reads it as two
- * ranges, the rows with a value and then the NULLs: NULLS_LAST_ASC in src/modules/lots/fields.ts).
+ * ranges, the rows with a value and then the NULLs: NULLS_LAST_ASC in src/serve/modules/lots/fields.ts).
  * What stays unserved is written down in docs/api-lots-sales.md (a range on one column sorted by
  * another).
  *
@@ -18,7 +18,7 @@
  * newest-first order finds them at the head of lots_date, and "closed" is nearly every lot; the
  * oldest-first order with an open sale_status reads lots_date to its end.
  */
-/** lots_fts's tokenizer; the service cuts a search into tokens with the same one (src/modules/lots/service.ts). */
+/** lots_fts's tokenizer; the service cuts a search into tokens with the same one (src/serve/modules/lots/service.ts). */
 export const LOTS_FTS_TOKENIZE = "unicode61 remove_diacritics 2";
 
 export const STATEMENTS: string[] = [
@@ -34,7 +34,7 @@ export const STATEMENTS: string[] = [
   "CREATE INDEX IF NOT EXISTS lots_location_date ON lots (location_id, sale_datetime)",
   // the top lots (about 3 %) alone: is_top = true reads them newest first; is_top = false is
   // nearly every lot, read from lots_date (the filter's literal 1 or 0 lets SQLite match the
-  // partial index: src/query/grammar.ts). Replaces lots_top_date (is_top, sale_datetime) of older
+  // partial index: src/serve/query/grammar.ts). Replaces lots_top_date (is_top, sale_datetime) of older
   // markets, 406 MiB at full scale against about 12 MiB.
   "DROP INDEX IF EXISTS lots_top_date",
   "CREATE INDEX IF NOT EXISTS lots_top ON lots (sale_datetime) WHERE is_top = 1",

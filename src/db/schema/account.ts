@@ -13,7 +13,7 @@ export const plans = sqliteTable("plans", {
   rpmLimit: integer("rpm_limit").notNull(),
   throttleMultiplier: real("throttle_multiplier").notNull().default(1),
   priceUsd: real("price_usd").notNull(),
-  /** JSON object: entitlements and the secondary windows (see src/accounts/plans.ts). */
+  /** JSON object: entitlements and the secondary windows (see src/serve/accounts/plans.ts). */
   features: text("features").notNull().default("{}"),
   sortOrder: integer("sort_order").notNull().default(0),
 });

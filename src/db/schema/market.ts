@@ -4,7 +4,7 @@
  * Two kinds of tables. Source tables hold what a market is made of, as the generator or the
  * importer writes it (src_artists, src_sales, lots, fx_rates, images, events, benchmarks; the
  * artworks' source rows, src_artworks, sit in a file of their own while a snapshot is built,
- * src/db/works-file.ts, and the served artworks keep every source column). Served tables are written by the derivation step from the source tables, with every
+ * src/build/db/works-file.ts, and the served artworks keep every source column). Served tables are written by the derivation step from the source tables, with every
  * metric the API serves computed ahead (artists, artworks, sales, artist_charts, artist_analytics,
  * market_index), so that a read is a lookup. Repeat-sale pairs live in the artist's analytics
  * documents (returns-vs-period), the only place they are served. Lots are both: the writer fills their

@@ -14,7 +14,7 @@ import {
 } from "../../../src/analytics/index-model";
 import { choleskyFactor, choleskySolveFactored, inverseDiagonal, NotPositiveDefiniteError } from "../../../src/analytics/linear";
 import { correlation } from "../../../src/analytics/stats";
-import { mulberry32 } from "../../../src/seed/random";
+import { mulberry32 } from "../../../src/market/random";
 
 const close = (got: ArrayLike<number>, want: number[], digits: number) => {
   expect(got.length).toBe(want.length);

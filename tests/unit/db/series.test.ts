@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { packLinearSeries, packLogSeries, SERIES_STEP, unpackSeries } from "../../../src/db/series";
-import { Random } from "../../../src/seed/random";
+import { Random } from "../../../src/market/random";
 
 /** A random walk of a log index, 600 months, with a crash and a boom. */
 function walk(seed: number): Float64Array {

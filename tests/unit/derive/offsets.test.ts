@@ -1,12 +1,12 @@
 /**
- * How lots read as their work's value (src/derive/offsets.ts): the offsets by reserve and outcome
+ * How lots read as their work's value (src/build/derive/offsets.ts): the offsets by reserve and outcome
  * from pass 1's sums, and the pairs that measure a bought-in estimate's offset and the reserve gap,
  * on hand-made cases with known answers.
  */
 import { describe, expect, test } from "bun:test";
-import type { LotRow } from "../../../src/derive/artist";
-import { addPassedPairs, addReserveGapPairs, type Mean, readingOffsets } from "../../../src/derive/offsets";
-import { monthIndex } from "../../../src/seed/series";
+import type { LotRow } from "../../../src/build/derive/artist";
+import { addPassedPairs, addReserveGapPairs, type Mean, readingOffsets } from "../../../src/build/derive/offsets";
+import { monthIndex } from "../../../src/build/seed/series";
 
 const MONTHS = monthIndex("2026-06-30") + 1;
 

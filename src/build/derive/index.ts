@@ -1,0 +1,670 @@
+/**
+ * The derivation step: from the source tables of a market (generated or imported) to every
+ * table the API serves, so that a read is a lookup. Formulas: docs/formulas.md and
+ * docs/derivation.md.
+ *
+ * Pass 1 (every artist): repeat-sale pairs of sold lots feed the market index (a repeat-sales
+ *   index over months); a sample of sold lots feeds a hedonic regression of log price on the
+ *   work's attributes, within artist (demeaned per artist) and with year effects, so neither
+ *   the artist's level nor the market's moves leak into the attribute coefficients.
+ * Pass 2 (every artist): residuals z = log price − market − hedonic are smoothed into the
+ *   artist's own monthly log index (Kalman filter + smoother), with each work's own effect
+ *   backfitted and shrunk; from them come the artist chart, momentum, every artwork's estimate
+ *   with an 80 % prediction band, its momentum and CAGR, the artist's stats, analytics documents
+ *   and its vector. Then sales get their aggregates in one SQL statement (one scan of the lots).
+ */
+import type { Database } from "bun:sqlite";
+import { cpus } from "node:os";
+import { NormalEquations } from "../../analytics/linear";
+import { median, percentile } from "../../analytics/stats";
+import { RepeatSalesAccumulator, Z80 } from "../../analytics/index-model";
+import { usdOf } from "../../db/fx";
+import { withSortRuns } from "../../db/sort-runs";
+import type { PhaseProgress } from "../progress";
+import { addDays } from "../../market/time";
+import { FIRST_YEAR, monthDate, monthIndex } from "../seed/series";
+import {
+  ArtistDeriver,
+  artistReader,
+  artistWriter,
+  estimateMidLog,
+  FeatureSpace,
+  mediumKey,
+  round4,
+  round6,
+  SaleTimes,
+  type ArtistModel,
+  type ArtistNoise,
+  type ArtistOutput,
+  type ArtistRow,
+  type ArtistSource,
+  type FeatureRow,
+  type LotRow,
+} from "./artist";
+import { ArtistPool } from "./artist-pool";
+import { addPassedPairs, addReserveGapPairs, type Mean, type OffsetSums, readingOffsets } from "./offsets";
+
+export { FeatureSpace, estimateMidLog, CAREER_SHIFT_VAR } from "./artist";
+
+/** Below this many artists, pass 2 runs on this thread (starting worker threads costs more). */
+export const PARALLEL_MIN_ARTISTS = 1000;
+
+/**
+ * From this many CPUs, pass 2 runs on one thread per CPU but one by default (this thread writes).
+ * Below it, on this thread, except for a market of PARALLEL_MIN_SOLD sold lots or more. The threads
+ * read and fit, this thread writes; on 2 cores one thread alone is slower than this thread (it
+ * fits more slowly and posts its rows back: medium, 13.6–15.9 s against 12.4–13.2 s), two gain
+ * 0–20 %, and during a seed of a medium market the image embedding holds the second core
+ * (docs/derivation.md).
+ */
+export const PARALLEL_MIN_CPUS = 4;
+
+/**
+ * From this many sold lots, pass 2 runs on one thread per CPU on a machine of 2 or 3 CPUs: the
+ * image embedding (at most about 100k images) then spreads over a derivation of many minutes and
+ * takes little of the second core (full scale: 97k images, about 220 s of CPU, over 930 s),
+ * and the owning thread mostly waits for rows to write.
+ */
+export const PARALLEL_MIN_SOLD = 4_000_000;
+
+/** Pass 2's threads by default (0: this thread). */
+export function defaultDeriveThreads(artists: number, sold: number, cpuCount = cpus().length): number {
+  if (artists < PARALLEL_MIN_ARTISTS || cpuCount < 2) return 0;
+  if (cpuCount >= PARALLEL_MIN_CPUS) return cpuCount - 1;
+  return sold >= PARALLEL_MIN_SOLD ? cpuCount : 0;
+}
+
+export interface DeriveOptions {
+  asOf: string;
+  /** Variance of the monthly step of an artist's own index around the market (log²). */
+  processVar?: number;
+  /** Lots sampled for the hedonic regression (at most). */
+  hedonicSample?: number;
+  onProgress?: (phase: string, done: number, total: number) => void;
+  /**
+   * Worker threads for pass 2 (each artist on its own is independent given the model). Default:
+   * defaultDeriveThreads: for a market of PARALLEL_MIN_ARTISTS artists or more, one per CPU but
+   * one from PARALLEL_MIN_CPUS CPUs, one per CPU on 2 or 3 CPUs with PARALLEL_MIN_SOLD sold lots
+   * or more, else none (this thread). The rows are the same for
+   * any number.
+   */
+  workers?: number;
+  /**
+   * The connection every read goes through until the first write (pass 1, the calibration, the
+   * pages of artists): default `db`. An immutable reader on the snapshot (openSnapshotReader)
+   * while another connection builds indexes (src/build/db/index-builder.ts): `db` then stays idle,
+   * holding no lock, until `beforeWrite` has resolved.
+   */
+  reader?: Database;
+  /** Awaited before the first write on `db` (an index builder beside the derivation stops there). */
+  beforeWrite?: () => Promise<void>;
+}
+
+export interface DeriveSummary {
+  months: number;
+  artists: number;
+  artworks: number;
+  estimated: number;
+  pairs: number;
+  /** Pairs of consecutive house estimates of one work in the market index. */
+  estimatePairs: number;
+  sales: number;
+  hedonicRows: number;
+  /** Worker threads pass 2 ran on (0: this thread). */
+  workers: number;
+  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number; estimateOffset: number; estimateVar: number; loadingVar: number; estimateOffsets: Record<string, number>; centre: number; bandScale: number };
+  /** Seconds per phase. */
+  timings: Record<string, number>;
+}
+
+/**
+ * Penalty on month-to-month changes of the repeat-sales market index, in units of pair weight:
+ * roughly the variance of one pair's log return around the market (sale noise twice, plus the
+ * artist's own moves) over the variance of a monthly market step. Measured against the latent
+ * truth (bench/valuation), with sale and estimate pairs, 160 to 240 recover the market's
+ * 12-month returns best (64 to 128 with sale pairs alone).
+ */
+export const MARKET_SMOOTHING = 160;
+
+/**
+ * Variance of an estimate pair's log return around the market, in units of a sale pair's
+ * (consecutive house estimates of one work: their errors are drawn before the outcome, so a pair
+ * of them is unbiased whatever each lot's outcome, and quieter than a pair of hammers).
+ */
+export const ESTIMATE_PAIR_VAR = 0.5;
+
+/**
+ * The lot statuses whose house estimates carry an offset of their own (estOffsets), in the order
+ * of pass 1's status codes; any other status reads as sold.
+ */
+export const ESTIMATE_STATUSES = ["sold", "passed", "withdrawn", "upcoming", "sold_unreserved"] as const;
+
+/** The bounds of the band's measured width over the model's (estimateCentre). */
+export const MIN_BAND_SCALE = 0.5;
+export const MAX_BAND_SCALE = 3;
+
+/** A medium (category, first material, substrate) with this many works or more gets a hedonic one-hot of its own. */
+export const MEDIUM_MIN_WORKS = 200;
+
+/** The media are counted over this many works at most (the table's first rows). */
+export const MEDIUM_SAMPLE_WORKS = 200_000;
+
+/** Monthly step variance of an artist's own index around the market: a 2 % monthly standard deviation. */
+export const DEFAULT_PROCESS_VAR = 0.0004;
+
+/** Prior variance of an artist's loading on the market beyond 1 before calibration. */
+export const DEFAULT_LOADING_VAR = 0.05;
+
+/** Artists whose loading is known to a variance of 1/10 or better calibrate the loading's spread. */
+export const LOADING_MIN_PRECISION = 10;
+
+export async function deriveMarket(db: Database, options: DeriveOptions): Promise<DeriveSummary> {
+  const progress = options.onProgress ?? (() => {});
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - mark) / 1000;
+    mark = now;
+  };
+  const months = monthIndex(options.asOf) + 1;
+  const T = months - 1;
+  const asOfYear = Number(options.asOf.slice(0, 4));
+  const yearCount = asOfYear - FIRST_YEAR + 1;
+  const oneYearAgo = addDays(options.asOf, -365);
+  const src = options.reader ?? db;
+  const categories = (src.query("SELECT count(*) AS n FROM categories").get() as { n: number }).n;
+  const materials = (src.query("SELECT count(*) AS n FROM materials").get() as { n: number }).n;
+  // media (category, first material, substrate) with MEDIUM_MIN_WORKS works or more among the
+  // first MEDIUM_SAMPLE_WORKS: a one-hot of their own in the hedonic features, since a material's
+  // effect may differ by category and substrate (oil on canvas or on panel, ceramic sculpture or
+  // tableware)
+  const mediumCounts = new Map<string, number>();
+  for (const r of src
+    .query(
+      `SELECT category_id AS c, material_ids AS m, substrate_id AS s, count(*) AS n
+       FROM (SELECT category_id, material_ids, substrate_id FROM src_artworks LIMIT ${MEDIUM_SAMPLE_WORKS}) GROUP BY 1, 2, 3`,
+    )
+    .all() as { c: number; m: string; s: number | null; n: number }[]) {
+    const k = mediumKey(r.c, r.m, r.s);
+    mediumCounts.set(k, (mediumCounts.get(k) ?? 0) + r.n);
+  }
+  const mediaKeys = [...mediumCounts].filter(([, n]) => n >= MEDIUM_MIN_WORKS).map(([k]) => k).sort();
+  const space = new FeatureSpace(categories, materials, mediaKeys);
+  const K = space.size;
+
+  // lots store their sale's start as Unix seconds, read here as ISO text
+  const saleTimes = new SaleTimes();
+  const isoOf = (seconds: number) => saleTimes.iso(seconds);
+  // Pass 1 reads only what it needs, as arrays: each lot's artwork, sale time, whether it sold,
+  // hammer and estimate (every lot: estimate pairs take unsold lots too), and the attributes of
+  // the works a sampled lot needs.
+  const lotsOf = src.query<unknown, [number]>(
+    `SELECT artwork_id, sale_datetime, status = 'sold' AND hammer_usd_cents > 0, ${usdOf("hammer_usd_cents")}, ${usdOf("estimate_min_usd_cents")}, ${usdOf("estimate_max_usd_cents")},
+            CASE status WHEN 'passed' THEN 1 WHEN 'withdrawn' THEN 2 WHEN 'upcoming' THEN 3 WHEN 'sold' THEN 4 * (reserve_mark = 0) ELSE 0 END FROM lots
+     WHERE artist_id = ? ORDER BY sale_datetime, id`,
+  );
+  const featuresOf = src.query<FeatureRow, [number]>(
+    "SELECT id, category_id, material_ids, substrate_id, height_cm, width_cm, depth_cm, signed, edition_size, creation_year FROM src_artworks WHERE artist_id = ?",
+  );
+  const artistBirths = src.query<unknown, []>("SELECT id, birth FROM src_artists ORDER BY id");
+  const artistCount = (src.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
+  const soldCount = (src.query("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND hammer_usd_cents > 0").get() as { n: number }).n;
+  const sampleRate = Math.min(1, (options.hedonicSample ?? 600_000) / Math.max(1, soldCount));
+
+  // ---------------------------------------------------------------- pass 1
+  const market = new RepeatSalesAccumulator(months);
+  const hedonic = new NormalEquations(K + yearCount);
+  const row = new Float64Array(K + yearCount);
+  let sampleTick = 0;
+  let pairCount = 0;
+  let estimatePairCount = 0;
+  // per lot status (ESTIMATE_STATUSES), the estimate pairs' +w at `to`, −w at `from` for a pair
+  // whose later lot has that status, less the same for one whose earlier lot has it: the market's
+  // right-hand side moves by Σ_status offset · this once the offsets by status are known
+  const statusShift = ESTIMATE_STATUSES.map(() => new Float64Array(months));
+  // the same for the sale pairs, by whether each sold lot had a reserve (0: with, 1: without)
+  const hammerShift = [new Float64Array(months), new Float64Array(months)];
+  const shiftPair = (shift: Float64Array[], from: number, to: number, early: number, late: number, w: number) => {
+    shift[late]![to]! += w;
+    shift[late]![from]! -= w;
+    shift[early]![to]! -= w;
+    shift[early]![from]! += w;
+  };
+  const shortPairResiduals: number[] = [];
+  const shortPairs: { from: number; to: number; r: number }[] = [];
+  // sold lots with a house estimate: log hammer − log estimate midpoint (offset and spread)
+  let estDiffN = 0;
+  let estDiffSum = 0;
+  let estDiffSq = 0;
+  // the same by whether the lot had a reserve (0: with, 1: without): count and sum
+  const estDiffBy: [Mean, Mean] = [
+    { n: 0, sum: 0 },
+    { n: 0, sum: 0 },
+  ];
+  // bought-in lots with a house estimate
+  let passedWithEstimate = 0;
+  // sold lots with a hammer, with a reserve and without
+  const soldBy = [0, 0];
+  // artists with two sold lots or more (the centre's sample)
+  const soldTwice: number[] = [];
+  let done = 0;
+  for (const [artistId, birth] of artistBirths.values() as [number, number | null][]) {
+    const lots = lotsOf.values(artistId) as [number, number, number, number | null, number | null, number | null, number][];
+    let byId: Map<number, FeatureRow> | null = null;
+    // consecutive sold lots of one work → a repeat-sale pair for the market index
+    const last = new Map<number, { m: number; y: number; unreserved: number }>();
+    // consecutive house estimates of one work, whatever each lot's outcome → an estimate pair
+    const lastEstimate = new Map<number, { m: number; y: number; status: number }>();
+    const sel: { feats: Float64Array; y: number; year: number }[] = [];
+    let soldHere = 0;
+    for (const [artworkId, saleSeconds, isSold, hammerUsd, estMin, estMax, status] of lots) {
+      const saleDatetime = isoOf(saleSeconds);
+      const m = Math.min(T, monthIndex(saleDatetime));
+      const mid = estimateMidLog(estMin, estMax);
+      if (mid !== null) {
+        if (status === 1) passedWithEstimate++;
+        const prev = lastEstimate.get(artworkId);
+        if (prev && m > prev.m) {
+          const w = 1 / (ESTIMATE_PAIR_VAR + (m - prev.m) / 120);
+          market.add(prev.m, m, mid - prev.y, w);
+          estimatePairCount++;
+          shiftPair(statusShift, prev.m, m, prev.status, status, w);
+        }
+        lastEstimate.set(artworkId, { m, y: mid, status });
+      }
+      if (!isSold) continue;
+      soldHere++;
+      const y = Math.log(hammerUsd!);
+      const unreserved = status === 4 ? 1 : 0;
+      soldBy[unreserved]!++;
+      if (mid !== null) {
+        estDiffN++;
+        estDiffSum += y - mid;
+        estDiffSq += (y - mid) ** 2;
+        estDiffBy[unreserved]!.n++;
+        estDiffBy[unreserved]!.sum += y - mid;
+      }
+      const prev = last.get(artworkId);
+      if (prev && m > prev.m) {
+        const w = 1 / (1 + (m - prev.m) / 120); // long holds carry more idiosyncratic drift
+        market.add(prev.m, m, y - prev.y, w);
+        shiftPair(hammerShift, prev.m, m, prev.unreserved, unreserved, w);
+        pairCount++;
+        if (m - prev.m <= 24 && shortPairs.length < 200_000) shortPairs.push({ from: prev.m, to: m, r: y - prev.y });
+      }
+      last.set(artworkId, { m, y, unreserved });
+      sampleTick += sampleRate;
+      if (sampleTick >= 1) {
+        sampleTick -= 1;
+        if (!byId) {
+          byId = new Map();
+          for (const w of featuresOf.all(artistId)) byId.set(w.id, w);
+        }
+        const w = byId.get(artworkId);
+        if (!w) continue;
+        const feats = new Float64Array(K);
+        space.fill(feats, w, birth);
+        sel.push({ feats, y, year: Math.min(yearCount - 1, Math.max(0, Number(saleDatetime.slice(0, 4)) - FIRST_YEAR)) });
+      }
+    }
+    if (soldHere >= 2) soldTwice.push(artistId);
+    if (sel.length >= 2) {
+      // demean within artist: the artist's own level drops out
+      const meanX = new Float64Array(K + yearCount);
+      let meanY = 0;
+      for (const s of sel) {
+        for (let i = 0; i < K; i++) meanX[i]! += s.feats[i]!;
+        meanX[K + s.year]! += 1;
+        meanY += s.y;
+      }
+      for (let i = 0; i < meanX.length; i++) meanX[i]! /= sel.length;
+      meanY /= sel.length;
+      for (const s of sel) {
+        row.fill(0);
+        for (let i = 0; i < K; i++) row[i] = s.feats[i]! - meanX[i]!;
+        for (let j = 0; j < yearCount; j++) row[K + j] = (j === s.year ? 1 : 0) - meanX[K + j]!;
+        hedonic.add(row, s.y - meanY);
+      }
+    }
+    if (++done % 500 === 0) progress("market index and hedonic model", done, artistCount);
+  }
+  progress("market index and hedonic model", done, artistCount);
+  const marketLevel = market.count > 0 ? market.solve(MARKET_SMOOTHING) : new Float64Array(months);
+  const beta = hedonic.count > K + yearCount ? hedonic.solve(1e-3) : new Float64Array(K + yearCount);
+  // residual variance of the within-artist regression: index moves + work effects + sale noise
+  let obsVar = 0.3;
+  if (hedonic.count > K + yearCount) {
+    let fitted = 0;
+    for (let i = 0; i < beta.length; i++) fitted += beta[i]! * hedonic.xty[i]!;
+    obsVar = Math.max(0.02, (hedonic.syy - fitted) / Math.max(1, hedonic.count - beta.length));
+  }
+  // sale noise: half the variance of short-hold pair residuals (the index moves little in two years)
+  for (const p of shortPairs) shortPairResiduals.push(p.r - (marketLevel[p.to]! - marketLevel[p.from]!));
+  let saleVar = obsVar * 0.5;
+  if (shortPairResiduals.length > 50) {
+    const mu = shortPairResiduals.reduce((s, v) => s + v, 0) / shortPairResiduals.length;
+    const v = shortPairResiduals.reduce((s, r) => s + (r - mu) ** 2, 0) / (shortPairResiduals.length - 1);
+    saleVar = Math.min(obsVar * 0.95, Math.max(0.005, v / 2));
+  }
+  let workVar = Math.max(0.005, obsVar - saleVar);
+  const processVar = options.processVar ?? DEFAULT_PROCESS_VAR;
+  // The house estimate as a second, quieter reading of the work's value: log midpoint + offset,
+  // the offset being the mean of log hammer − log midpoint over sold lots. Its own variance is
+  // that of the difference less the sale noise (set below, once the sale noise is calibrated).
+  const estOffset = estDiffN > 50 ? estDiffSum / estDiffN : 0;
+  const estDiffVar = estDiffN > 50 ? (estDiffSq - estDiffN * estOffset ** 2) / (estDiffN - 1) : Number.NaN;
+  // prior variance of an artist's loading on the market beyond 1, calibrated below
+  let loadingVar = DEFAULT_LOADING_VAR;
+  const estimateVarOf = (sale: number) => (Number.isFinite(estDiffVar) ? Math.max(0.2 * sale, estDiffVar - sale) : Number.NaN);
+
+  // ---------------------------------------------------------------- pass 2
+  const sample = src
+    .query<{ id: number }, []>(
+      `SELECT artist_id AS id FROM lots WHERE status = 'sold' GROUP BY artist_id HAVING count(*) >= 10
+       ORDER BY (artist_id * 2654435761) % 4294967296 LIMIT 1500`,
+    )
+    .all()
+    .map((r) => r.id);
+  // The sample's works and lots are read once, for the reading offsets and both calibration rounds.
+  const readArtist = artistReader(src);
+  const artistById = src.query<ArtistRow, [number]>(
+    "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id = ?",
+  );
+  const sampleSources = sample.map((id) => readArtist(artistById.get(id)!));
+  // How each lot reads as its work's value (src/build/derive/offsets.ts): hammers by reserve (the gap
+  // measured in the calibration below), estimates by outcome; a bought-in lot's estimate first
+  // against the market, then in each round along the artist's own fitted index.
+  const offsetSums: OffsetSums = { sold: [soldBy[0]!, soldBy[1]!], estimateDiff: estDiffBy, passed: passedWithEstimate };
+  const passedFirst: Mean = { sum: 0, n: 0 };
+  // (no hammer offsets yet: the reserve gap is measured in the calibration)
+  for (const { lots } of sampleSources) addPassedPairs(lots, marketLevel, { reserved: 0, unreserved: 0 }, passedFirst);
+  const { estOffsets, hammerOffsets } = readingOffsets(offsetSums, 0, passedFirst.n >= 50 ? passedFirst.sum / passedFirst.n : undefined);
+  // The market again, each pair of estimates read as (m₂ + c₂) − (m₁ + c₁) with each lot's
+  // offset, and each sale pair with its hammers' offsets: a bought-in lot's estimate sits higher
+  // over the work's value than a sold lot's, so a pair from a sold lot's estimate to a bought-in
+  // one's rose by more than the market (and the reverse fell), which evens out only where sold
+  // and bought-in lots mix (not in the last months, where the lots to come and the bought-in
+  // ones are many, nor in a market held out of its last sales).
+  const resolveMarket = () => {
+    if (market.count === 0) return;
+    const { estOffsets, hammerOffsets } = model;
+    const rhs = Float64Array.from(market.rhs);
+    const add = (c: number, shift: Float64Array) => {
+      for (let t = 0; t < months; t++) rhs[t]! += c * shift[t]!;
+    };
+    ESTIMATE_STATUSES.forEach((status, k) => add(estOffsets[status] ?? estOffsets.sold!, statusShift[k]!));
+    add(hammerOffsets.reserved, hammerShift[0]!);
+    add(hammerOffsets.unreserved, hammerShift[1]!);
+    marketLevel.set(market.solve(MARKET_SMOOTHING, rhs));
+  };
+  const model: ArtistModel = {
+    asOf: options.asOf,
+    oneYearAgo,
+    months,
+    categories,
+    materials,
+    media: mediaKeys,
+    beta,
+    marketLevel,
+    processVar,
+    estOffsets,
+    hammerOffsets,
+    centre: 0,
+    bandScale: 1,
+    categoryNames: (src.query("SELECT id, name FROM categories").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
+  };
+  resolveMarket();
+  const deriver = new ArtistDeriver(model);
+  done = 0;
+  lap("pass 1: market index and hedonic model");
+  // Calibration: sale noise and work-effect variance from same-work residual pairs after the
+  // artist's index is fitted (their product estimates the work effect's variance, half their
+  // squared difference the sale noise), on a sample of artists, twice.
+  for (let round = 0; round < 2 && sample.length > 0; round++) {
+    let prod = 0;
+    let half = 0;
+    let count = 0;
+    let loadingMoment = 0;
+    let loadingArtists = 0;
+    const passedAcc: Mean = { sum: 0, n: 0 };
+    const gapAcc: Mean = { sum: 0, n: 0 };
+    for (const source of sampleSources) {
+      const fit = deriver.fit(source, { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar });
+      // the loading's spread across artists: its unshrunk estimate squared less its sampling variance
+      if (fit.loadingDen >= LOADING_MIN_PRECISION) {
+        loadingMoment += (fit.loadingNum / fit.loadingDen) ** 2 - 1 / fit.loadingDen;
+        loadingArtists++;
+      }
+      // the bought-in offset again and the reserve gap, moved along the artist's own fitted
+      // index in place of the market (the artist's drift and loading between the two lots taken out)
+      addPassedPairs(fit.lots, fit.full, model.hammerOffsets, passedAcc);
+      addReserveGapPairs(fit.lots, fit.full, gapAcc);
+      const lastResidual = new Map<number, number>();
+      for (let i = 0; i < fit.nSold; i++) {
+        const e = fit.obsZ[i]! - fit.level[fit.obsMonth[i]!]! - fit.trend[i]! - fit.term[i]!;
+        const prev = lastResidual.get(fit.obsWork[i]!);
+        if (prev !== undefined) {
+          prod += prev * e;
+          half += 0.5 * (e - prev) ** 2;
+          count++;
+        }
+        lastResidual.set(fit.obsWork[i]!, e);
+      }
+    }
+    if (count >= 50) {
+      saleVar = Math.max(0.005, half / count);
+      workVar = Math.max(0.002, prod / count);
+    }
+    if (loadingArtists >= 20) loadingVar = Math.min(1, Math.max(0.001, loadingMoment / loadingArtists));
+    ({ estOffsets: model.estOffsets, hammerOffsets: model.hammerOffsets } = readingOffsets(
+      offsetSums,
+      gapAcc.n >= 50 ? gapAcc.sum / gapAcc.n : 0,
+      passedAcc.n >= 50 ? passedAcc.sum / passedAcc.n : model.estOffsets.passed,
+    ));
+    resolveMarket();
+  }
+
+  const noise: ArtistNoise = { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar };
+  // the centre on a sample of its own, of the artists with at least two sold lots (one is held
+  // out of each work), thin ones included: the estimate serves them too; in the calibration
+  // sample's order (a hash of the id), from pass 1's counts
+  const hashOf = (id: number) => (id * 2654435761) % 4294967296;
+  const centreSources = soldTwice
+    .sort((a, b) => hashOf(a) - hashOf(b) || a - b)
+    .slice(0, 1500)
+    .map((id) => readArtist(artistById.get(id)!));
+  ({ centre: model.centre, bandScale: model.bandScale } = estimateCentre(deriver, centreSources, noise, model));
+  lap("calibration");
+  let estimated = 0;
+  let artworksWritten = 0;
+  let artistsWritten = 0;
+  // the first write on db: after beforeWrite (nothing touches db before, not even a prepare)
+  let writePage: ((outs: ArtistOutput[]) => void) | null = null;
+  const startWriting = async () => {
+    await options.beforeWrite?.();
+    db.run("DELETE FROM artists");
+    db.run("DELETE FROM artworks");
+    db.run("DELETE FROM artist_charts");
+    db.run("DELETE FROM artist_analytics");
+    db.run("DELETE FROM market_index");
+    const write = artistWriter(db);
+    writePage = db.transaction((outs: ArtistOutput[]) => {
+      for (const out of outs) {
+        write(out);
+        estimated += out.estimated;
+        artworksWritten += out.artworks.length;
+      }
+    });
+  };
+  // artists in pages of 200 (a page is one transaction; a large market's artists, bios
+  // included, are never in memory at once), derived on worker threads when there are enough
+  const artistPage = src.query<ArtistRow, [number]>(
+    "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id > ? ORDER BY id LIMIT 200",
+  );
+  let after = Number.MIN_SAFE_INTEGER;
+  const nextPage = (): ArtistRow[] | null => {
+    const page = artistPage.all(after);
+    if (page.length === 0) return null;
+    after = page[page.length - 1]!.id;
+    return page;
+  };
+  const written = (outs: ArtistOutput[]) => {
+    writePage!(outs);
+    done += outs.length;
+    artistsWritten += outs.length;
+    progress("artist indexes, estimates, analytics", done, artistCount);
+  };
+  const threads = options.workers ?? defaultDeriveThreads(artistCount, soldCount);
+  // the threads read the snapshot's file on their own connections (an in-memory one has none)
+  const snapshot = db.filename && db.filename !== ":memory:" ? db.filename : null;
+  const parallel = threads >= 1 && snapshot !== null;
+  if (parallel) {
+    // The threads read each artist's works and lots (immutable connections: openSnapshotReader)
+    // and fit them; this thread writes the rows.
+    const pool = new ArtistPool(threads, model, noise, snapshot);
+    try {
+      // pages are handed out ahead (two per thread) and written in order as they come back
+      const ahead: Promise<ArtistOutput[]>[] = [];
+      for (;;) {
+        while (ahead.length < 2 * threads) {
+          const page = nextPage();
+          if (!page) break;
+          ahead.push(pool.derive(page));
+        }
+        // the threads have their first pages: now wait, if need be, to write
+        if (!writePage) await startWriting();
+        const first = ahead.shift();
+        if (!first) break;
+        written(await first);
+      }
+    } finally {
+      pool.close();
+    }
+  } else {
+    await startWriting();
+    for (let page = nextPage(); page; page = nextPage()) written(page.map((a) => deriver.derive(readArtist(a), noise)));
+  }
+  progress("artist indexes, estimates, analytics", done, artistCount);
+  lap("pass 2: artists, artworks, analytics");
+  // the global art index. Both aggregates over every lot below read the table in order and group
+  // with the sorter (small runs: src/db/sort-runs.ts): through lots_date or lots_sale each lot
+  // would be a lookup in the table at random (large market: 35 s and 34 s against 4.5 s and 6.7 s).
+  const lotsPerMonth = new Int32Array(months);
+  const soldPerTime = withSortRuns(db, () =>
+    db.query<{ t: number; n: number }, []>("SELECT sale_datetime AS t, count(*) AS n FROM lots NOT INDEXED WHERE status = 'sold' GROUP BY sale_datetime").all(),
+  );
+  for (const r of soldPerTime) {
+    const i = monthIndex(isoOf(r.t));
+    if (i >= 0 && i < months) lotsPerMonth[i]! += r.n;
+  }
+  const insIndex = db.query("INSERT INTO market_index (month, value, lots) VALUES (?, ?, ?)");
+  db.transaction(() => {
+    for (let t = 0; t < months; t++) insIndex.run(monthDate(t).slice(0, 7), round4(100 * Math.exp(marketLevel[t]! - marketLevel[0]!)), lotsPerMonth[t]!);
+  })();
+
+  // sales with their aggregates
+  db.run("DELETE FROM sales");
+  // the lots' aggregates by sale in one pass over the table, then joined to every sale (a sale
+  // without lots has zeros)
+  withSortRuns(db, () =>
+    db.run(`
+    WITH a AS MATERIALIZED (
+      SELECT l.sale_id,
+        count(*) AS lots_count,
+        count(*) FILTER (WHERE l.status = 'passed') AS not_sold,
+        count(*) FILTER (WHERE l.status = 'sold' AND l.hammer > l.estimate_max) AS above,
+        count(*) FILTER (WHERE l.status = 'sold' AND l.hammer BETWEEN l.estimate_min AND l.estimate_max) AS within,
+        count(*) FILTER (WHERE l.status = 'sold' AND l.hammer < l.estimate_min) AS below,
+        sum(l.hammer) FILTER (WHERE l.status = 'sold') AS hammer,
+        sum(l.premium - l.hammer) FILTER (WHERE l.status = 'sold') AS premium_sold,
+        sum(l.premium) FILTER (WHERE l.status = 'sold') AS cumulative,
+        sum(l.hammer_usd_cents) FILTER (WHERE l.status = 'sold') / 100.0 AS hammer_usd,
+        sum(l.premium_usd_cents - l.hammer_usd_cents) FILTER (WHERE l.status = 'sold') / 100.0 AS premium_sold_usd,
+        sum(l.premium_usd_cents) FILTER (WHERE l.status = 'sold') / 100.0 AS cumulative_usd,
+        sum(l.estimate_min) FILTER (WHERE l.status != 'withdrawn') AS low,
+        sum(l.estimate_max) FILTER (WHERE l.status != 'withdrawn') AS high
+      FROM lots l NOT INDEXED GROUP BY l.sale_id)
+    INSERT INTO sales (id, house_id, name, location_id, location, currency, is_online, is_bids_streaming, status, start_datetime, end_datetime,
+      lots_count, lots_count_not_sold, lots_count_sold_above_estimations, lots_count_sold_within_estimations, lots_count_sold_below_estimations,
+      hammer_total, premium_sold_total, cumulative_total, hammer_total_usd, premium_sold_total_usd, cumulative_total_usd,
+      hammer_low_estimate, hammer_high_estimate)
+    SELECT s.id, s.house_id, s.name, s.location_id, s.location, s.currency, s.is_online, s.is_bids_streaming, s.status, s.start_datetime, s.end_datetime,
+      coalesce(a.lots_count, 0), coalesce(a.not_sold, 0), coalesce(a.above, 0), coalesce(a.within, 0), coalesce(a.below, 0),
+      coalesce(a.hammer, 0), coalesce(a.premium_sold, 0), coalesce(a.cumulative, 0),
+      coalesce(a.hammer_usd, 0), coalesce(a.premium_sold_usd, 0), coalesce(a.cumulative_usd, 0),
+      coalesce(a.low, 0), coalesce(a.high, 0)
+    FROM src_sales s LEFT JOIN a ON a.sale_id = s.id
+    ORDER BY s.id`),
+  );
+  const sales = (db.query("SELECT count(*) AS n FROM sales").get() as { n: number }).n;
+  lap("market index and sales");
+
+  return {
+    months,
+    artists: artistsWritten,
+    artworks: artworksWritten,
+    estimated,
+    pairs: pairCount,
+    estimatePairs: estimatePairCount,
+    sales,
+    hedonicRows: hedonic.count,
+    workers: parallel ? threads : 0,
+    noise: {
+      obsVar: round6(obsVar),
+      saleVar: round6(saleVar),
+      workVar: round6(workVar),
+      processVar,
+      estimateOffset: round6(estOffset),
+      estimateOffsets: Object.fromEntries(Object.entries(model.estOffsets).map(([k, v]) => [k, round6(v)])),
+      centre: round6(model.centre),
+      bandScale: round6(model.bandScale),
+      estimateVar: round6(estimateVarOf(saleVar)),
+      loadingVar: round6(loadingVar),
+    },
+    timings,
+  };
+}
+
+/**
+ * The estimate's centre and its band's width, measured out of sample on a sample of artists: each
+ * work's last sold lot is held out (hammer and estimate), the artist is fitted on the rest, and
+ * each held-out hammer is compared with its prediction for its month.
+ * - `centre`: a sold lot's hammer is, as a rule, a little below the mean its readings give (a
+ *   reserve cuts off the low hammers, so the log hammers of sold lots are skewed: their mean sits
+ *   above their median), and the estimate is meant as the median hammer. The median of
+ *   log hammer − predicted log hammer is the shift added to every estimate and its band.
+ * - `bandScale`: the model's standard deviation (ArtistDeriver.predictSd) leaves out what the fit
+ *   takes as known (the hedonic coefficients, the offsets, the artist's step variance), so its
+ *   band is a little narrow. The 80 % quantile of |residual − centre| / sd over Z80 is the factor
+ *   on the band's half-width, within [MIN_BAND_SCALE, MAX_BAND_SCALE].
+ * With fewer than 200 held-out lots: 0 and 1.
+ */
+export function estimateCentre(deriver: ArtistDeriver, sources: ArtistSource[], noise: ArtistNoise, model: ArtistModel): { centre: number; bandScale: number } {
+  const residuals: number[] = [];
+  const sds: number[] = [];
+  const T = model.months - 1;
+  for (const source of sources) {
+    const last = new Map<number, LotRow>();
+    for (const l of source.lots) {
+      if (l.status !== "sold" || !(l.hammer_usd! > 0)) continue;
+      const prev = last.get(l.artwork_id);
+      if (!prev || l.sale_datetime >= prev.sale_datetime) last.set(l.artwork_id, l);
+    }
+    const held = new Set(last.values());
+    const fit = deriver.fit({ ...source, lots: source.lots.filter((l) => !held.has(l)) }, noise);
+    if (!fit.hasIndex) continue;
+    for (const l of held) {
+      const m = Math.max(0, Math.min(T, monthIndex(l.sale_datetime)));
+      residuals.push(Math.log(l.hammer_usd!) - deriver.predictLog(fit, l.artwork_id, m));
+      sds.push(deriver.predictSd(fit, l.artwork_id, m, noise));
+    }
+  }
+  if (residuals.length < 200) return { centre: 0, bandScale: 1 };
+  const centre = median(residuals)!;
+  const q80 = percentile(
+    residuals.map((r, i) => Math.abs(r - centre) / sds[i]!).sort((a, b) => a - b),
+    0.8,
+  );
+  return { centre, bandScale: Math.min(MAX_BAND_SCALE, Math.max(MIN_BAND_SCALE, q80 / Z80)) };
+}

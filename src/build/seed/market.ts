@@ -1,0 +1,828 @@
+/**
+ * The synthetic market generator. It models a market rather than filling columns:
+ *
+ * - a market factor over months (src/build/seed/series.ts) and, per artist, a log-price index on top of
+ *   it: beta to the market plus the artist's own drift and volatility;
+ * - artworks inside the artist's career, with category, medium, materials, size, signature and
+ *   editions (prints, photographs, some bronzes: a ladder of tracked copies), each with a hedonic
+ *   log value from those attributes plus a hidden quality;
+ * - lots: every artwork is offered one or more times over the years (so repeat-sale pairs exist);
+ *   at each offer the true value is the hedonic value moved by the artist's index; the house
+ *   estimates it with some error, sets a reserve below the low estimate, the hammer is the true
+ *   value with sale noise, below the reserve the lot is bought in (passed), a few are withdrawn;
+ *   a tiered buyer's premium is added; prices are in the sale's currency and in USD at the day's
+ *   reference rate;
+ * - sales: a calendar of auction sessions of each house (more and larger at the top houses),
+ *   closed, live, between sessions and upcoming; a lot goes to a sale of the tier its value calls
+ *   for, near its offer date.
+ *
+ * The latent truth (market factor, each artist's index, each artwork's hedonic value and quality)
+ * is written to truth.db, never to market.db: the service cannot serve it, the valuation
+ * benchmark measures the derived metrics against it.
+ *
+ * Generation streams artist by artist: memory holds the sales calendar and one artist at a time.
+ */
+import type { Database } from "bun:sqlite";
+import type { Scale } from "../../platform/config";
+import { defaultArtworkUid } from "../../db/artwork-uid";
+import { usdCents } from "../../db/fx";
+import { dayNumber, fromDayNumber } from "../../market/time";
+import { slugify } from "../../market/slug";
+import { artistName, artworkTitle, NOTE_PHRASES, pickNationality, saleName } from "./names";
+import type { Random } from "../../market/random";
+import { CATEGORIES, CURRENCY_CODES, LOCATIONS, MATERIALS, SUBSTRATES, type HouseInfo } from "./reference";
+import { FIRST_YEAR, monthIndex, type FxTable } from "./series";
+import { packLogIndex, truthSteps } from "./truth";
+
+export interface ScaleSpec {
+  artists: number;
+  lots: number;
+  lotsPerSale: number;
+  /**
+   * Share of artworks with an image. Every image is embedded by the seed (600–800 images/s on
+   * two cores), so above `small` the share keeps that step to a minute or two: about 41k images
+   * at medium, 98k at large and 100k at full.
+   */
+  imageShare: number;
+}
+
+export const SCALE_SPECS: Readonly<Record<Scale, ScaleSpec>> = {
+  tiny: { artists: 200, lots: 5_000, lotsPerSale: 25, imageShare: 1 },
+  small: { artists: 2_000, lots: 60_000, lotsPerSale: 60, imageShare: 1 },
+  medium: { artists: 20_000, lots: 1_000_000, lotsPerSale: 120, imageShare: 0.1 },
+  large: { artists: 100_000, lots: 8_000_000, lotsPerSale: 160, imageShare: 0.03 },
+  full: { artists: 350_000, lots: 30_000_000, lotsPerSale: 200, imageShare: 0.008 },
+};
+
+/** The generator's knobs, kept together so the docs and the valuation benchmark can cite them. */
+export const MODEL = {
+  /** Lots per artwork: 1 + Poisson(λ). */
+  offersLambda: 1.45,
+  /** Sale noise: log hammer = log true value + N(0, σ). */
+  saleNoise: 0.25,
+  /** House estimate error: log estimate midpoint = log true value + N(0, σ). */
+  estimateNoise: 0.15,
+  /**
+   * Hidden quality of a work: N(0, σ) in log value, seen only through its own sales. Kept well
+   * below the sale noise: a valuation is judged against the noise the generator puts on prices,
+   * and nothing can know a hidden quality before a work's first sale.
+   */
+  qualitySd: 0.12,
+  withdrawnRate: 0.03,
+  reserveShare: 0.8,
+  /** Reserve as a share of the low estimate (at most the low estimate, as houses require). */
+  reserveOfLow: 1.0,
+  /** Houses estimate a little high on average: log midpoint bias. */
+  estimateBias: 0.05,
+  /** Median work of a median artist, USD at the 1986 market level. */
+  baseUsd: 1_000,
+  fameSd: 1.35,
+} as const;
+
+/** Category effects on log value (Painting = 0). */
+const CATEGORY_EFFECT: Readonly<Record<string, number>> = {
+  Painting: 0,
+  "Works on paper": -1.0,
+  Sculpture: 0.1,
+  "Prints and multiples": -1.3,
+  Photography: -1.0,
+  Design: -0.5,
+  "Decorative art": -0.8,
+  Installation: -0.2,
+  "New media": -0.7,
+};
+
+const CATEGORY_WEIGHTS = [45, 15, 10, 10, 10, 4, 3, 2, 1];
+
+interface MediumChoice {
+  materials: string[];
+  substrate: string | null;
+  effect: number;
+  weight: number;
+  /** Earliest birth year of an artist who would use it. */
+  from?: number;
+}
+
+const MEDIA: Readonly<Record<string, MediumChoice[]>> = {
+  Painting: [
+    { materials: ["oil"], substrate: "canvas", effect: 0.15, weight: 60 },
+    { materials: ["acrylic"], substrate: "canvas", effect: 0, weight: 20, from: 1900 },
+    { materials: ["oil"], substrate: "panel", effect: 0.1, weight: 8 },
+    { materials: ["tempera"], substrate: "panel", effect: 0.05, weight: 3 },
+    { materials: ["mixed media"], substrate: "canvas", effect: -0.1, weight: 7, from: 1880 },
+    { materials: ["enamel"], substrate: "board", effect: -0.05, weight: 2, from: 1900 },
+  ],
+  "Works on paper": [
+    { materials: ["watercolour"], substrate: "paper", effect: 0.1, weight: 25 },
+    { materials: ["gouache"], substrate: "paper", effect: 0.1, weight: 15 },
+    { materials: ["ink"], substrate: "paper", effect: -0.05, weight: 15 },
+    { materials: ["pencil"], substrate: "paper", effect: -0.2, weight: 15 },
+    { materials: ["charcoal"], substrate: "paper", effect: -0.1, weight: 10 },
+    { materials: ["pastel"], substrate: "paper", effect: 0.05, weight: 10 },
+    { materials: ["collage", "gouache"], substrate: "paper", effect: 0, weight: 10, from: 1880 },
+  ],
+  Sculpture: [
+    { materials: ["bronze"], substrate: null, effect: 0.1, weight: 45 },
+    { materials: ["marble"], substrate: null, effect: 0.15, weight: 12 },
+    { materials: ["wood"], substrate: null, effect: -0.1, weight: 12 },
+    { materials: ["steel"], substrate: null, effect: 0, weight: 10, from: 1900 },
+    { materials: ["ceramic"], substrate: null, effect: -0.2, weight: 12 },
+    { materials: ["resin"], substrate: null, effect: -0.25, weight: 9, from: 1930 },
+  ],
+  "Prints and multiples": [
+    { materials: ["screenprint"], substrate: "paper", effect: 0, weight: 30, from: 1900 },
+    { materials: ["lithograph"], substrate: "paper", effect: -0.05, weight: 30 },
+    { materials: ["etching"], substrate: "paper", effect: 0, weight: 20 },
+    { materials: ["woodcut"], substrate: "paper", effect: 0.05, weight: 10 },
+    { materials: ["aquatint"], substrate: "paper", effect: 0, weight: 5 },
+    { materials: ["linocut"], substrate: "paper", effect: -0.05, weight: 5 },
+  ],
+  Photography: [
+    { materials: ["silver gelatin"], substrate: "photographic paper", effect: 0.1, weight: 40 },
+    { materials: ["chromogenic print"], substrate: "photographic paper", effect: 0, weight: 30 },
+    { materials: ["pigment print"], substrate: "photographic paper", effect: -0.05, weight: 25 },
+    { materials: ["platinum print"], substrate: "photographic paper", effect: 0.2, weight: 5 },
+  ],
+  Design: [
+    { materials: ["wood"], substrate: null, effect: 0, weight: 40 },
+    { materials: ["steel"], substrate: null, effect: 0, weight: 25 },
+    { materials: ["aluminium"], substrate: null, effect: 0, weight: 20 },
+    { materials: ["glass"], substrate: null, effect: 0, weight: 15 },
+  ],
+  "Decorative art": [
+    { materials: ["ceramic"], substrate: null, effect: 0, weight: 40 },
+    { materials: ["glass"], substrate: null, effect: 0, weight: 30 },
+    { materials: ["enamel"], substrate: "copper", effect: 0, weight: 30 },
+  ],
+  Installation: [
+    { materials: ["mixed media"], substrate: null, effect: 0, weight: 60 },
+    { materials: ["neon"], substrate: null, effect: 0, weight: 20 },
+    { materials: ["steel"], substrate: null, effect: 0, weight: 20 },
+  ],
+  "New media": [
+    { materials: ["video"], substrate: null, effect: 0, weight: 70 },
+    { materials: ["neon"], substrate: null, effect: 0, weight: 30 },
+  ],
+};
+
+/** Median height in cm and log spread per category; 3D categories also get a depth. */
+const SIZES: Readonly<Record<string, [number, number, boolean]>> = {
+  Painting: [70, 0.5, false],
+  "Works on paper": [40, 0.4, false],
+  Sculpture: [45, 0.7, true],
+  "Prints and multiples": [55, 0.35, false],
+  Photography: [50, 0.45, false],
+  Design: [80, 0.4, true],
+  "Decorative art": [35, 0.5, true],
+  Installation: [200, 0.5, true],
+  "New media": [120, 0.3, false],
+};
+
+const EDITION_SIZES = [3, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 75, 100, 150, 250];
+
+const materialId = (name: string) => MATERIALS.indexOf(name) + 1;
+const substrateId = (name: string | null) => (name === null ? null : SUBSTRATES.indexOf(name) + 1);
+
+/** Size bucket by the largest of height and width: small < 40 cm, medium < 100 cm, big from 100 cm; other: 3D or unmeasured. */
+export function sizeBucket(h: number | null, w: number | null, d: number | null): "small" | "medium" | "big" | "other" {
+  if (h === null || w === null || (d !== null && d > 0)) return "other";
+  const m = Math.max(h, w);
+  return m < 40 ? "small" : m < 100 ? "medium" : "big";
+}
+
+/** Rounds an estimate to a figure an auction house would print. */
+export function niceEstimate(x: number): number {
+  if (x <= 0) return 0;
+  const mag = 10 ** Math.floor(Math.log10(x));
+  const steps = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 10];
+  const r = x / mag;
+  let best = steps[0]!;
+  for (const s of steps) if (Math.abs(s - r) < Math.abs(best - r)) best = s;
+  return Math.round(best * mag);
+}
+
+/** Rounds a hammer price to the house's bidding increment. */
+export function hammerIncrement(x: number): number {
+  const inc = x < 1_000 ? 10 : x < 10_000 ? 100 : x < 100_000 ? 1_000 : x < 1_000_000 ? 10_000 : 50_000;
+  return Math.max(inc, Math.round(x / inc) * inc);
+}
+
+/**
+ * Buyer's premium, tiered on the hammer in USD: 26 % up to $1M, 21 % from $1M to $6M, 15 % above.
+ * Returns the price with premium in the sale currency.
+ */
+export function withPremium(hammer: number, usdPerUnit: number): number {
+  const usd = hammer * usdPerUnit;
+  const tiers: [number, number][] = [
+    [1_000_000, 0.26],
+    [6_000_000, 0.21],
+    [Number.POSITIVE_INFINITY, 0.15],
+  ];
+  let premiumUsd = 0;
+  let lower = 0;
+  for (const [upper, rate] of tiers) {
+    if (usd <= lower) break;
+    premiumUsd += (Math.min(usd, upper) - lower) * rate;
+    lower = upper;
+  }
+  return Math.round(hammer + premiumUsd / usdPerUnit);
+}
+
+// ---------------------------------------------------------------- sales calendar
+
+export interface SaleCalendar {
+  count: number;
+  day: Int32Array;
+  tier: Uint8Array;
+  house: Int32Array;
+  location: Int32Array;
+  currency: Uint8Array;
+  status: string[];
+  start: string[];
+  /** The start as Unix seconds (what a lot stores). */
+  startSeconds: Float64Array;
+  end: string[];
+  /** Sale indexes per tier, sorted by day: concluded sales and coming ones apart. */
+  closedByTier: Int32Array[];
+  comingByTier: Int32Array[];
+  /** Lots placed so far in each sale (for lot numbers). */
+  lotCounter: Int32Array;
+}
+
+const ONLINE = LOCATIONS.findIndex((l) => l[0] === "Online");
+
+/**
+ * Builds the sales calendar and writes src_sales. Ids follow start time. "Now" is the as-of date
+ * at 12:00 UTC: sales that ended are closed, those that have not started are upcoming, a few are
+ * under way (live), and a two-day sale between its sessions is session_off.
+ */
+export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: HouseInfo[], asOf: string): SaleCalendar {
+  const first = dayNumber(`${FIRST_YEAR}-01-01`);
+  const today = dayNumber(asOf);
+  const span = today - first;
+  const total = Math.max(60, Math.ceil(spec.lots / spec.lotsPerSale));
+  const coming = Math.max(9, Math.round(total * 0.012));
+  const tierHouses = [0, 1, 2].map((t) => houses.filter((h) => h.tier === t));
+  const tierShare = [0.14, 0.3, 0.56];
+
+  type Draft = { day: number; minute: number; days: number; tier: number; house: HouseInfo; online: boolean; evening: boolean };
+  const drafts: Draft[] = [];
+  const draft = (day: number, forceTier?: number): Draft => {
+    const r = rng.next();
+    const tier = forceTier ?? (r < tierShare[0]! ? 0 : r < tierShare[0]! + tierShare[1]! ? 1 : 2);
+    const pool = tierHouses[tier]!.length ? tierHouses[tier]! : houses;
+    const house = pool[Math.floor(rng.next() ** (tier === 2 ? 1.6 : 1) * pool.length)]!;
+    const year = FIRST_YEAR + (day - first) / 365.25;
+    const online = rng.chance(year < 2000 ? 0 : year < 2015 ? 0.15 : 0.4);
+    const evening = !online && tier === 0 && rng.chance(0.35);
+    return { day, minute: online ? 600 : evening ? 1140 : 600, days: online ? 7 : rng.chance(0.15) ? 2 : 1, tier, house, online, evening };
+  };
+  for (let i = 0; i < total - coming; i++) {
+    // More sales in later years: density rising linearly over time.
+    const u = rng.next();
+    const t = rng.chance(0.4) ? u : Math.sqrt(u);
+    drafts.push(draft(first + Math.min(span - 8, Math.floor(t * span))));
+  }
+  // Coming weeks: upcoming sales in every tier, and a few under way today.
+  for (let i = 0; i < coming; i++) drafts.push(draft(today + 1 + Math.floor(rng.next() * 56), i % 3));
+  for (let tier = 0; tier < 3; tier++) {
+    const live = draft(today, tier);
+    live.online = false;
+    live.days = 1;
+    live.minute = 540;
+    drafts.push(live);
+  }
+  const between = draft(today - 1, 0);
+  between.online = false;
+  between.days = 2;
+  drafts.push(between);
+
+  drafts.sort((a, b) => a.day - b.day || a.minute - b.minute);
+  const n = drafts.length;
+  const cal: SaleCalendar = {
+    count: n,
+    day: new Int32Array(n),
+    tier: new Uint8Array(n),
+    house: new Int32Array(n),
+    location: new Int32Array(n),
+    currency: new Uint8Array(n),
+    status: [],
+    start: [],
+    startSeconds: new Float64Array(n),
+    end: [],
+    closedByTier: [],
+    comingByTier: [],
+    lotCounter: new Int32Array(n),
+  };
+  const insert = db.query(
+    `INSERT INTO src_sales (id, house_id, name, location_id, location, currency, is_online, is_bids_streaming, status, start_datetime, end_datetime)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const nowMinute = today * 1440 + 720;
+  const iso = (minutes: number) => `${fromDayNumber(Math.floor(minutes / 1440))}T${String(Math.floor((minutes % 1440) / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}:00Z`;
+  const closed: number[][] = [[], [], []];
+  const upcoming: number[][] = [[], [], []];
+  db.transaction(() => {
+    drafts.forEach((d, i) => {
+      const location = d.online ? ONLINE : d.house.location;
+      const [city, , currency] = LOCATIONS[location]!;
+      const startMin = d.day * 1440 + d.minute;
+      const endMin = d.online ? startMin + d.days * 1440 : startMin + (d.days - 1) * 1440 + (d.evening ? 180 : 480);
+      let status: string;
+      if (endMin < nowMinute) status = "closed";
+      else if (startMin > nowMinute) status = "upcoming";
+      else {
+        // Under way: a multi-day sale whose current day's session has not started is between sessions.
+        const dayStart = today * 1440 + d.minute;
+        status = d.days > 1 && !d.online && nowMinute < dayStart ? "session_off" : "live";
+      }
+      if (d.days > 1 && !d.online && status !== "closed" && status !== "upcoming") status = "session_off";
+      const streaming = !d.online && d.house.isLive && FIRST_YEAR + (d.day - first) / 365.25 > 2008 && rng.chance(0.7);
+      cal.day[i] = d.day;
+      cal.tier[i] = d.tier;
+      cal.house[i] = d.house.id;
+      cal.location[i] = location;
+      cal.currency[i] = CURRENCY_CODES.indexOf(currency);
+      cal.status.push(status);
+      cal.start.push(iso(startMin));
+      cal.startSeconds[i] = startMin * 60;
+      cal.end.push(iso(endMin));
+      (status === "closed" ? closed : upcoming)[d.tier]!.push(i);
+      insert.run(
+        i + 1,
+        d.house.id,
+        saleName(rng, d.house.name, d.online, d.evening),
+        location + 1,
+        city,
+        currency,
+        d.online ? 1 : 0,
+        streaming ? 1 : 0,
+        status,
+        cal.start[i]!,
+        cal.end[i]!,
+      );
+    });
+  })();
+  cal.closedByTier = closed.map((a) => Int32Array.from(a));
+  cal.comingByTier = upcoming.map((a) => Int32Array.from(a));
+  return cal;
+}
+
+/** The sale of `tier` nearest on or after `day` (the last one before when none follows). */
+function findSale(list: Int32Array, cal: SaleCalendar, day: number): number {
+  if (list.length === 0) return -1;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cal.day[list[mid]!]! < day) lo = mid + 1;
+    else hi = mid;
+  }
+  return list[Math.min(lo, list.length - 1)]!;
+}
+
+// ---------------------------------------------------------------- artists, artworks, lots
+
+export interface ArtistPlan {
+  fame: number;
+  lots: number;
+}
+
+/** Draws every artist's fame and lot budget first, so the market's lots add up to the scale. */
+export function planArtists(rng: Random, spec: ScaleSpec): ArtistPlan[] {
+  const plans: ArtistPlan[] = [];
+  let weights = 0;
+  for (let i = 0; i < spec.artists; i++) {
+    const fame = rng.normal();
+    // Activity grows with fame, with a heavy tail: most artists have few lots, a few have thousands.
+    const w = Math.exp(0.9 * fame) * (1 / (1 - rng.next() * 0.995)) ** 0.55;
+    plans.push({ fame, lots: w });
+    weights += w;
+  }
+  for (const p of plans) p.lots = Math.max(1, Math.round((p.lots / weights) * spec.lots));
+  return plans;
+}
+
+export interface GeneratorContext {
+  rng: Random;
+  spec: ScaleSpec;
+  asOf: string;
+  months: number;
+  market: Float64Array;
+  fx: FxTable;
+  sales: SaleCalendar;
+}
+
+export interface GeneratorTotals {
+  artists: number;
+  artworks: number;
+  lots: number;
+  images: number;
+  events: number;
+  lotsByStatus: Record<string, number>;
+}
+
+const EVENT_TEXT = {
+  exhibitions: ["Retrospective at the Museum of Modern Art", "Solo exhibition, Kunsthalle", "Venice Biennale, national pavilion", "Group exhibition, Tate", "Solo exhibition, Centre Pompidou", "Survey exhibition, Whitney Museum", "Documenta", "Solo exhibition, Mori Art Museum", "Touring retrospective"],
+  publications: ["Catalogue raisonné, volume I", "Monograph", "Exhibition catalogue", "Collected writings", "Catalogue raisonné, volume II"],
+};
+
+/**
+ * Where the generator's rows go, each as the values of its table's INSERT in column order
+ * (ROW_INSERTS): straight into the tables (tableSink), or to the thread that writes them
+ * (src/build/seed/generate-thread.ts). `begin` and `commit` bracket each batch of artists.
+ */
+export interface RowSink {
+  artist(row: unknown[]): void;
+  artwork(row: unknown[]): void;
+  lot(row: unknown[]): void;
+  image(row: unknown[]): void;
+  event(row: unknown[]): void;
+  /** A lot_notes row (id, text), before the first lot that names it. */
+  note(row: unknown[]): void;
+  artistTruth(row: unknown[]): void;
+  artworkTruth(row: unknown[]): void;
+  begin(): void;
+  /** The end of a batch: `done` artists and `lots` lots generated so far. */
+  commit(done: number, lots: number): void;
+}
+
+/** The INSERT of each kind of row, market.db's then truth.db's. */
+export const ROW_INSERTS = {
+  artist: `INSERT INTO src_artists (id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  artwork: `INSERT INTO src_artworks (id, uid, artist_id, title, category_id, medium, material_ids, substrate_id, creation_year,
+       height_cm, width_cm, depth_cm, signed, edition_group_id, edition_number, edition_size, image_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  lot: `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime,
+       location_id, creation_year, is_top, reserve_mark, third_party_mark, currency, hammer, estimate_min, estimate_max, premium,
+       hammer_usd_cents, estimate_min_usd_cents, estimate_max_usd_cents, premium_usd_cents, notes_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  note: "INSERT INTO lot_notes (id, text) VALUES (?, ?)",
+  image: "INSERT INTO images (id, artwork_id, width, height, kind, seed, path) VALUES (?, ?, ?, ?, 'procedural', ?, NULL)",
+  event: "INSERT INTO artist_events (id, artist_id, date, type, title, description, visible) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  artistTruth: "INSERT INTO artist_truth (artist_id, beta, drift, vol, base_log_value, first_log_index, log_index_steps) VALUES (?, ?, ?, ?, ?, ?, ?)",
+  artworkTruth: "INSERT INTO artwork_truth (artwork_id, hedonic, quality) VALUES (?, ?, ?)",
+} as const;
+
+/** The market's kinds of rows (those of market.db). */
+export const MARKET_ROWS = ["artist", "artwork", "note", "lot", "image", "event"] as const;
+
+/**
+ * A sink that inserts every row on this thread: market rows into `db`, the truth's into `truth`,
+ * a batch of artists one transaction on each.
+ */
+export function tableSink(db: Database, truth: Database, onBatch: (done: number, lots: number) => void): RowSink {
+  const st = (target: Database, sql: string) => {
+    const q = target.query(sql);
+    return (row: unknown[]) => {
+      q.run(...(row as never[]));
+    };
+  };
+  return {
+    artist: st(db, ROW_INSERTS.artist),
+    artwork: st(db, ROW_INSERTS.artwork),
+    lot: st(db, ROW_INSERTS.lot),
+    note: st(db, ROW_INSERTS.note),
+    image: st(db, ROW_INSERTS.image),
+    event: st(db, ROW_INSERTS.event),
+    artistTruth: st(truth, ROW_INSERTS.artistTruth),
+    artworkTruth: st(truth, ROW_INSERTS.artworkTruth),
+    begin() {
+      db.run("BEGIN");
+      truth.run("BEGIN");
+    },
+    commit(done, lots) {
+      db.run("COMMIT");
+      truth.run("COMMIT");
+      onBatch(done, lots);
+    },
+  };
+}
+
+/** Artists per batch (one transaction each). */
+export const ARTIST_BATCH = 200;
+
+/** Generates every artist, with artworks, lots, images and events, and the truth, into `out`. */
+export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out: RowSink): GeneratorTotals {
+  const { rng, spec, asOf, months, market, fx, sales } = ctx;
+  const asOfYear = Number(asOf.slice(0, 4));
+  const today = dayNumber(asOf);
+  const firstDay = dayNumber(`${FIRST_YEAR}-01-01`);
+
+  const totals: GeneratorTotals = { artists: 0, artworks: 0, lots: 0, images: 0, events: 0, lotsByStatus: {} };
+  const usedUids = new Set<string>();
+  let artworkId = 0;
+  let lotId = 0;
+  let imageId = 0;
+  let eventId = 0;
+  let editionGroup = 0;
+  const index = new Float64Array(months);
+  const fxCode = CURRENCY_CODES;
+  // each distinct notes text once in lot_notes, numbered as it first occurs
+  const noteIds = new Map<string, number>();
+  const noteId = (text: string): number | null => {
+    if (!text) return null;
+    let id = noteIds.get(text);
+    if (id === undefined) {
+      noteIds.set(text, (id = noteIds.size + 1));
+      out.note([id, text]);
+    }
+    return id;
+  };
+
+  function generateOne(a: number): void {
+    const plan = plans[a]!;
+    const artistId = a + 1;
+    const { nationality, group } = pickNationality(rng);
+    const { name, synonyms } = artistName(rng, group);
+    // Birth: old masters, modern and contemporary artists; the famous skew older.
+    const era = rng.next();
+    const birth = era < 0.08 ? rng.int(1450, 1800) : era < 0.2 ? rng.int(1800, 1880) : era < 0.55 ? rng.int(1880, 1945) : rng.int(1945, 1998);
+    const lifespan = rng.int(35, 95);
+    const death = birth + lifespan <= asOfYear - 1 ? birth + lifespan : null;
+    const careerStart = birth + rng.int(17, 26);
+    const careerEnd = Math.min(death ?? asOfYear, asOfYear, birth + 90);
+    const isTop = plan.fame > 2.2;
+    let uid = slugify(`${name}-${birth}`);
+    for (let k = 2; usedUids.has(uid); k++) uid = slugify(`${name}-${birth}-${k}`);
+    usedUids.add(uid);
+
+    // The artist's log index: beta × market + own random walk with drift, volatility.
+    const beta = Math.max(0.2, rng.gauss(1, 0.3));
+    const drift = rng.gauss(0.0003, 0.0012) + (birth > 1960 ? 0.001 : 0);
+    const vol = 0.008 + rng.next() * 0.017;
+    let own = 0;
+    for (let m = 0; m < months; m++) {
+      if (m > 0) own += drift + vol * rng.normal();
+      index[m] = beta * market[m]! + own;
+    }
+    const base = Math.log(MODEL.baseUsd) + MODEL.fameSd * plan.fame;
+    const packed = packLogIndex(index);
+    out.artistTruth([artistId, beta, drift, vol, base, packed.first, packed.steps]);
+
+    // Categories this artist works in.
+    const primary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
+    const secondary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
+    const nArtworks = Math.max(1, Math.round(plan.lots / (1 + MODEL.offersLambda)));
+    const peak = birth + rng.int(30, 50);
+    const topLots: { date: string; usd: number; title: string }[] = [];
+    const mediumCounts = new Map<string, number>();
+
+    let made = 0;
+    while (made < nArtworks) {
+      const categoryIndex = rng.chance(0.72) ? primary : secondary;
+      const category = CATEGORIES[categoryIndex]!;
+      const medium = pickMedium(rng, category, birth);
+      const year = Math.max(careerStart, Math.min(careerEnd, Math.round(rng.gauss((careerStart + careerEnd) / 2, (careerEnd - careerStart) / 3.5 + 1))));
+      const [medianH, spread, threeD] = SIZES[category]!;
+      const measured = rng.chance(0.95);
+      const h = measured ? round1(medianH * Math.exp(spread * rng.normal())) : null;
+      const w = measured ? round1(h! * Math.exp(0.3 * rng.normal())) : null;
+      const d = measured && threeD ? round1(h! * (0.3 + 0.5 * rng.next())) : null;
+      const signed = rng.chance(0.7);
+      const edition = isEditioned(rng, category, medium.materials[0]!);
+      const copies = edition ? Math.min(edition, 1 + rng.poisson(1.3)) : 1;
+      const groupId = edition ? ++editionGroup : null;
+      const numbers = edition ? pickDistinct(rng, copies, edition) : [null];
+      const title = artworkTitle(rng, category, year);
+      const area = h !== null && w !== null ? (threeD && d !== null ? h * w * 0.6 + d * h * 0.4 : h * w) : 2500;
+      const career = -0.6 * ((year - peak) / 25) ** 2;
+      const hedonicBase =
+        base +
+        CATEGORY_EFFECT[category]! +
+        medium.effect +
+        0.45 * Math.log(Math.max(area, 50) / 2500) +
+        Math.max(career, -1.5) +
+        (signed ? 0.08 : 0) -
+        (edition ? 0.45 * Math.log(edition) : 0);
+      mediumCounts.set(medium.label, (mediumCounts.get(medium.label) ?? 0) + 1);
+
+      for (const editionNumber of numbers) {
+        if (made >= nArtworks) break;
+        made++;
+        const id = ++artworkId;
+        const quality = rng.gauss(0, MODEL.qualitySd);
+        const hedonic = hedonicBase;
+        const hasImage = rng.chance(spec.imageShare);
+        let imgId: number | null = null;
+        if (hasImage) {
+          imgId = ++imageId;
+          const { width, height } = pixelSize(rng, h, w);
+          out.image([imgId, id, width, height, rng.int(1, 2 ** 31 - 1)]);
+          totals.images++;
+        }
+        out.artwork([
+          id,
+          defaultArtworkUid(id, title),
+          artistId,
+          title,
+          categoryIndex + 1,
+          medium.label,
+          medium.materials.map(materialId).join(","),
+          substrateId(medium.substrate),
+          year,
+          h,
+          w,
+          d,
+          signed ? 1 : 0,
+          groupId,
+          editionNumber,
+          edition,
+          imgId,
+        ]);
+        out.artworkTruth([id, truthSteps(hedonic), truthSteps(quality)]);
+        totals.artworks++;
+
+        // Offers over the years: sorted dates between creation (or 1986) and a few weeks ahead.
+        const from = Math.max(firstDay, dayNumber(`${Math.min(year + 1, asOfYear)}-01-01`));
+        // A recent work has had fewer chances to come up: about one offer per two years available.
+        const k = Math.min(1 + rng.poisson(MODEL.offersLambda), 1 + Math.floor((today - from) / 730));
+        const to = today + 42;
+        const dates: number[] = [];
+        for (let i = 0; i < k; i++) dates.push(from + Math.floor(rng.next() * Math.max(1, to - from)));
+        dates.sort((x, y) => x - y);
+        let lastSaleDay = -1;
+        const notesFor = signed ? `${NOTE_PHRASES[0]}` : "";
+        for (let i = 0; i < dates.length; i++) {
+          const wanted = dates[i]!;
+          const future = wanted > today;
+          if (future && i < dates.length - 1) break; // only the last offer may be upcoming
+          const m = Math.min(months - 1, Math.max(0, monthIndex(fromDayNumber(Math.min(wanted, today)))));
+          const trueUsd = Math.exp(hedonic + quality + index[m]!);
+          const tier = trueUsd >= 300_000 ? (rng.chance(0.85) ? 0 : 1) : trueUsd >= 20_000 ? (rng.chance(0.25) ? 0 : rng.chance(0.8) ? 1 : 2) : rng.chance(0.3) ? 1 : 2;
+          const list = future ? sales.comingByTier[tier]! : sales.closedByTier[tier]!;
+          const sale = findSale(list, sales, wanted);
+          if (sale < 0) continue;
+          const saleDay = sales.day[sale]!;
+          if (saleDay <= lastSaleDay || saleDay - wanted > 400) continue;
+          lastSaleDay = saleDay;
+          const saleStatus = sales.status[sale]!;
+          const dayIso = fromDayNumber(saleDay);
+          const code = fxCode[sales.currency[sale]!]!;
+          const rate = fx.usdPerUnit(code, dayIso);
+          const saleMonth = Math.min(months - 1, monthIndex(dayIso));
+          const valueUsd = Math.exp(hedonic + quality + index[saleMonth]!);
+          const mid = valueUsd * Math.exp(MODEL.estimateBias + MODEL.estimateNoise * rng.normal());
+          const estMin = niceEstimate((mid * 0.8) / rate);
+          const estMax = Math.max(estMin + 1, niceEstimate((mid * 1.25) / rate));
+          const reserve = rng.chance(MODEL.reserveShare);
+          let status: string;
+          let hammer: number | null = null;
+          const underWay = saleStatus === "live" || saleStatus === "session_off";
+          if (saleStatus === "upcoming" || (underWay && rng.chance(0.5))) status = "upcoming";
+          else if (rng.chance(MODEL.withdrawnRate)) status = "withdrawn";
+          else {
+            const hammerUsd = valueUsd * Math.exp(MODEL.saleNoise * rng.normal());
+            const native = hammerIncrement(hammerUsd / rate);
+            if (reserve && native < estMin * MODEL.reserveOfLow) status = "passed";
+            else {
+              status = "sold";
+              hammer = native;
+            }
+          }
+          const premium = hammer === null ? null : withPremium(hammer, rate);
+          const seq = ++sales.lotCounter[sale]!;
+          const lotNum = rng.chance(0.02) ? `${seq}A` : String(seq);
+          const isTopLot = estMax * rate >= 250_000 || quality > 0.5;
+          const notes = rng.chance(0.5) ? `${notesFor}${notesFor ? "; " : ""}${rng.pick(NOTE_PHRASES)}` : notesFor;
+          out.lot([
+            ++lotId,
+            sale + 1,
+            id,
+            artistId,
+            sales.house[sale]!,
+            lotNum,
+            seq,
+            status,
+            saleStatus,
+            sales.startSeconds[sale]!,
+            sales.location[sale]! + 1,
+            year,
+            isTopLot ? 1 : 0,
+            reserve ? 1 : 0,
+            estMax * rate >= 1_000_000 && rng.chance(0.3) ? 1 : 0,
+            code,
+            hammer,
+            estMin,
+            estMax,
+            premium,
+            hammer === null ? null : usdCents(hammer, rate),
+            usdCents(estMin, rate),
+            usdCents(estMax, rate),
+            premium === null ? null : usdCents(premium, rate),
+            noteId(notes),
+          ]);
+          totals.lots++;
+          totals.lotsByStatus[status] = (totals.lotsByStatus[status] ?? 0) + 1;
+          if (hammer !== null) {
+            topLots.push({ date: dayIso, usd: hammer * rate, title });
+            if (topLots.length > 8) {
+              topLots.sort((x, y) => y.usd - x.usd);
+              topLots.length = 3;
+            }
+          }
+        }
+      }
+    }
+
+    // Life events, exhibitions, publications, and the artist's record sales.
+    const events: [string, string, string, string][] = [];
+    events.push([`${birth}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`, "Life Events", `Born`, `Born, ${nationality}`]);
+    if (death) events.push([`${death}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`, "Life Events", "Died", ""]);
+    const exhibitions = Math.min(6, rng.poisson(1 + Math.max(0, plan.fame) * 1.5));
+    for (let i = 0; i < exhibitions; i++) {
+      const y = rng.int(careerStart, Math.min(asOfYear, (death ?? asOfYear) + 30));
+      events.push([`${y}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`, "Major Exhibitions", rng.pick(EVENT_TEXT.exhibitions), ""]);
+    }
+    const publications = Math.min(3, rng.poisson(0.3 + Math.max(0, plan.fame) * 0.6));
+    for (let i = 0; i < publications; i++) {
+      const y = rng.int(careerStart + 5, asOfYear);
+      events.push([`${Math.min(y, asOfYear)}-${pad(rng.int(1, 12))}-01`, "Major Publications", rng.pick(EVENT_TEXT.publications), ""]);
+    }
+    topLots.sort((x, y) => y.usd - x.usd);
+    for (const t of topLots.slice(0, 2)) {
+      events.push([t.date, "Major Sales", `Auction record: ${t.title}`, `Sold for USD ${Math.round(t.usd).toLocaleString("en-US")}`]);
+    }
+    events.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+    for (const [date, type, title, description] of events) {
+      if (date > asOf) continue;
+      out.event([++eventId, artistId, date, type, title, description, rng.chance(0.92) ? 1 : 0]);
+      totals.events++;
+    }
+
+    const mediums = [...mediumCounts.entries()].sort((x, y) => y[1] - x[1]).map(([m]) => m);
+    const life = death ? `${birth}–${death}` : `born ${birth}`;
+    const bio = `${name} (${nationality}, ${life}) is known for ${mediums.slice(0, 2).join(" and ") || "works"}.`;
+    const longBio = [
+      bio,
+      `${death ? "Active" : "Working"} from the ${Math.floor(careerStart / 10) * 10}s, ${name.split(" ")[0]} ${isTop ? "became one of the most sought-after names at auction" : "built a steady following among collectors"}, with works in ${CATEGORIES[primary]!.toLowerCase()}${secondary !== primary ? ` and ${CATEGORIES[secondary]!.toLowerCase()}` : ""}.`,
+      exhibitions > 0 ? `Major exhibitions include ${exhibitions} surveys and solo shows.` : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
+    const photo = ++imageId;
+    out.image([photo, null, 600, 800, artistId]);
+    out.artist([artistId, uid, name, synonyms.join("|"), nationality, birth, death, bio, longBio, isTop ? 1 : 0, photo]);
+    totals.artists++;
+  }
+
+  for (let a = 0; a < plans.length; a += ARTIST_BATCH) {
+    const to = Math.min(plans.length, a + ARTIST_BATCH);
+    out.begin();
+    for (let k = a; k < to; k++) generateOne(k);
+    out.commit(to, totals.lots);
+  }
+  return totals;
+}
+
+function categoryAllowed(category: string, birth: number): boolean {
+  if (category === "Photography") return birth >= 1800;
+  if (category === "New media" || category === "Installation") return birth >= 1920;
+  if (category === "Design") return birth >= 1850;
+  return true;
+}
+
+function pickWeighted(rng: Random, weights: number[], allowed: (i: number) => boolean): number {
+  let total = 0;
+  for (let i = 0; i < weights.length; i++) if (allowed(i)) total += weights[i]!;
+  let x = rng.next() * total;
+  for (let i = 0; i < weights.length; i++) {
+    if (!allowed(i)) continue;
+    x -= weights[i]!;
+    if (x < 0) return i;
+  }
+  return 0;
+}
+
+function pickMedium(rng: Random, category: string, birth: number): MediumChoice & { label: string } {
+  const choices = MEDIA[category]!.filter((c) => (c.from ?? 0) <= birth + 20);
+  const pool = choices.length ? choices : MEDIA[category]!;
+  const c = pool[pickWeighted(rng, pool.map((x) => x.weight), () => true)]!;
+  const label = c.substrate ? `${c.materials.join(" and ")} on ${c.substrate}` : c.materials.join(" and ");
+  return { ...c, label };
+}
+
+function isEditioned(rng: Random, category: string, material: string): number | null {
+  const editioned =
+    category === "Prints and multiples" ? rng.chance(0.9) : category === "Photography" ? rng.chance(0.8) : material === "bronze" ? rng.chance(0.4) : false;
+  if (!editioned) return null;
+  return material === "bronze" ? rng.pick([6, 8, 9, 12]) : rng.pick(EDITION_SIZES);
+}
+
+function pickDistinct(rng: Random, k: number, n: number): number[] {
+  const out = new Set<number>();
+  while (out.size < k) out.add(rng.int(1, n));
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Original pixel size: the long side 1600 to 2400 px, the work's own aspect ratio when measured. */
+function pixelSize(rng: Random, h: number | null, w: number | null): { width: number; height: number } {
+  const ratio = h !== null && w !== null ? w / h : Math.exp(0.45 * rng.normal());
+  const long = rng.int(1600, 2400);
+  const r = Math.min(2.5, Math.max(0.4, ratio));
+  return r >= 1 ? { width: long, height: Math.round(long / r) } : { width: Math.round(long * r), height: long };
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const pad = (n: number) => String(n).padStart(2, "0");

@@ -1,0 +1,411 @@
+/**
+ * API keys. A key is `am_<kid>_<secret>`: kid is a public id that finds the row, the secret is 32
+ * random bytes. Only an argon2id hash of the whole key is stored. Verification runs argon2 once
+ * per key and process; the result is cached, and the cache is dropped whenever another process
+ * (for example `artmarket keys revoke`) commits to account.db, so a revocation takes effect at once.
+ *
+ * Failed verifications. The kid is public, so anyone can make the server run argon2 (about 10 ms of
+ * CPU) by sending a real kid with a random secret. Hence:
+ * - Valid verdicts live in their own map, bounded only by the live keys: no number of wrong keys
+ *   evicts one. Failed verdicts live in a separate LRU of AUTH_LIMITS.failedCacheSize keys, so a
+ *   repeated wrong key costs a map lookup. Unknown, revoked and malformed keys never run argon2 and
+ *   are not cached at all. Concurrent requests with one uncached key share one argon2 run.
+ * - Failed argon2 runs are limited per kid (10 a minute) and per client address (30 a minute, all
+ *   kids together), as token buckets: each verification spends one token of both before argon2
+ *   runs, a right secret gives them back, a token returns every window/limit (6 s per kid, 2 s per
+ *   address). With an empty bucket a new secret is refused with 429 and Retry-After, without argon2.
+ *   A refused attempt spends a token of its address too, down to a debt of one window's tokens: an
+ *   address that keeps flooding stays refused until it has been quiet for about a window.
+ * - At most AUTH_LIMITS.maxConcurrent argon2 runs at once (4, fewer on small machines), the rest
+ *   queue; past AUTH_LIMITS.maxQueued waiting, 503 with Retry-After: 1.
+ * Trade-off: without argon2 a valid key cannot be told from a wrong one. A key already verified is
+ * served from the valid map before any limit is looked at, so a flood never locks out a client in
+ * use. A key not yet verified under an attacked kid (after a restart, say) shares the kid's refill:
+ * it gets through with the next token nobody else took, and at the latest once the flood stops for
+ * one token interval. A flood from one address soon runs its own bucket into debt and then takes
+ * none of the kid's tokens, so the next one goes to another client: only an attack spread over
+ * many addresses keeps a kid's new verifications waiting, and only while it lasts. Clients behind
+ * one address (NAT, or a reverse proxy without --trust-proxy) share its bucket: an attacker among
+ * them delays their keys not yet verified, never those in use.
+ */
+import type { Database } from "bun:sqlite";
+import { availableParallelism } from "node:os";
+import { hash, verify } from "@node-rs/argon2";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { accountOrm } from "../../db/connection";
+import { apiKeys, plans, users } from "../../db/schema/account";
+import { getPlan, type Plan } from "./plans";
+import { today } from "../../market/time";
+import { HttpError } from "../http/errors";
+
+const KEY_PATTERN = /^am_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+const ARGON2 = { algorithm: 2 /* argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+export class KeyError extends Error {}
+
+export interface Caller {
+  readonly userId: number;
+  readonly keyId: number;
+  readonly userName: string;
+  readonly plan: Plan;
+  readonly periodAnchor: string;
+}
+
+export interface CreatedKey {
+  userId: number;
+  keyId: number;
+  kid: string;
+  key: string;
+  plan: string;
+}
+
+function randomKey(): { kid: string; key: string } {
+  const kid = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
+  const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  return { kid, key: `am_${kid}_${secret}` };
+}
+
+/** Creates a user on `planSlug` with one key; the key is returned once and never stored. */
+export async function createUserWithKey(db: Database, planSlug: string, name?: string): Promise<CreatedKey> {
+  const orm = accountOrm(db);
+  if (!getPlan(db, planSlug)) {
+    const known = orm.select({ slug: plans.slug }).from(plans).orderBy(asc(plans.sortOrder)).all();
+    throw new KeyError(`unknown plan "${planSlug}" (plans: ${known.map((p) => p.slug).join(", ")})`);
+  }
+  const { kid, key } = randomKey();
+  const keyHash = await hash(key, ARGON2);
+  const now = Date.now();
+  const userName = name?.trim() || `${planSlug} user`;
+  const ids = orm.transaction((tx) => {
+    const user = tx
+      .insert(users)
+      .values({ name: userName, planSlug, periodAnchor: today(now), createdAt: now })
+      .returning({ id: users.id })
+      .get();
+    const row = tx
+      .insert(apiKeys)
+      .values({ kid, userId: user.id, name: userName, hash: keyHash, createdAt: now })
+      .returning({ id: apiKeys.id })
+      .get();
+    return { userId: user.id, keyId: row.id };
+  });
+  return { ...ids, kid, key, plan: planSlug };
+}
+
+export interface KeyListing {
+  id: number;
+  kid: string;
+  user_id: number;
+  name: string;
+  plan: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function listKeys(db: Database): KeyListing[] {
+  return accountOrm(db)
+    .select({
+      id: apiKeys.id,
+      kid: apiKeys.kid,
+      user_id: apiKeys.userId,
+      name: apiKeys.name,
+      plan: users.planSlug,
+      created_at: apiKeys.createdAt,
+      revoked_at: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .orderBy(asc(apiKeys.id))
+    .all()
+    .map((r) => ({
+      ...r,
+      created_at: new Date(r.created_at).toISOString(),
+      revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
+    }));
+}
+
+/** Revokes a key by its numeric id or its kid; returns false when no active key matched. */
+export function revokeKey(db: Database, idOrKid: string): boolean {
+  const match = /^\d+$/.test(idOrKid) ? eq(apiKeys.id, Number(idOrKid)) : eq(apiKeys.kid, idOrKid);
+  const revoked = accountOrm(db)
+    .update(apiKeys)
+    .set({ revokedAt: Date.now() })
+    .where(and(match, isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id })
+    .all();
+  return revoked.length > 0;
+}
+
+/**
+ * The hot path below uses one prepared statement instead of the query builder: it runs on every
+ * request whose key is not cached, and the ledger likewise (see ledger.ts).
+ */
+interface KeyRow {
+  key_id: number;
+  hash: string;
+  revoked_at: number | null;
+  user_id: number;
+  user_name: string;
+  plan_slug: string;
+  period_anchor: string;
+}
+
+/** The limits on failed verifications; see the module comment. Tests pass smaller ones. */
+export const AUTH_LIMITS = {
+  /** Failed argon2 verifications one kid may cause per window (a token bucket: one back every window/failures). */
+  perKid: { failures: 10, windowMs: 60_000 },
+  /** Failed argon2 verifications one client address may cause per window, across all kids. */
+  perAddress: { failures: 30, windowMs: 60_000 },
+  /** argon2 verifications running at once; more wait in a queue of at most maxQueued, then 503. */
+  maxConcurrent: Math.max(1, Math.min(4, availableParallelism())),
+  maxQueued: 64,
+  /** Failed verdicts remembered (least recently used dropped first); valid ones are never dropped for them. */
+  failedCacheSize: 10_000,
+  /** Limiter state kept for at most this many kids and addresses (least recently used dropped first). */
+  trackedKids: 100_000,
+  trackedAddresses: 10_000,
+} as const;
+
+export interface KeyVerifierOptions {
+  /** The clock of the limits (tests advance their own). */
+  now?: () => number;
+  /** The argon2 check (tests may stub it). */
+  verifyHash?: (hash: string, key: string) => Promise<boolean>;
+  perKid?: { failures: number; windowMs: number };
+  perAddress?: { failures: number; windowMs: number };
+  maxConcurrent?: number;
+  maxQueued?: number;
+  failedCacheSize?: number;
+}
+
+/**
+ * Token buckets by name: `capacity` tokens, refilled evenly over `windowMs`. A failed verification
+ * spends one; an empty bucket refuses until the next token. Full buckets are forgotten, and at most
+ * `maxEntries` are kept (least recently used dropped first, which forgives that name).
+ */
+class Buckets {
+  private readonly map = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    readonly capacity: number,
+    private readonly windowMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  private level(name: string, now: number): number {
+    const b = this.map.get(name);
+    if (!b) return this.capacity;
+    const refilled = (Math.max(0, now - b.at) * this.capacity) / this.windowMs;
+    return Math.min(this.capacity, b.tokens + refilled);
+  }
+
+  private set(name: string, tokens: number, now: number): void {
+    this.map.delete(name);
+    if (tokens >= this.capacity) return;
+    if (this.map.size >= this.maxEntries) this.map.delete(this.map.keys().next().value!);
+    this.map.set(name, { tokens, at: now });
+  }
+
+  /** Milliseconds until `name` has a token (0: it has one now). */
+  wait(name: string, now: number): number {
+    const tokens = this.level(name, now);
+    return tokens >= 1 ? 0 : ((1 - tokens) * this.windowMs) / this.capacity;
+  }
+
+  /** Spends a token; `debt` tokens may be owed beyond empty (refused attempts run up a debt). */
+  take(name: string, now: number, debt = 0): void {
+    this.set(name, Math.max(-debt, this.level(name, now) - 1), now);
+  }
+
+  give(name: string, now: number): void {
+    this.set(name, this.level(name, now) + 1, now);
+  }
+}
+
+/** At most `max` tasks at once, at most `maxQueued` waiting; `enter` is null when the queue is full. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly max: number,
+    private readonly maxQueued: number,
+  ) {}
+
+  enter(): Promise<void> | null {
+    if (this.active < this.max) {
+      this.active++;
+      return Promise.resolve();
+    }
+    if (this.waiting.length >= this.maxQueued) return null;
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  leave(): void {
+    const next = this.waiting.shift();
+    if (next) next(); // the slot passes to the next in line
+    else this.active--;
+  }
+}
+
+const retryAfter = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+
+/** Resolves bearer keys to callers, with argon2 run once per distinct key. */
+export class KeyVerifier {
+  /** Verified keys: bounded by the live keys, never evicted by failed ones. */
+  private readonly valid = new Map<string, Caller>();
+  /** Keys whose argon2 check failed, least recently used first (bounded). */
+  private readonly failed = new Map<string, true>();
+  /** Verifications running now, so concurrent requests with one key share one argon2 run. */
+  private readonly pending = new Map<string, Promise<Caller | null>>();
+  /** Bumped whenever the verdicts are dropped: a verification that straddles it caches nothing. */
+  private generation = 0;
+  private dataVersion = -1;
+  /** How many times argon2 verification ran (tests hold this to one per key). */
+  argon2Runs = 0;
+  private readonly lookup;
+  private readonly version;
+  private readonly now: () => number;
+  private readonly verifyHash: (hash: string, key: string) => Promise<boolean>;
+  private readonly failedCacheSize: number;
+  private readonly kids: Buckets;
+  private readonly addresses: Buckets;
+  private readonly gate: Gate;
+
+  constructor(
+    private readonly db: Database,
+    /** Called when another process changed account.db (a key revoked, a plan edited). */
+    private readonly onChange: () => void = () => {},
+    options: KeyVerifierOptions = {},
+  ) {
+    this.lookup = db.query<KeyRow, [string]>(
+      `SELECT k.id AS key_id, k.hash, k.revoked_at, u.id AS user_id, u.name AS user_name, u.plan_slug, u.period_anchor
+       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.kid = ?`,
+    );
+    this.version = db.query<{ data_version: number }, []>("PRAGMA data_version");
+    this.now = options.now ?? Date.now;
+    this.verifyHash = options.verifyHash ?? ((h, key) => verify(h, key));
+    this.failedCacheSize = options.failedCacheSize ?? AUTH_LIMITS.failedCacheSize;
+    const perKid = options.perKid ?? AUTH_LIMITS.perKid;
+    const perAddress = options.perAddress ?? AUTH_LIMITS.perAddress;
+    this.kids = new Buckets(perKid.failures, perKid.windowMs, AUTH_LIMITS.trackedKids);
+    this.addresses = new Buckets(perAddress.failures, perAddress.windowMs, AUTH_LIMITS.trackedAddresses);
+    this.gate = new Gate(options.maxConcurrent ?? AUTH_LIMITS.maxConcurrent, options.maxQueued ?? AUTH_LIMITS.maxQueued);
+  }
+
+  /** Drops every cached verdict (called when account.db changed under us). */
+  invalidate(): void {
+    this.valid.clear();
+    this.failed.clear();
+    this.pending.clear();
+    this.generation++;
+  }
+
+  private versionCheckedThisTurn = false;
+
+  /**
+   * Reads PRAGMA data_version at most once per event-loop turn: requests handled in the same turn
+   * share the answer, and a change made by another process is seen from the next turn on.
+   */
+  private checkVersion(): void {
+    if (this.versionCheckedThisTurn) return;
+    this.versionCheckedThisTurn = true;
+    setImmediate(() => {
+      this.versionCheckedThisTurn = false;
+    });
+    const v = this.version.get()!.data_version;
+    if (v !== this.dataVersion) {
+      const first = this.dataVersion === -1;
+      this.dataVersion = v;
+      this.invalidate();
+      if (!first) this.onChange();
+    }
+  }
+
+  /**
+   * The cached verdict for a key without waiting: a Caller, null (known bad), or undefined when
+   * the key has not been verified yet in this process (then call verify()).
+   */
+  cached(key: string): Caller | null | undefined {
+    this.checkVersion();
+    const caller = this.valid.get(key);
+    if (caller) return caller;
+    if (!this.failed.has(key)) return undefined;
+    this.failed.delete(key); // touched: now the most recently used
+    this.failed.set(key, true);
+    return null;
+  }
+
+  /**
+   * The caller for a key, or null when the key is malformed, unknown, wrong or revoked. `address`
+   * is the client's (see http/client.ts). A verification the limits refuse throws 429 (too many
+   * failures for the kid or the address) or 503 (too many argon2 runs queued), or resolves to null
+   * when `refuse` is false (public routes never refuse a key: the call is then anonymous).
+   */
+  async verify(key: string, address = "local", refuse = true): Promise<Caller | null> {
+    const cached = this.cached(key);
+    if (cached !== undefined) return cached;
+    const running = this.pending.get(key);
+    if (running) return running;
+    const match = KEY_PATTERN.exec(key);
+    if (!match) return null; // malformed keys cost nothing to reject
+    const kid = match[1]!;
+    const row = this.lookup.get(kid);
+    if (!row || row.revoked_at !== null) return null; // unknown or revoked: one indexed lookup, no argon2
+    const now = this.now();
+    if (this.kids.wait(kid, now) > 0 || this.addresses.wait(address, now) > 0) {
+      // a refused attempt costs its address a token too, down to a debt of one window: an address
+      // that keeps trying stays refused and never takes the kid's next token from a real client
+      this.addresses.take(address, now, this.addresses.capacity);
+      const wait = Math.max(this.kids.wait(kid, now), this.addresses.wait(address, now));
+      if (!refuse) return null;
+      throw new HttpError(429, `Too many failed authentication attempts; retry after ${retryAfter(wait)} seconds`, { "Retry-After": retryAfter(wait) });
+    }
+    const entered = this.gate.enter();
+    if (!entered) {
+      if (!refuse) return null;
+      throw new HttpError(503, "Too many authentication attempts in progress; retry shortly", { "Retry-After": "1" });
+    }
+    // the tokens are spent before argon2 runs, so a burst of concurrent wrong keys cannot overdraw them
+    this.kids.take(kid, now);
+    this.addresses.take(address, now);
+    const run = this.check(entered, row, key, kid, address);
+    this.pending.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.pending.get(key) === run) this.pending.delete(key);
+    }
+  }
+
+  private async check(entered: Promise<void>, row: KeyRow, key: string, kid: string, address: string): Promise<Caller | null> {
+    const generation = this.generation;
+    await entered;
+    let ok: boolean;
+    try {
+      this.argon2Runs++;
+      ok = await this.verifyHash(row.hash, key).catch(() => false);
+    } finally {
+      this.gate.leave();
+    }
+    const plan = ok ? getPlan(this.db, row.plan_slug) : null;
+    const caller: Caller | null =
+      ok && plan
+        ? Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor })
+        : null;
+    if (ok) {
+      // the right secret is no failure: its tokens come back
+      const now = this.now();
+      this.kids.give(kid, now);
+      this.addresses.give(address, now);
+    }
+    if (generation === this.generation) {
+      if (caller) this.valid.set(key, caller);
+      else {
+        if (this.failed.size >= this.failedCacheSize) this.failed.delete(this.failed.keys().next().value!);
+        this.failed.set(key, true);
+      }
+    }
+    return caller;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * createApp(deps): the Elysia application with every endpoint mounted, no listen().
+ * Tests drive it in-process with app.handle(new Request(...)); `serve` listens on it.
+ */
+import { Elysia } from "elysia";
+import { KeyVerifier } from "./accounts/keys";
+import { Ledger } from "./accounts/ledger";
+import { seedPlans } from "./accounts/plans";
+import type { Config } from "../platform/config";
+import { openAccountDb, openMarketReader } from "../db/connection";
+import { pipeline, mountable, RESPONSE_HEADERS, type AppDeps, type Endpoint, type MountedEndpoint } from "./http/endpoint";
+import { errorBody, fromSchemaErrors, HttpError, issue, ValidationFailed } from "./http/errors";
+import { RateLimiter } from "./http/metering";
+import { buildOpenApi } from "./http/openapi";
+import { docsPage } from "./http/docs";
+import { healthEndpoints } from "./modules/health";
+import { planEndpoints } from "./modules/plans";
+import { referenceEndpoints } from "./modules/reference";
+import { usageEndpoints } from "./modules/usage";
+import { FxCache } from "../db/fx";
+import { ImageSigner, loadSecret } from "./images/urls";
+import { imageRoutes } from "./images/routes";
+import { artistEndpoints } from "./modules/artists";
+import { artworkEndpoints } from "./modules/artworks";
+import { collectableEndpoints } from "./modules/collectables";
+import { followEndpoints } from "./modules/follows";
+import { lotEndpoints } from "./modules/lots";
+import { marketEndpoints } from "./modules/market";
+import { saleEndpoints } from "./modules/sales";
+import { searchEndpoints } from "./modules/search";
+import { today } from "../market/time";
+import { VERSION } from "../platform/version";
+
+/** Every endpoint of the service, in the order the docs list them. */
+export const ENDPOINTS: readonly Endpoint[] = [
+  ...healthEndpoints,
+  ...artistEndpoints,
+  ...artworkEndpoints,
+  ...searchEndpoints,
+  ...lotEndpoints,
+  ...saleEndpoints,
+  ...followEndpoints,
+  ...marketEndpoints,
+  ...referenceEndpoints,
+  ...planEndpoints,
+  ...usageEndpoints,
+  ...collectableEndpoints,
+];
+
+export const CORS_HEADERS = RESPONSE_HEADERS;
+
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type",
+  "Access-Control-Max-Age": "86400",
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", ...CORS_HEADERS, ...headers },
+  });
+}
+
+/** The one error mapper: our errors, the framework's own, and anything unexpected. */
+export function errorResponse(code: unknown, error: unknown, request?: Request): Response {
+  if (error instanceof ValidationFailed) return json(422, errorBody(error));
+  if (error instanceof HttpError) return json(error.status, errorBody(error), error.headers);
+  switch (code) {
+    case "NOT_FOUND":
+      return json(404, { detail: "Not Found" });
+    case "PARSE":
+      return json(422, { detail: [issue.custom(["body"], null, "Request body could not be parsed", "json_invalid")] });
+    case "VALIDATION": {
+      const e = error as { type?: string; all?: { path?: string; value?: unknown }[]; value?: unknown };
+      if (e.type === "property") {
+        // A per-property decode error (for example t.Numeric) carries the value but not the
+        // parameter's name: find the query parameter that was sent with that value.
+        const query = request ? new URL(request.url).searchParams : new URLSearchParams();
+        const name = [...query.keys()].find((k) => query.getAll(k).includes(String(e.value)));
+        const errors = (e.all ?? []).map((x) => ({ ...x, path: name ? `/${name}${x.path ?? ""}` : x.path, sent: name ? query.get(name) : undefined }));
+        return json(422, { detail: fromSchemaErrors("query", errors as never[], e.value) });
+      }
+      const where = e.type === "params" ? "path" : (e.type ?? "body");
+      return json(422, { detail: fromSchemaErrors(where, (e.all ?? []) as never[], e.value) });
+    }
+    case "INVALID_COOKIE_SIGNATURE":
+      return json(400, { detail: "Invalid cookie signature" });
+  }
+  const status = (error as { status?: unknown })?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return json(status, { detail: (error as Error).message || "Bad request" });
+  }
+  console.error("internal error:", error);
+  return json(500, { detail: "Internal server error" });
+}
+
+export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOINTS) {
+  const mounted: MountedEndpoint[] = endpoints.map(mountable);
+  const openapi = JSON.stringify(buildOpenApi(mounted, { version: VERSION, serverUrl: deps.config.publicUrl ?? undefined }));
+  const app = new Elysia({ name: "artmarket" })
+    .onRequest(({ request }) => {
+      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+    })
+    .onError(({ code, error, request }) => errorResponse(code, error, request))
+    .get("/openapi.json", () => new Response(openapi, { headers: { "Content-Type": "application/json", ...CORS_HEADERS } }))
+    .use(docsPage())
+    .use(imageRoutes(deps));
+  for (const e of mounted) {
+    const run = pipeline(e, deps);
+    app.route(e.method, e.elysiaPath, async ({ request, params }) => {
+      const res = await run(request, params as Record<string, string>);
+      if (!res.headers.has("Access-Control-Allow-Origin")) for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
+      return res;
+    });
+  }
+  return Object.assign(app, { endpoints: mounted });
+}
+
+export type App = ReturnType<typeof createApp>;
+
+/** Opens the data directory for serving: both databases, plans seeded, the process services. */
+export function openDeps(config: Config, options: { bare?: boolean } = {}): AppDeps {
+  const account = openAccountDb(config.dataDir);
+  seedPlans(account);
+  const market = openMarketReader(config.dataDir);
+  const ledger = new Ledger(account);
+  const verifier = new KeyVerifier(account, () => ledger.reset());
+  const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
+  return {
+    config,
+    account,
+    market,
+    verifier,
+    ledger,
+    limiter: new RateLimiter(),
+    fx: FxCache.lazy(market),
+    signer: new ImageSigner(loadSecret(config.dataDir), config.publicUrl),
+    asOf,
+    bare: options.bare,
+  };
+}
+
+export function closeDeps(deps: AppDeps): void {
+  deps.ledger.flush();
+  deps.market.close();
+  deps.account.close();
+}

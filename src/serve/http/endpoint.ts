@@ -1,0 +1,247 @@
+/**
+ * An endpoint is declared once: method, path, who may call it, its price, its query grammar and
+ * its response schemas. From the declaration come the Elysia route, the request pipeline
+ * (auth → rate limit → cap → entitlement → validation → handler → DU ledger → headers), the
+ * OpenAPI operation, and the row in the DU table of the docs.
+ */
+import type { Database } from "bun:sqlite";
+import type { TSchema } from "@sinclair/typebox";
+import type { Caller, KeyVerifier } from "../accounts/keys";
+import type { Ledger } from "../accounts/ledger";
+import type { Entitlement } from "../accounts/plans";
+import type { Config } from "../../platform/config";
+import type { FxCache } from "../../db/fx";
+import type { ImageSigner } from "../images/urls";
+import { parseList, parseScalar, type ListSpec, type ParsedList, type ScalarType } from "../query/grammar";
+import { Value } from "@sinclair/typebox/value";
+import { forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
+import { DU_HEADERS, enforceCap, setDuHeaders, type RateLimiter } from "./metering";
+import { BodyBudget } from "./body-budget";
+import { clientAddressOf, requestOrigin } from "./client";
+import { MAX_FORM_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
+import { costOf, priceOf, type Price } from "./pricing";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** What every handler can reach: the connections and the process-wide services. */
+export interface AppDeps {
+  readonly config: Config;
+  /** account.db, the single writer. */
+  readonly account: Database;
+  /** market.db read-only, with account.db attached as `account`. */
+  readonly market: Database;
+  readonly verifier: KeyVerifier;
+  readonly ledger: Ledger;
+  readonly limiter: RateLimiter;
+  /** Daily reference rates of the market, in memory. */
+  readonly fx: FxCache;
+  readonly signer: ImageSigner;
+  /** The market's "today" (market_meta as_of; today for a market without one). */
+  readonly asOf: string;
+  /** Turns auth and metering off: only for the benchmark's bare baseline. */
+  readonly bare?: boolean;
+  /** The bound on request-body bytes held at once (default: one process-wide budget). */
+  readonly bodies?: BodyBudget;
+}
+
+/** The budget of request bodies for deps that bring none. */
+const DEFAULT_BODY_BUDGET = new BodyBudget();
+
+export type Schema = "full" | "public";
+
+export interface RequestContext<P = Record<string, unknown>> {
+  readonly request: Request;
+  readonly url: URL;
+  readonly params: P;
+  readonly query: ParsedList;
+  /** The validated JSON body, or a form's validated text fields (undefined when the endpoint declares neither). */
+  readonly body: any;
+  /** A form's file parts by field name (empty unless the endpoint declares `form.files`). */
+  readonly files: Readonly<Record<string, FilePart>>;
+  readonly caller: Caller | null;
+  /** Which response schema this caller gets. */
+  readonly schema: Schema;
+  readonly deps: AppDeps;
+  /** Scheme and host of the request, for URLs the response carries. */
+  readonly origin: string;
+}
+
+export interface Endpoint<P = any> {
+  method: Method;
+  /** OpenAPI form: /v1/artists/{artist_id}. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** public: no key looked at; optional: no key gives the public schema, a bad key 401; required: 401 without a key. */
+  auth: "public" | "optional" | "required";
+  entitlement?: Entitlement;
+  pathParams?: Record<string, ScalarType>;
+  list?: ListSpec;
+  /** JSON request body schema; validated before the handler, failures are 422 at loc ["body", …]. */
+  body?: TSchema;
+  /**
+   * multipart/form-data (or urlencoded) request body: text fields validated against `fields` like a
+   * JSON body (422 at loc ["body", field]), file parts delivered in ctx.files as { field, name,
+   * type, bytes }; the whole request capped at `maxBytes` (413). See src/serve/http/multipart.ts.
+   */
+  form?: FormSpec;
+  /** Response schemas; `public` is the reduced one for unentitled callers. Absent for 204. */
+  response?: { full: TSchema; public?: TSchema };
+  status?: 200 | 201 | 204;
+  /** Records the response carries, for per-record pricing (default: 0 for a base-only price). */
+  records?: (body: any) => number;
+  handle: (ctx: RequestContext<P>) => unknown;
+}
+
+export interface MountedEndpoint extends Endpoint {
+  price: Price;
+  elysiaPath: string;
+}
+
+export function defineEndpoint<P = Record<string, unknown>>(e: Endpoint<P>): Endpoint<P> {
+  return e;
+}
+
+/** Headers on every response of the API: CORS for browsers, with the DU headers exposed. */
+export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": [...DU_HEADERS, "Retry-After"].join(", "),
+};
+
+const EMPTY_LIST: ParsedList = Object.freeze({ filters: [], sort: null, limit: 0, offset: 0, params: {} }) as ParsedList;
+
+function bearer(request: Request): string | null | undefined {
+  const header = request.headers.get("authorization");
+  if (header === null) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+function parsePathParams(e: Endpoint, raw: Record<string, string>): Record<string, unknown> {
+  if (!e.pathParams) return raw;
+  const issues: ValidationIssue[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [name, type] of Object.entries(e.pathParams)) {
+    let text = raw[name] ?? "";
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      // a malformed escape is validated as the raw text
+    }
+    const value = parseScalar(type, text, ["path", name], issues);
+    if (value !== undefined) out[name] = value;
+  }
+  if (issues.length) throw new ValidationFailed(issues);
+  return out;
+}
+
+const MAX_JSON_BODY = 1 << 20;
+const NO_FILES: Record<string, FilePart> = Object.freeze({}) as Record<string, FilePart>;
+
+/**
+ * Reads and validates a JSON body against its schema: 413 when it has more than MAX_JSON_BODY bytes
+ * (at once from Content-Length, else while it streams), 422 when malformed, nested deeper than
+ * MAX_JSON_DEPTH, or invalid.
+ */
+async function readJsonBody(request: Request, schema: TSchema, onChunk?: (bytes: number) => void): Promise<unknown> {
+  const bytes = await readCappedBody(request, MAX_JSON_BODY, onChunk);
+  const text = new TextDecoder().decode(bytes);
+  let value: unknown;
+  try {
+    value = text === "" ? undefined : JSON.parse(text);
+  } catch (err) {
+    throw new ValidationFailed([
+      { loc: ["body"], msg: `JSON decode error: ${(err as Error).message}`, type: "json_invalid", input: text.slice(0, 200), ctx: {} },
+    ]);
+  }
+  if (value === undefined) throw new ValidationFailed([{ loc: ["body"], msg: "Field required", type: "missing", input: null, ctx: {} }]);
+  if (nestingDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw tooDeep();
+  if (!Value.Check(schema, value)) throw new ValidationFailed(fromSchemaErrors("body", [...Value.Errors(schema, value)], value));
+  return value;
+}
+
+/** The request pipeline for one endpoint; returns the function Elysia calls. */
+export function pipeline(e: MountedEndpoint, deps: AppDeps) {
+  const { price } = e;
+  const status = e.status ?? 200;
+  const maxBody = e.body ? MAX_JSON_BODY : e.form ? (e.form.maxBytes ?? MAX_FORM_BYTES) : null;
+  return async (request: Request, rawParams: Record<string, string>): Promise<Response> => {
+    const url = new URL(request.url);
+    // a body declared larger than the endpoint takes is refused before anything else is read
+    if (maxBody !== null) refuseDeclaredOver(request, maxBody);
+    let caller: Caller | null = null;
+    if (e.auth !== "public" && !deps.bare) {
+      const key = bearer(request);
+      if (key === undefined) {
+        if (e.auth === "required") throw unauthorized();
+      } else {
+        caller = key === null ? null : (deps.verifier.cached(key) ?? (await deps.verifier.verify(key, clientAddressOf(request, deps.config.trustProxy ?? false))));
+        if (!caller) throw unauthorized();
+      }
+    } else if (e.auth === "public" && !deps.bare) {
+      // A public route never refuses a key, but a valid one makes the call an authenticated one:
+      // it is recorded at its price (0 for every public route) and carries the DU headers.
+      const key = bearer(request);
+      if (key) caller = deps.verifier.cached(key) ?? (await deps.verifier.verify(key, clientAddressOf(request, deps.config.trustProxy ?? false), false));
+    }
+    if (caller && e.auth !== "public") {
+      deps.limiter.check(caller);
+      // The cap guards DU: calls that cost none (usage, follows, shares) are served past it, so a
+      // capped caller can still read /v1/usage.
+      if (price.base > 0 || price.perRecord > 0) enforceCap(caller, deps.ledger.windows(caller));
+      if (e.entitlement && !caller.plan.features[e.entitlement]) {
+        throw forbidden(`Your plan (${caller.plan.slug}) does not include ${e.entitlement}`);
+      }
+    }
+    const params = parsePathParams(e, rawParams);
+    const query = e.list ? parseList(e.list, url.searchParams) : EMPTY_LIST;
+    let input: unknown;
+    let files: Record<string, FilePart> = NO_FILES;
+    // the body's bytes are held against the process's budget until the response is made
+    const lease = e.body || e.form ? (deps.bodies ?? DEFAULT_BODY_BUDGET).lease(caller ? `user:${caller.userId}` : `addr:${clientAddressOf(request, deps.config.trustProxy)}`) : null;
+    let body: unknown;
+    try {
+      const take = lease ? (n: number) => lease.take(n) : undefined;
+      if (e.body) input = await readJsonBody(request, e.body, take);
+      else if (e.form) ({ fields: input, files } = await readForm(request, e.form, take));
+      const schema = deps.bare || (e.auth !== "public" && caller?.plan.features.schema === "full") ? "full" : "public";
+      const origin = requestOrigin(request, url, deps.config.trustProxy);
+      body = await e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin });
+    } finally {
+      lease?.release();
+    }
+
+    const headers: Record<string, string> = { ...RESPONSE_HEADERS };
+    if (caller) {
+      const records = e.records ? e.records(body) : 0;
+      const du = costOf(price, records);
+      const charged = deps.ledger.charge(caller, {
+        userId: caller.userId,
+        keyId: caller.keyId,
+        ts: Date.now(),
+        method: e.method,
+        route: e.path,
+        status,
+        records,
+        du,
+      });
+      await charged.committed;
+      setDuHeaders(headers, caller, du, charged);
+    }
+    if (status === 204) return new Response(null, { status, headers });
+    if (body instanceof Response) {
+      for (const [k, v] of Object.entries(headers)) body.headers.set(k, v);
+      return body;
+    }
+    headers["Content-Type"] = "application/json";
+    return new Response(JSON.stringify(body), { status, headers });
+  };
+}
+
+export function mountable(e: Endpoint): MountedEndpoint {
+  return { ...e, price: priceOf(e.method, e.path), elysiaPath: e.path.replace(/\{(\w+)\}/g, ":$1") };
+}
+
+export { HttpError };
+export type { FilePart, FormSpec } from "./multipart";

@@ -1,0 +1,78 @@
+/**
+ * Metering around a handled request: request-rate limits, the hard cap of plans that have one,
+ * and the DU headers. Pricing itself is src/serve/http/pricing.ts; the durable record is the Ledger.
+ */
+import type { Caller } from "../accounts/keys";
+import type { Windows } from "../accounts/ledger";
+import { addDays } from "../../market/time";
+import { formatDu } from "./pricing";
+import { HttpError } from "./errors";
+
+export const DU_HEADERS = ["X-Service-DataUnits", "X-Service-DataUnits-Remaining", "X-Service-DataUnits-Period-End"] as const;
+
+interface Counter {
+  second: number;
+  perSecond: number;
+  minute: number;
+  perMinute: number;
+}
+
+/**
+ * Fixed-window request counters per user: rps_limit × throttle_multiplier per second and
+ * rpm_limit × throttle_multiplier per minute. A refused request does not count.
+ */
+export class RateLimiter {
+  private readonly counters = new Map<number, Counter>();
+
+  check(caller: Caller, now: number = Date.now()): void {
+    const plan = caller.plan;
+    const rps = Math.max(1, Math.floor(plan.rps_limit * plan.throttle_multiplier));
+    const rpm = Math.max(1, Math.floor(plan.rpm_limit * plan.throttle_multiplier));
+    const second = Math.floor(now / 1000);
+    const minute = Math.floor(now / 60_000);
+    let c = this.counters.get(caller.userId);
+    if (!c) {
+      c = { second, perSecond: 0, minute, perMinute: 0 };
+      this.counters.set(caller.userId, c);
+    }
+    if (c.second !== second) {
+      c.second = second;
+      c.perSecond = 0;
+    }
+    if (c.minute !== minute) {
+      c.minute = minute;
+      c.perMinute = 0;
+    }
+    if (c.perSecond >= rps) {
+      throw new HttpError(429, `Rate limit exceeded: ${rps} requests per second`, {
+        "Retry-After": String(Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000))),
+      });
+    }
+    if (c.perMinute >= rpm) {
+      throw new HttpError(429, `Rate limit exceeded: ${rpm} requests per minute`, {
+        "Retry-After": String(Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000))),
+      });
+    }
+    c.perSecond++;
+    c.perMinute++;
+  }
+}
+
+/** The hard cap: a plan whose cap is hard answers 429 once its period allowance is used up. */
+export function enforceCap(caller: Caller, w: Windows, now: number = Date.now()): void {
+  if (caller.plan.features.cap !== "hard") return;
+  if (w.periodConsumed < caller.plan.du_limit) return;
+  const resetAt = Date.parse(`${addDays(w.period.end, 1)}T00:00:00Z`);
+  throw new HttpError(
+    429,
+    `Data Unit allowance of ${caller.plan.du_limit} for the period ${w.period.start} to ${w.period.end} is used up`,
+    { "Retry-After": String(Math.max(1, Math.ceil((resetAt - now) / 1000))) },
+  );
+}
+
+/** Sets the three DU headers: this call's cost, what remains of the period, the period's last day. */
+export function setDuHeaders(headers: Record<string, string>, caller: Caller, du: number, charged: { periodConsumed: number; periodEnd: string }): void {
+  headers["X-Service-DataUnits"] = formatDu(du);
+  headers["X-Service-DataUnits-Remaining"] = formatDu(Math.max(0, caller.plan.du_limit - charged.periodConsumed));
+  headers["X-Service-DataUnits-Period-End"] = charged.periodEnd;
+}

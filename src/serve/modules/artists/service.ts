@@ -1,0 +1,672 @@
+/**
+ * The SQL of the artist endpoints, over the served tables (artists, artist_charts,
+ * artist_analytics, artist_events) and account.follows (attached). Every value is bound; the only
+ * SQL text that varies comes from the declarations in fields.ts (columns, fixed fragments).
+ */
+import type { Database } from "bun:sqlite";
+import { unpackDocument } from "../../../db/documents";
+import { followedAmong } from "../../../db/follows";
+import { unpackSeries } from "../../../db/series";
+import type { Schema } from "../../http/endpoint";
+import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors";
+import type { ImageSigner } from "../../images/urls";
+import { ARTIST_INDEX, VectorIndex } from "../../../images/vector-index";
+import { whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
+import {
+  ARTIST_FIELDS,
+  DEFAULT_SORT,
+  orderBy,
+  SORTS,
+  type Resolution,
+  type SortBy,
+  type SortDir,
+} from "./fields";
+import { EVENT_TYPES, FULL_KEYS, PUBLIC_KEYS, SHARPE_HORIZONS, STATS_FIELDS } from "./model";
+
+type Bind = SqlFragment["params"][number];
+
+// ---------------------------------------------------------------- rows and how they are shown
+
+interface ArtistRow {
+  id: number;
+  uid: string;
+  name: string;
+  nationality: string;
+  birth: number | null;
+  death: number | null;
+  bio: string;
+  long_bio: string;
+  photo_image_id: number | null;
+  total_sales: number;
+  market_cap: number;
+  max_price: number | null;
+  min_price: number | null;
+  price_momentum_percentage_12mo: number | null;
+  price_momentum_percentage_5y: number | null;
+  artworks_count: number;
+  recent_lots_count: number;
+  total_sales_lots_1yr: number;
+  total_sales_price_median_1yr: number | null;
+}
+
+const COLUMNS = `a.id, a.uid, a.name, a.nationality, a.birth, a.death, a.bio, a.long_bio, a.photo_image_id, a.total_sales, a.market_cap,
+  a.max_price, a.min_price, a.price_momentum_percentage_12mo, a.price_momentum_percentage_5y, a.artworks_count, a.recent_lots_count,
+  a.total_sales_lots_1yr, a.total_sales_price_median_1yr`;
+
+/** How rows are shown to this caller. */
+export interface View {
+  schema: Schema;
+  userId: number | null;
+  /** No key: the photo is the blurred variant. */
+  keyless: boolean;
+  signer: ImageSigner;
+  origin: string;
+  includeChart?: boolean;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** A Float32 little-endian blob as numbers. */
+export function float32s(blob: Uint8Array): Float32Array {
+  const n = blob.byteLength >> 2;
+  if (LITTLE_ENDIAN) return new Float32Array(new Uint8Array(blob).buffer, 0, n);
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = view.getFloat32(4 * i, true);
+  return out;
+}
+
+const round = (x: number, digits: number) => {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+};
+
+/** "YYYY-MM-01" of month `i` counted from `start` ("YYYY-MM"). */
+function monthDate(start: string, i: number): string {
+  const m = Number(start.slice(0, 4)) * 12 + Number(start.slice(5, 7)) - 1 + i;
+  return `${String(Math.floor(m / 12)).padStart(4, "0")}-${String((m % 12) + 1).padStart(2, "0")}-01`;
+}
+
+const monthLabels = new Map<string, string[]>();
+
+/** "YYYY-MM-01" of months 0..n-1 from `start`, computed once per start month. */
+function monthsFrom(start: string, n: number): string[] {
+  let labels = monthLabels.get(start);
+  if (!labels || labels.length < n) {
+    labels = Array.from({ length: Math.max(n, 600) }, (_, i) => monthDate(start, i));
+    monthLabels.set(start, labels);
+  }
+  return labels;
+}
+
+/** The monthly index as chart points; months without a value (NaN) are left out. */
+function indexPoints(start: string, points: Float64Array): { time: string; value: number }[] {
+  const labels = monthsFrom(start, points.length);
+  const out: { time: string; value: number }[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const v = points[i]!;
+    if (Number.isFinite(v)) out.push({ time: labels[i]!, value: Math.round(v * 100) / 100 });
+  }
+  return out;
+}
+
+interface ChartRow {
+  artist_id: number;
+  start_month: string;
+  vector: Uint8Array;
+  points?: Uint8Array;
+}
+
+/** Rows as the caller's schema shows them, in the order given. */
+function present(db: Database, rows: ArtistRow[], view: View): Record<string, unknown>[] {
+  if (rows.length === 0) return [];
+  const full = view.schema === "full";
+  const ids = rows.map((r) => r.id);
+  let charts = new Map<number, ChartRow>();
+  let followed = new Set<number>();
+  if (full) {
+    const marks = ids.map(() => "?").join(",");
+    const cols = view.includeChart ? "artist_id, start_month, vector, points" : "artist_id, start_month, vector";
+    charts = new Map(
+      db
+        .query<ChartRow, number[]>(`SELECT ${cols} FROM artist_charts WHERE artist_id IN (${marks})`)
+        .all(...ids)
+        .map((c) => [c.artist_id, c]),
+    );
+    followed = followedAmong(db, view.userId, "artist", ids);
+  }
+  const variant = view.keyless ? "blur" : "full";
+  return rows.map((r) => {
+    const photo = r.photo_image_id === null ? null : view.signer.url(r.photo_image_id, 240, variant, view.origin);
+    if (!full) {
+      const out: Record<string, unknown> = {};
+      const all: Record<string, unknown> = { ...r, photo_thumbnail_url: photo };
+      for (const k of PUBLIC_KEYS) out[k] = all[k];
+      return out;
+    }
+    const chart = charts.get(r.id);
+    const all: Record<string, unknown> = {
+      ...r,
+      artist_index_chart: view.includeChart ? (chart?.points ? indexPoints(chart.start_month, unpackSeries(chart.points)) : []) : undefined,
+      artist_index_vector: chart ? Array.from(float32s(chart.vector), (x) => round(x, 6)) : null,
+      is_followed: followed.has(r.id),
+      photo_thumbnail_url: photo,
+    };
+    const out: Record<string, unknown> = {};
+    for (const k of FULL_KEYS) if (all[k] !== undefined) out[k] = all[k];
+    return out;
+  });
+}
+
+// ---------------------------------------------------------------- the list: filters and order
+
+const ftsPresent = new WeakMap<Database, boolean>();
+
+/** Whether this snapshot has the name index (built by src/db/market-indexes/artists.ts). */
+function hasFts(db: Database): boolean {
+  let has = ftsPresent.get(db);
+  if (has === undefined) {
+    has = db.query("SELECT 1 FROM main.sqlite_master WHERE name = 'artists_fts'").get() !== null;
+    ftsPresent.set(db, has);
+  }
+  return has;
+}
+
+/** The words of a free-text query, as the FTS tokenizer (unicode61) splits them. */
+export function queryWords(q: string): string[] {
+  return q
+    .normalize("NFKC")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== "")
+    .slice(0, 16);
+}
+
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** WHERE (without the keyword) for the list's filters and its filter parameters. */
+export function filterSql(db: Database, query: ParsedList, userId: number | null): SqlFragment {
+  const base = whereClause({ fields: ARTIST_FIELDS }, query.filters);
+  const parts = base.sql === "1" ? [] : [base.sql];
+  const params: Bind[] = [...base.params];
+  const p = query.params;
+  if (typeof p.q === "string") {
+    const words = queryWords(p.q);
+    if (words.length === 0) throw new ValidationFailed([issue.custom(["query", "q"], p.q, "q must contain at least one letter or digit")]);
+    if (hasFts(db)) {
+      // Each word quoted (it holds only letters and digits), as a prefix: "word"*. All must match.
+      parts.push("a.id IN (SELECT rowid FROM artists_fts WHERE artists_fts MATCH ?)");
+      params.push(words.map((w) => `"${w}"*`).join(" "));
+    } else {
+      for (const w of words) {
+        parts.push("(a.name LIKE ? ESCAPE '\\' OR a.synonyms LIKE ? ESCAPE '\\')");
+        params.push(likePattern(w), likePattern(w));
+      }
+    }
+  }
+  if (p.is_living === true) parts.push("a.death IS NULL");
+  if (p.is_living === false) parts.push("a.death IS NOT NULL");
+  if (p.followed === true) {
+    parts.push("a.id IN (SELECT target_id FROM account.follows WHERE user_id = ? AND kind = 'artist')");
+    params.push(userId ?? -1);
+  }
+  return { sql: parts.length ? parts.join(" AND ") : "1", params };
+}
+
+/** The sort and direction a list asks for: sort_by, else the legacy sorts, else MARKET_CAP. */
+export function resolveSort(params: Record<string, unknown>): { sort: SortBy; dir: SortDir } {
+  const sortBy = params.sort_by as SortBy | undefined;
+  const dir = params.sort_dir as SortDir | undefined;
+  if (sortBy) return { sort: sortBy, dir: dir ?? SORTS[sortBy].defaultDir };
+  if (params.sort_by_total_sales) return { sort: "TOTAL_SALES", dir: params.sort_by_total_sales as SortDir };
+  if (params.sort_by_market_cap) return { sort: "MARKET_CAP", dir: params.sort_by_market_cap as SortDir };
+  return { sort: DEFAULT_SORT, dir: dir ?? SORTS[DEFAULT_SORT].defaultDir };
+}
+
+// ---------------------------------------------------------------- the list: the plan chosen per request
+
+/** Runs a statement whose text depends on the request (uncached: a planned list has many texts). */
+function runOnce<T>(db: Database, sql: string, params: Bind[], all: true): T[];
+function runOnce<T>(db: Database, sql: string, params: Bind[], all: false): T | null;
+function runOnce<T>(db: Database, sql: string, params: Bind[], all: boolean): T[] | T | null {
+  const stmt = db.prepare<T, Bind[]>(sql);
+  try {
+    return all ? stmt.all(...params) : stmt.get(...params);
+  } finally {
+    stmt.finalize();
+  }
+}
+
+
+/**
+ * The page and the count of a list are planned here when the filters are ranges (or nationality
+ * and is_living) and the list has a sort: SQLite keeps no histograms, so it cannot tell a range
+ * that holds no artist from one that holds half of them, and either walks the sort's index past
+ * every artist (a narrow filter checked row by row) or reads a broad filter's rows and sorts them.
+ * Each filter's own index is probed instead (a pair's index for nationality with market_cap and
+ * for is_living=true with total_sales): at most PROBE_ROWS entries of its range are read, and of
+ * those, how many pass every filter. A range that ends within its probe gives the count at once;
+ * else the count reads the range whose probe matched best (range size ≈ count / that share). The
+ * page then takes the cheaper of two plans, in row look-ups: that range, its matches sorted (a
+ * look-up per entry unless the index carries every filter, plus one per match for the sort key),
+ * or a walk of the sort's index, which meets a match about every artists / count entries and
+ * looks each one up to check the filters. One nationality sorted by NAME or MARKET_CAP, and the
+ * living sorted by TOTAL_SALES, walk the pair's index instead: the group in the sort's order.
+ * Free text (q), ids, uids and followed are selective by nature: SQLite's own plan then.
+ */
+export const ARTIST_PLAN = { probeRows: 4_000 };
+
+/** The index of each range filter (src/db/market-indexes/artists.ts and the schema's). */
+const FILTER_INDEX: Readonly<Record<string, string>> = {
+  is_top: "artists_is_top",
+  nationality: "artists_nationality",
+  birth: "artists_birth",
+  market_cap: "artists_market_cap",
+  total_sales: "artists_total_sales",
+  max_price: "artists_max_price",
+  artworks_count: "artists_artworks_count",
+  recent_lots_count: "artists_recent_lots_count",
+  total_sales_lots_1yr: "artists_total_sales_lots_1yr",
+  total_sales_price_median_1yr: "artists_total_sales_price_median_1yr",
+  price_momentum_percentage_12mo: "artists_price_momentum_percentage_12mo",
+  price_momentum_percentage_5y: "artists_price_momentum_percentage_5y",
+};
+
+/** The index that gives a sort's order (the id, the rowid, ends every index). */
+function sortIndex(sort: SortBy, dir: SortDir): string {
+  if (sort === "NAME") return "artists_name_nocase";
+  const column = SORTS[sort].column.replace(/^a\./, "");
+  return dir === "asc" && SORTS[sort].nullable ? `artists_${column}_nulls_last` : `artists_${column}`;
+}
+
+const listIndexNames = new WeakMap<Database, Set<string>>();
+
+function hasIndex(db: Database, name: string): boolean {
+  let names = listIndexNames.get(db);
+  if (!names) {
+    names = new Set(
+      db.query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'artists'").all().map((r) => r.name),
+    );
+    listIndexNames.set(db, names);
+  }
+  return names.has(name);
+}
+
+interface ArtistProbe {
+  index: string;
+  read: number;
+  matched: number;
+}
+
+/**
+ * The index the page is read through and the one the count is read through (null: SQLite's
+ * choice), and the count when a probe already found it.
+ */
+function planList(db: Database, query: ParsedList, where: SqlFragment, sort: SortBy, dir: SortDir, probeRows: number) {
+  const none = { page: null, count: null, total: null } as { page: string | null; count: string | null; total: number | null };
+  const p = query.params;
+  if (typeof p.q === "string" || p.followed === true) return none;
+  if (query.filters.some((f) => f.field === "id" || f.field === "uid")) return none;
+  const fields = new Set(query.filters.map((f) => f.field));
+  const living = p.is_living === true || p.is_living === false ? (p.is_living ? "a.death IS NULL" : "a.death IS NOT NULL") : null;
+  /** Distinct filters (is_living counts as one). */
+  const filterCount = fields.size + (living ? 1 : 0);
+  // index → its range, and whether it carries every filtered column (then no look-up to check them)
+  const ranges = new Map<string, SqlFragment & { covers: boolean }>();
+  const range = (index: string, only: string[], extra?: string) => {
+    const w = whereClause({ fields: ARTIST_FIELDS }, query.filters.filter((f) => only.includes(f.field)));
+    const sql = [w.sql === "1" ? "" : w.sql, extra ?? ""].filter(Boolean).join(" AND ");
+    ranges.set(index, { sql, params: w.params, covers: filterCount === only.length + (extra ? 1 : 0) });
+  };
+  if (fields.has("nationality") && fields.has("market_cap") && hasIndex(db, "artists_nationality_market_cap")) {
+    range("artists_nationality_market_cap", ["nationality", "market_cap"]);
+    fields.delete("nationality");
+    fields.delete("market_cap");
+  }
+  let livingDone = false;
+  if (p.is_living === true && fields.has("total_sales") && hasIndex(db, "artists_living_total_sales")) {
+    range("artists_living_total_sales", ["total_sales"], living!);
+    fields.delete("total_sales");
+    livingDone = true;
+  }
+  for (const field of fields) {
+    const index = FILTER_INDEX[field];
+    if (!index || !hasIndex(db, index)) return none;
+    range(index, [field]);
+  }
+  if (living && !livingDone) {
+    if (!hasIndex(db, "artists_death")) return none;
+    range("artists_death", [], living);
+  }
+  // One nationality (or the living) sorted by a key that an index holds right after it: the walk
+  // stays within the group, in order, and with no other filter it stops after the page's rows.
+  const nationality = query.filters.filter((f) => f.field === "nationality");
+  const oneNationality = nationality.length === 1 && (nationality[0]!.value as unknown[]).length === 1;
+  const group =
+    oneNationality && sort === "NAME" && hasIndex(db, "artists_nationality_name")
+      ? { index: "artists_nationality_name", only: filterCount === 1 }
+      : oneNationality && sort === "MARKET_CAP" && hasIndex(db, "artists_nationality_market_cap")
+        ? { index: "artists_nationality_market_cap", only: ranges.has("artists_nationality_market_cap") ? ranges.get("artists_nationality_market_cap")!.covers : filterCount === 1 }
+        : p.is_living === true && sort === "TOTAL_SALES" && hasIndex(db, "artists_living_total_sales")
+          ? { index: "artists_living_total_sales", only: ranges.has("artists_living_total_sales") ? ranges.get("artists_living_total_sales")!.covers : filterCount === 1 }
+          : null;
+  const walk = group?.index ?? sortIndex(sort, dir);
+  if (ranges.size === 0 || !hasIndex(db, walk)) return none;
+  const probes: ArtistProbe[] = [...ranges].map(([index, range]) => {
+    const stmt = db.prepare<{ read: number; matched: number }, Bind[]>(
+      `SELECT count(*) AS read, coalesce(sum(ok), 0) AS matched FROM (SELECT (${where.sql}) AS ok FROM artists a INDEXED BY ${index} WHERE ${range.sql} LIMIT ?)`,
+    );
+    try {
+      return { index, ...stmt.get(...where.params, ...range.params, probeRows)! };
+    } finally {
+      stmt.finalize();
+    }
+  });
+  const share = (r: ArtistProbe) => (r.read === 0 ? 1 : r.matched / r.read);
+  const complete = probes.filter((r) => r.read < probeRows).sort((a, b) => a.read - b.read)[0];
+  const best = complete ?? probes.reduce((b, r) => (share(r) > share(b) ? r : b));
+  const total = complete ? complete.matched : runOnce<{ n: number }>(db, `SELECT count(*) AS n FROM artists a INDEXED BY ${best.index} WHERE ${where.sql}`, where.params, false)!.n;
+  // The page's two plans, in row look-ups.
+  const artists = artistCount(db);
+  const walked = group?.only ? query.offset + query.limit : Math.min(artists, ((query.offset + query.limit) * artists) / Math.max(total, 1));
+  const rangeRows = complete ? complete.read : share(best) > 0 ? total / share(best) : artists;
+  const fromRange = (ranges.get(best.index)!.covers ? 0 : rangeRows) + total;
+  return { page: fromRange < walked ? best.index : walk, count: best.index, total };
+}
+
+const artistCounts = new WeakMap<Database, number>();
+
+/** Artists in the snapshot, counted once per connection. */
+function artistCount(db: Database): number {
+  let n = artistCounts.get(db);
+  if (n === undefined) {
+    n = db.query<{ n: number }, []>("SELECT count(*) AS n FROM artists").get()!.n;
+    artistCounts.set(db, n);
+  }
+  return n;
+}
+
+/**
+ * The page query of the list and its count (exported for the query-plan test), with the count
+ * itself when the plan found it. `probeRows` is for tests (the tiny market never reaches it).
+ */
+export function listSql(
+  db: Database,
+  query: ParsedList,
+  userId: number | null,
+  probeRows: number = ARTIST_PLAN.probeRows,
+): SqlFragment & { count: string; total: number | null } {
+  const where = filterSql(db, query, userId);
+  const { sort, dir } = resolveSort(query.params);
+  const plan = planList(db, query, where, sort, dir, probeRows);
+  const from = (index: string | null) => `artists a${index ? ` INDEXED BY ${index}` : ""}`;
+  return {
+    sql: `SELECT ${COLUMNS} FROM ${from(plan.page)} WHERE ${where.sql} ORDER BY ${orderBy(sort, dir)} LIMIT ? OFFSET ?`,
+    count: `SELECT count(*) AS n FROM ${from(plan.count)} WHERE ${where.sql}`,
+    params: [...where.params, query.limit, query.offset],
+    total: plan.total,
+  };
+}
+
+export function listArtists(db: Database, query: ParsedList, view: View) {
+  const q = listSql(db, query, view.userId);
+  if (q.total !== null && q.total <= query.offset) return { artists: [], total: q.total, limit: query.limit, offset: query.offset };
+  const rows = runOnce<ArtistRow>(db, q.sql, q.params, true);
+  // The count is only needed when the page does not tell it (a full page, or an offset past the end).
+  const total =
+    q.total ??
+    (rows.length > 0 && rows.length < query.limit ? query.offset + rows.length : runOnce<{ n: number }>(db, q.count, q.params.slice(0, -2), false)!.n);
+  return { artists: present(db, rows, view), total, limit: query.limit, offset: query.offset };
+}
+
+export function followedArtists(db: Database, query: ParsedList, view: View) {
+  const userId = view.userId ?? -1;
+  const rows = db
+    .query<ArtistRow, number[]>(
+      `SELECT ${COLUMNS} FROM account.follows f JOIN artists a ON a.id = f.target_id
+       WHERE f.user_id = ? AND f.kind = 'artist' ORDER BY f.created_at DESC, f.target_id DESC LIMIT ? OFFSET ?`,
+    )
+    .all(userId, query.limit, query.offset);
+  const total = db
+    .query<{ n: number }, [number]>(
+      "SELECT count(*) AS n FROM account.follows f JOIN artists a ON a.id = f.target_id WHERE f.user_id = ? AND f.kind = 'artist'",
+    )
+    .get(userId)!.n;
+  return { artists: present(db, rows, view), total, limit: query.limit, offset: query.offset };
+}
+
+function artistRow(db: Database, id: number): ArtistRow {
+  const row = db.query<ArtistRow, [number]>(`SELECT ${COLUMNS} FROM artists a WHERE a.id = ?`).get(id);
+  if (!row) throw notFound(`Artist ${id} not found`);
+  return row;
+}
+
+export function assertArtist(db: Database, id: number): void {
+  if (!db.query("SELECT 1 FROM artists WHERE id = ?").get(id)) throw notFound(`Artist ${id} not found`);
+}
+
+export function getArtist(db: Database, id: number, view: View) {
+  return present(db, [artistRow(db, id)], view)[0]!;
+}
+
+// ---------------------------------------------------------------- stats
+
+type FieldStats = { min: number | null; max: number | null; p50: number | null; p95: number | null };
+
+/** Linear interpolation between the order statistics of a sorted array (R type 7, numpy's default). */
+export function quantile(sorted: Float64Array, p: number): number | null {
+  const n = sorted.length;
+  if (n === 0) return null;
+  const pos = p * (n - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.min(lo + 1, n - 1);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+const statsCache = new WeakMap<Database, Map<string, unknown>>();
+const STATS_CACHE_SIZE = 64;
+
+export function artistStats(db: Database, query: ParsedList, userId: number | null) {
+  const where = filterSql(db, query, userId);
+  const key = JSON.stringify([where.sql, where.params]);
+  let cache = statsCache.get(db);
+  if (!cache) statsCache.set(db, (cache = new Map()));
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const cols = STATS_FIELDS.map((f) => `a.${f}`).join(", ");
+  const rows = db.query<unknown, Bind[]>(`SELECT ${cols}, a.nationality FROM artists a WHERE ${where.sql}`).values(...where.params) as unknown[][];
+  const columns = STATS_FIELDS.map(() => new Float64Array(rows.length));
+  const counts = STATS_FIELDS.map(() => 0);
+  const nationalities = new Map<string, number>();
+  for (const row of rows) {
+    for (let j = 0; j < STATS_FIELDS.length; j++) {
+      const v = row[j] as number | null;
+      if (v !== null && Number.isFinite(v)) columns[j]![counts[j]!++] = v;
+    }
+    const nat = row[STATS_FIELDS.length] as string;
+    nationalities.set(nat, (nationalities.get(nat) ?? 0) + 1);
+  }
+  const out: Record<string, unknown> = { total: rows.length };
+  STATS_FIELDS.forEach((f, j) => {
+    const s = columns[j]!.subarray(0, counts[j]!).sort();
+    const q = (p: number) => {
+      const v = quantile(s, p);
+      return v === null ? null : round(v, 4);
+    };
+    out[f] = { min: s.length ? s[0]! : null, max: s.length ? s[s.length - 1]! : null, p50: q(0.5), p95: q(0.95) } satisfies FieldStats;
+  });
+  out.nationalities = [...nationalities]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  cache.set(key, out);
+  if (cache.size > STATS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return out;
+}
+
+// ---------------------------------------------------------------- related (the artist vector index)
+
+/**
+ * The artist index of a read connection (artist_vectors: artist_index_vector normalised, zero
+ * vectors left out; built by embedMarket), opened once per connection; null when the market has none.
+ */
+const artistVectorIndexes = new WeakMap<Database, VectorIndex | null>();
+
+function artistVectors(db: Database): VectorIndex | null {
+  let index = artistVectorIndexes.get(db);
+  if (index === undefined) {
+    index = VectorIndex.exists(db, ARTIST_INDEX) ? new VectorIndex(db, ARTIST_INDEX) : null;
+    artistVectorIndexes.set(db, index);
+  }
+  return index;
+}
+
+/** The `limit` artists nearest to `id` by cosine similarity of artist_index_vector, best first (ties by id); none for an artist without a usable vector. */
+export function nearestArtists(db: Database, id: number, limit: number): { id: number; similarity: number }[] {
+  const index = artistVectors(db);
+  if (!index) throw new HttpError(503, "This market has no artist vector index yet: seed it, or re-run the import");
+  const vector = index.vectorOf(id);
+  if (!vector) return [];
+  return index.search(vector, limit, { exclude: [id] }).map((h) => ({ id: h.id, similarity: round(Math.max(-1, Math.min(1, h.score)), 6) }));
+}
+
+export function relatedArtists(db: Database, id: number, limit: number, view: View) {
+  assertArtist(db, id);
+  const near = nearestArtists(db, id, limit);
+  if (near.length === 0) return { artist_id: id, artists: [] };
+  const rows = db
+    .query<ArtistRow, number[]>(`SELECT ${COLUMNS} FROM artists a WHERE a.id IN (${near.map(() => "?").join(",")})`)
+    .all(...near.map((n) => n.id));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const kept = near.filter((n) => byId.has(n.id));
+  const shown = present(db, kept.map((n) => byId.get(n.id)!), view);
+  return { artist_id: id, artists: shown.map((row, i) => ({ ...row, similarity: kept[i]!.similarity })) };
+}
+
+// ---------------------------------------------------------------- chart
+
+/** z of the central 80 % band: exp(log value ± 1.2816 · stderr). */
+const Z80 = 1.2816;
+const DAY_MS = 86_400_000;
+const DAILY_MONTHS = 24;
+
+interface Point {
+  time: string;
+  value: number;
+  value_low?: number;
+  value_high?: number;
+}
+
+function point(time: string, value: number, se: number): Point {
+  const p: Point = { time, value: round(value, 2) };
+  if (Number.isFinite(se) && se >= 0) {
+    p.value_low = round(value * Math.exp(-Z80 * se), 2);
+    p.value_high = round(value * Math.exp(Z80 * se), 2);
+  }
+  return p;
+}
+
+const dayMs = (date: string) => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+
+export function artistChart(db: Database, id: number, resolution: Resolution) {
+  const artist = db.query<{ name: string }, [number]>("SELECT name FROM artists WHERE id = ?").get(id);
+  if (!artist) throw notFound(`Artist ${id} not found`);
+  const chart = db
+    .query<{ start_month: string; points: Uint8Array; stderr: Uint8Array }, [number]>("SELECT start_month, points, stderr FROM artist_charts WHERE artist_id = ?")
+    .get(id);
+  const data: Point[] = [];
+  if (chart) {
+    const values = unpackSeries(chart.points);
+    const errs = unpackSeries(chart.stderr);
+    const n = values.length;
+    const ok = (i: number) => Number.isFinite(values[i]!) && values[i]! > 0;
+    if (resolution === "monthly") {
+      for (let i = 0; i < n; i++) if (ok(i)) data.push(point(monthDate(chart.start_month, i), values[i]!, errs[i]!));
+    } else if (resolution === "yearly") {
+      // the December point of each year, or the year's last point (the current year)
+      for (let i = 0; i < n; i++) {
+        const time = monthDate(chart.start_month, i);
+        const last = i === n - 1 || monthDate(chart.start_month, i + 1).slice(0, 4) !== time.slice(0, 4);
+        if (last && ok(i)) data.push(point(time, values[i]!, errs[i]!));
+      }
+    } else {
+      // daily: the monthly points of the last two years, linearly interpolated to every day
+      for (let i = Math.max(0, n - 1 - DAILY_MONTHS); i < n - 1; i++) {
+        if (!ok(i) || !ok(i + 1)) continue;
+        const t0 = dayMs(monthDate(chart.start_month, i));
+        const t1 = dayMs(monthDate(chart.start_month, i + 1));
+        for (let t = t0; t < t1; t += DAY_MS) {
+          const f = (t - t0) / (t1 - t0);
+          const v = values[i]! + (values[i + 1]! - values[i]!) * f;
+          const se = errs[i]! + (errs[i + 1]! - errs[i]!) * f;
+          data.push(point(new Date(t).toISOString().slice(0, 10), v, se));
+        }
+      }
+      if (n > 0 && ok(n - 1)) data.push(point(monthDate(chart.start_month, n - 1), values[n - 1]!, errs[n - 1]!));
+    }
+  }
+  return {
+    resolution,
+    unit: "USD",
+    currency: "USD",
+    series: [{ id: "service_index", label: `${artist.name}: price index (typical work, USD)`, data }],
+  };
+}
+
+// ---------------------------------------------------------------- events and analytics documents
+
+export function artistEvents(db: Database, id: number, types: readonly string[] | undefined) {
+  assertArtist(db, id);
+  const wanted = types && types.length ? [...new Set(types)] : [...EVENT_TYPES];
+  const events = db
+    .query<{ id: number; date: string; type: string; title: string; description: string }, (string | number)[]>(
+      `SELECT id, date, type, title, description FROM artist_events
+       WHERE artist_id = ? AND visible = 1 AND type IN (${wanted.map(() => "?").join(",")}) ORDER BY date ASC, id ASC`,
+    )
+    .all(id, ...wanted);
+  return { artist_id: id, events };
+}
+
+export const ANALYTICS_KINDS = [
+  "sales-volume",
+  "sharpe-ratio",
+  "career-path-count",
+  "career-path-lae",
+  "returns-vs-period",
+  "compound-annual-returns",
+] as const;
+export type AnalyticsKind = (typeof ANALYTICS_KINDS)[number];
+
+/** The stored document of `kind`, wrapped in the documented response object. */
+export function artistAnalytics(db: Database, id: number, kind: AnalyticsKind): Record<string, unknown> {
+  assertArtist(db, id);
+  const row = db
+    .query<{ body: string | Uint8Array }, [number, string]>("SELECT body FROM artist_analytics WHERE artist_id = ? AND kind = ?")
+    .get(id, kind);
+  const doc = row ? (unpackDocument(row.body) as unknown[]) : null;
+  switch (kind) {
+    case "sharpe-ratio": {
+      const stored = new Map(((doc ?? []) as { horizon_years: number; sharpe_ratio: number | null }[]).map((h) => [h.horizon_years, h.sharpe_ratio]));
+      return {
+        artist_id: id,
+        horizons: SHARPE_HORIZONS.map((h) => {
+          const v = stored.get(h);
+          return { horizon_years: h, sharpe_ratio: typeof v === "number" && Number.isFinite(v) ? round(v, 6) : null };
+        }),
+      };
+    }
+    case "career-path-count":
+      return { artist_id: id, unit: "artworks", items: doc ?? [] };
+    case "career-path-lae": {
+      const items = (doc ?? []) as { medium: string; points: { year: number; value: number }[] }[];
+      return { artist_id: id, unit: "USD", items: items.map((m) => ({ medium: m.medium, points: m.points.map((p) => ({ year: p.year, value: round(p.value, 2) })) })) };
+    }
+    case "returns-vs-period":
+      return { artist_id: id, items: ((doc ?? []) as { period_months: number }[]).filter((p) => p.period_months >= 12) };
+    case "sales-volume":
+    case "compound-annual-returns":
+      return { artist_id: id, items: doc ?? [] };
+  }
+}

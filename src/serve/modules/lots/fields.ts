@@ -1,0 +1,109 @@
+/**
+ * The lot list grammar: every filter and sort of GET /v1/lots (and /v1/lots/followed), declared
+ * once over the columns of the denormalised `lots` table. Columns are unqualified (the list query
+ * reads `lots` alone; the details are fetched afterwards by id).
+ *
+ * Filters whose value is not the column's own value are resolved by the service before the WHERE
+ * clause is built, keeping the declared column: artist_uid and artwork_uid (uid → id),
+ * sale_location (location name → location_id). auction_house_id and sale_auction_house_id are the
+ * same column (a lot's house is its sale's house).
+ */
+import type { Filter, ListSpec } from "../../query/grammar";
+import { T } from "../../query/grammar";
+import { PREFERRED_CURRENCY } from "../../query/params";
+import { epochSeconds, isoOfSeconds } from "../../../market/time";
+import { LOT_STATUSES, SALE_STATUSES } from "./model";
+
+/** Sort values → ORDER BY, each ending with the id tiebreak, NULLs last in both directions. */
+export const LOT_SORTS: Readonly<Record<string, string>> = {
+  RAW_LOT_ID_ASC: "id ASC",
+  RAW_LOT_ID_DESC: "id DESC",
+  // Lot number within its sale; across sales, by sale id.
+  NUMBER_ASC: "sale_id ASC, lot_seq ASC, id ASC",
+  NUMBER_DESC: "sale_id DESC, lot_seq DESC, id DESC",
+  SALE_DATE_ASC: "sale_datetime ASC, id ASC",
+  SALE_DATE_DESC: "sale_datetime DESC, id DESC",
+  // SQLite orders NULL lowest: DESC already puts NULLs last; ASC sorts on (x IS NULL) first, and
+  // the service reads it from x's plain index in two ranges (NULLS_LAST_ASC).
+  CREATION_YEAR_ASC: "(creation_year IS NULL) ASC, creation_year ASC, id ASC",
+  CREATION_YEAR_DESC: "creation_year DESC, id DESC",
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: "(estimate_min_usd_cents IS NULL) ASC, estimate_min_usd_cents ASC, id ASC",
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: "estimate_min_usd_cents DESC, id DESC",
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: "(estimate_max_usd_cents IS NULL) ASC, estimate_max_usd_cents ASC, id ASC",
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: "estimate_max_usd_cents DESC, id DESC",
+};
+
+/**
+ * The ASC sorts with NULLs last, by their column. A plain index on x holds the NULLs first, then
+ * x ascending, each run in id (rowid) order; the list reads it as two ranges, the rows with x
+ * (`x IS NOT NULL ORDER BY x, id`) and then the rows without (`x IS NULL ORDER BY id`): the
+ * order of LOT_SORTS, with no index of its own.
+ */
+export const NULLS_LAST_ASC: Readonly<Record<string, string>> = {
+  CREATION_YEAR_ASC: "creation_year",
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: "estimate_min_usd_cents",
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: "estimate_max_usd_cents",
+};
+
+export const LOT_LIST: ListSpec = {
+  fields: {
+    status: { column: "status", type: T.enum(LOT_STATUSES), suffixes: ["", "__in"] },
+    sale_status: { column: "sale_status", type: T.enum(SALE_STATUSES), suffixes: ["", "__in"], description: "state of the lot's sale" },
+    auction_house_id: { column: "house_id", type: T.int(1), suffixes: ["", "__in"] },
+    sale_auction_house_id: {
+      column: "house_id",
+      type: T.int(1),
+      suffixes: ["", "__in"],
+      description: "the house of the lot's sale; the same as auction_house_id",
+    },
+    sale_id: { column: "sale_id", type: T.int(1), suffixes: ["", "__in"] },
+    sale_location: {
+      column: "location_id",
+      type: T.str(200),
+      suffixes: ["", "__in"],
+      description: "a location name from /v1/auction-locations (exact, case-insensitive)",
+    },
+    sale_datetime: { column: "sale_datetime", type: T.datetime(), suffixes: ["__gte", "__lte"], description: "start of the lot's sale" },
+    hammer_price_usd: { column: "hammer_usd_cents", scale: 100, type: T.int(), suffixes: ["__gte", "__lte"], description: "USD; lots without a hammer never match" },
+    hammer_price_estimate_max_usd: { column: "estimate_max_usd_cents", scale: 100, type: T.int(), suffixes: ["__gte", "__lte"], description: "high estimate in USD" },
+    premium_price_usd: { column: "premium_usd_cents", scale: 100, type: T.int(), suffixes: ["__gte", "__lte"], description: "price with buyer's premium in USD" },
+    artist_id: { column: "artist_id", type: T.int(1), suffixes: ["", "__in"] },
+    artist_uid: { column: "artist_id", type: T.str(200), suffixes: [""], description: "the artist's canonical slug" },
+    artwork_id: { column: "artwork_id", type: T.int(1), suffixes: ["", "__in"] },
+    artwork_uid: { column: "artwork_id", type: T.str(200), suffixes: [""], description: "the artwork's uid" },
+    creation_year: { column: "creation_year", type: T.int(), suffixes: ["__gte", "__lte"] },
+    is_top: { column: "is_top", type: T.bool(), suffixes: [""] },
+  },
+  params: {
+    search: {
+      type: T.str(200),
+      description:
+        "free text over the artist's name, the artwork's title and the lot's notes: every word must occur (whole words, case and accents ignored)",
+    },
+    preferred_currency: PREFERRED_CURRENCY,
+  },
+  sorts: LOT_SORTS,
+  defaultSort: "SALE_DATE_DESC",
+  tiebreaker: "id",
+  limit: { default: 20, max: 100 },
+};
+
+/**
+ * Datetime range bounds in a stored form. The grammar gives `….sssZ`; stored datetimes are whole
+ * seconds, so a lower bound is rounded up to the second and an upper bound down, then written as
+ * the column holds them: Unix seconds (lots.sale_datetime) or `YYYY-MM-DDTHH:MM:SSZ` text (sales),
+ * which compares exactly only in that one form.
+ */
+function boundsAs(encode: (seconds: number) => number | string) {
+  return (filters: readonly Filter[], fields: readonly string[]): Filter[] =>
+    filters.map((f) => {
+      if (!fields.includes(f.field) || (f.suffix !== "__gte" && f.suffix !== "__lte")) return f;
+      return { ...f, value: encode(epochSeconds(f.value as string, f.suffix === "__gte" ? "lower" : "upper")) };
+    });
+}
+
+/** Bounds on a column of ISO text (sales' start and end). */
+export const storedDatetimeBounds = boundsAs(isoOfSeconds);
+
+/** Bounds on a column of Unix seconds (lots.sale_datetime). */
+export const secondsBounds = boundsAs((seconds) => seconds);

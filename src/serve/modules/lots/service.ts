@@ -1,0 +1,446 @@
+/**
+ * Lots: the list query (over `lots` alone, by its indexes), then the page's details by id, then
+ * the response objects. The list never counts: it fetches limit + 1 ids and answers has_more.
+ */
+import { Database } from "bun:sqlite";
+import { artworkIdsByUids } from "../../../db/artwork-uid";
+import { followedAmong } from "../../../db/follows";
+import { LOTS_FTS_TOKENIZE } from "../../../db/market-indexes/lots";
+import type { AppDeps, Schema } from "../../http/endpoint";
+import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { isoOfSecondsSql } from "../../../market/time";
+import { LOT_LIST, NULLS_LAST_ASC, secondsBounds } from "./fields";
+import { PRICE_USD_COLUMNS, priceObject, type PriceRow } from "./model";
+
+type Bind = SqlFragment["params"][number];
+
+/** The caller's view: which schema, whose follows, which image variant, which currency. */
+export interface LotView {
+  schema: Schema;
+  userId: number | null;
+  /** Keyless callers get blurred image previews. */
+  blur: boolean;
+  origin: string;
+  preferred?: string;
+}
+
+// ---------------------------------------------------------------- search
+
+/**
+ * The tokens lots_fts's tokenizer makes of `text` (lower case, accents removed), in order, each
+ * once: the text goes into a one-row FTS5 table of the same tokenizer in memory and its tokens
+ * come back from fts5vocab, so the words of a search are exactly the index's words.
+ */
+const tokenize = (() => {
+  let run: ((text: string) => string[]) | null = null;
+  return (text: string): string[] => {
+    if (!run) {
+      const mem = new Database(":memory:");
+      mem.run(`CREATE VIRTUAL TABLE t USING fts5(text, tokenize='${LOTS_FTS_TOKENIZE}')`);
+      mem.run("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')");
+      const insert = mem.query<null, [string]>("INSERT INTO t (rowid, text) VALUES (1, ?)");
+      const terms = mem.query<{ term: string }, []>("SELECT term FROM v ORDER BY offset");
+      const clear = mem.query<null, []>("DELETE FROM t");
+      run = (s) => {
+        insert.run(s);
+        try {
+          return [...new Set(terms.all().map((r) => r.term))];
+        } finally {
+          clear.run();
+        }
+      };
+    }
+    return run(text);
+  };
+})();
+
+/**
+ * An FTS5 query from free text, with no FTS syntax of the user's: the letters and digits of the
+ * first 32 whitespace-separated chunks that have any, cut into the index's tokens ("O'Keeffe" and
+ * "saint-rémy" are two each), each token quoted, the tokens ANDed. lots_fts keeps no positions
+ * (detail=none), so a query is single tokens only, never a phrase. Operators, quotes, stars,
+ * parentheses and colons are dropped; AND, OR, NOT and NEAR become plain words. Null when no
+ * token remains.
+ */
+export function ftsQuery(text: string): string | null {
+  const words: string[] = [];
+  let chunks = 0;
+  for (const chunk of text.split(/\s+/)) {
+    const found = chunk.match(/[\p{L}\p{N}\p{M}]+/gu);
+    if (!found) continue;
+    words.push(...found);
+    if (++chunks === 32) break;
+  }
+  const tokens = words.length ? tokenize(words.join(" ")) : [];
+  return tokens.length ? tokens.map((t) => `"${t.replaceAll('"', '""')}"`).join(" ") : null;
+}
+
+/** The words of a search, for the fallback without an FTS table. */
+function searchWords(text: string): string[] {
+  return (text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).slice(0, 32);
+}
+
+/**
+ * Thresholds of the adaptive plans (exported so tests can lower them to walk both branches).
+ * A range or a search matching fewer rows than these drives the query from its own index and
+ * sorts what it found; a broader one is checked row by row while the sort's index is walked,
+ * which then finds a page after a bounded number of rows (about table size / threshold per row).
+ * walkSlack: how far past the expected length a sort's walk is tried (sortWalkIndex); sortRows:
+ * the most rows it sorts from a filter's own index when that walk does not find the page.
+ */
+export const PLANNER = { rangeRows: 20_000, searchRows: 50_000, walkSlack: 4, sortRows: 1_000_000 };
+
+const schemaObjects = new WeakMap<Database, Set<string>>();
+/** Tables and indexes of the snapshot (a market built before this code may lack the read indexes). */
+function hasObject(db: Database, name: string): boolean {
+  let names = schemaObjects.get(db);
+  if (!names) {
+    names = new Set(db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')").all().map((r) => r.name));
+    schemaObjects.set(db, names);
+  }
+  return names.has(name);
+}
+
+const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The search condition over `lots`: the FTS table when built, else (an older snapshot) LIKE per
+ * word. A rare search is an id list (then sorted); a common one a per-row check, so that the
+ * sort's index is walked and stops at the page.
+ */
+function searchCondition(db: Database, text: string): SqlFragment | null {
+  if (hasObject(db, "lots_fts")) {
+    const q = ftsQuery(text);
+    if (!q) return null;
+    const n = db
+      .query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ? LIMIT ?)")
+      .get(q, PLANNER.searchRows)!.n;
+    return n < PLANNER.searchRows
+      ? { sql: "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?)", params: [q] }
+      : { sql: "EXISTS (SELECT 1 FROM lots_fts WHERE lots_fts MATCH ? AND rowid = lots.id)", params: [q] };
+  }
+  const words = searchWords(text);
+  if (!words.length) return null;
+  const one =
+    "(EXISTS (SELECT 1 FROM lot_notes n WHERE n.id = lots.notes_id AND n.text LIKE ? ESCAPE '\\') OR EXISTS (SELECT 1 FROM artists a WHERE a.id = lots.artist_id AND a.name LIKE ? ESCAPE '\\')" +
+    " OR EXISTS (SELECT 1 FROM artworks w WHERE w.id = lots.artwork_id AND w.title LIKE ? ESCAPE '\\'))";
+  return { sql: words.map(() => one).join(" AND "), params: words.flatMap((w) => [like(w), like(w), like(w)]) };
+}
+
+/** Range filters the planner cannot weigh (SQLite keeps no histograms here), with their index. */
+const RANGE_INDEXES: Readonly<Record<string, string>> = {
+  hammer_price_usd: "lots_hammer_usd",
+  premium_price_usd: "lots_premium_usd",
+  hammer_price_estimate_max_usd: "lots_estimate_max_usd",
+  creation_year: "lots_creation_year",
+};
+/** Filters that make a small, indexed starting set on their own: the planner's choice is right then. */
+const DRIVING_FILTERS = new Set(["artist_id", "artist_uid", "artwork_id", "artwork_uid", "sale_id"]);
+
+/** The lots matching `where`, read from `index`, counted up to `cap` (the count stops there). */
+function countUpTo(db: Database, index: string, where: SqlFragment, cap: number): number {
+  return db.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM lots INDEXED BY ${index} WHERE ${where.sql} LIMIT ?)`).get(...where.params, cap)!.n;
+}
+
+/**
+ * The index to drive a list from when a value range is narrow: its rows are counted on the
+ * index (at most PLANNER.rangeRows of them), and the narrowest range under that bound wins.
+ * Null when the planner's own plan is fine (no such range, a driving filter, or broad ranges).
+ */
+function narrowRangeIndex(db: Database, filters: readonly Filter[]): string | null {
+  if (filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  let best: string | null = null;
+  let fewest = PLANNER.rangeRows;
+  for (const [field, index] of Object.entries(RANGE_INDEXES)) {
+    const ranges = filters.filter((f) => f.field === field);
+    if (!ranges.length || !hasObject(db, index)) continue;
+    const n = countUpTo(db, index, whereClause(LOT_LIST, ranges), PLANNER.rangeRows);
+    if (n < fewest) {
+      best = index;
+      fewest = n;
+    }
+  }
+  return best;
+}
+
+/**
+ * The index each of these sorts reads its order from ("" for RAW_LOT_ID: the table itself, in
+ * rowid order). The filters' indexes end in sale_datetime, so with an equality filter (status,
+ * house, location, is_top) these sorts have no index serving both.
+ */
+const SORT_INDEXES: Readonly<Record<string, string>> = {
+  RAW_LOT_ID_ASC: "",
+  RAW_LOT_ID_DESC: "",
+  NUMBER_ASC: "lots_sale",
+  NUMBER_DESC: "lots_sale",
+  CREATION_YEAR_ASC: "lots_creation_year",
+  CREATION_YEAR_DESC: "lots_creation_year",
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: "lots_estimate_min_usd",
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: "lots_estimate_min_usd",
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: "lots_estimate_max_usd",
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: "lots_estimate_max_usd",
+};
+
+const lotCounts = new WeakMap<Database, number>();
+/** The market's lots (by the largest id: a bound is all it is used for). */
+function lotCount(db: Database): number {
+  let n = lotCounts.get(db);
+  if (n === undefined) lotCounts.set(db, (n = db.query<{ n: number | null }, []>("SELECT max(id) AS n FROM lots").get()!.n ?? 0));
+  return n;
+}
+
+/** The equality filters' own indexes (each ends in sale_datetime), by column. */
+const EQUALITY_INDEXES: Readonly<Record<string, string>> = {
+  house_id: "lots_house_date",
+  location_id: "lots_location_date",
+};
+
+/** The rare statuses' partial indexes (sale_datetime first; src/db/market-indexes): sold and passed have none. */
+const STATUS_INDEXES: Readonly<Record<string, string>> = {
+  withdrawn: "lots_withdrawn",
+  unknown: "lots_unknown",
+  upcoming: "lots_upcoming",
+};
+
+/**
+ * An equality filter's own index, if it has one: is_top = true has the partial lots_top (the top
+ * lots by date), a rare status its partial index; is_top = false and status = sold or passed,
+ * most lots, have none: null, the sort's index is walked. undefined: the column has no index.
+ */
+function equalityIndex(f: Filter): string | null | undefined {
+  const column = LOT_LIST.fields[f.field]!.column;
+  if (column === "is_top") return f.value === true ? "lots_top" : undefined;
+  if (column === "status") return f.suffix === "" && typeof f.value === "string" ? (STATUS_INDEXES[f.value] ?? null) : undefined;
+  return EQUALITY_INDEXES[column];
+}
+
+/**
+ * The sort's own index, to walk in order, when the filters match many rows; null to leave the plan
+ * to SQLite. SQLite weighs an equality filter's index by its rows per value on average
+ * (sqlite_stat1) and prefers it to the sort's index, so it reads the filter's rows whole and sorts
+ * them: for a large value most of the market (status=sold is 22M of the 29M lots at full scale,
+ * one location 6.8M), minutes for one page. Walking the sort's index and checking each row reads
+ * about (offset + limit) × N / M rows for M matches among N lots; sorting reads M: the walk is
+ * cheaper once M > √((offset + limit) × N). So: (1) an equality filter's rows are counted on its
+ * own index up to that bound (fewer: SQLite's plan stands; a value without an index, status sold
+ * or passed, is most lots and is walked at once); (2) the walk is tried on the first
+ * PLANNER.walkSlack times the bound entries of the sort's index, which must hold the page. When
+ * they do not (the filter's lots sit late in the sort's order: top lots by low estimate, sold lots
+ * by descending lot number, whose head is the sales to come), the filter's rows are sorted after
+ * all, read from its own index, if there are at most PLANNER.sortRows of them; more, and the walk
+ * goes on past the head (seconds). With several equality filters a missed probe leaves SQLite's
+ * plan.
+ */
+function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragment, sort: string | null | undefined, offset: number, limit: number): string | null {
+  const index = sort ? SORT_INDEXES[sort] : undefined;
+  if (index === undefined || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  if (index && !hasObject(db, index)) return null;
+  const equalities = filters.filter((f) => (f.suffix === "" || f.suffix === "__in") && equalityIndex(f));
+  if (!equalities.length) {
+    // a status of most lots (sold, passed) and no other equality filter with an index: walk
+    return filters.some((f) => equalityIndex(f) === null) ? index : null;
+  }
+  const own = equalityIndex(equalities[0]!)!;
+  if (!hasObject(db, own)) return null;
+  const need = offset + limit + 1;
+  const bound = Math.ceil(Math.sqrt(need * lotCount(db)));
+  const alone = whereClause(LOT_LIST, [equalities[0]!]);
+  if (countUpTo(db, own, alone, bound) < bound) return null;
+  const x = NULLS_LAST_ASC[sort!];
+  const head = `SELECT id AS wid FROM lots${index ? ` INDEXED BY ${index}` : ""}${x ? ` WHERE ${x} IS NOT NULL ORDER BY ${x}, id` : ` ORDER BY ${orderClause(LOT_LIST, sort!)}`} LIMIT ?`;
+  const found = db
+    .query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM (${head}) AS w JOIN lots ON lots.id = w.wid WHERE ${where.sql} LIMIT ?)`)
+    .get(PLANNER.walkSlack * bound, ...where.params, need)!.n;
+  if (found >= need) return index;
+  // the page lies deep in the sort's order: sort the filter's rows from its own index when there
+  // are few enough (one equality filter, at most PLANNER.sortRows rows); else walk on past the head
+  if (equalities.length !== 1) return null;
+  return countUpTo(db, own, alone, PLANNER.sortRows + 1) <= PLANNER.sortRows ? own : index;
+}
+
+// ---------------------------------------------------------------- the list query
+
+/** Replaces values that name something (uids, location names) by the ids the column holds; 0 when unknown. */
+function resolveFilters(db: Database, filters: readonly Filter[]): Filter[] {
+  const byUid = (table: "artists" | "artworks", uid: string) =>
+    table === "artworks"
+      ? (artworkIdsByUids(db, [uid]).get(uid) ?? 0)
+      : (db.query<{ id: number }, [string]>("SELECT id FROM artists WHERE uid = ?").get(uid)?.id ?? 0);
+  const location = (name: string) =>
+    db.query<{ id: number }, [string]>("SELECT id FROM auction_locations WHERE name = ? COLLATE NOCASE").get(name)?.id ?? 0;
+  const resolved = filters.map((f): Filter => {
+    switch (f.field) {
+      case "artist_uid":
+        return { ...f, value: byUid("artists", f.value as string) };
+      case "artwork_uid":
+        return { ...f, value: byUid("artworks", f.value as string) };
+      case "sale_location":
+        return { ...f, value: f.suffix === "__in" ? (f.value as string[]).map(location) : location(f.value as string) };
+      default:
+        return f;
+    }
+  });
+  return secondsBounds(resolved, ["sale_datetime"]);
+}
+
+/** The id query of one page (`sql`, ending in LIMIT ? OFFSET ?), and for the ASC sorts with NULLs last its second range. */
+export interface LotListSql extends SqlFragment {
+  /**
+   * NULLS_LAST_ASC: `sql` reads only the rows with a value (`x IS NOT NULL ORDER BY x, id`);
+   * `rows` reads the NULL rows that follow them (`x IS NULL ORDER BY id`, its LIMIT ? OFFSET ?
+   * still to bind) and `count` counts `sql`'s rows (for a page that starts past them). Absent when
+   * no NULL row can match (a range filter on x).
+   */
+  nulls?: { rows: SqlFragment; count: SqlFragment };
+}
+
+/**
+ * The id query of one page: `SELECT id FROM lots WHERE … ORDER BY … LIMIT ? OFFSET ?`, with
+ * limit + 1 rows for has_more. `followedBy` restricts to a user's followed lots. An ASC sort with
+ * NULLs last is two ranges of the column's plain index (see LotListSql.nulls, lotListIds).
+ */
+export function lotListSql(db: Database, query: ParsedList, followedBy: number | null = null): LotListSql {
+  const filters = resolveFilters(db, query.filters);
+  const where = whereClause(LOT_LIST, filters);
+  const parts = [where.sql];
+  const params: Bind[] = [...where.params];
+  const search = query.params.search as string | undefined;
+  if (search !== undefined) {
+    const cond = searchCondition(db, search);
+    if (cond) {
+      parts.push(cond.sql);
+      params.push(...cond.params);
+    }
+  }
+  if (followedBy !== null) {
+    parts.push("id IN (SELECT target_id FROM account.follows WHERE user_id = ? AND kind = 'lot')");
+    params.push(followedBy);
+  }
+  const driver = search === undefined && followedBy === null ? narrowRangeIndex(db, filters) : null;
+  const walk = search === undefined && followedBy === null && !driver ? sortWalkIndex(db, filters, where, query.sort, query.offset, query.limit) : null;
+  const using = driver ? ` INDEXED BY ${driver}` : walk === "" ? " NOT INDEXED" : walk ? ` INDEXED BY ${walk}` : "";
+  const from = `FROM lots${using} WHERE ${parts.join(" AND ")}`;
+  const page = [query.limit + 1, query.offset];
+  const x = query.sort ? NULLS_LAST_ASC[query.sort] : undefined;
+  if (!x) return { sql: `SELECT id ${from} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`, params: [...params, ...page] };
+  // a range on x (x >= ?, x <= ?) matches no NULL
+  const noNulls = filters.some((f) => LOT_LIST.fields[f.field]!.column === x && (f.suffix === "__gte" || f.suffix === "__lte"));
+  return {
+    sql: `SELECT id ${from} AND ${x} IS NOT NULL ORDER BY ${x} ASC, id ASC LIMIT ? OFFSET ?`,
+    params: [...params, ...page],
+    nulls: noNulls
+      ? undefined
+      : {
+          rows: { sql: `SELECT id ${from} AND ${x} IS NULL ORDER BY id ASC LIMIT ? OFFSET ?`, params },
+          count: { sql: `SELECT count(*) AS n ${from} AND ${x} IS NOT NULL`, params },
+        },
+  };
+}
+
+/**
+ * The ids of one page (limit + 1 of them at most), in the list's order. For an ASC sort with
+ * NULLs last, a page the rows with a value do not fill goes on with the NULL rows: at the offset
+ * past the first range, which is offset + what the first range gave, or (a page starting past the
+ * first range) its count.
+ */
+export function lotListIds(db: Database, query: ParsedList, followedBy: number | null = null): number[] {
+  const list = lotListSql(db, query, followedBy);
+  const ids = db.query<{ id: number }, Bind[]>(list.sql).all(...list.params).map((r) => r.id);
+  const want = query.limit + 1;
+  if (!list.nulls || ids.length === want) return ids;
+  const { rows, count } = list.nulls;
+  const first = ids.length > 0 || query.offset === 0 ? query.offset + ids.length : db.query<{ n: number }, Bind[]>(count.sql).get(...count.params)!.n;
+  const more = db.query<{ id: number }, Bind[]>(rows.sql).all(...rows.params, want - ids.length, Math.max(0, query.offset - first));
+  return [...ids, ...more.map((r) => r.id)];
+}
+
+// ---------------------------------------------------------------- details
+
+interface LotRow extends PriceRow {
+  id: number;
+  lot_num: string;
+  status: string;
+  house_id: number;
+  house_name: string | null;
+  sale_id: number;
+  is_top: number;
+  reserve_mark: number;
+  third_party_mark: number;
+  notes: string;
+  artwork_id: number;
+  artwork_name: string | null;
+  creation_year: number | null;
+  image_id: number | null;
+  artist_id: number;
+  artist_uid: string | null;
+  artist_name: string | null;
+  sale_name: string | null;
+  sale_location: string | null;
+  sale_start: string | null;
+}
+
+const DETAIL_SQL = `
+  SELECT l.id, l.lot_num, l.status, l.house_id, h.name AS house_name, l.sale_id, l.is_top, l.reserve_mark, l.third_party_mark,
+    l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, ${PRICE_USD_COLUMNS}, ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime, coalesce(n.text, '') AS notes, l.artwork_id, w.title AS artwork_name,
+    coalesce(w.creation_year, l.creation_year) AS creation_year, w.image_id, l.artist_id, a.uid AS artist_uid,
+    a.name AS artist_name, s.name AS sale_name, s.location AS sale_location, s.start_datetime AS sale_start
+  FROM lots l
+  LEFT JOIN auction_houses h ON h.id = l.house_id
+  LEFT JOIN lot_notes n ON n.id = l.notes_id
+  LEFT JOIN artworks w ON w.id = l.artwork_id
+  LEFT JOIN artists a ON a.id = l.artist_id
+  LEFT JOIN sales s ON s.id = l.sale_id
+  WHERE l.id IN `;
+
+/** The rows of `ids`, in the order of `ids` (ids the market lacks are skipped). */
+function lotRows(db: Database, ids: readonly number[]): LotRow[] {
+  if (!ids.length) return [];
+  const rows = db.query<LotRow, number[]>(`${DETAIL_SQL}(${ids.map(() => "?").join(", ")})`).all(...ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is LotRow => r !== undefined);
+}
+
+function lotObject(r: LotRow, deps: AppDeps, view: LotView, followed: Set<number>): Record<string, unknown> {
+  const lot: Record<string, unknown> = {
+    id: r.id,
+    lot_num: r.lot_num,
+    status: r.status,
+    auction_house_id: r.house_id,
+    auction_house_name: r.house_name ?? "",
+    sale_id: r.sale_id,
+    sale_datetime: r.sale_datetime,
+    is_top: r.is_top === 1,
+    reserve_mark: r.reserve_mark === 1,
+    third_party_mark: r.third_party_mark === 1,
+    artwork: { id: r.artwork_id, name: r.artwork_name ?? "", creation_year: r.creation_year },
+    artist: { id: r.artist_id, uid: r.artist_uid ?? "", name: r.artist_name ?? "" },
+    sale: { id: r.sale_id, name: r.sale_name ?? "", location: r.sale_location ?? "", start_datetime: r.sale_start ?? r.sale_datetime },
+    notes: r.notes,
+    image: deps.signer.imageObject(r.image_id, view.blur ? "blur" : "full", view.origin),
+  };
+  if (view.schema === "full") {
+    lot.price = priceObject(r, deps.fx, view.preferred);
+    lot.is_followed = followed.has(r.id);
+  }
+  return lot;
+}
+
+/** Response objects for `ids`, in that order, in the caller's schema. */
+export function lotObjects(deps: AppDeps, ids: readonly number[], view: LotView): Record<string, unknown>[] {
+  const rows = lotRows(deps.market, ids);
+  const followed = view.schema === "full" ? followedAmong(deps.market, view.userId, "lot", rows.map((r) => r.id)) : new Set<number>();
+  return rows.map((r) => lotObject(r, deps, view, followed));
+}
+
+export function listLots(deps: AppDeps, query: ParsedList, view: LotView, followedBy: number | null = null) {
+  const ids = lotListIds(deps.market, query, followedBy);
+  const hasMore = ids.length > query.limit;
+  return { lots: lotObjects(deps, ids.slice(0, query.limit), view), has_more: hasMore, limit: query.limit, offset: query.offset };
+}
+
+/** Which of `ids` the market holds. */
+export function existingLotIds(db: Database, ids: readonly number[]): Set<number> {
+  if (!ids.length) return new Set();
+  const rows = db.query<{ id: number }, number[]>(`SELECT id FROM lots WHERE id IN (${ids.map(() => "?").join(", ")})`).all(...ids);
+  return new Set(rows.map((r) => r.id));
+}

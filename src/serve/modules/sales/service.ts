@@ -1,0 +1,135 @@
+/** Sales: one query for the page, one count for the total, then the response objects. */
+import { followedAmong } from "../../../db/follows";
+import type { AppDeps, Schema } from "../../http/endpoint";
+import { orderClause, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { storedDatetimeBounds } from "../lots/fields";
+import { SALE_LIST } from "./fields";
+
+type Bind = SqlFragment["params"][number];
+
+export interface SaleView {
+  schema: Schema;
+  userId: number | null;
+  preferred?: string;
+}
+
+interface SaleRow {
+  id: number;
+  name: string;
+  status: string;
+  is_online: number;
+  is_bids_streaming: number;
+  location: string;
+  location_id: number;
+  start_datetime: string;
+  end_datetime: string;
+  house_id: number;
+  house_name: string | null;
+  currency: string;
+  lots_count: number;
+  lots_count_not_sold: number;
+  lots_count_sold_above_estimations: number;
+  lots_count_sold_within_estimations: number;
+  lots_count_sold_below_estimations: number;
+  hammer_total: number;
+  premium_sold_total: number;
+  cumulative_total: number;
+  hammer_total_usd: number;
+  premium_sold_total_usd: number;
+  cumulative_total_usd: number;
+  hammer_low_estimate: number;
+  hammer_high_estimate: number;
+}
+
+const COLUMNS = `s.id, s.name, s.status, s.is_online, s.is_bids_streaming, s.location, s.location_id, s.start_datetime, s.end_datetime,
+  s.house_id, h.name AS house_name, s.currency, s.lots_count, s.lots_count_not_sold, s.lots_count_sold_above_estimations,
+  s.lots_count_sold_within_estimations, s.lots_count_sold_below_estimations, s.hammer_total, s.premium_sold_total,
+  s.cumulative_total, s.hammer_total_usd, s.premium_sold_total_usd, s.cumulative_total_usd, s.hammer_low_estimate,
+  s.hammer_high_estimate`;
+
+/** The page query's WHERE (over unqualified `sales` columns) and its bound values. */
+export function saleWhere(query: ParsedList, followedBy: number | null = null): SqlFragment {
+  const where = whereClause(SALE_LIST, storedDatetimeBounds(query.filters, ["start_datetime", "end_datetime"]));
+  if (followedBy === null) return where;
+  return {
+    sql: `${where.sql} AND id IN (SELECT target_id FROM account.follows WHERE user_id = ? AND kind = 'sale')`,
+    params: [...where.params, followedBy],
+  };
+}
+
+/** The ids of one page, by the sales table's indexes. */
+export function saleListSql(query: ParsedList, followedBy: number | null = null): SqlFragment {
+  const where = saleWhere(query, followedBy);
+  return {
+    sql: `SELECT id FROM sales WHERE ${where.sql} ORDER BY ${orderClause(SALE_LIST, query.sort)} LIMIT ? OFFSET ?`,
+    params: [...where.params, query.limit, query.offset],
+  };
+}
+
+/** Money totals are sums of cent amounts: rounded to cents, so float noise (50680.419999999984) never shows. */
+const cents = (x: number) => Math.round(x * 100) / 100;
+
+function saleObject(r: SaleRow, deps: AppDeps, view: SaleView, followed: Set<number>): Record<string, unknown> {
+  const closed = r.status === "closed";
+  const sale: Record<string, unknown> = {
+    id: r.id,
+    name: r.name,
+    status: r.status,
+    is_online: r.is_online === 1,
+    is_bids_streaming: r.is_bids_streaming === 1,
+    location: r.location,
+    location_id: r.location_id,
+    start_datetime: r.start_datetime,
+    end_datetime: r.end_datetime,
+    auction_house: { id: r.house_id, name: r.house_name ?? "" },
+    currency: r.currency,
+    lots_count: r.lots_count,
+    lots_count_not_sold: closed ? r.lots_count_not_sold : null,
+    lots_count_sold_above_estimations: closed ? r.lots_count_sold_above_estimations : null,
+    lots_count_sold_within_estimations: closed ? r.lots_count_sold_within_estimations : null,
+    lots_count_sold_below_estimations: closed ? r.lots_count_sold_below_estimations : null,
+  };
+  if (view.schema !== "full") return sale;
+  Object.assign(sale, {
+    hammer_total: closed ? cents(r.hammer_total) : null,
+    premium_sold_total: closed ? cents(r.premium_sold_total) : null,
+    cumulative_total: closed ? cents(r.cumulative_total) : null,
+    hammer_total_usd_zeroied: closed ? cents(r.hammer_total_usd) : 0,
+    premium_sold_total_usd_zeroied: closed ? cents(r.premium_sold_total_usd) : 0,
+    cumulative_total_usd_zeroied: closed ? cents(r.cumulative_total_usd) : 0,
+    hammer_low_estimate: r.hammer_low_estimate,
+    hammer_high_estimate: r.hammer_high_estimate,
+  });
+  if (view.preferred) {
+    const day = r.start_datetime;
+    const convert = (usd: number) => (closed ? deps.fx.fromUsd(usd, view.preferred!, day) : null);
+    Object.assign(sale, {
+      preferred_currency: view.preferred,
+      hammer_total_preferred: convert(r.hammer_total_usd),
+      premium_sold_total_preferred: convert(r.premium_sold_total_usd),
+      cumulative_total_preferred: convert(r.cumulative_total_usd),
+    });
+  }
+  sale.is_followed = followed.has(r.id);
+  return sale;
+}
+
+/** Response objects for `ids`, in that order (ids the market lacks are skipped). */
+export function saleObjects(deps: AppDeps, ids: readonly number[], view: SaleView): Record<string, unknown>[] {
+  if (!ids.length) return [];
+  const rows = deps.market
+    .query<SaleRow, number[]>(`SELECT ${COLUMNS} FROM sales s LEFT JOIN auction_houses h ON h.id = s.house_id WHERE s.id IN (${ids.map(() => "?").join(", ")})`)
+    .all(...ids);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.map((id) => byId.get(id)).filter((r): r is SaleRow => r !== undefined);
+  const followed = view.schema === "full" ? followedAmong(deps.market, view.userId, "sale", ordered.map((r) => r.id)) : new Set<number>();
+  return ordered.map((r) => saleObject(r, deps, view, followed));
+}
+
+export function listSales(deps: AppDeps, query: ParsedList, view: SaleView, followedBy: number | null = null) {
+  const page = saleListSql(query, followedBy);
+  const ids = deps.market.query<{ id: number }, Bind[]>(page.sql).all(...page.params).map((r) => r.id);
+  const where = saleWhere(query, followedBy);
+  const total = deps.market.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM sales WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
+  return { sales: saleObjects(deps, ids, view), total, limit: query.limit, offset: query.offset };
+}

@@ -1,0 +1,39 @@
+import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { issue, ValidationFailed } from "../../http/errors";
+import { T } from "../../query/grammar";
+import { today } from "../../../market/time";
+import { UsageResponse } from "./model";
+import { usageReport, type GroupBy } from "./service";
+
+export const usageEndpoints: Endpoint[] = [
+  defineEndpoint({
+    method: "GET",
+    path: "/v1/usage",
+    summary: "Data Unit consumption: period, daily and monthly windows, optional breakdown",
+    description:
+      "du_consumed and breakdown cover from..to (default: the current period up to today); the remaining figures and projected_eop always describe the current windows. group_by=week labels each week by its Monday.",
+    tag: "Account",
+    auth: "required",
+    list: {
+      fields: {},
+      params: {
+        from: { type: T.date(), description: "ISO 8601 date; default the start of the current period" },
+        to: { type: T.date(), description: "ISO 8601 date; default today" },
+        group_by: { type: T.enum(["day", "week", "month", "endpoint"]) },
+      },
+    },
+    response: { full: UsageResponse },
+    handle: ({ deps, caller, query }) => {
+      deps.ledger.flush();
+      const w = deps.ledger.windows(caller!);
+      const from = (query.params.from as string | undefined) ?? w.period.start;
+      const to = (query.params.to as string | undefined) ?? today();
+      if (from > to) {
+        throw new ValidationFailed([
+          issue.custom(["query", "from"], from, "from must not be after to", "value_error", { to }),
+        ]);
+      }
+      return usageReport(deps.account, caller!, w, { from, to }, query.params.group_by as GroupBy | undefined);
+    },
+  }),
+];

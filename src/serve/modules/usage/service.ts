@@ -1,0 +1,85 @@
+/**
+ * The usage report. The three windows (entitlement period, UTC day, calendar month) always
+ * describe the current ones, as the allowances apply to them; `from`/`to` choose the range that
+ * du_consumed and the breakdown cover (by default the current period up to today, so that
+ * du_consumed + du_remaining = du_limit).
+ */
+import type { Database } from "bun:sqlite";
+import type { Caller } from "../../accounts/keys";
+import { poolsOf, projectEndOfPeriod, type Windows } from "../../accounts/ledger";
+import { weekStart } from "../../../market/time";
+
+export type GroupBy = "day" | "week" | "month" | "endpoint";
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+function labelSql(groupBy: GroupBy): string {
+  switch (groupBy) {
+    case "day":
+      return "day";
+    case "month":
+      return "substr(day, 1, 7)";
+    case "endpoint":
+      return "endpoint";
+    case "week":
+      return "day"; // folded to ISO weeks below
+  }
+}
+
+export function usageReport(
+  db: Database,
+  caller: Caller,
+  w: Windows,
+  range: { from: string; to: string },
+  groupBy: GroupBy | undefined,
+): Record<string, unknown> {
+  const rangeConsumed =
+    db
+      .query<{ du: number | null }, [number, string, string]>(
+        "SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?",
+      )
+      .get(caller.userId, range.from, range.to)?.du ?? 0;
+  const report: Record<string, unknown> = {
+    plan: caller.plan.slug,
+    from: range.from,
+    to: range.to,
+    period_start: w.period.start,
+    period_end: w.period.end,
+  };
+  for (const { pool, limits } of poolsOf(caller.plan)) {
+    const p = pool === "main" ? "" : "api_";
+    report[`${p}du_limit`] = limits.du_limit;
+    report[`${p}du_consumed`] = round(rangeConsumed);
+    report[`${p}du_remaining`] = round(Math.max(0, limits.du_limit - w.periodConsumed));
+    report[`${p}projected_eop`] = projectEndOfPeriod(w.periodConsumed, w.period, w.day);
+    report[`${p}daily_du_limit`] = limits.daily_du_limit;
+    report[`${p}daily_du_consumed`] = round(w.dayConsumed);
+    report[`${p}daily_du_remaining`] = round(Math.max(0, limits.daily_du_limit - w.dayConsumed));
+    report[`${p}monthly_du_limit`] = limits.monthly_du_limit;
+    report[`${p}monthly_du_consumed`] = round(w.monthConsumed);
+    report[`${p}monthly_du_remaining`] = round(Math.max(0, limits.monthly_du_limit - w.monthConsumed));
+  }
+  if (groupBy) {
+    const rows = db
+      .query<{ label: string; du: number; requests: number }, [number, string, string]>(
+        `SELECT ${labelSql(groupBy)} AS label, sum(du) AS du, sum(requests) AS requests
+         FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ? GROUP BY label ORDER BY label`,
+      )
+      .all(caller.userId, range.from, range.to);
+    let items = rows.map((r) => ({ label: r.label, du_consumed: round(r.du), requests: r.requests }));
+    if (groupBy === "week") {
+      const weeks = new Map<string, { label: string; du_consumed: number; requests: number }>();
+      for (const item of items) {
+        const label = weekStart(item.label);
+        const acc = weeks.get(label) ?? { label, du_consumed: 0, requests: 0 };
+        acc.du_consumed = round(acc.du_consumed + item.du_consumed);
+        acc.requests += item.requests;
+        weeks.set(label, acc);
+      }
+      items = [...weeks.values()];
+    }
+    if (groupBy === "endpoint") items.sort((a, b) => b.du_consumed - a.du_consumed || a.label.localeCompare(b.label));
+    report.breakdown = items;
+  }
+  return report;
+}
