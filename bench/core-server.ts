@@ -16,6 +16,7 @@
  */
 import { Database } from "bun:sqlite";
 import { closeDeps, createApp, openDeps } from "../src/serve/app";
+import { listen } from "../src/serve/http/serve";
 import { marketDbPath } from "../src/db/connection";
 import { applyWhatIfs, parseWhatIfs } from "./lib/whatif";
 
@@ -102,8 +103,8 @@ if (mode === "raw") {
   const whatIf = flag("what-if");
   if (whatIf) applyWhatIfs(deps, parseWhatIfs(whatIf));
   const app = createApp(deps);
-  // The same wrapper as `artmarket serve` (fetch: (req) => app.handle(req)), plus the tally.
-  server = Bun.serve({ port, hostname: "127.0.0.1", development: false, fetch: async (req) => tally(await app.handle(req)) });
+  // The same listener as `artmarket serve` (src/serve/http/serve.ts), plus the tally.
+  server = listen(async (req) => tally(await app.handle(req)), { port, host: "127.0.0.1" }).server as typeof server;
   close = () => closeDeps(deps);
 }
 

@@ -6,11 +6,24 @@
  */
 import { isIP } from "node:net";
 
-const peers = new WeakMap<Request, string>();
+const peers = new WeakMap<Request, string | (() => string | null | undefined)>();
 
-/** Records the connection's peer address for `request` (called by the listening server). */
-export function setPeerAddress(request: Request, address: string | null | undefined): void {
+/**
+ * Records the connection's peer address for `request` (called by the listening server): the
+ * address, or a function that finds it, called only when it is needed.
+ */
+export function setPeerAddress(request: Request, address: string | null | undefined | (() => string | null | undefined)): void {
   if (address) peers.set(request, address);
+}
+
+function peerOf(request: Request): string | undefined {
+  let peer = peers.get(request);
+  if (typeof peer === "function") {
+    peer = peer() ?? undefined;
+    if (peer) peers.set(request, peer);
+    else peers.delete(request);
+  }
+  return peer;
 }
 
 /** The address rate limits and logs attribute `request` to. */
@@ -20,7 +33,7 @@ export function clientAddressOf(request: Request, trustProxy = false): string {
     const first = forwarded?.split(",")[0]?.trim();
     if (first && isIP(first)) return first;
   }
-  return peers.get(request) ?? "local";
+  return peerOf(request) ?? "local";
 }
 
 /**
@@ -28,6 +41,18 @@ export function clientAddressOf(request: Request, trustProxy = false): string {
  * a bracketed IPv6 address, with an optional port; nothing else (no path, userinfo, spaces, quotes).
  */
 export function isValidHost(host: string): boolean {
+  const known = hostVerdicts.get(host);
+  if (known !== undefined) return known;
+  const verdict = checkHost(host);
+  if (hostVerdicts.size >= 1024) hostVerdicts.clear();
+  hostVerdicts.set(host, verdict);
+  return verdict;
+}
+
+/** Verdicts on the Host values seen lately (a server sees few distinct ones). */
+const hostVerdicts = new Map<string, boolean>();
+
+function checkHost(host: string): boolean {
   if (host.length === 0 || host.length > 261) return false;
   const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,253}[A-Za-z0-9_])?|[A-Za-z0-9])(?::(\d{1,5}))?$/.exec(host);
   if (!m) return false;

@@ -86,7 +86,7 @@ export function listen(handle: (request: Request) => Response | Promise<Response
         for (const [k, v] of request.headers) headBytes += k.length + v.length + 4;
         if (headBytes > MAX_REQUEST_HEAD) return json(431, `Request line and headers larger than ${MAX_REQUEST_HEAD} bytes`);
         const req = url === request.url ? request : new Request(url, request);
-        setPeerAddress(req, srv.requestIP(request)?.address);
+        setPeerAddress(req, () => srv.requestIP(request)?.address);
         return await handle(req);
       } finally {
         inFlight--;
