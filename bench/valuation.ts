@@ -31,7 +31,7 @@ import { parseArgs } from "../src/platform/config";
 import { deriveMarket, estimateMidLog } from "../src/build/derive";
 import { DEFAULT_SEED, seedMarket } from "../src/build/seed";
 import { MODEL } from "../src/build/seed/market";
-import { monthIndex } from "../src/build/seed/series";
+import { monthIndex } from "../src/market/calendar";
 import { TRUTH_STEP, unpackLogIndex } from "../src/build/seed/truth";
 
 const { flags } = parseArgs(process.argv.slice(2));

@@ -8,9 +8,9 @@ import type { Database } from "bun:sqlite";
 import { createUserWithKey, KeyError, listKeys, revokeKey } from "./serve/accounts/keys";
 import { seedPlans } from "./serve/accounts/plans";
 import { closeDeps, createApp, openDeps } from "./serve/app";
-import { ConfigError, dataDirFrom, intFlag, parseArgs, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
+import { ConfigError, dataDirFrom, demoMarketFrom, intFlag, parseArgs, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
 import { marketDbPath, openAccountDb } from "./db/connection";
-import { DEFAULT_SEED, formatSummary, seedMarket } from "./build/seed";
+import { DEFAULT_SEED, formatSummary, seedMarket, type SeedOptions } from "./build/seed";
 import { selfCheck } from "./platform/selfcheck";
 import { DataDirHeld, holdDataDir, type ServeLock } from "./platform/serve-lock";
 import { listen } from "./serve/http/serve";
@@ -57,6 +57,11 @@ function parseScale(flags: Record<string, string | true>): Scale {
   return scale as Scale;
 }
 
+/** What `serve` seeds on an empty data directory: the demo market (`small`, images embedded; demoMarketFrom). */
+export function firstStartSeed(dataDir: string, env: Record<string, string | undefined> = process.env): SeedOptions {
+  return { dataDir, ...demoMarketFrom(env), seed: DEFAULT_SEED };
+}
+
 async function serve(flags: Record<string, string | true>): Promise<void> {
   const config = serveConfig(flags);
   mkdirSync(config.dataDir, { recursive: true });
@@ -69,7 +74,7 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
   }
   const firstStart = !existsSync(marketDbPath(config.dataDir));
   if (firstStart) {
-    const summary = await seedMarket({ dataDir: config.dataDir, scale: "small", seed: DEFAULT_SEED });
+    const summary = await seedMarket(firstStartSeed(config.dataDir));
     process.stderr.write(`${formatSummary(summary)}\n`);
   }
   const deps = openDeps(config);

@@ -1,6 +1,6 @@
 /**
  * What-if patches for the benchmark only: changes suggested for src/serve/accounts (see
- * docs/benchmarks.md), applied at run time to one process's deps so their effect can be measured
+ * docs/history/benchmarks.md), applied at run time to one process's deps so their effect can be measured
  * before anyone edits the real code. Nothing here is used by the service.
  * (leanLedgerTable, below, is another: a schema change, applied to a scratch data dir.)
  *
@@ -21,7 +21,7 @@ import { today } from "../../src/market/time";
 
 /** The suggested changes (leanTable is applied by bench/core.ts to the what-if server's data dir). */
 export const SUGGESTED = ["dataVersionPerTick", "dailyPerBatch", "leanTable", "bigCheckpoint"] as const;
-/** Measured, not retained by default (see docs/benchmarks.md). */
+/** Measured, not retained by default (see docs/history/benchmarks.md). */
 export const OTHERS = ["checkpointWorker", "ledgerWorker"] as const;
 /**
  * Diagnostics, NOT suggestions (they break the durability contract), to split the cost:
@@ -193,7 +193,7 @@ function ledgerInWorker(
   // The worker is another connection: each of its commits moves PRAGMA data_version, which the
   // KeyVerifier takes for "another process changed account.db" (cache dropped, argon2 again, at
   // every batch). A real implementation needs a change signal of its own (see
-  // docs/benchmarks.md); here, where nothing else writes, the check is simply switched off.
+  // docs/history/benchmarks.md); here, where nothing else writes, the check is simply switched off.
   const v = deps.verifier as unknown as VerifierInternals;
   if (typeof v.checkVersion !== "function") throw new Error("what-if ledgerWorker: KeyVerifier internals changed");
   v.checkVersion = () => {};

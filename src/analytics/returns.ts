@@ -69,11 +69,6 @@ function wholeMonthsBetweenKeys(ka: number, kb: number): number {
   return n;
 }
 
-/** Month offset of a date from 1986-01 (1986-01-xx → 0), or from another base year. */
-export function monthIndex(date: string, baseYear = 1986): number {
-  const k = dateKey(date);
-  return (Math.floor(k / 10000) - baseYear) * 12 + (Math.floor(k / 100) % 100) - 1;
-}
 
 // ───────────────────────────── Repeat sales ─────────────────────────────
 

@@ -2,7 +2,7 @@
  * Artworks' uids. A work whose record gives none gets "aw-", its id in base 36 and its title's slug
  * (at most 40 characters): `defaultArtworkUid`. The served `artworks` table stores such a uid as ''
  * and makes it on read (about 21 bytes a work, and the unique index holds only the uids given by
- * imports: 610 MiB at full scale); a given uid is stored as it is. The works' source rows
+ * imports; sizes: docs/benchmarks.md#seed); a given uid is stored as it is. The works' source rows
  * (`src_artworks`, src/build/db/works-file.ts) always hold the whole uid, so an import checks a uid
  * against every other work's.
  */

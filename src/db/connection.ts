@@ -63,7 +63,7 @@ export type AccountOrm = ReturnType<typeof accountOrm>;
 export function openMarketForWrite(path: string, dataDir: string): Database {
   const db = new Database(path, { create: true, strict: true });
   // Bun's SQLite refuses OFF (it answers "delete"): each transaction keeps a rollback journal
-  // beside the file (measured 2026-11-23; the same for the truth and works files)
+  // beside the file (the same for the truth and works files)
   db.run("PRAGMA journal_mode = OFF");
   db.run("PRAGMA synchronous = OFF");
   db.run("PRAGMA foreign_keys = ON");

@@ -1,7 +1,7 @@
 /**
  * Stored JSON documents (artist_analytics.body): JSON compressed with zstd at level 1. The
- * per-artist documents repeat their keys, dates and zeros, so they shrink about fivefold (about
- * 3 GB less at full scale) and cost about 5 µs of CPU each way. A body stored as text (a market
+ * per-artist documents repeat their keys, dates and zeros, so they shrink about fivefold
+ * (docs/history/benchmarks.md#full-scale-measured-before-2-cores-seed-1986) and cost a few µs of CPU each way. A body stored as text (a market
  * built before this format) is read as plain JSON.
  */
 export function packDocument(value: unknown): Uint8Array {

@@ -11,7 +11,7 @@
  * A missing month (NaN, infinite, or not in the series' domain) is kept as missing. One month's
  * step costs one to three bytes before compression (a monthly move of the log index of up to
  * ±8 % fits two), where a Float32 cost four: a third of the size in all, at full scale (350k
- * artists, 491 months each) about 0.9 GB less.
+ * artists, 491 months each): docs/history/benchmarks.md#full-scale-under-15-gb-2-cores-seed-1986-2026-11-26.
  *
  * Layout, compressed with zstd (level 3: the standard errors' steps repeat, and zstd takes a
  * quarter more off): a marker byte (0xA7), the kind (1 log, 2 linear), the number of months as a

@@ -8,9 +8,7 @@
  * or else /var/tmp; deleted as they are opened, up to about the index's size): in memory
  * (`temp_store = MEMORY`, the connection's setting otherwise) they are chains of small chunks,
  * read back three times slower.
- * Measured on this 2-core machine, one `CREATE INDEX` on `lots` (docs/benchmarks.md, "Sort runs"):
- * 7.7M lots 8.6–12.6 s with 256 MiB runs, 3.4–4.0 s with 4–8 MiB in files; 28.8M lots (status,
- * sale_datetime) 85 s with 4 MiB runs in memory, 28 s in files. The page cache matters little to
+ * Measured: docs/history/benchmarks.md#full-scale-now-2-cores-seed-1986 ("Sort runs"). The page cache matters little to
  * an index build (it reads the table in order and appends the index), so both are set only for
  * the build and restored after.
  */

@@ -942,8 +942,7 @@ function texture(c: Ctx): string {
   switch (st.texture) {
     case "flecks": {
       // Paper flecks: short marks in one path. (feTurbulence grain was measured and dropped: as a
-      // pattern tile it shows seams and costs 150–200 ms per rendition even at 768 px in librsvg,
-      // over the whole canvas about 1.3 s at 1920 px.)
+      // pattern tile it shows seams, and it is slow in librsvg: docs/images.md#how-it-is-rendered.)
       const n = intIn(r, 60, 90);
       const len = S * 0.006;
       let d = "";
@@ -989,8 +988,8 @@ function texture(c: Ctx): string {
 /**
  * Soft edges without a filter: each filled shape also gets a stroke of its own colour, which the
  * group draws wide, translucent and under the fill (paint-order), so the edge fades out over a
- * fringe. A Gaussian blur filter over the canvas was measured at 0.2–0.7 s per 1920-px rendition
- * in librsvg; this costs next to nothing. Shapes that stroke themselves and the ruled grid (a group
+ * fringe. A Gaussian blur filter over the canvas is slow in librsvg (docs/images.md#how-it-is-rendered);
+ * this costs next to nothing. Shapes that stroke themselves and the ruled grid (a group
  * with its own stroke) are left alone.
  */
 function featherEdges(el: string): string {

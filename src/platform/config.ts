@@ -113,6 +113,19 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
   });
 }
 
+/**
+ * The demo market `serve` builds on an empty data directory: `small` with its images embedded,
+ * unless `ARTMARKET_DEMO_SCALE` names another scale or `ARTMARKET_DEMO_EMBED=0` skips the
+ * embedding (the tests start on `tiny` without it, to spare the small market's half minute).
+ */
+export function demoMarketFrom(env: Record<string, string | undefined> = process.env): { scale: Scale; embed: boolean } {
+  const scale = env.ARTMARKET_DEMO_SCALE || "small";
+  if (!(SCALES as readonly string[]).includes(scale)) throw new ConfigError(`ARTMARKET_DEMO_SCALE must be one of ${SCALES.join(", ")}, got "${scale}"`);
+  const embedRaw = env.ARTMARKET_DEMO_EMBED || "1";
+  if (!/^(1|true|0|false)$/i.test(embedRaw)) throw new ConfigError(`ARTMARKET_DEMO_EMBED must be 1 or 0, got "${embedRaw}"`);
+  return { scale: scale as Scale, embed: /^(1|true)$/i.test(embedRaw) };
+}
+
 /** `a.b.c.d/n` (n 0..32) or an IPv6 address with `/n` (n 0..128). */
 export function isCidr(text: string): boolean {
   const slash = text.lastIndexOf("/");

@@ -14,13 +14,19 @@ afterAll(() => ctx.close());
 const userIdOf = (key: string) =>
   (ctx.deps.account.query("SELECT user_id FROM api_keys WHERE kid = ?").get(key.slice(3, 19)) as { user_id: number }).user_id;
 
-/** Books `du` of past consumption for a user today, as another process would (a restored ledger, say). */
-function bookConsumption(userId: number, du: number, endpoint = "GET /v1/artworks") {
+/**
+ * Books `du` of past consumption for a user today, as another process would (a restored ledger,
+ * say), and returns on the next event-loop turn: the service sees another process's change from
+ * its next turn on (KeyVerifier reads data_version once a turn), and a request made in the turn
+ * that already checked it would race that.
+ */
+async function bookConsumption(userId: number, du: number, endpoint = "GET /v1/artworks") {
   ctx.otherConnection().run(
     `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, 1)
      ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + 1`,
     [userId, today(), endpoint, du],
   );
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 describe("request-rate limits", () => {
@@ -45,7 +51,7 @@ describe("sandbox hard cap", () => {
   test("429 once the period allowance is used, with no DU charged; other users unaffected", async () => {
     const { key, userId } = await createUserWithKey(ctx.deps.account, "sandbox", "capped");
     expect((await ctx.call("/v1/categories", { key })).status).toBe(200);
-    bookConsumption(userId, 10_000); // the sandbox allowance
+    await bookConsumption(userId, 10_000); // the sandbox allowance
     const res = await ctx.call("/v1/categories", { key });
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
@@ -55,7 +61,7 @@ describe("sandbox hard cap", () => {
 
   test("past the cap, calls that cost 0 DU are still served: /v1/usage shows the used-up allowance", async () => {
     const { key, userId } = await createUserWithKey(ctx.deps.account, "sandbox", "capped reader");
-    bookConsumption(userId, 10_000);
+    await bookConsumption(userId, 10_000);
     expect((await ctx.call("/v1/categories", { key })).status).toBe(429);
     const usage = await ctx.call("/v1/usage", { key });
     expect(usage.status).toBe(200);
@@ -70,10 +76,10 @@ describe("soft cap with notices", () => {
   test("a pro user crossing 80 % and 100 % is served on and gets one notice per threshold", async () => {
     const { key, userId } = await createUserWithKey(ctx.deps.account, "pro", "heavy user");
     const limit = 1_200_000;
-    bookConsumption(userId, limit * 0.8 - 0.5);
+    await bookConsumption(userId, limit * 0.8 - 0.5);
     const a = await ctx.call("/v1/categories", { key }); // +1 → crosses 80 %
     expect(a.status).toBe(200);
-    bookConsumption(userId, limit * 0.2 - 1);
+    await bookConsumption(userId, limit * 0.2 - 1);
     const b = await ctx.call("/v1/categories", { key }); // +1 → reaches 100 %
     const c = await ctx.call("/v1/categories", { key }); // served on beyond the allowance
     expect([b.status, c.status]).toEqual([200, 200]);

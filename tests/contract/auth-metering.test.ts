@@ -8,6 +8,7 @@ import { createApp } from "../../src/serve/app";
 import { defineEndpoint, type Endpoint } from "../../src/serve/http/endpoint";
 import { T } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
+import { IDLE_MS, Ledger } from "../../src/serve/accounts/ledger";
 
 const FULL_FIELDS = ["id", "name", "market_cap"];
 const PUBLIC_FIELDS = ["id", "name"];
@@ -253,25 +254,45 @@ describe("Data Units", () => {
   });
 
   test("group commit: a lone request is committed in its own turn; concurrent ones share a commit, all before their responses", async () => {
-    const ledger = ctx.deps.ledger;
-    ledger.flush();
-    await Bun.sleep(5); // the ledger is idle: the last commit ended more than IDLE_MS ago
-    // a lone request: its row is committed before the response is built, on the same turn
-    let before = ledgerRows();
-    const commits = { ...ledger.commits };
-    const res = await call("/v1/artworks?limit=3", ctx.keys.pro);
-    expect(res.status).toBe(200);
-    expect(ledgerRows()).toBe(before + 1);
-    expect(ledger.commits.immediate).toBe(commits.immediate + 1);
-    // 20 at once: every row committed when the responses arrive, in fewer commits than requests
-    await Bun.sleep(5);
-    before = ledgerRows();
-    const total = ledger.commits.total;
-    const responses = await Promise.all(Array.from({ length: 20 }, () => call("/v1/artworks?limit=2", ctx.keys.pro)));
-    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
-    expect(ledgerRows()).toBe(before + 20);
-    expect(ledger.commits.total - total).toBeLessThan(20);
-    expect(ledger.commits.total - total).toBeGreaterThanOrEqual(1);
+    // the app's ledger, swapped for one on a clock moved by hand: "idle" (IDLE_MS since the last
+    // commit) is then a fact of the test, not a sleep racing the wall clock
+    const deps = ctx.deps as { ledger: Ledger };
+    const appLedger = deps.ledger;
+    appLedger.flush();
+    let clock = 1_000;
+    const ledger = new Ledger(ctx.deps.account, { now: () => clock });
+    deps.ledger = ledger;
+    try {
+      // a lone request: its row is committed before the response is built, on the same turn
+      let before = ledgerRows();
+      const commits = { ...ledger.commits };
+      const res = await call("/v1/artworks?limit=3", ctx.keys.pro);
+      expect(res.status).toBe(200);
+      expect(ledgerRows()).toBe(before + 1);
+      expect(ledger.commits.immediate).toBe(commits.immediate + 1);
+      // 20 at once: every row committed when the responses arrive, in fewer commits than requests
+      clock += 10 * IDLE_MS;
+      before = ledgerRows();
+      const total = ledger.commits.total;
+      const responses = await Promise.all(Array.from({ length: 20 }, () => call("/v1/artworks?limit=2", ctx.keys.pro)));
+      expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect(ledgerRows()).toBe(before + 20);
+      expect(ledger.commits.total - total).toBeLessThan(20);
+      expect(ledger.commits.total - total).toBeGreaterThanOrEqual(1);
+      // after a commit of several rows a request opens a batch, however late; after a lone one it
+      // is committed at once only when IDLE_MS have passed
+      const immediate = ledger.commits.immediate;
+      clock += 10 * IDLE_MS;
+      await call("/v1/artworks?limit=1", ctx.keys.pro); // the last commit held several: a batch (of one)
+      clock += 10 * IDLE_MS;
+      await call("/v1/artworks?limit=1", ctx.keys.pro); // idle: committed at once
+      await call("/v1/artworks?limit=1", ctx.keys.pro); // the clock stood still: a batch
+      expect(ledger.commits.immediate - immediate).toBe(1);
+    } finally {
+      ledger.flush();
+      deps.ledger = appLedger;
+      appLedger.reset(); // its cached windows did not see the requests above
+    }
   });
 });
 

@@ -4,20 +4,25 @@
  */
 import { expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { rmSync } from "node:fs";
+import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb } from "../../src/db/connection";
-import { seedMarket } from "../../src/build/seed";
-import { tempDataDir } from "../helpers/app";
+import { tempDataDir, tinyMarketDir } from "../helpers/app";
+import { firstStartSeed } from "../../src/cli";
+import { DEFAULT_SEED } from "../../src/build/seed";
+import { ConfigError } from "../../src/platform/config";
 
 const root = join(import.meta.dir, "../..");
+/** The first start's demo market, cut to tiny without embeddings for the test. */
+const DEMO_ENV = { ARTMARKET_DEMO_SCALE: "tiny", ARTMARKET_DEMO_EMBED: "0" };
 
-async function startServer(dataDir: string) {
+async function startServer(dataDir: string, env: Record<string, string> = {}) {
   const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0"], {
     stdout: "pipe",
     stderr: "pipe",
+    env: { ...process.env, ...env },
   });
   const reader = proc.stdout.getReader();
   let text = "";
@@ -36,13 +41,21 @@ async function startServer(dataDir: string) {
       text += new TextDecoder().decode(value);
     }
   };
-  return { proc, url: first.replace("listening on ", ""), rest };
+  /** Reads stdout until it matches `re` (or the server exits). */
+  const until = async (re: RegExp) => {
+    while (!re.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += new TextDecoder().decode(value);
+    }
+  };
+  return { proc, url: first.replace("listening on ", ""), rest, until };
 }
 
 test("every DU seen in a header is in the ledger after SIGKILL", async () => {
   const dataDir = tempDataDir();
   try {
-    await seedMarket({ dataDir, scale: "tiny", seed: 3, quiet: true, embed: false });
+    copyFileSync(join(await tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
     const db = openAccountDb(dataDir);
     seedPlans(db);
     const { key, userId } = await createUserWithKey(db, "enterprise", "durability");
@@ -83,14 +96,24 @@ test("every DU seen in a header is in the ledger after SIGKILL", async () => {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-}, 30_000);
+}, 60_000);
+
+test("the first start's demo market is small with its images embedded, unless ARTMARKET_DEMO_SCALE / ARTMARKET_DEMO_EMBED say otherwise", () => {
+  expect(firstStartSeed("/d", {})).toEqual({ dataDir: "/d", scale: "small", embed: true, seed: DEFAULT_SEED });
+  expect(firstStartSeed("/d", { ARTMARKET_DEMO_SCALE: "", ARTMARKET_DEMO_EMBED: "" })).toMatchObject({ scale: "small", embed: true });
+  expect(firstStartSeed("/d", { ARTMARKET_DEMO_SCALE: "tiny", ARTMARKET_DEMO_EMBED: "0" })).toMatchObject({ scale: "tiny", embed: false });
+  expect(() => firstStartSeed("/d", { ARTMARKET_DEMO_SCALE: "huge" })).toThrow(ConfigError);
+  expect(() => firstStartSeed("/d", { ARTMARKET_DEMO_EMBED: "maybe" })).toThrow(ConfigError);
+});
 
 test("serve on an empty data directory seeds, prints the listening line first and a key once", async () => {
   const dataDir = tempDataDir();
   try {
-    const first = await startServer(dataDir);
+    // the first-start flow on the tiny market without embeddings (the default, small with its
+    // images embedded, is the unit check above: about a minute on two busy cores)
+    const first = await startServer(dataDir, DEMO_ENV);
     const firstOut = await (async () => {
-      await Bun.sleep(300);
+      await first.until(/^am_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/m);
       first.proc.kill("SIGTERM");
       await first.proc.exited;
       return first.rest();
@@ -99,7 +122,7 @@ test("serve on an empty data directory seeds, prints the listening line first an
     expect(key).toBeDefined();
     expect(firstOut.trim().split("\n").at(-1)).toBe(key!);
 
-    const second = await startServer(dataDir);
+    const second = await startServer(dataDir, DEMO_ENV);
     const res = await fetch(`${second.url}/v1/categories`, { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
     second.proc.kill("SIGTERM");
@@ -109,8 +132,11 @@ test("serve on an empty data directory seeds, prints the listening line first an
     const users = db.query("SELECT plan_slug FROM users").all();
     db.close();
     expect(users).toEqual([{ plan_slug: "enterprise" }]);
+    const market = new Database(join(dataDir, "market.db"), { readonly: true });
+    const scale = market.query("SELECT value FROM market_meta WHERE key = 'scale'").get();
+    market.close();
+    expect(scale).toEqual({ value: "tiny" });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  // the first serve seeds the market, images embedded (about a minute on two busy cores)
-}, 240_000);
+}, 60_000);

@@ -7,7 +7,7 @@ import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb, openMarketReader } from "../../src/db/connection";
 import { seedMarket } from "../../src/build/seed";
-import { tempDataDir } from "../helpers/app";
+import { TINY_AS_OF, tempDataDir, tinyMarketDir } from "../helpers/app";
 
 let dataDir: string;
 beforeAll(() => {
@@ -25,9 +25,9 @@ const dump = (path: string, sql: string) => {
 };
 
 test("the same seed builds the same snapshot; another seed a different one", async () => {
-  await seedMarket({ dataDir, scale: "tiny", seed: 11, quiet: true, embed: false });
-  const a = dump(join(dataDir, "market.db"), "SELECT * FROM auction_houses ORDER BY id");
-  await seedMarket({ dataDir, scale: "tiny", seed: 11, quiet: true, embed: false });
+  // the same seed as the tests' tiny market (built once per run): the same rows
+  const a = dump(join(await tinyMarketDir(), "market.db"), "SELECT * FROM auction_houses ORDER BY id");
+  await seedMarket({ dataDir, scale: "tiny", seed: 7, asOf: TINY_AS_OF, quiet: true, embed: false });
   const b = dump(join(dataDir, "market.db"), "SELECT * FROM auction_houses ORDER BY id");
   expect(b).toEqual(a);
   await seedMarket({ dataDir, scale: "tiny", seed: 12, quiet: true, embed: false });
@@ -42,11 +42,12 @@ test("reseeding the market leaves every account row as it was", async () => {
   account.close();
   const accountPath = join(dataDir, "account.db");
   const before = ["users", "api_keys", "du_daily", "plans"].map((t) => dump(accountPath, `SELECT * FROM ${t}`));
-  await seedMarket({ dataDir, scale: "small", seed: 5, quiet: true, embed: false });
+  // another market (tiny, seed 5) replaces the one of seed 12: a bigger one would prove nothing more
+  await seedMarket({ dataDir, scale: "tiny", seed: 5, quiet: true, embed: false });
   const after = ["users", "api_keys", "du_daily", "plans"].map((t) => dump(accountPath, `SELECT * FROM ${t}`));
   expect(after).toEqual(before);
   const reader = openMarketReader(dataDir);
-  expect((reader.query("SELECT value FROM market_meta WHERE key = 'scale'").get() as { value: string }).value).toBe("small");
+  expect((reader.query("SELECT value FROM market_meta WHERE key = 'seed'").get() as { value: string }).value).toBe("5");
   expect(reader.query("SELECT count(*) AS n FROM account.users").get()).toEqual({ n: 1 });
   reader.close();
 });

@@ -9,15 +9,21 @@ import { join } from "node:path";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { closeDeps, createApp, openDeps, type App } from "../../src/serve/app";
 import { accountDbPath } from "../../src/db/connection";
-import type { AppDeps } from "../../src/serve/http/endpoint";
-import { seedMarket } from "../../src/build/seed";
+import type { AppDeps, MountedEndpoint } from "../../src/serve/http/endpoint";
+import type { TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { seedMarket, type SeedSummary } from "../../src/build/seed";
 
 export interface TestContext {
   dataDir: string;
   deps: AppDeps;
   app: App;
   keys: { sandbox: string; pro: string; enterprise: string };
-  /** GET/POST… against the app in-process; `key` null sends no Authorization header. */
+  /**
+   * GET/POST… against the app in-process; `key` null sends no Authorization header. Every 2xx JSON
+   * answer of a declared endpoint is checked against its response schema (the caller's: full or
+   * public); a body that does not match fails the call (see checkResponse).
+   */
   call(path: string, init?: { key?: string | null; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   /** A second connection to account.db, as another process (the CLI) would have. */
   otherConnection(): Database;
@@ -44,10 +50,18 @@ export function tinyMarketDir(): Promise<string> {
   tinyMarket ??= (async () => {
     const dir = tempDataDir("artmarket-tiny-");
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-    await seedMarket({ dataDir: dir, scale: "tiny", seed: 7, asOf: TINY_AS_OF, quiet: true });
+    tinySummary = await seedMarket({ dataDir: dir, scale: "tiny", seed: 7, asOf: TINY_AS_OF, quiet: true });
     return dir;
   })();
   return tinyMarket;
+}
+
+let tinySummary: SeedSummary | null = null;
+
+/** The tiny market's seed summary (its embedding's included), for tests that would otherwise redo a step. */
+export async function tinyMarketSummary(): Promise<SeedSummary> {
+  await tinyMarketDir();
+  return tinySummary!;
 }
 
 export async function createTestContext(options: { bare?: boolean } = {}): Promise<TestContext> {
@@ -66,7 +80,7 @@ export async function createTestContext(options: { bare?: boolean } = {}): Promi
     deps,
     app,
     keys,
-    call(path, init = {}) {
+    async call(path, init = {}) {
       const headers: Record<string, string> = { ...init.headers };
       const key = init.key === undefined ? keys.enterprise : init.key;
       if (key !== null) headers.Authorization = `Bearer ${key}`;
@@ -75,7 +89,10 @@ export async function createTestContext(options: { bare?: boolean } = {}): Promi
         body = JSON.stringify(init.body);
         headers["Content-Type"] = "application/json";
       }
-      return app.handle(new Request(`http://artmarket.test${path}`, { method: init.method ?? "GET", headers, body }));
+      const method = init.method ?? "GET";
+      const res = await app.handle(new Request(`http://artmarket.test${path}`, { method, headers, body }));
+      await checkResponse(app, deps, method, path, key, res);
+      return res;
     },
     otherConnection() {
       const db = new Database(accountDbPath(dataDir));
@@ -89,4 +106,89 @@ export async function createTestContext(options: { bare?: boolean } = {}): Promi
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+// ---------------------------------------------------------------- responses against their schemas
+
+/** The mounted endpoint that answers `method path` (literal segments before {params}, as the router does). */
+export function endpointFor(app: App, method: string, path: string): MountedEndpoint | undefined {
+  const pathname = new URL(path, "http://artmarket.test").pathname;
+  let best: { e: MountedEndpoint; params: number } | undefined;
+  for (const e of app.endpoints) {
+    if (e.method !== method.toUpperCase()) continue;
+    const pattern = new RegExp(`^${e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{\w+\\?\}/g, "[^/]+")}$`);
+    if (!pattern.test(pathname)) continue;
+    const params = (e.path.match(/\{/g) ?? []).length;
+    if (!best || params < best.params) best = { e, params };
+  }
+  return best?.e;
+}
+
+/** Formats the schemas use, as patterns: TypeBox's Value.Check knows no format unless registered, and the app registers none. */
+const FORMAT_PATTERNS: Record<string, string> = {
+  date: "^\\d{4}-\\d{2}-\\d{2}$",
+  "date-time": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$",
+  uri: "^[A-Za-z][A-Za-z0-9+.-]*:[^\\s]*$",
+};
+const checkable = new WeakMap<object, TSchema>();
+
+/** A copy of a schema with each `format` turned into the equivalent `pattern` (Kind symbols kept). */
+function withoutFormats(schema: TSchema): TSchema {
+  const known = checkable.get(schema);
+  if (known) return known;
+  const copy = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(copy);
+    if (v === null || typeof v !== "object") return v;
+    const out: Record<string | symbol, unknown> = {};
+    for (const k of Reflect.ownKeys(v)) {
+      const x = (v as Record<string | symbol, unknown>)[k];
+      if (k === "format" && typeof x === "string") {
+        const pattern = FORMAT_PATTERNS[x];
+        if (pattern === undefined) throw new Error(`checkResponse: no pattern for format ${x}`);
+        if (!("pattern" in v)) out.pattern = pattern;
+        continue;
+      }
+      out[k] = copy(x);
+    }
+    return out;
+  };
+  const result = copy(schema) as TSchema;
+  checkable.set(schema, result);
+  return result;
+}
+
+/**
+ * The response schema of a key's plan, read from account.db by the key's kid (not through the
+ * verifier: its cache and version checks are the server's state, which a test must not move).
+ */
+function schemaOfKey(deps: AppDeps, key: string): "full" | "public" | undefined {
+  const kid = /^am_([0-9a-f]+)_/.exec(key)?.[1];
+  if (!kid) return undefined;
+  const row = deps.account
+    .query<{ features: string }, [string]>("SELECT p.features FROM api_keys k JOIN users u ON u.id = k.user_id JOIN plans p ON p.slug = u.plan_slug WHERE k.kid = ?")
+    .get(kid);
+  const schema = row ? (JSON.parse(row.features) as { schema?: unknown }).schema : undefined;
+  return schema === "full" || schema === "public" ? schema : undefined;
+}
+
+/**
+ * Fails (throws) when a 2xx JSON answer of a declared endpoint does not match its response schema:
+ * the public one for a caller on the public schema (no key, a sandbox key, a public route), else the
+ * full one; a key whose plan's schema cannot be read accepts either.
+ */
+export async function checkResponse(app: App, deps: AppDeps, method: string, path: string, key: string | null, res: Response): Promise<void> {
+  if (!res.ok || res.status === 204 || !(res.headers.get("content-type") ?? "").includes("application/json")) return;
+  const e = endpointFor(app, method, path);
+  if (!e?.response) return;
+  const { full, public: reduced } = e.response;
+  const planSchema = key === null ? undefined : schemaOfKey(deps, key);
+  const schemas =
+    deps.bare ? [full]
+    : e.auth === "public" || key === null ? [reduced ?? full]
+    : planSchema ? [planSchema === "full" ? full : (reduced ?? full)]
+    : [full, reduced ?? full];
+  const body: unknown = await res.clone().json();
+  if (schemas.some((s) => Value.Check(withoutFormats(s), body))) return;
+  const errors = [...Value.Errors(withoutFormats(schemas[0]!), body)].slice(0, 10).map((x) => `  ${x.path || "/"}: ${x.message} (got ${JSON.stringify(x.value)?.slice(0, 80)})`);
+  throw new Error(`${method} ${path}: the response does not match the ${e.method} ${e.path} schema (${schemas.length > 1 ? "full or public" : schemas[0] === full ? "full" : "public"}):\n${errors.join("\n")}`);
 }

@@ -3,7 +3,7 @@
  * categories, two materials, a flat market, as of 2026-06-30.
  */
 import { FeatureSpace, type ArtistModel, type ArtistNoise, type ArtworkRow } from "../../src/build/derive/artist";
-import { monthIndex } from "../../src/build/seed/series";
+import { monthIndex } from "../../src/market/calendar";
 
 export const HAND_AS_OF = "2026-06-30";
 export const HAND_MONTHS = monthIndex(HAND_AS_OF) + 1;

@@ -10,6 +10,7 @@ import { ARTWORK_LIST, ARTWORK_SORTS } from "../../src/serve/modules/artworks/fi
 import { CATEGORY_PLAN, categoryPlan, listStatements } from "../../src/serve/modules/artworks/service";
 import { parseList } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
+import { Z80 } from "../../src/analytics/index-model";
 
 let ctx: TestContext;
 
@@ -648,14 +649,14 @@ describe("chart", () => {
     expect(c.series[0].data).toEqual(sold.map((l) => ({ time: l.sale_datetime.slice(0, 10), value: l.hammer_usd })));
     const band = c.series[1].data;
     expect(band).toHaveLength(12);
-    const sigma0 = Math.log(a.estimate_max_usd! / a.estimate_min_usd!) / (2 * 1.2816);
+    const sigma0 = Math.log(a.estimate_max_usd! / a.estimate_min_usd!) / (2 * Z80);
     let width = 0;
     band.forEach((p: { time: string; value: number; value_low: number; value_high: number }, i: number) => {
       const h = i + 1;
       const sigma = Math.sqrt(sigma0 ** 2 + 0.0004 * h);
       expect(p.value).toBeCloseTo(a.estimate_usd!, 1);
-      expect(p.value_low).toBeCloseTo(a.estimate_usd! * Math.exp(-1.2816 * sigma), 1);
-      expect(p.value_high).toBeCloseTo(a.estimate_usd! * Math.exp(1.2816 * sigma), 1);
+      expect(p.value_low).toBeCloseTo(a.estimate_usd! * Math.exp(-Z80 * sigma), 1);
+      expect(p.value_high).toBeCloseTo(a.estimate_usd! * Math.exp(Z80 * sigma), 1);
       expect(p.value_high - p.value_low).toBeGreaterThan(width);
       width = p.value_high - p.value_low;
       expect(p.time > ctx.deps.asOf).toBe(true);

@@ -1,6 +1,6 @@
 /** Shared helpers of the collectables tests: multipart requests, images, direct database reads. */
 import { expect } from "bun:test";
-import type { TestContext } from "../helpers/app";
+import { checkResponse, type TestContext } from "../helpers/app";
 import { loadSharp } from "../../src/platform/native";
 
 export type Json = Record<string, any>;
@@ -12,11 +12,13 @@ export function form(fields: Record<string, string | number>, image?: { bytes: U
   return f;
 }
 
-/** A multipart request (POST /v1/collectables, PUT …/image) as the caller with `key`. */
-export function send(ctx: TestContext, path: string, method: string, body: FormData | string, key: string | null = ctx.keys.enterprise, headers: Record<string, string> = {}): Promise<Response> {
+/** A multipart request (POST /v1/collectables, PUT …/image) as the caller with `key`; a 2xx JSON answer is checked against its schema. */
+export async function send(ctx: TestContext, path: string, method: string, body: FormData | string, key: string | null = ctx.keys.enterprise, headers: Record<string, string> = {}): Promise<Response> {
   const h: Record<string, string> = { ...headers };
   if (key !== null) h.Authorization = `Bearer ${key}`;
-  return ctx.app.handle(new Request(`http://artmarket.test${path}`, { method, headers: h, body }));
+  const res = await ctx.app.handle(new Request(`http://artmarket.test${path}`, { method, headers: h, body }));
+  await checkResponse(ctx.app, ctx.deps, method, path, key, res);
+  return res;
 }
 
 export async function create(ctx: TestContext, fields: Record<string, string | number>, image?: { bytes: Uint8Array; type?: string }, key: string = ctx.keys.enterprise): Promise<Json> {

@@ -19,7 +19,7 @@ import { buildVectorIndex, VectorIndex } from "../../src/images/vector-index";
 import { SearchByImageResponse, SimilarArtworksResponse } from "../../src/serve/modules/search/model";
 import { SEARCH_TUNING } from "../../src/serve/modules/search/service";
 import { loadSharp, loadSqliteVec, type Sharp } from "../../src/platform/native";
-import { createTestContext, type TestContext } from "../helpers/app";
+import { checkResponse, createTestContext, type TestContext } from "../helpers/app";
 
 type Json = Record<string, any>;
 type Work = { id: number; artist_id: number; category_id: number; seed: number; width: number; height: number };
@@ -85,7 +85,9 @@ async function search(form: FormData | Json | null, query = "", key: string | nu
     body = JSON.stringify(form);
     headers["Content-Type"] = "application/json";
   }
-  const res = await ctx.app.handle(new Request(`http://artmarket.test/v1/artworks/search-by-image${query ? `?${query}` : ""}`, { method: "POST", headers, body }));
+  const path = `/v1/artworks/search-by-image${query ? `?${query}` : ""}`;
+  const res = await ctx.app.handle(new Request(`http://artmarket.test${path}`, { method: "POST", headers, body }));
+  await checkResponse(ctx.app, ctx.deps, "POST", path, key, res);
   const text = await res.text();
   let json: Json;
   try {

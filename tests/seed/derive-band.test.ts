@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { predictionBand, smoothIndex, Z80 } from "../../src/analytics/index-model";
 import { ArtistDeriver, type ArtistSource, type LotRow } from "../../src/build/derive/artist";
-import { monthIndex } from "../../src/build/seed/series";
+import { monthIndex } from "../../src/market/calendar";
 import { HAND_MONTHS, HAND_NOISE, handModel, handWork } from "../helpers/derive";
 
 const NOISE = { ...HAND_NOISE, loadingVar: 0.05 };

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { ArtistDeriver, CAREER_FLAT, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/build/derive/artist";
-import { monthIndex } from "../../src/build/seed/series";
+import { monthIndex } from "../../src/market/calendar";
 import { HAND_NOISE as NOISE, HAND_SPACE, handModel, handWork } from "../helpers/derive";
 
 const BIRTH = 1900;

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { ArtistDeriver, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/build/derive/artist";
 import { estimateCentre, MAX_BAND_SCALE, MIN_BAND_SCALE } from "../../src/build/derive/index";
 import { Z80 } from "../../src/analytics/index-model";
-import { monthIndex } from "../../src/build/seed/series";
+import { monthIndex } from "../../src/market/calendar";
 import { HAND_NOISE as NOISE, handModel as model, handWork } from "../helpers/derive";
 
 const work = (id: number) => handWork(id);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { ArtistDeriver, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/build/derive/artist";
-import { monthIndex } from "../../src/build/seed/series";
+import { monthIndex } from "../../src/market/calendar";
 import { HAND_AS_OF, HAND_NOISE, handModel, handWork } from "../helpers/derive";
 
 const T = monthIndex(HAND_AS_OF);

@@ -5,7 +5,8 @@ import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LOT_INDEXES } from "../../src/db/market-indexes";
 import { seedMarket, type SeedSummary } from "../../src/build/seed";
-import { hammerIncrement, niceEstimate, sizeBucket, withPremium } from "../../src/build/seed/market";
+import { hammerIncrement, niceEstimate, withPremium } from "../../src/build/seed/market";
+import { sizeBucket } from "../../src/market/sizes";
 import { tempDataDir } from "../helpers/app";
 import { tableHash } from "../helpers/rows";
 
@@ -20,10 +21,12 @@ beforeAll(async () => {
   dirA = tempDataDir();
   dirB = tempDataDir();
   // A generates and inserts on one thread and builds every read index after the derivation; B
-  // generates on a thread of its own and builds the lots' read indexes beside the derivation
+  // generates on a thread of its own and builds the lots' read indexes beside the derivation.
+  // Neither embeds its images (the generator is the subject here; tests/images/vectors.test.ts
+  // covers the embedding), which spares about 10 s of the two busy cores.
   [summary, summaryB] = await Promise.all([
-    seedMarket({ dataDir: dirA, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, generatorThread: false, earlyLotIndexes: false }),
-    seedMarket({ dataDir: dirB, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, generatorThread: true, earlyLotIndexes: true }),
+    seedMarket({ dataDir: dirA, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, generatorThread: false, earlyLotIndexes: false, embed: false }),
+    seedMarket({ dataDir: dirB, scale: "tiny", seed: 42, asOf: AS_OF, quiet: true, generatorThread: true, earlyLotIndexes: true, embed: false }),
   ]);
   db = new Database(join(dirA, "market.db"), { readonly: true });
 });

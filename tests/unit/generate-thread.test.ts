@@ -8,8 +8,10 @@ import { attachNewWorks } from "../../src/build/db/works-file";
 import { batchBuffers, forEachRow, generateOnThread, RowColumns } from "../../src/build/seed/generate-thread";
 import { buildSales, planArtists, SCALE_SPECS } from "../../src/build/seed/market";
 import { Random } from "../../src/market/random";
-import { CURRENCY_CODES, writeReference } from "../../src/build/seed/reference";
-import { fxLastDay, fxRates, marketFactor, monthIndex } from "../../src/build/seed/series";
+import { CURRENCY_CODES } from "../../src/market/currencies";
+import { writeReference } from "../../src/build/seed/reference";
+import { fxLastDay, fxRates, marketFactor } from "../../src/build/seed/series";
+import { monthIndex } from "../../src/market/calendar";
 import { createTruthDb } from "../../src/build/seed/truth";
 import { tempDataDir } from "../helpers/app";
 

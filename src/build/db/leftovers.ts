@@ -202,7 +202,7 @@ export function checkDiskSpace(dataDir: string, neededBytes: number, what: strin
 
 const MiB = 1024 * 1024;
 
-/** A seeded market on disk, market.db and truth.db (docs/benchmarks.md, bench/seed), in MiB. */
+/** A seeded market on disk, market.db and truth.db (docs/benchmarks.md#seed), in MiB. */
 const SEED_MIB: Record<Scale, number> = { tiny: 19, small: 78, medium: 571, large: 3805, full: 14107 };
 
 /**

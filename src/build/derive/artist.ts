@@ -15,8 +15,8 @@ import { storedArtworkUid } from "../../db/artwork-uid";
 import { packDocument } from "../../db/documents";
 import { lotUsdColumns, usdCents } from "../../db/fx";
 import { packLinearSeries, packLogSeries } from "../../db/series";
-import { sizeBucket } from "../seed/market";
-import { monthDate, monthIndex } from "../seed/series";
+import { sizeBucket } from "../../market/sizes";
+import { monthDate, monthIndex } from "../../market/calendar";
 import { dayNumber, isoOfSeconds } from "../../market/time";
 
 export interface ArtworkRow {

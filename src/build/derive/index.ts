@@ -13,7 +13,7 @@
  *   with an 80 % prediction band, its momentum and CAGR, the artist's stats, analytics documents
  *   and its vector. Then sales get their aggregates in one SQL statement (one scan of the lots).
  */
-import type { Database } from "bun:sqlite";
+import type { Database, Statement } from "bun:sqlite";
 import { cpus } from "node:os";
 import { NormalEquations } from "../../analytics/linear";
 import { median, percentile } from "../../analytics/stats";
@@ -22,7 +22,7 @@ import { usdOf } from "../../db/fx";
 import { withSortRuns } from "../../db/sort-runs";
 import type { PhaseProgress } from "../progress";
 import { addDays } from "../../market/time";
-import { FIRST_YEAR, monthDate, monthIndex } from "../seed/series";
+import { FIRST_YEAR, monthDate, monthIndex } from "../../market/calendar";
 import {
   ArtistDeriver,
   artistReader,
@@ -53,16 +53,16 @@ export const PARALLEL_MIN_ARTISTS = 1000;
  * From this many CPUs, pass 2 runs on one thread per CPU but one by default (this thread writes).
  * Below it, on this thread, except for a market of PARALLEL_MIN_SOLD sold lots or more. The threads
  * read and fit, this thread writes; on 2 cores one thread alone is slower than this thread (it
- * fits more slowly and posts its rows back: medium, 13.6–15.9 s against 12.4–13.2 s), two gain
+ * fits more slowly and posts its rows back), two gain
  * 0–20 %, and during a seed of a medium market the image embedding holds the second core
- * (docs/derivation.md).
+ * (docs/history/derivation.md#pass-2-on-worker-threads).
  */
 export const PARALLEL_MIN_CPUS = 4;
 
 /**
  * From this many sold lots, pass 2 runs on one thread per CPU on a machine of 2 or 3 CPUs: the
  * image embedding (at most about 100k images) then spreads over a derivation of many minutes and
- * takes little of the second core (full scale: 97k images, about 220 s of CPU, over 930 s),
+ * takes little of the second core (docs/history/benchmarks.md#full-scale-now-2-cores-seed-1986),
  * and the owning thread mostly waits for rows to write.
  */
 export const PARALLEL_MIN_SOLD = 4_000_000;
@@ -159,7 +159,50 @@ export const DEFAULT_LOADING_VAR = 0.05;
 export const LOADING_MIN_PRECISION = 10;
 
 export async function deriveMarket(db: Database, options: DeriveOptions): Promise<DeriveSummary> {
-  const progress = options.onProgress ?? (() => {});
+  const { timings, lap } = phaseTimer();
+  const ctx = deriveContext(db, options);
+  const pass = marketPass(ctx);
+  const first = firstModel(ctx, pass);
+  const { model, sample } = readingModel(ctx, pass, first);
+  const deriver = new ArtistDeriver(model);
+  lap("pass 1: market index and hedonic model");
+  const noise = calibrateNoise(pass, first, model, deriver, sample);
+  measureCentre(pass.soldTwice, sample, deriver, noise, model);
+  lap("calibration");
+  const written = await deriveArtists(ctx, model, noise, deriver, sample.readArtist);
+  lap("pass 2: artists, artworks, analytics");
+  writeMarketIndex(ctx, model.marketLevel);
+  const sales = writeSales(db);
+  lap("market index and sales");
+
+  return {
+    months: ctx.months,
+    artists: written.artists,
+    artworks: written.artworks,
+    estimated: written.estimated,
+    pairs: pass.pairCount,
+    estimatePairs: pass.estimatePairCount,
+    sales,
+    hedonicRows: pass.hedonic.count,
+    workers: written.workers,
+    noise: {
+      obsVar: round6(first.obsVar),
+      saleVar: round6(noise.saleVar),
+      workVar: round6(noise.workVar),
+      processVar: first.processVar,
+      estimateOffset: round6(first.estOffset),
+      estimateOffsets: Object.fromEntries(Object.entries(model.estOffsets).map(([k, v]) => [k, round6(v)])),
+      centre: round6(model.centre),
+      bandScale: round6(model.bandScale),
+      estimateVar: round6(estimateVarOf(first.estDiffVar, noise.saleVar)),
+      loadingVar: round6(noise.loadingVar),
+    },
+    timings,
+  };
+}
+
+/** Seconds per phase: `lap(name)` records the time since the last lap (or the start) as `name`'s. */
+function phaseTimer(): { timings: Record<string, number>; lap: (name: string) => void } {
   const timings: Record<string, number> = {};
   let mark = performance.now();
   const lap = (name: string) => {
@@ -167,11 +210,39 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     timings[name] = Math.round(now - mark) / 1000;
     mark = now;
   };
+  return { timings, lap };
+}
+
+/** What every phase reads: the connections and options, the months, the hedonic features and the market's counts. */
+interface DeriveContext {
+  db: Database;
+  /** The connection every read goes through until the first write (DeriveOptions.reader, else db). */
+  src: Database;
+  options: DeriveOptions;
+  progress: (phase: string, done: number, total: number) => void;
+  months: number;
+  /** The last month (months − 1). */
+  T: number;
+  /** The hedonic model's sale years, from FIRST_YEAR to the as-of date's. */
+  yearCount: number;
+  oneYearAgo: string;
+  categories: number;
+  materials: number;
+  /** The media with a hedonic one-hot of their own. */
+  mediaKeys: string[];
+  space: FeatureSpace;
+  /** The hedonic features (space.size), before the year effects. */
+  K: number;
+  artistCount: number;
+  /** Sold lots with a hammer. */
+  soldCount: number;
+  /** Lots store their sale's start as Unix seconds, read as ISO text through this. */
+  saleTimes: SaleTimes;
+}
+
+function deriveContext(db: Database, options: DeriveOptions): DeriveContext {
   const months = monthIndex(options.asOf) + 1;
-  const T = months - 1;
   const asOfYear = Number(options.asOf.slice(0, 4));
-  const yearCount = asOfYear - FIRST_YEAR + 1;
-  const oneYearAgo = addDays(options.asOf, -365);
   const src = options.reader ?? db;
   const categories = (src.query("SELECT count(*) AS n FROM categories").get() as { n: number }).n;
   const materials = (src.query("SELECT count(*) AS n FROM materials").get() as { n: number }).n;
@@ -191,11 +262,63 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   }
   const mediaKeys = [...mediumCounts].filter(([, n]) => n >= MEDIUM_MIN_WORKS).map(([k]) => k).sort();
   const space = new FeatureSpace(categories, materials, mediaKeys);
-  const K = space.size;
+  const artistCount = (src.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
+  const soldCount = (src.query("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND hammer_usd_cents > 0").get() as { n: number }).n;
+  return {
+    db,
+    src,
+    options,
+    progress: options.onProgress ?? (() => {}),
+    months,
+    T: months - 1,
+    yearCount: asOfYear - FIRST_YEAR + 1,
+    oneYearAgo: addDays(options.asOf, -365),
+    categories,
+    materials,
+    mediaKeys,
+    space,
+    K: space.size,
+    artistCount,
+    soldCount,
+    saleTimes: new SaleTimes(),
+  };
+}
 
-  // lots store their sale's start as Unix seconds, read here as ISO text
-  const saleTimes = new SaleTimes();
-  const isoOf = (seconds: number) => saleTimes.iso(seconds);
+/** Pass 1's sums over every artist's lots. */
+interface MarketPass {
+  /** The repeat-sales market index's normal equations (sale pairs and estimate pairs). */
+  market: RepeatSalesAccumulator;
+  /** The within-artist hedonic regression (features, then year effects). */
+  hedonic: NormalEquations;
+  pairCount: number;
+  estimatePairCount: number;
+  /** Per lot status (ESTIMATE_STATUSES), the estimate pairs' shift of the market's right-hand side per unit of that status's offset. */
+  statusShift: Float64Array[];
+  /** The same for the sale pairs, by whether each sold lot had a reserve (0: with, 1: without). */
+  hammerShift: Float64Array[];
+  /** Sale pairs of 24 months or less (at most 200,000): months and log return. */
+  shortPairs: { from: number; to: number; r: number }[];
+  /** Sold lots with a house estimate: count, sum and sum of squares of log hammer − log estimate midpoint. */
+  estDiffN: number;
+  estDiffSum: number;
+  estDiffSq: number;
+  /** The same by whether the lot had a reserve (0: with, 1: without): count and sum. */
+  estDiffBy: [Mean, Mean];
+  /** Bought-in lots with a house estimate. */
+  passedWithEstimate: number;
+  /** Sold lots with a hammer, with a reserve and without. */
+  soldBy: number[];
+  /** Artists with two sold lots or more. */
+  soldTwice: number[];
+}
+
+/**
+ * Pass 1, every artist's lots in sale order: consecutive sold lots of one work and consecutive
+ * house estimates of one work into the market index, a sample of sold lots into the hedonic
+ * regression (demeaned within artist), and the counts the reading offsets start from.
+ */
+function marketPass(ctx: DeriveContext): MarketPass {
+  const { src, progress, months, yearCount, K, artistCount, soldCount } = ctx;
   // Pass 1 reads only what it needs, as arrays: each lot's artwork, sale time, whether it sold,
   // hammer and estimate (every lot: estimate pairs take unsold lots too), and the attributes of
   // the works a sampled lot needs.
@@ -208,128 +331,178 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     "SELECT id, category_id, material_ids, substrate_id, height_cm, width_cm, depth_cm, signed, edition_size, creation_year FROM src_artworks WHERE artist_id = ?",
   );
   const artistBirths = src.query<unknown, []>("SELECT id, birth FROM src_artists ORDER BY id");
-  const artistCount = (src.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
-  const soldCount = (src.query("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND hammer_usd_cents > 0").get() as { n: number }).n;
-  const sampleRate = Math.min(1, (options.hedonicSample ?? 600_000) / Math.max(1, soldCount));
+  const sampleRate = Math.min(1, (ctx.options.hedonicSample ?? 600_000) / Math.max(1, soldCount));
 
-  // ---------------------------------------------------------------- pass 1
-  const market = new RepeatSalesAccumulator(months);
-  const hedonic = new NormalEquations(K + yearCount);
-  const row = new Float64Array(K + yearCount);
-  let sampleTick = 0;
-  let pairCount = 0;
-  let estimatePairCount = 0;
-  // per lot status (ESTIMATE_STATUSES), the estimate pairs' +w at `to`, −w at `from` for a pair
-  // whose later lot has that status, less the same for one whose earlier lot has it: the market's
-  // right-hand side moves by Σ_status offset · this once the offsets by status are known
-  const statusShift = ESTIMATE_STATUSES.map(() => new Float64Array(months));
-  // the same for the sale pairs, by whether each sold lot had a reserve (0: with, 1: without)
-  const hammerShift = [new Float64Array(months), new Float64Array(months)];
-  const shiftPair = (shift: Float64Array[], from: number, to: number, early: number, late: number, w: number) => {
-    shift[late]![to]! += w;
-    shift[late]![from]! -= w;
-    shift[early]![to]! -= w;
-    shift[early]![from]! += w;
+  const pass: MarketPass = {
+    market: new RepeatSalesAccumulator(months),
+    hedonic: new NormalEquations(K + yearCount),
+    pairCount: 0,
+    estimatePairCount: 0,
+    statusShift: ESTIMATE_STATUSES.map(() => new Float64Array(months)),
+    hammerShift: [new Float64Array(months), new Float64Array(months)],
+    shortPairs: [],
+    estDiffN: 0,
+    estDiffSum: 0,
+    estDiffSq: 0,
+    estDiffBy: [
+      { n: 0, sum: 0 },
+      { n: 0, sum: 0 },
+    ],
+    passedWithEstimate: 0,
+    soldBy: [0, 0],
+    soldTwice: [],
   };
-  const shortPairResiduals: number[] = [];
-  const shortPairs: { from: number; to: number; r: number }[] = [];
-  // sold lots with a house estimate: log hammer − log estimate midpoint (offset and spread)
-  let estDiffN = 0;
-  let estDiffSum = 0;
-  let estDiffSq = 0;
-  // the same by whether the lot had a reserve (0: with, 1: without): count and sum
-  const estDiffBy: [Mean, Mean] = [
-    { n: 0, sum: 0 },
-    { n: 0, sum: 0 },
-  ];
-  // bought-in lots with a house estimate
-  let passedWithEstimate = 0;
-  // sold lots with a hammer, with a reserve and without
-  const soldBy = [0, 0];
-  // artists with two sold lots or more (the centre's sample)
-  const soldTwice: number[] = [];
+  const sampler: HedonicSampler = { rate: sampleRate, tick: 0, row: new Float64Array(K + yearCount) };
   let done = 0;
   for (const [artistId, birth] of artistBirths.values() as [number, number | null][]) {
-    const lots = lotsOf.values(artistId) as [number, number, number, number | null, number | null, number | null, number][];
-    let byId: Map<number, FeatureRow> | null = null;
-    // consecutive sold lots of one work → a repeat-sale pair for the market index
-    const last = new Map<number, { m: number; y: number; unreserved: number }>();
-    // consecutive house estimates of one work, whatever each lot's outcome → an estimate pair
-    const lastEstimate = new Map<number, { m: number; y: number; status: number }>();
-    const sel: { feats: Float64Array; y: number; year: number }[] = [];
-    let soldHere = 0;
-    for (const [artworkId, saleSeconds, isSold, hammerUsd, estMin, estMax, status] of lots) {
-      const saleDatetime = isoOf(saleSeconds);
-      const m = Math.min(T, monthIndex(saleDatetime));
-      const mid = estimateMidLog(estMin, estMax);
-      if (mid !== null) {
-        if (status === 1) passedWithEstimate++;
-        const prev = lastEstimate.get(artworkId);
-        if (prev && m > prev.m) {
-          const w = 1 / (ESTIMATE_PAIR_VAR + (m - prev.m) / 120);
-          market.add(prev.m, m, mid - prev.y, w);
-          estimatePairCount++;
-          shiftPair(statusShift, prev.m, m, prev.status, status, w);
-        }
-        lastEstimate.set(artworkId, { m, y: mid, status });
-      }
-      if (!isSold) continue;
-      soldHere++;
-      const y = Math.log(hammerUsd!);
-      const unreserved = status === 4 ? 1 : 0;
-      soldBy[unreserved]!++;
-      if (mid !== null) {
-        estDiffN++;
-        estDiffSum += y - mid;
-        estDiffSq += (y - mid) ** 2;
-        estDiffBy[unreserved]!.n++;
-        estDiffBy[unreserved]!.sum += y - mid;
-      }
-      const prev = last.get(artworkId);
-      if (prev && m > prev.m) {
-        const w = 1 / (1 + (m - prev.m) / 120); // long holds carry more idiosyncratic drift
-        market.add(prev.m, m, y - prev.y, w);
-        shiftPair(hammerShift, prev.m, m, prev.unreserved, unreserved, w);
-        pairCount++;
-        if (m - prev.m <= 24 && shortPairs.length < 200_000) shortPairs.push({ from: prev.m, to: m, r: y - prev.y });
-      }
-      last.set(artworkId, { m, y, unreserved });
-      sampleTick += sampleRate;
-      if (sampleTick >= 1) {
-        sampleTick -= 1;
-        if (!byId) {
-          byId = new Map();
-          for (const w of featuresOf.all(artistId)) byId.set(w.id, w);
-        }
-        const w = byId.get(artworkId);
-        if (!w) continue;
-        const feats = new Float64Array(K);
-        space.fill(feats, w, birth);
-        sel.push({ feats, y, year: Math.min(yearCount - 1, Math.max(0, Number(saleDatetime.slice(0, 4)) - FIRST_YEAR)) });
-      }
-    }
-    if (soldHere >= 2) soldTwice.push(artistId);
-    if (sel.length >= 2) {
-      // demean within artist: the artist's own level drops out
-      const meanX = new Float64Array(K + yearCount);
-      let meanY = 0;
-      for (const s of sel) {
-        for (let i = 0; i < K; i++) meanX[i]! += s.feats[i]!;
-        meanX[K + s.year]! += 1;
-        meanY += s.y;
-      }
-      for (let i = 0; i < meanX.length; i++) meanX[i]! /= sel.length;
-      meanY /= sel.length;
-      for (const s of sel) {
-        row.fill(0);
-        for (let i = 0; i < K; i++) row[i] = s.feats[i]! - meanX[i]!;
-        for (let j = 0; j < yearCount; j++) row[K + j] = (j === s.year ? 1 : 0) - meanX[K + j]!;
-        hedonic.add(row, s.y - meanY);
-      }
-    }
+    const lots = lotsOf.values(artistId) as PassLot[];
+    addArtistLots(ctx, pass, sampler, artistId, birth, lots, (id) => featuresOf.all(id));
     if (++done % 500 === 0) progress("market index and hedonic model", done, artistCount);
   }
   progress("market index and hedonic model", done, artistCount);
+  return pass;
+}
+
+/** A lot as pass 1 reads it: artwork, sale time (Unix seconds), sold with a hammer (1/0), hammer, estimates (USD), status code. */
+type PassLot = [number, number, number, number | null, number | null, number | null, number];
+
+/** Pass 1's sample of sold lots for the hedonic regression: every 1/rate-th sold lot, across artists. */
+interface HedonicSampler {
+  rate: number;
+  tick: number;
+  /** Scratch for one regression row (K + yearCount). */
+  row: Float64Array;
+}
+
+/** A pair's weight `w` into a shift by status (MarketPass.statusShift, hammerShift): +w at `to`, −w at `from` for the later lot's, the reverse for the earlier's. */
+function shiftPair(shift: Float64Array[], from: number, to: number, early: number, late: number, w: number): void {
+  shift[late]![to]! += w;
+  shift[late]![from]! -= w;
+  shift[early]![to]! -= w;
+  shift[early]![from]! += w;
+}
+
+/**
+ * One artist's lots (in sale order) into pass 1's sums: each work's consecutive house estimates
+ * and consecutive sold lots as pairs of the market index, the sold lots' estimate differences and
+ * counts, and its sampled sold lots, demeaned, into the hedonic regression.
+ */
+function addArtistLots(
+  ctx: DeriveContext,
+  pass: MarketPass,
+  sampler: HedonicSampler,
+  artistId: number,
+  birth: number | null,
+  lots: PassLot[],
+  featuresOf: (artistId: number) => FeatureRow[],
+): void {
+  const { T, yearCount, space, K, saleTimes } = ctx;
+  const { market, hedonic, statusShift, hammerShift, shortPairs, estDiffBy, soldBy, soldTwice } = pass;
+  const isoOf = (seconds: number) => saleTimes.iso(seconds);
+  let byId: Map<number, FeatureRow> | null = null;
+  // consecutive sold lots of one work → a repeat-sale pair for the market index
+  const last = new Map<number, { m: number; y: number; unreserved: number }>();
+  // consecutive house estimates of one work, whatever each lot's outcome → an estimate pair
+  const lastEstimate = new Map<number, { m: number; y: number; status: number }>();
+  const sel: { feats: Float64Array; y: number; year: number }[] = [];
+  let soldHere = 0;
+  for (const [artworkId, saleSeconds, isSold, hammerUsd, estMin, estMax, status] of lots) {
+    const saleDatetime = isoOf(saleSeconds);
+    const m = Math.min(T, monthIndex(saleDatetime));
+    const mid = estimateMidLog(estMin, estMax);
+    if (mid !== null) {
+      if (status === 1) pass.passedWithEstimate++;
+      const prev = lastEstimate.get(artworkId);
+      if (prev && m > prev.m) {
+        const w = 1 / (ESTIMATE_PAIR_VAR + (m - prev.m) / 120);
+        market.add(prev.m, m, mid - prev.y, w);
+        pass.estimatePairCount++;
+        shiftPair(statusShift, prev.m, m, prev.status, status, w);
+      }
+      lastEstimate.set(artworkId, { m, y: mid, status });
+    }
+    if (!isSold) continue;
+    soldHere++;
+    const y = Math.log(hammerUsd!);
+    const unreserved = status === 4 ? 1 : 0;
+    soldBy[unreserved]!++;
+    if (mid !== null) {
+      pass.estDiffN++;
+      pass.estDiffSum += y - mid;
+      pass.estDiffSq += (y - mid) ** 2;
+      estDiffBy[unreserved]!.n++;
+      estDiffBy[unreserved]!.sum += y - mid;
+    }
+    const prev = last.get(artworkId);
+    if (prev && m > prev.m) {
+      const w = 1 / (1 + (m - prev.m) / 120); // long holds carry more idiosyncratic drift
+      market.add(prev.m, m, y - prev.y, w);
+      shiftPair(hammerShift, prev.m, m, prev.unreserved, unreserved, w);
+      pass.pairCount++;
+      if (m - prev.m <= 24 && shortPairs.length < 200_000) shortPairs.push({ from: prev.m, to: m, r: y - prev.y });
+    }
+    last.set(artworkId, { m, y, unreserved });
+    sampler.tick += sampler.rate;
+    if (sampler.tick >= 1) {
+      sampler.tick -= 1;
+      if (!byId) {
+        byId = new Map();
+        for (const w of featuresOf(artistId)) byId.set(w.id, w);
+      }
+      const w = byId.get(artworkId);
+      if (!w) continue;
+      const feats = new Float64Array(K);
+      space.fill(feats, w, birth);
+      sel.push({ feats, y, year: Math.min(yearCount - 1, Math.max(0, Number(saleDatetime.slice(0, 4)) - FIRST_YEAR)) });
+    }
+  }
+  if (soldHere >= 2) soldTwice.push(artistId);
+  if (sel.length >= 2) addWithinArtist(hedonic, sampler.row, sel, K, yearCount);
+}
+
+/**
+ * One artist's sampled sold lots (two or more) into the hedonic regression, demeaned within the
+ * artist: the artist's own level drops out. `row` is scratch of K + yearCount.
+ */
+function addWithinArtist(hedonic: NormalEquations, row: Float64Array, sel: { feats: Float64Array; y: number; year: number }[], K: number, yearCount: number): void {
+  const meanX = new Float64Array(K + yearCount);
+  let meanY = 0;
+  for (const s of sel) {
+    for (let i = 0; i < K; i++) meanX[i]! += s.feats[i]!;
+    meanX[K + s.year]! += 1;
+    meanY += s.y;
+  }
+  for (let i = 0; i < meanX.length; i++) meanX[i]! /= sel.length;
+  meanY /= sel.length;
+  for (const s of sel) {
+    row.fill(0);
+    for (let i = 0; i < K; i++) row[i] = s.feats[i]! - meanX[i]!;
+    for (let j = 0; j < yearCount; j++) row[K + j] = (j === s.year ? 1 : 0) - meanX[K + j]!;
+    hedonic.add(row, s.y - meanY);
+  }
+}
+
+/** The model pass 1's sums give before any calibration. */
+interface FirstModel {
+  /** The market's log level by month (solved again, in place, as the reading offsets move). */
+  marketLevel: Float64Array;
+  /** The hedonic coefficients (features, then year effects). */
+  beta: Float64Array;
+  /** Residual variance of the within-artist regression. */
+  obsVar: number;
+  saleVar: number;
+  workVar: number;
+  processVar: number;
+  /** Mean log hammer − log estimate midpoint over sold lots. */
+  estOffset: number;
+  /** Variance of that difference (NaN with 50 lots or fewer). */
+  estDiffVar: number;
+}
+
+/** The market index, the hedonic coefficients and the first noise variances, from pass 1's sums. */
+function firstModel(ctx: DeriveContext, pass: MarketPass): FirstModel {
+  const { months, K, yearCount } = ctx;
+  const { market, hedonic, shortPairs, estDiffN, estDiffSum, estDiffSq } = pass;
   const marketLevel = market.count > 0 ? market.solve(MARKET_SMOOTHING) : new Float64Array(months);
   const beta = hedonic.count > K + yearCount ? hedonic.solve(1e-3) : new Float64Array(K + yearCount);
   // residual variance of the within-artist regression: index moves + work effects + sale noise
@@ -340,6 +513,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     obsVar = Math.max(0.02, (hedonic.syy - fitted) / Math.max(1, hedonic.count - beta.length));
   }
   // sale noise: half the variance of short-hold pair residuals (the index moves little in two years)
+  const shortPairResiduals: number[] = [];
   for (const p of shortPairs) shortPairResiduals.push(p.r - (marketLevel[p.to]! - marketLevel[p.from]!));
   let saleVar = obsVar * 0.5;
   if (shortPairResiduals.length > 50) {
@@ -347,18 +521,39 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     const v = shortPairResiduals.reduce((s, r) => s + (r - mu) ** 2, 0) / (shortPairResiduals.length - 1);
     saleVar = Math.min(obsVar * 0.95, Math.max(0.005, v / 2));
   }
-  let workVar = Math.max(0.005, obsVar - saleVar);
-  const processVar = options.processVar ?? DEFAULT_PROCESS_VAR;
+  const workVar = Math.max(0.005, obsVar - saleVar);
+  const processVar = ctx.options.processVar ?? DEFAULT_PROCESS_VAR;
   // The house estimate as a second, quieter reading of the work's value: log midpoint + offset,
   // the offset being the mean of log hammer − log midpoint over sold lots. Its own variance is
   // that of the difference less the sale noise (set below, once the sale noise is calibrated).
   const estOffset = estDiffN > 50 ? estDiffSum / estDiffN : 0;
   const estDiffVar = estDiffN > 50 ? (estDiffSq - estDiffN * estOffset ** 2) / (estDiffN - 1) : Number.NaN;
-  // prior variance of an artist's loading on the market beyond 1, calibrated below
-  let loadingVar = DEFAULT_LOADING_VAR;
-  const estimateVarOf = (sale: number) => (Number.isFinite(estDiffVar) ? Math.max(0.2 * sale, estDiffVar - sale) : Number.NaN);
+  return { marketLevel, beta, obsVar, saleVar, workVar, processVar, estOffset, estDiffVar };
+}
 
-  // ---------------------------------------------------------------- pass 2
+/** The house estimate's own variance: that of log hammer − log midpoint less the sale noise, at least a fifth of it (NaN without a measured difference). */
+function estimateVarOf(estDiffVar: number, sale: number): number {
+  return Number.isFinite(estDiffVar) ? Math.max(0.2 * sale, estDiffVar - sale) : Number.NaN;
+}
+
+/** The calibration's sample of artists, read once, and what reads another artist like them. */
+interface CalibrationSample {
+  /** Up to 1,500 artists with 10 sold lots or more, in the order of a hash of their id. */
+  sources: ArtistSource[];
+  readArtist: (artist: ArtistRow) => ArtistSource;
+  artistById: Statement<ArtistRow, [number]>;
+  /** Pass 1's counts the reading offsets are measured from. */
+  offsetSums: OffsetSums;
+}
+
+/**
+ * The model pass 2 fits artists against: the first model with the reading offsets (measured
+ * against the market on the calibration sample) and the market solved again with them.
+ */
+function readingModel(ctx: DeriveContext, pass: MarketPass, first: FirstModel): { model: ArtistModel; sample: CalibrationSample } {
+  const { src, options, months, oneYearAgo, categories, materials, mediaKeys } = ctx;
+  const { soldBy, estDiffBy, passedWithEstimate } = pass;
+  const { marketLevel, beta, processVar } = first;
   const sample = src
     .query<{ id: number }, []>(
       `SELECT artist_id AS id FROM lots WHERE status = 'sold' GROUP BY artist_id HAVING count(*) >= 10
@@ -380,24 +575,6 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   // (no hammer offsets yet: the reserve gap is measured in the calibration)
   for (const { lots } of sampleSources) addPassedPairs(lots, marketLevel, { reserved: 0, unreserved: 0 }, passedFirst);
   const { estOffsets, hammerOffsets } = readingOffsets(offsetSums, 0, passedFirst.n >= 50 ? passedFirst.sum / passedFirst.n : undefined);
-  // The market again, each pair of estimates read as (m₂ + c₂) − (m₁ + c₁) with each lot's
-  // offset, and each sale pair with its hammers' offsets: a bought-in lot's estimate sits higher
-  // over the work's value than a sold lot's, so a pair from a sold lot's estimate to a bought-in
-  // one's rose by more than the market (and the reverse fell), which evens out only where sold
-  // and bought-in lots mix (not in the last months, where the lots to come and the bought-in
-  // ones are many, nor in a market held out of its last sales).
-  const resolveMarket = () => {
-    if (market.count === 0) return;
-    const { estOffsets, hammerOffsets } = model;
-    const rhs = Float64Array.from(market.rhs);
-    const add = (c: number, shift: Float64Array) => {
-      for (let t = 0; t < months; t++) rhs[t]! += c * shift[t]!;
-    };
-    ESTIMATE_STATUSES.forEach((status, k) => add(estOffsets[status] ?? estOffsets.sold!, statusShift[k]!));
-    add(hammerOffsets.reserved, hammerShift[0]!);
-    add(hammerOffsets.unreserved, hammerShift[1]!);
-    marketLevel.set(market.solve(MARKET_SMOOTHING, rhs));
-  };
   const model: ArtistModel = {
     asOf: options.asOf,
     oneYearAgo,
@@ -414,14 +591,47 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     bandScale: 1,
     categoryNames: (src.query("SELECT id, name FROM categories").all() as { id: number; name: string }[]).map((r) => [r.id, r.name]),
   };
-  resolveMarket();
-  const deriver = new ArtistDeriver(model);
-  done = 0;
-  lap("pass 1: market index and hedonic model");
+  resolveMarket(pass, model);
+  return { model, sample: { sources: sampleSources, readArtist, artistById, offsetSums } };
+}
+
+/**
+ * The market again, each pair of estimates read as (m₂ + c₂) − (m₁ + c₁) with each lot's
+ * offset, and each sale pair with its hammers' offsets: a bought-in lot's estimate sits higher
+ * over the work's value than a sold lot's, so a pair from a sold lot's estimate to a bought-in
+ * one's rose by more than the market (and the reverse fell), which evens out only where sold
+ * and bought-in lots mix (not in the last months, where the lots to come and the bought-in
+ * ones are many, nor in a market held out of its last sales). Solved into model.marketLevel.
+ */
+function resolveMarket(pass: MarketPass, model: ArtistModel): void {
+  const { market, statusShift, hammerShift } = pass;
+  const { months, marketLevel } = model;
+  if (market.count === 0) return;
+  const { estOffsets, hammerOffsets } = model;
+  const rhs = Float64Array.from(market.rhs);
+  const add = (c: number, shift: Float64Array) => {
+    for (let t = 0; t < months; t++) rhs[t]! += c * shift[t]!;
+  };
+  ESTIMATE_STATUSES.forEach((status, k) => add(estOffsets[status] ?? estOffsets.sold!, statusShift[k]!));
+  add(hammerOffsets.reserved, hammerShift[0]!);
+  add(hammerOffsets.unreserved, hammerShift[1]!);
+  marketLevel.set(market.solve(MARKET_SMOOTHING, rhs));
+}
+
+/**
+ * Calibration, two rounds on the sample: the sale noise and the work effect's variance, the
+ * loading's spread across artists, and the reading offsets (the bought-in offset and the reserve
+ * gap along each artist's own fitted index), the market solved again after each round.
+ */
+function calibrateNoise(pass: MarketPass, first: FirstModel, model: ArtistModel, deriver: ArtistDeriver, sample: CalibrationSample): ArtistNoise {
+  const { estDiffVar } = first;
+  let { saleVar, workVar } = first;
+  // prior variance of an artist's loading on the market beyond 1, calibrated below
+  let loadingVar = DEFAULT_LOADING_VAR;
   // Calibration: sale noise and work-effect variance from same-work residual pairs after the
   // artist's index is fitted (their product estimates the work effect's variance, half their
   // squared difference the sale noise), on a sample of artists, twice.
-  for (let round = 0; round < 2 && sample.length > 0; round++) {
+  for (let round = 0; round < 2 && sample.sources.length > 0; round++) {
     let prod = 0;
     let half = 0;
     let count = 0;
@@ -429,8 +639,8 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     let loadingArtists = 0;
     const passedAcc: Mean = { sum: 0, n: 0 };
     const gapAcc: Mean = { sum: 0, n: 0 };
-    for (const source of sampleSources) {
-      const fit = deriver.fit(source, { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar });
+    for (const source of sample.sources) {
+      const fit = deriver.fit(source, { saleVar, workVar, estVar: estimateVarOf(estDiffVar, saleVar), loadingVar });
       // the loading's spread across artists: its unshrunk estimate squared less its sampling variance
       if (fit.loadingDen >= LOADING_MIN_PRECISION) {
         loadingMoment += (fit.loadingNum / fit.loadingDen) ** 2 - 1 / fit.loadingDen;
@@ -458,14 +668,18 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     }
     if (loadingArtists >= 20) loadingVar = Math.min(1, Math.max(0.001, loadingMoment / loadingArtists));
     ({ estOffsets: model.estOffsets, hammerOffsets: model.hammerOffsets } = readingOffsets(
-      offsetSums,
+      sample.offsetSums,
       gapAcc.n >= 50 ? gapAcc.sum / gapAcc.n : 0,
       passedAcc.n >= 50 ? passedAcc.sum / passedAcc.n : model.estOffsets.passed,
     ));
-    resolveMarket();
+    resolveMarket(pass, model);
   }
+  return { saleVar, workVar, estVar: estimateVarOf(estDiffVar, saleVar), loadingVar };
+}
 
-  const noise: ArtistNoise = { saleVar, workVar, estVar: estimateVarOf(saleVar), loadingVar };
+/** The estimate's centre and band scale (estimateCentre) into the model. */
+function measureCentre(soldTwice: number[], sample: CalibrationSample, deriver: ArtistDeriver, noise: ArtistNoise, model: ArtistModel): void {
+  const { readArtist, artistById } = sample;
   // the centre on a sample of its own, of the artists with at least two sold lots (one is held
   // out of each work), thin ones included: the estimate serves them too; in the calibration
   // sample's order (a hash of the id), from pass 1's counts
@@ -475,7 +689,29 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     .slice(0, 1500)
     .map((id) => readArtist(artistById.get(id)!));
   ({ centre: model.centre, bandScale: model.bandScale } = estimateCentre(deriver, centreSources, noise, model));
-  lap("calibration");
+}
+
+/** Pass 2's rows written: artists, artworks, estimated artworks, and the worker threads it ran on (0: this thread). */
+interface ArtistsWritten {
+  artists: number;
+  artworks: number;
+  estimated: number;
+  workers: number;
+}
+
+/**
+ * Pass 2: every artist fitted against the model (on worker threads when there are enough) and
+ * its rows written (artists, artworks, charts, analytics), after DeriveOptions.beforeWrite.
+ */
+async function deriveArtists(
+  ctx: DeriveContext,
+  model: ArtistModel,
+  noise: ArtistNoise,
+  deriver: ArtistDeriver,
+  readArtist: (artist: ArtistRow) => ArtistSource,
+): Promise<ArtistsWritten> {
+  const { db, src, options, progress, artistCount, soldCount } = ctx;
+  let done = 0;
   let estimated = 0;
   let artworksWritten = 0;
   let artistsWritten = 0;
@@ -546,10 +782,16 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     for (let page = nextPage(); page; page = nextPage()) written(page.map((a) => deriver.derive(readArtist(a), noise)));
   }
   progress("artist indexes, estimates, analytics", done, artistCount);
-  lap("pass 2: artists, artworks, analytics");
+  return { artists: artistsWritten, artworks: artworksWritten, estimated, workers: parallel ? threads : 0 };
+}
+
+/** The global art index: the market's level by month (100 at the first) with its sold lots. */
+function writeMarketIndex(ctx: DeriveContext, marketLevel: Float64Array): void {
+  const { db, months, saleTimes } = ctx;
+  const isoOf = (seconds: number) => saleTimes.iso(seconds);
   // the global art index. Both aggregates over every lot below read the table in order and group
   // with the sorter (small runs: src/db/sort-runs.ts): through lots_date or lots_sale each lot
-  // would be a lookup in the table at random (large market: 35 s and 34 s against 4.5 s and 6.7 s).
+  // would be a lookup in the table at random (docs/history/derivation.md#sales-and-the-market-index).
   const lotsPerMonth = new Int32Array(months);
   const soldPerTime = withSortRuns(db, () =>
     db.query<{ t: number; n: number }, []>("SELECT sale_datetime AS t, count(*) AS n FROM lots NOT INDEXED WHERE status = 'sold' GROUP BY sale_datetime").all(),
@@ -562,8 +804,10 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   db.transaction(() => {
     for (let t = 0; t < months; t++) insIndex.run(monthDate(t).slice(0, 7), round4(100 * Math.exp(marketLevel[t]! - marketLevel[0]!)), lotsPerMonth[t]!);
   })();
+}
 
-  // sales with their aggregates
+/** Sales with their aggregates; returns their count. */
+function writeSales(db: Database): number {
   db.run("DELETE FROM sales");
   // the lots' aggregates by sale in one pass over the table, then joined to every sale (a sale
   // without lots has zeros)
@@ -597,33 +841,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     FROM src_sales s LEFT JOIN a ON a.sale_id = s.id
     ORDER BY s.id`),
   );
-  const sales = (db.query("SELECT count(*) AS n FROM sales").get() as { n: number }).n;
-  lap("market index and sales");
-
-  return {
-    months,
-    artists: artistsWritten,
-    artworks: artworksWritten,
-    estimated,
-    pairs: pairCount,
-    estimatePairs: estimatePairCount,
-    sales,
-    hedonicRows: hedonic.count,
-    workers: parallel ? threads : 0,
-    noise: {
-      obsVar: round6(obsVar),
-      saleVar: round6(saleVar),
-      workVar: round6(workVar),
-      processVar,
-      estimateOffset: round6(estOffset),
-      estimateOffsets: Object.fromEntries(Object.entries(model.estOffsets).map(([k, v]) => [k, round6(v)])),
-      centre: round6(model.centre),
-      bandScale: round6(model.bandScale),
-      estimateVar: round6(estimateVarOf(saleVar)),
-      loadingVar: round6(loadingVar),
-    },
-    timings,
-  };
+  return (db.query("SELECT count(*) AS n FROM sales").get() as { n: number }).n;
 }
 
 /**

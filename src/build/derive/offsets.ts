@@ -3,7 +3,7 @@
  * lot's hammer by whether it had a reserve, and a house estimate's midpoint by the lot's outcome
  * (docs/derivation.md, "Calibration"). Pure functions over an artist's lots and sums kept by pass 1.
  */
-import { monthIndex } from "../seed/series";
+import { monthIndex } from "../../market/calendar";
 import { estimateMidLog, type LotRow } from "./artist";
 
 /** A sum and a count. */

@@ -64,8 +64,8 @@ export interface FinishOptions {
 
 /**
  * From this many lots, the lots' read indexes are built beside the derivation by default (on a
- * machine of 2 CPUs or more): at full scale (29M lots) they take about 175 s, the derivation's
- * pass 1 about 130 s. Below it the second core has the image embedding to run (medium: 41k images
+ * machine of 2 CPUs or more): at full scale they take longer than the derivation's pass 1
+ * (docs/history/derivation.md#the-lot-indexes-beside-pass-1). Below it the second core has the image embedding to run (medium: 41k images
  * beside a derivation of about a minute) and the builds take seconds.
  */
 export const EARLY_LOT_INDEXES_MIN_LOTS = 4_000_000;

@@ -4,14 +4,13 @@
  * by the JSONL and the CSV readers. Record-level checks (references, cross-field rules) live in
  * the importer.
  */
-import { CURRENCY_CODES } from "../seed/reference";
+import { CURRENCY_CODES } from "../../market/currencies";
 import { isIsoDate } from "../../market/time";
+import { LOT_STATUSES, SALE_STATUSES } from "../../market/statuses";
 
 export const FORMAT_NAME = "artmarket-import";
 export const FORMAT_VERSION = 1;
 
-export const LOT_STATUSES = ["unknown", "upcoming", "withdrawn", "sold", "passed"] as const;
-export const SALE_STATUSES = ["closed", "upcoming", "live", "session_off"] as const;
 export const EVENT_TYPES = ["Life Events", "Major Exhibitions", "Major Publications", "Major Sales"] as const;
 
 export type FieldType = "int" | "number" | "string" | "bool" | "date" | "datetime" | "month" | "list" | "code";

@@ -30,7 +30,10 @@ import type { EmbedMarketSummary } from "../images/embed-market";
 import { loadSharp } from "../../platform/native";
 import { Progress } from "../progress";
 import { slugify } from "../../market/slug";
-import { CATEGORIES, CURRENCIES, DAMAGES, LOCATIONS, MATERIALS, SUBSTRATES, SURFACES } from "../seed/reference";
+import { CURRENCIES } from "../../market/currencies";
+import { FIRST_YEAR } from "../../market/calendar";
+import { TOP_LOT_MIN_ESTIMATE_USD } from "../../market/lots";
+import { CATEGORIES, DAMAGES, LOCATIONS, MATERIALS, SUBSTRATES, SURFACES } from "../seed/reference";
 import { TRUTH_DB } from "../seed/truth";
 import { epochSeconds, isIsoDate } from "../../market/time";
 import {
@@ -369,6 +372,112 @@ export function formatImportSummary(s: ImportSummary): string {
   return lines.join("\n");
 }
 
+/** A lots record that passed every rule (Importer.checkLot), with the sale and the work it names. */
+interface CheckedLot {
+  id: number;
+  saleId: number;
+  sale: SaleInfo;
+  artworkId: number;
+  work: { artist_id: number; creation_year: number | null };
+  /** The lot number, trimmed. */
+  lotNum: string;
+  /** The record's own lot_seq, if it has one. */
+  lotSeq: number | undefined;
+  status: string;
+  hammer: number | undefined;
+  premium: number | undefined;
+  estMin: number | undefined;
+  estMax: number | undefined;
+  /** The record's currency, else its sale's. */
+  currency: string;
+  /** USD per unit of `currency` on the sale's day. */
+  rate: number;
+  /** The record's own is_top, if it has one. */
+  isTop: boolean | undefined;
+  reserveMark: boolean;
+  thirdPartyMark: boolean;
+  notes: string;
+}
+
+/** The columns of a lot computed from its record (lotDerived). */
+interface LotDerived {
+  lotSeq: number;
+  hammerUsdCents: number | null;
+  estimateMinUsdCents: number | null;
+  estimateMaxUsdCents: number | null;
+  premiumUsdCents: number | null;
+  isTop: boolean;
+}
+
+/**
+ * A checked lot's derived columns: its sequence (the record's, else the lot number's leading
+ * digits, else 0), its amounts in US cents at the sale day's rate, and whether it is a top lot
+ * (the record's flag, else a high estimate of TOP_LOT_MIN_ESTIMATE_USD, USD 250,000, or more).
+ */
+function lotDerived(lot: CheckedLot): LotDerived {
+  const lead = /^\d+/.exec(lot.lotNum);
+  const usd = (x: number | undefined) => (x === undefined ? null : usdCents(x, lot.rate));
+  const estimateMaxUsdCents = usd(lot.estMax);
+  return {
+    lotSeq: lot.lotSeq ?? (lead ? Math.min(2 ** 31 - 1, Number(lead[0])) : 0),
+    hammerUsdCents: usd(lot.hammer),
+    estimateMinUsdCents: usd(lot.estMin),
+    estimateMaxUsdCents,
+    premiumUsdCents: usd(lot.premium),
+    isTop: lot.isTop ?? (estimateMaxUsdCents !== null && estimateMaxUsdCents >= TOP_LOT_MIN_ESTIMATE_USD * 100),
+  };
+}
+
+/** One row of `lots`, its 25 columns in the table's order. */
+type LotValues = [
+  id: number,
+  saleId: number,
+  artworkId: number,
+  artistId: number,
+  houseId: number,
+  lotNum: string,
+  lotSeq: number,
+  status: string,
+  saleStatus: string,
+  saleDatetime: number,
+  locationId: number,
+  creationYear: number | null,
+  isTop: number,
+  reserveMark: number,
+  thirdPartyMark: number,
+  currency: string,
+  hammer: number | null,
+  estimateMin: number | null,
+  estimateMax: number | null,
+  premium: number | null,
+  hammerUsdCents: number | null,
+  estimateMinUsdCents: number | null,
+  estimateMaxUsdCents: number | null,
+  premiumUsdCents: number | null,
+  notesId: number | null,
+];
+
+/** Inserts a lot, or replaces every column of the lot of its id (a merge). */
+function lotUpsert(db: Database): (values: LotValues) => void {
+  const stmt = db.prepare<unknown, LotValues>(
+    `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime,
+       location_id, creation_year, is_top, reserve_mark, third_party_mark, currency, hammer, estimate_min, estimate_max, premium,
+       hammer_usd_cents, estimate_min_usd_cents, estimate_max_usd_cents, premium_usd_cents, notes_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET sale_id = excluded.sale_id, artwork_id = excluded.artwork_id, artist_id = excluded.artist_id,
+       house_id = excluded.house_id, lot_num = excluded.lot_num, lot_seq = excluded.lot_seq, status = excluded.status,
+       sale_status = excluded.sale_status, sale_datetime = excluded.sale_datetime, location_id = excluded.location_id,
+       creation_year = excluded.creation_year, is_top = excluded.is_top, reserve_mark = excluded.reserve_mark,
+       third_party_mark = excluded.third_party_mark, currency = excluded.currency, hammer = excluded.hammer,
+       estimate_min = excluded.estimate_min, estimate_max = excluded.estimate_max, premium = excluded.premium,
+       hammer_usd_cents = excluded.hammer_usd_cents, estimate_min_usd_cents = excluded.estimate_min_usd_cents,
+       estimate_max_usd_cents = excluded.estimate_max_usd_cents, premium_usd_cents = excluded.premium_usd_cents, notes_id = excluded.notes_id`,
+  );
+  return (values) => {
+    stmt.run(...values);
+  };
+}
+
 interface ImporterContext {
   dataDir: string;
   from: string;
@@ -400,7 +509,7 @@ class Importer {
   private readonly benchSeen = new Set<string>();
   private pending = 0;
   private artworkOf?: Statement<{ artist_id: number; creation_year: number | null }, [number]>;
-  private insertLot?: Statement;
+  private upsertLot?: (values: LotValues) => void;
   private insertNote?: Statement;
 
   constructor(
@@ -754,7 +863,7 @@ class Importer {
     if (!this.exists("auction_houses", houseId)) return `house_id: unknown auction house ${houseId}`;
     const start = r.start_datetime as string;
     const end = (r.end_datetime as string | undefined) ?? start;
-    if (start < "1986-01-01") return `start_datetime: ${start} is before 1986-01-01, where the market's history starts`;
+    if (start < `${FIRST_YEAR}-01-01`) return `start_datetime: ${start} is before ${FIRST_YEAR}-01-01, where the market's history starts`;
     if (end < start) return `end_datetime (${end}) is before start_datetime (${start})`;
     const locationName = (r.location as string).trim();
     let loc = this.locations.get(locationName.toLowerCase());
@@ -923,10 +1032,52 @@ class Importer {
     return { stored, width, height };
   }
 
+  /** A lots record: checked (checkLot), its derived columns (lotDerived), upserted (lotUpsert). */
   private lot(r: Row): Verdict {
+    const lot = this.checkLot(r);
+    if (typeof lot === "string") return lot;
+    const { sale, work } = lot;
+    const derived = lotDerived(lot);
+    this.ids("lots").add(lot.id);
+    (this.upsertLot ??= lotUpsert(this.db))([
+      lot.id,
+      lot.saleId,
+      lot.artworkId,
+      work.artist_id,
+      sale.houseId,
+      lot.lotNum,
+      derived.lotSeq,
+      lot.status,
+      sale.status,
+      (sale.startSeconds ??= epochSeconds(sale.start)),
+      sale.locationId,
+      work.creation_year,
+      derived.isTop ? 1 : 0,
+      lot.reserveMark ? 1 : 0,
+      lot.thirdPartyMark ? 1 : 0,
+      lot.currency,
+      lot.hammer ?? null,
+      lot.estMin ?? null,
+      lot.estMax ?? null,
+      lot.premium ?? null,
+      derived.hammerUsdCents,
+      derived.estimateMinUsdCents,
+      derived.estimateMaxUsdCents,
+      derived.premiumUsdCents,
+      this.noteId(lot.notes),
+    ]);
+    return undefined;
+  }
+
+  /**
+   * The rules of a lots record, in order: a new id, a known sale and artwork, a hammer (above 0)
+   * for a sold lot and no hammer nor premium for another, no sold or passed lot of a sale after the
+   * as-of date, a premium not below the hammer, estimates in order, a rate for the currency on the
+   * sale's day. The record checked, or the reason it is rejected.
+   */
+  private checkLot(r: Row): CheckedLot | string {
     const id = r.id as number;
-    const ids = this.ids("lots");
-    if (ids.has(id)) return `duplicate id ${id}`;
+    if (this.ids("lots").has(id)) return `duplicate id ${id}`;
     const saleId = r.sale_id as number;
     const sale = this.sales.get(saleId);
     if (!sale) return `sale_id: unknown sale ${saleId}`;
@@ -954,54 +1105,26 @@ class Importer {
     const currency = (r.currency as string | undefined) ?? sale.currency;
     const rate = currency === "USD" ? 1 : this.fx.get(currency + day);
     if (rate === undefined) return `no FX rate for ${currency} on ${day}, the sale day (add it to fx_rates)`;
-    const lotNum = (r.lot_num as string).trim();
-    const seq = (r.lot_seq as number | undefined) ?? (/^\d+/.exec(lotNum) ? Math.min(2 ** 31 - 1, Number(/^\d+/.exec(lotNum)![0])) : 0);
-    const usd = (x: number | undefined) => (x === undefined ? null : usdCents(x, rate));
-    const estMaxUsd = usd(estMax);
-    const isTop = (r.is_top as boolean | undefined) ?? (estMaxUsd !== null && estMaxUsd >= 250_000 * 100);
-    ids.add(id);
-    (this.insertLot ??= this.db.prepare(
-        `INSERT INTO lots (id, sale_id, artwork_id, artist_id, house_id, lot_num, lot_seq, status, sale_status, sale_datetime,
-           location_id, creation_year, is_top, reserve_mark, third_party_mark, currency, hammer, estimate_min, estimate_max, premium,
-           hammer_usd_cents, estimate_min_usd_cents, estimate_max_usd_cents, premium_usd_cents, notes_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(id) DO UPDATE SET sale_id = excluded.sale_id, artwork_id = excluded.artwork_id, artist_id = excluded.artist_id,
-           house_id = excluded.house_id, lot_num = excluded.lot_num, lot_seq = excluded.lot_seq, status = excluded.status,
-           sale_status = excluded.sale_status, sale_datetime = excluded.sale_datetime, location_id = excluded.location_id,
-           creation_year = excluded.creation_year, is_top = excluded.is_top, reserve_mark = excluded.reserve_mark,
-           third_party_mark = excluded.third_party_mark, currency = excluded.currency, hammer = excluded.hammer,
-           estimate_min = excluded.estimate_min, estimate_max = excluded.estimate_max, premium = excluded.premium,
-           hammer_usd_cents = excluded.hammer_usd_cents, estimate_min_usd_cents = excluded.estimate_min_usd_cents,
-           estimate_max_usd_cents = excluded.estimate_max_usd_cents, premium_usd_cents = excluded.premium_usd_cents, notes_id = excluded.notes_id`,
-      ))
-      .run(
-        id,
-        saleId,
-        artworkId,
-        work.artist_id,
-        sale.houseId,
-        lotNum,
-        seq,
-        status,
-        sale.status,
-        (sale.startSeconds ??= epochSeconds(sale.start)),
-        sale.locationId,
-        work.creation_year,
-        isTop ? 1 : 0,
-        r.reserve_mark ? 1 : 0,
-        r.third_party_mark ? 1 : 0,
-        currency,
-        hammer ?? null,
-        estMin ?? null,
-        estMax ?? null,
-        premium ?? null,
-        usd(hammer),
-        usd(estMin),
-        estMaxUsd,
-        usd(premium),
-        this.noteId((r.notes as string | undefined) ?? ""),
-      );
-    return undefined;
+    return {
+      id,
+      saleId,
+      sale,
+      artworkId,
+      work,
+      lotNum: (r.lot_num as string).trim(),
+      lotSeq: r.lot_seq as number | undefined,
+      status,
+      hammer,
+      premium,
+      estMin,
+      estMax,
+      currency,
+      rate,
+      isTop: r.is_top as boolean | undefined,
+      reserveMark: Boolean(r.reserve_mark),
+      thirdPartyMark: Boolean(r.third_party_mark),
+      notes: (r.notes as string | undefined) ?? "",
+    };
   }
 
   private benchmark(r: Row): Verdict {

@@ -1,17 +1,17 @@
 /**
  * The generation on a thread of its own: the generator (generateArtists, JavaScript: the draws and
  * the rows' values) runs on a worker thread (generate-worker.ts) while this thread inserts the
- * rows it hands over, a batch of artists (ARTIST_BATCH) at a time, one transaction a batch. On
- * this machine the two cost about the same (medium: the generator alone 4.9–5.4 s, with its
- * inserts 9.6 s), and the second core is otherwise idle while a market is generated. The thread
- * writes the truth (truth.db) itself: nothing else touches that file meanwhile.
+ * rows it hands over, a batch of artists (ARTIST_BATCH) at a time, one transaction a batch. The
+ * two cost about the same (docs/market-model.md), and the second core is otherwise idle while a
+ * market is generated. The thread writes the truth (truth.db) itself: nothing else touches that
+ * file meanwhile.
  *
  * The rows are the same, in the same order per table, as on one thread: the generator is the
  * same code on the same random stream (Random.state / Random.resume). A batch's rows go over
  * column by column (RowColumns): numbers in Float64Arrays handed over without a copy, strings as
  * indexes into the batch's distinct strings of the column; as arrays of rows (JSON or structured
- * cloning) the copying cost the thread about as much as the inserts it spared this one (medium:
- * 1.7 s of 7.4). The thread stays at most BATCHES_AHEAD batches ahead of the inserts, so memory
+ * cloning) the copying cost the thread about as much as the inserts it spared this one
+ * (docs/history/market-model.md#the-generator-on-a-thread-of-its-own). The thread stays at most BATCHES_AHEAD batches ahead of the inserts, so memory
  * holds a few batches, not the market.
  */
 import type { Database } from "bun:sqlite";

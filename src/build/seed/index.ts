@@ -19,8 +19,10 @@ import { today } from "../../market/time";
 import { generateOnThread } from "./generate-thread";
 import { buildSales, generateArtists, planArtists, SCALE_SPECS, tableSink, type GeneratorTotals } from "./market";
 import { Random } from "../../market/random";
-import { CURRENCY_CODES, writeReference } from "./reference";
-import { BENCHMARKS, benchmarkSeries, fxLastDay, fxRates, marketFactor, monthIndex } from "./series";
+import { CURRENCY_CODES } from "../../market/currencies";
+import { writeReference } from "./reference";
+import { BENCHMARKS, benchmarkSeries, fxLastDay, fxRates, marketFactor } from "./series";
+import { monthIndex } from "../../market/calendar";
 import { createTruthDb, TRUTH_DB } from "./truth";
 
 export interface SeedOptions {

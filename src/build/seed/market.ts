@@ -30,8 +30,11 @@ import { dayNumber, fromDayNumber } from "../../market/time";
 import { slugify } from "../../market/slug";
 import { artistName, artworkTitle, NOTE_PHRASES, pickNationality, saleName } from "./names";
 import type { Random } from "../../market/random";
-import { CATEGORIES, CURRENCY_CODES, LOCATIONS, MATERIALS, SUBSTRATES, type HouseInfo } from "./reference";
-import { FIRST_YEAR, monthIndex, type FxTable } from "./series";
+import { CURRENCY_CODES } from "../../market/currencies";
+import { CATEGORIES, LOCATIONS, MATERIALS, SUBSTRATES, type HouseInfo } from "./reference";
+import { type FxTable } from "./series";
+import { FIRST_YEAR, monthIndex } from "../../market/calendar";
+import { TOP_LOT_MIN_ESTIMATE_USD } from "../../market/lots";
 import { packLogIndex, truthSteps } from "./truth";
 
 export interface ScaleSpec {
@@ -182,13 +185,6 @@ const EDITION_SIZES = [3, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 75, 100, 150,
 
 const materialId = (name: string) => MATERIALS.indexOf(name) + 1;
 const substrateId = (name: string | null) => (name === null ? null : SUBSTRATES.indexOf(name) + 1);
-
-/** Size bucket by the largest of height and width: small < 40 cm, medium < 100 cm, big from 100 cm; other: 3D or unmeasured. */
-export function sizeBucket(h: number | null, w: number | null, d: number | null): "small" | "medium" | "big" | "other" {
-  if (h === null || w === null || (d !== null && d > 0)) return "other";
-  const m = Math.max(h, w);
-  return m < 40 ? "small" : m < 100 ? "medium" : "big";
-}
 
 /** Rounds an estimate to a figure an auction house would print. */
 export function niceEstimate(x: number): number {
@@ -342,7 +338,7 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
       cal.tier[i] = d.tier;
       cal.house[i] = d.house.id;
       cal.location[i] = location;
-      cal.currency[i] = CURRENCY_CODES.indexOf(currency);
+      cal.currency[i] = (CURRENCY_CODES as readonly string[]).indexOf(currency);
       cal.status.push(status);
       cal.start.push(iso(startMin));
       cal.startSeconds[i] = startMin * 60;
@@ -503,6 +499,55 @@ export function tableSink(db: Database, truth: Database, onBatch: (done: number,
 /** Artists per batch (one transaction each). */
 export const ARTIST_BATCH = 200;
 
+/** An artist drawn by the generator, before its works. */
+interface ArtistDraw {
+  id: number;
+  nationality: string;
+  name: string;
+  synonyms: string[];
+  birth: number;
+  death: number | null;
+  careerStart: number;
+  careerEnd: number;
+  isTop: boolean;
+  uid: string;
+}
+
+/** One artwork's design, shared by the copies of an edition. */
+interface WorkGroup {
+  categoryIndex: number;
+  medium: MediumChoice & { label: string };
+  year: number;
+  h: number | null;
+  w: number | null;
+  d: number | null;
+  signed: boolean;
+  /** The edition's size; null for a unique work. */
+  edition: number | null;
+  groupId: number | null;
+  /** The copies' edition numbers ([null] for a unique work). */
+  numbers: (number | null)[];
+  title: string;
+  /** The work's hedonic log value (USD), before its copy's quality. */
+  hedonic: number;
+}
+
+/** A sold lot among the artist's highest hammers. */
+interface TopLot {
+  date: string;
+  usd: number;
+  title: string;
+}
+
+/** What an artist's works leave for its events and bio. */
+interface ArtistWorks {
+  primary: number;
+  secondary: number;
+  topLots: TopLot[];
+  /** Works per medium label. */
+  mediumCounts: Map<string, number>;
+}
+
 /** Generates every artist, with artworks, lots, images and events, and the truth, into `out`. */
 export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out: RowSink): GeneratorTotals {
   const { rng, spec, asOf, months, market, fx, sales } = ctx;
@@ -533,6 +578,15 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
 
   function generateOne(a: number): void {
     const plan = plans[a]!;
+    const artist = drawArtist(a, plan);
+    const base = drawIndex(artist, plan);
+    const works = generateWorks(artist, plan, base);
+    const exhibitions = generateEvents(artist, plan, works.topLots);
+    writeArtist(artist, works, exhibitions);
+  }
+
+  /** The artist's identity: nationality, name, dates, career and a uid of its own. */
+  function drawArtist(a: number, plan: ArtistPlan): ArtistDraw {
     const artistId = a + 1;
     const { nationality, group } = pickNationality(rng);
     const { name, synonyms } = artistName(rng, group);
@@ -547,7 +601,12 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     let uid = slugify(`${name}-${birth}`);
     for (let k = 2; usedUids.has(uid); k++) uid = slugify(`${name}-${birth}-${k}`);
     usedUids.add(uid);
+    return { id: artistId, nationality, name, synonyms, birth, death, careerStart, careerEnd, isTop, uid };
+  }
 
+  /** The artist's log index into `index` and its truth row; returns the artist's base log value (USD). */
+  function drawIndex(artist: ArtistDraw, plan: ArtistPlan): number {
+    const { id: artistId, birth } = artist;
     // The artist's log index: beta × market + own random walk with drift, volatility.
     const beta = Math.max(0.2, rng.gauss(1, 0.3));
     const drift = rng.gauss(0.0003, 0.0012) + (birth > 1960 ? 0.001 : 0);
@@ -560,172 +619,226 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     const base = Math.log(MODEL.baseUsd) + MODEL.fameSd * plan.fame;
     const packed = packLogIndex(index);
     out.artistTruth([artistId, beta, drift, vol, base, packed.first, packed.steps]);
+    return base;
+  }
 
+  /**
+   * The artist's artworks, as many as its planned lots call for: each drawn as a design (a
+   * WorkGroup), written once or once per edition copy, each copy with its lots.
+   */
+  function generateWorks(artist: ArtistDraw, plan: ArtistPlan, base: number): ArtistWorks {
+    const { birth } = artist;
     // Categories this artist works in.
     const primary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
     const secondary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
     const nArtworks = Math.max(1, Math.round(plan.lots / (1 + MODEL.offersLambda)));
     const peak = birth + rng.int(30, 50);
-    const topLots: { date: string; usd: number; title: string }[] = [];
+    const topLots: TopLot[] = [];
     const mediumCounts = new Map<string, number>();
 
     let made = 0;
     while (made < nArtworks) {
-      const categoryIndex = rng.chance(0.72) ? primary : secondary;
-      const category = CATEGORIES[categoryIndex]!;
-      const medium = pickMedium(rng, category, birth);
-      const year = Math.max(careerStart, Math.min(careerEnd, Math.round(rng.gauss((careerStart + careerEnd) / 2, (careerEnd - careerStart) / 3.5 + 1))));
-      const [medianH, spread, threeD] = SIZES[category]!;
-      const measured = rng.chance(0.95);
-      const h = measured ? round1(medianH * Math.exp(spread * rng.normal())) : null;
-      const w = measured ? round1(h! * Math.exp(0.3 * rng.normal())) : null;
-      const d = measured && threeD ? round1(h! * (0.3 + 0.5 * rng.next())) : null;
-      const signed = rng.chance(0.7);
-      const edition = isEditioned(rng, category, medium.materials[0]!);
-      const copies = edition ? Math.min(edition, 1 + rng.poisson(1.3)) : 1;
-      const groupId = edition ? ++editionGroup : null;
-      const numbers = edition ? pickDistinct(rng, copies, edition) : [null];
-      const title = artworkTitle(rng, category, year);
-      const area = h !== null && w !== null ? (threeD && d !== null ? h * w * 0.6 + d * h * 0.4 : h * w) : 2500;
-      const career = -0.6 * ((year - peak) / 25) ** 2;
-      const hedonicBase =
-        base +
-        CATEGORY_EFFECT[category]! +
-        medium.effect +
-        0.45 * Math.log(Math.max(area, 50) / 2500) +
-        Math.max(career, -1.5) +
-        (signed ? 0.08 : 0) -
-        (edition ? 0.45 * Math.log(edition) : 0);
-      mediumCounts.set(medium.label, (mediumCounts.get(medium.label) ?? 0) + 1);
+      const work = drawWorkGroup(artist, primary, secondary, peak, base);
+      mediumCounts.set(work.medium.label, (mediumCounts.get(work.medium.label) ?? 0) + 1);
 
-      for (const editionNumber of numbers) {
+      for (const editionNumber of work.numbers) {
         if (made >= nArtworks) break;
         made++;
-        const id = ++artworkId;
-        const quality = rng.gauss(0, MODEL.qualitySd);
-        const hedonic = hedonicBase;
-        const hasImage = rng.chance(spec.imageShare);
-        let imgId: number | null = null;
-        if (hasImage) {
-          imgId = ++imageId;
-          const { width, height } = pixelSize(rng, h, w);
-          out.image([imgId, id, width, height, rng.int(1, 2 ** 31 - 1)]);
-          totals.images++;
-        }
-        out.artwork([
-          id,
-          defaultArtworkUid(id, title),
-          artistId,
-          title,
-          categoryIndex + 1,
-          medium.label,
-          medium.materials.map(materialId).join(","),
-          substrateId(medium.substrate),
-          year,
-          h,
-          w,
-          d,
-          signed ? 1 : 0,
-          groupId,
-          editionNumber,
-          edition,
-          imgId,
-        ]);
-        out.artworkTruth([id, truthSteps(hedonic), truthSteps(quality)]);
-        totals.artworks++;
-
-        // Offers over the years: sorted dates between creation (or 1986) and a few weeks ahead.
-        const from = Math.max(firstDay, dayNumber(`${Math.min(year + 1, asOfYear)}-01-01`));
-        // A recent work has had fewer chances to come up: about one offer per two years available.
-        const k = Math.min(1 + rng.poisson(MODEL.offersLambda), 1 + Math.floor((today - from) / 730));
-        const to = today + 42;
-        const dates: number[] = [];
-        for (let i = 0; i < k; i++) dates.push(from + Math.floor(rng.next() * Math.max(1, to - from)));
-        dates.sort((x, y) => x - y);
-        let lastSaleDay = -1;
-        const notesFor = signed ? `${NOTE_PHRASES[0]}` : "";
-        for (let i = 0; i < dates.length; i++) {
-          const wanted = dates[i]!;
-          const future = wanted > today;
-          if (future && i < dates.length - 1) break; // only the last offer may be upcoming
-          const m = Math.min(months - 1, Math.max(0, monthIndex(fromDayNumber(Math.min(wanted, today)))));
-          const trueUsd = Math.exp(hedonic + quality + index[m]!);
-          const tier = trueUsd >= 300_000 ? (rng.chance(0.85) ? 0 : 1) : trueUsd >= 20_000 ? (rng.chance(0.25) ? 0 : rng.chance(0.8) ? 1 : 2) : rng.chance(0.3) ? 1 : 2;
-          const list = future ? sales.comingByTier[tier]! : sales.closedByTier[tier]!;
-          const sale = findSale(list, sales, wanted);
-          if (sale < 0) continue;
-          const saleDay = sales.day[sale]!;
-          if (saleDay <= lastSaleDay || saleDay - wanted > 400) continue;
-          lastSaleDay = saleDay;
-          const saleStatus = sales.status[sale]!;
-          const dayIso = fromDayNumber(saleDay);
-          const code = fxCode[sales.currency[sale]!]!;
-          const rate = fx.usdPerUnit(code, dayIso);
-          const saleMonth = Math.min(months - 1, monthIndex(dayIso));
-          const valueUsd = Math.exp(hedonic + quality + index[saleMonth]!);
-          const mid = valueUsd * Math.exp(MODEL.estimateBias + MODEL.estimateNoise * rng.normal());
-          const estMin = niceEstimate((mid * 0.8) / rate);
-          const estMax = Math.max(estMin + 1, niceEstimate((mid * 1.25) / rate));
-          const reserve = rng.chance(MODEL.reserveShare);
-          let status: string;
-          let hammer: number | null = null;
-          const underWay = saleStatus === "live" || saleStatus === "session_off";
-          if (saleStatus === "upcoming" || (underWay && rng.chance(0.5))) status = "upcoming";
-          else if (rng.chance(MODEL.withdrawnRate)) status = "withdrawn";
-          else {
-            const hammerUsd = valueUsd * Math.exp(MODEL.saleNoise * rng.normal());
-            const native = hammerIncrement(hammerUsd / rate);
-            if (reserve && native < estMin * MODEL.reserveOfLow) status = "passed";
-            else {
-              status = "sold";
-              hammer = native;
-            }
-          }
-          const premium = hammer === null ? null : withPremium(hammer, rate);
-          const seq = ++sales.lotCounter[sale]!;
-          const lotNum = rng.chance(0.02) ? `${seq}A` : String(seq);
-          const isTopLot = estMax * rate >= 250_000 || quality > 0.5;
-          const notes = rng.chance(0.5) ? `${notesFor}${notesFor ? "; " : ""}${rng.pick(NOTE_PHRASES)}` : notesFor;
-          out.lot([
-            ++lotId,
-            sale + 1,
-            id,
-            artistId,
-            sales.house[sale]!,
-            lotNum,
-            seq,
-            status,
-            saleStatus,
-            sales.startSeconds[sale]!,
-            sales.location[sale]! + 1,
-            year,
-            isTopLot ? 1 : 0,
-            reserve ? 1 : 0,
-            estMax * rate >= 1_000_000 && rng.chance(0.3) ? 1 : 0,
-            code,
-            hammer,
-            estMin,
-            estMax,
-            premium,
-            hammer === null ? null : usdCents(hammer, rate),
-            usdCents(estMin, rate),
-            usdCents(estMax, rate),
-            premium === null ? null : usdCents(premium, rate),
-            noteId(notes),
-          ]);
-          totals.lots++;
-          totals.lotsByStatus[status] = (totals.lotsByStatus[status] ?? 0) + 1;
-          if (hammer !== null) {
-            topLots.push({ date: dayIso, usd: hammer * rate, title });
-            if (topLots.length > 8) {
-              topLots.sort((x, y) => y.usd - x.usd);
-              topLots.length = 3;
-            }
-          }
-        }
+        const { id, quality } = writeArtwork(artist, work, editionNumber);
+        generateLots(artist, work, id, quality, topLots);
       }
     }
+    return { primary, secondary, topLots, mediumCounts };
+  }
 
+  /** One artwork's design: category, medium, year, size, signature, edition and its copies' numbers, title, hedonic value. */
+  function drawWorkGroup(artist: ArtistDraw, primary: number, secondary: number, peak: number, base: number): WorkGroup {
+    const { birth, careerStart, careerEnd } = artist;
+    const categoryIndex = rng.chance(0.72) ? primary : secondary;
+    const category = CATEGORIES[categoryIndex]!;
+    const medium = pickMedium(rng, category, birth);
+    const year = Math.max(careerStart, Math.min(careerEnd, Math.round(rng.gauss((careerStart + careerEnd) / 2, (careerEnd - careerStart) / 3.5 + 1))));
+    const [medianH, spread, threeD] = SIZES[category]!;
+    const measured = rng.chance(0.95);
+    const h = measured ? round1(medianH * Math.exp(spread * rng.normal())) : null;
+    const w = measured ? round1(h! * Math.exp(0.3 * rng.normal())) : null;
+    const d = measured && threeD ? round1(h! * (0.3 + 0.5 * rng.next())) : null;
+    const signed = rng.chance(0.7);
+    const edition = isEditioned(rng, category, medium.materials[0]!);
+    const copies = edition ? Math.min(edition, 1 + rng.poisson(1.3)) : 1;
+    const groupId = edition ? ++editionGroup : null;
+    const numbers = edition ? pickDistinct(rng, copies, edition) : [null];
+    const title = artworkTitle(rng, category, year);
+    const area = h !== null && w !== null ? (threeD && d !== null ? h * w * 0.6 + d * h * 0.4 : h * w) : 2500;
+    const career = -0.6 * ((year - peak) / 25) ** 2;
+    const hedonicBase =
+      base +
+      CATEGORY_EFFECT[category]! +
+      medium.effect +
+      0.45 * Math.log(Math.max(area, 50) / 2500) +
+      Math.max(career, -1.5) +
+      (signed ? 0.08 : 0) -
+      (edition ? 0.45 * Math.log(edition) : 0);
+    return { categoryIndex, medium, year, h, w, d, signed, edition, groupId, numbers, title, hedonic: hedonicBase };
+  }
+
+  /** One copy of a design: its quality, its picture (by chance), its row and truth row. */
+  function writeArtwork(artist: ArtistDraw, work: WorkGroup, editionNumber: number | null): { id: number; quality: number } {
+    const { categoryIndex, medium, year, h, w, d, signed, edition, groupId, title } = work;
+    const id = ++artworkId;
+    const quality = rng.gauss(0, MODEL.qualitySd);
+    const hedonic = work.hedonic;
+    const hasImage = rng.chance(spec.imageShare);
+    let imgId: number | null = null;
+    if (hasImage) {
+      imgId = ++imageId;
+      const { width, height } = pixelSize(rng, h, w);
+      out.image([imgId, id, width, height, rng.int(1, 2 ** 31 - 1)]);
+      totals.images++;
+    }
+    out.artwork([
+      id,
+      defaultArtworkUid(id, title),
+      artist.id,
+      title,
+      categoryIndex + 1,
+      medium.label,
+      medium.materials.map(materialId).join(","),
+      substrateId(medium.substrate),
+      year,
+      h,
+      w,
+      d,
+      signed ? 1 : 0,
+      groupId,
+      editionNumber,
+      edition,
+      imgId,
+    ]);
+    out.artworkTruth([id, truthSteps(hedonic), truthSteps(quality)]);
+    totals.artworks++;
+    return { id, quality };
+  }
+
+  /**
+   * An artwork's lots: offers on sorted dates between its creation (or 1986) and a few weeks
+   * ahead, each in a sale of the tier its value calls for, sold, passed, withdrawn or to come;
+   * the artist's highest hammers kept in `topLots`.
+   */
+  function generateLots(artist: ArtistDraw, work: WorkGroup, id: number, quality: number, topLots: TopLot[]): void {
+    const { year, signed, hedonic } = work;
+    const dates = offerDates(year);
+    let lastSaleDay = -1;
+    const notesFor = signed ? `${NOTE_PHRASES[0]}` : "";
+    for (let i = 0; i < dates.length; i++) {
+      const wanted = dates[i]!;
+      const future = wanted > today;
+      if (future && i < dates.length - 1) break; // only the last offer may be upcoming
+      const m = Math.min(months - 1, Math.max(0, monthIndex(fromDayNumber(Math.min(wanted, today)))));
+      const trueUsd = Math.exp(hedonic + quality + index[m]!);
+      const tier = trueUsd >= 300_000 ? (rng.chance(0.85) ? 0 : 1) : trueUsd >= 20_000 ? (rng.chance(0.25) ? 0 : rng.chance(0.8) ? 1 : 2) : rng.chance(0.3) ? 1 : 2;
+      const list = future ? sales.comingByTier[tier]! : sales.closedByTier[tier]!;
+      const sale = findSale(list, sales, wanted);
+      if (sale < 0) continue;
+      const saleDay = sales.day[sale]!;
+      if (saleDay <= lastSaleDay || saleDay - wanted > 400) continue;
+      lastSaleDay = saleDay;
+      writeLot(artist, work, id, quality, sale, notesFor, topLots);
+    }
+  }
+
+  /** A work's offer dates (day numbers), sorted: between its creation (or 1986) and a few weeks ahead. */
+  function offerDates(year: number): number[] {
+    // Offers over the years: sorted dates between creation (or 1986) and a few weeks ahead.
+    const from = Math.max(firstDay, dayNumber(`${Math.min(year + 1, asOfYear)}-01-01`));
+    // A recent work has had fewer chances to come up: about one offer per two years available.
+    const k = Math.min(1 + rng.poisson(MODEL.offersLambda), 1 + Math.floor((today - from) / 730));
+    const to = today + 42;
+    const dates: number[] = [];
+    for (let i = 0; i < k; i++) dates.push(from + Math.floor(rng.next() * Math.max(1, to - from)));
+    dates.sort((x, y) => x - y);
+    return dates;
+  }
+
+  /**
+   * A copy's lot in a sale: its estimates around the work's value that day, its outcome (to
+   * come, withdrawn, bought in under the reserve, or sold at a hammer), its row; a hammer among
+   * the artist's highest goes to `topLots`.
+   */
+  function writeLot(artist: ArtistDraw, work: WorkGroup, id: number, quality: number, sale: number, notesFor: string, topLots: TopLot[]): void {
+    const artistId = artist.id;
+    const { year, title, hedonic } = work;
+    const saleDay = sales.day[sale]!;
+    const saleStatus = sales.status[sale]!;
+    const dayIso = fromDayNumber(saleDay);
+    const code = fxCode[sales.currency[sale]!]!;
+    const rate = fx.usdPerUnit(code, dayIso);
+    const saleMonth = Math.min(months - 1, monthIndex(dayIso));
+    const valueUsd = Math.exp(hedonic + quality + index[saleMonth]!);
+    const mid = valueUsd * Math.exp(MODEL.estimateBias + MODEL.estimateNoise * rng.normal());
+    const estMin = niceEstimate((mid * 0.8) / rate);
+    const estMax = Math.max(estMin + 1, niceEstimate((mid * 1.25) / rate));
+    const reserve = rng.chance(MODEL.reserveShare);
+    let status: string;
+    let hammer: number | null = null;
+    const underWay = saleStatus === "live" || saleStatus === "session_off";
+    if (saleStatus === "upcoming" || (underWay && rng.chance(0.5))) status = "upcoming";
+    else if (rng.chance(MODEL.withdrawnRate)) status = "withdrawn";
+    else {
+      const hammerUsd = valueUsd * Math.exp(MODEL.saleNoise * rng.normal());
+      const native = hammerIncrement(hammerUsd / rate);
+      if (reserve && native < estMin * MODEL.reserveOfLow) status = "passed";
+      else {
+        status = "sold";
+        hammer = native;
+      }
+    }
+    const premium = hammer === null ? null : withPremium(hammer, rate);
+    const seq = ++sales.lotCounter[sale]!;
+    const lotNum = rng.chance(0.02) ? `${seq}A` : String(seq);
+    const isTopLot = estMax * rate >= TOP_LOT_MIN_ESTIMATE_USD || quality > 0.5;
+    const notes = rng.chance(0.5) ? `${notesFor}${notesFor ? "; " : ""}${rng.pick(NOTE_PHRASES)}` : notesFor;
+    out.lot([
+      ++lotId,
+      sale + 1,
+      id,
+      artistId,
+      sales.house[sale]!,
+      lotNum,
+      seq,
+      status,
+      saleStatus,
+      sales.startSeconds[sale]!,
+      sales.location[sale]! + 1,
+      year,
+      isTopLot ? 1 : 0,
+      reserve ? 1 : 0,
+      estMax * rate >= 1_000_000 && rng.chance(0.3) ? 1 : 0,
+      code,
+      hammer,
+      estMin,
+      estMax,
+      premium,
+      hammer === null ? null : usdCents(hammer, rate),
+      usdCents(estMin, rate),
+      usdCents(estMax, rate),
+      premium === null ? null : usdCents(premium, rate),
+      noteId(notes),
+    ]);
+    totals.lots++;
+    totals.lotsByStatus[status] = (totals.lotsByStatus[status] ?? 0) + 1;
+    if (hammer !== null) {
+      topLots.push({ date: dayIso, usd: hammer * rate, title });
+      if (topLots.length > 8) {
+        topLots.sort((x, y) => y.usd - x.usd);
+        topLots.length = 3;
+      }
+    }
+  }
+
+  /** The artist's life events, exhibitions, publications and record sales up to the as-of date; returns the exhibitions drawn. */
+  function generateEvents(artist: ArtistDraw, plan: ArtistPlan, topLots: TopLot[]): number {
+    const { id: artistId, nationality, birth, death, careerStart } = artist;
     // Life events, exhibitions, publications, and the artist's record sales.
     const events: [string, string, string, string][] = [];
     events.push([`${birth}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`, "Life Events", `Born`, `Born, ${nationality}`]);
@@ -750,7 +863,13 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
       out.event([++eventId, artistId, date, type, title, description, rng.chance(0.92) ? 1 : 0]);
       totals.events++;
     }
+    return exhibitions;
+  }
 
+  /** The artist's row, with its bio (from its media, career and exhibitions) and its photo. */
+  function writeArtist(artist: ArtistDraw, works: ArtistWorks, exhibitions: number): void {
+    const { id: artistId, uid, name, synonyms, nationality, birth, death, careerStart, isTop } = artist;
+    const { primary, secondary, mediumCounts } = works;
     const mediums = [...mediumCounts.entries()].sort((x, y) => y[1] - x[1]).map(([m]) => m);
     const life = death ? `${birth}–${death}` : `born ${birth}`;
     const bio = `${name} (${nationality}, ${life}) is known for ${mediums.slice(0, 2).join(" and ") || "works"}.`;

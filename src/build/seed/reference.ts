@@ -1,31 +1,11 @@
 /**
- * Reference data of the synthetic market: the 16 currencies, sale locations, categories, the
+ * Reference data of the synthetic market: the 16 currencies (src/market/currencies.ts), sale locations, categories, the
  * four vocabularies and the auction houses (seven top houses first by priority_order).
  */
 import type { Database } from "bun:sqlite";
 import type { Scale } from "../../platform/config";
 import type { Random } from "../../market/random";
-
-export const CURRENCIES: readonly (readonly [string, string, string, number])[] = [
-  ["USD", "US dollar", "$", 2],
-  ["GBP", "Pound sterling", "£", 2],
-  ["EUR", "Euro", "€", 2],
-  ["CHF", "Swiss franc", "CHF", 2],
-  ["JPY", "Japanese yen", "¥", 0],
-  ["CNY", "Chinese yuan", "CN¥", 2],
-  ["HKD", "Hong Kong dollar", "HK$", 2],
-  ["SGD", "Singapore dollar", "S$", 2],
-  ["TWD", "New Taiwan dollar", "NT$", 2],
-  ["KRW", "South Korean won", "₩", 0],
-  ["INR", "Indian rupee", "₹", 2],
-  ["AUD", "Australian dollar", "A$", 2],
-  ["CAD", "Canadian dollar", "C$", 2],
-  ["NZD", "New Zealand dollar", "NZ$", 2],
-  ["NOK", "Norwegian krone", "kr", 2],
-  ["RUB", "Russian ruble", "₽", 2],
-];
-
-export const CURRENCY_CODES: readonly string[] = CURRENCIES.map((c) => c[0]);
+import { CURRENCIES } from "../../market/currencies";
 
 /** Sale locations: city, country, the currency its sales are held in. */
 export const LOCATIONS: readonly (readonly [string, string, string])[] = [

@@ -4,20 +4,8 @@
  * benchmark series of the index chart. All deterministic for a seed and an as-of date.
  */
 import { addDays, dayNumber } from "../../market/time";
+import { FIRST_YEAR, monthDate, monthIndex } from "../../market/calendar";
 import type { Random } from "../../market/random";
-
-export const FIRST_YEAR = 1986;
-
-/** Month index (0 = 1986-01) of a YYYY-MM-DD or YYYY-MM date. */
-export function monthIndex(date: string): number {
-  return (Number(date.slice(0, 4)) - FIRST_YEAR) * 12 + Number(date.slice(5, 7)) - 1;
-}
-
-/** YYYY-MM-01 of a month index. */
-export function monthDate(m: number): string {
-  const y = FIRST_YEAR + Math.floor(m / 12);
-  return `${y}-${String((m % 12) + 1).padStart(2, "0")}-01`;
-}
 
 /**
  * Regimes of the art market by period, with monthly log drift: a booming late 1980s, the early

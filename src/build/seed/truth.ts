@@ -23,8 +23,8 @@ const DDL = [
 
 /**
  * The truth's log values are kept as whole numbers of this step (0.01 % of a price): at full scale
- * the monthly indexes (350k artists × 490 months) and the works' values (12.2M) took 1 GB as
- * floats, about half of that so. What the valuation benchmark measures (errors of 10 % and more,
+ * the monthly indexes (350k artists × 490 months) and the works' values (12.2M) take about half
+ * what they took as floats (docs/history/market-model.md#the-truth-truthdb-its-log-values). What the valuation benchmark measures (errors of 10 % and more,
  * correlations of 12-month returns) does not see a twentieth of a step.
  */
 export const TRUTH_STEP = 1e-4;

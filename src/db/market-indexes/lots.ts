@@ -12,7 +12,7 @@
  * What stays unserved is written down in docs/api-lots-sales.md (a range on one column sorted by
  * another).
  *
- * Each index costs about 1 GB and a minute of the seed at full scale (30M lots), so only what a
+ * Each index costs a sort of every lot and its size (docs/benchmarks.md#seed), so only what a
  * filter or sort needs is built. sale_status has no index of its own: a lot of an open sale
  * (upcoming, live, between sessions: under 1 % of lots) is among the newest, so the default
  * newest-first order finds them at the head of lots_date, and "closed" is nearly every lot; the

@@ -97,8 +97,14 @@ const MAX_WAIT_MS = 2;
  */
 export const IDLE_MS = 0.25;
 
+export interface LedgerOptions {
+  /** The group commit's clock in milliseconds (default performance.now()); tests inject their own. */
+  now?: () => number;
+}
+
 export class Ledger {
   private readonly counters = new Map<number, UserCounters>();
+  private readonly now: () => number;
   private pending: LedgerEntry[] = [];
   /** The batch being gathered: one promise shared by every response waiting on it. */
   private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void; started: number; seen: number } | null = null;
@@ -114,7 +120,7 @@ export class Ledger {
     if (!batch) return;
     const grew = this.pending.length > batch.seen;
     batch.seen = this.pending.length;
-    if (grew && batch.seen > 1 && performance.now() - batch.started < MAX_WAIT_MS) setImmediate(this.tick);
+    if (grew && batch.seen > 1 && this.now() - batch.started < MAX_WAIT_MS) setImmediate(this.tick);
     else this.flush();
   };
   private readonly sumStmt;
@@ -124,13 +130,17 @@ export class Ledger {
   private readonly writeBatch;
   private readonly insertMany;
   private pendingNotices: unknown[][] = [];
-  /** performance.now() when the last commit ended (-Infinity: none yet), and how many rows it held. */
+  /** now() when the last commit ended (-Infinity: none yet), and how many rows it held. */
   private lastCommitEnd = Number.NEGATIVE_INFINITY;
   private lastCommitRows = 0;
   /** Commits so far, and how many of them were a request committed alone in its own turn. */
   readonly commits = { total: 0, immediate: 0 };
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    options: LedgerOptions = {},
+  ) {
+    this.now = options.now ?? (() => performance.now());
     this.sumStmt = db.query<{ du: number | null }, [number, string, string]>(
       "SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?",
     );
@@ -226,7 +236,7 @@ export class Ledger {
     w.monthConsumed += entry.du;
     if (caller.plan.features.cap === "soft" && entry.du > 0) this.queueNotices(caller, w, before, entry.ts);
     this.pending.push(entry);
-    if (!this.batch && this.lastCommitRows <= 1 && performance.now() - this.lastCommitEnd >= IDLE_MS) {
+    if (!this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS) {
       // Idle: commit this row now, in the request's own turn.
       this.commits.immediate++;
       const error = this.commit();
@@ -243,7 +253,7 @@ export class Ledger {
         resolve = res;
         reject = rej;
       });
-      this.batch = { promise, resolve, reject, started: performance.now(), seen: 0 };
+      this.batch = { promise, resolve, reject, started: this.now(), seen: 0 };
       setImmediate(this.tick);
     }
     const committed = this.batch.promise;
@@ -297,7 +307,7 @@ export class Ledger {
       return { err };
     } finally {
       this.commits.total++;
-      this.lastCommitEnd = performance.now();
+      this.lastCommitEnd = this.now();
       this.lastCommitRows = entries.length;
     }
     return undefined;

@@ -5,14 +5,14 @@
  * OpenAPI operation, and the row in the DU table of the docs.
  */
 import type { Database } from "bun:sqlite";
-import type { TSchema } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
 import type { Caller, KeyVerifier } from "../accounts/keys";
 import type { Ledger } from "../accounts/ledger";
 import type { Entitlement } from "../accounts/plans";
 import type { Config } from "../../platform/config";
 import type { FxCache } from "../../db/fx";
 import type { ImageSigner } from "../images/urls";
-import { parseList, parseScalar, type ListSpec, type ParsedList, type ScalarType } from "../query/grammar";
+import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
 import { Value } from "@sinclair/typebox/value";
 import { forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
 import { DU_HEADERS, enforceCap, setDuHeaders, type RateLimiter } from "./metering";
@@ -49,16 +49,47 @@ const DEFAULT_BODY_BUDGET = new BodyBudget();
 
 export type Schema = "full" | "public";
 
-export interface RequestContext<P = Record<string, unknown>> {
+/** Who may call an endpoint. public: no key looked at; optional: no key gives the public schema, a bad key 401; required: 401 without a key. */
+export type Auth = "public" | "optional" | "required";
+
+/**
+ * The caller a handler sees: never null behind `auth: "required"` (the pipeline answers 401 first).
+ * The one exception is `deps.bare` (the benchmark's baseline, auth off), where it is null: a
+ * handler of a required route is not meant to run bare.
+ */
+export type CallerOf<A extends Auth> = A extends "required" ? Caller : Caller | null;
+
+/** Response schemas; `public` is the reduced one for unentitled callers. */
+export interface ResponseSpec {
+  full: TSchema;
+  public?: TSchema;
+}
+
+/** The validated body a handler gets: Static of the JSON schema, of a form's fields, else undefined. */
+export type BodyOf<B, F> = B extends TSchema ? Static<B> : F extends FormSpec ? Static<F["fields"]> : undefined;
+
+/** Path parameters: those of `pathParams` as parsed, any other `{name}` of the path as its raw text. */
+export type PathParamsOf<Path extends string, PP> = Simplify<
+  { [K in keyof PP]: ScalarValue<PP[K]> } & { [K in Exclude<PathNames<Path>, keyof PP>]: string }
+>;
+type PathNames<Path extends string> = Path extends `${string}{${infer N}}${infer Rest}` ? N | PathNames<Rest> : never;
+type Simplify<O> = { [K in keyof O]: O[K] };
+
+/** What a handler may return: a body of the full or the public schema; nothing for an endpoint without one (204). */
+export type ReplyOf<R> = R extends { full: infer F extends TSchema }
+  ? Static<F> | (R extends { public: infer Pub extends TSchema } ? Static<Pub> : never)
+  : null | undefined;
+
+export interface RequestContext<P = Record<string, unknown>, Q = Record<string, unknown>, B = unknown, A extends Auth = Auth> {
   readonly request: Request;
   readonly url: URL;
   readonly params: P;
-  readonly query: ParsedList;
+  readonly query: ParsedList<Q>;
   /** The validated JSON body, or a form's validated text fields (undefined when the endpoint declares neither). */
-  readonly body: any;
+  readonly body: B;
   /** A form's file parts by field name (empty unless the endpoint declares `form.files`). */
   readonly files: Readonly<Record<string, FilePart>>;
-  readonly caller: Caller | null;
+  readonly caller: CallerOf<A>;
   /** Which response schema this caller gets. */
   readonly schema: Schema;
   readonly deps: AppDeps;
@@ -66,32 +97,61 @@ export interface RequestContext<P = Record<string, unknown>> {
   readonly origin: string;
 }
 
-export interface Endpoint<P = any> {
+interface EndpointCommon {
   method: Method;
   /** OpenAPI form: /v1/artists/{artist_id}. */
   path: string;
   summary: string;
   description?: string;
   tag: string;
-  /** public: no key looked at; optional: no key gives the public schema, a bad key 401; required: 401 without a key. */
-  auth: "public" | "optional" | "required";
+  auth: Auth;
   entitlement?: Entitlement;
-  pathParams?: Record<string, ScalarType>;
-  list?: ListSpec;
+  status?: 200 | 201 | 204;
+}
+
+/**
+ * An endpoint as declared, every part typed from its declaration: the handler's path params, list
+ * params, body and caller, and what it must return. defineEndpoint infers the type parameters.
+ */
+export interface EndpointDecl<
+  Path extends string,
+  A extends Auth,
+  PP extends Record<string, ScalarType>,
+  L extends ListSpec | undefined,
+  B extends TSchema | undefined,
+  F extends FormSpec | undefined,
+  R extends ResponseSpec | undefined,
+> extends EndpointCommon {
+  path: Path;
+  auth: A;
+  pathParams?: PP;
+  list?: L;
   /** JSON request body schema; validated before the handler, failures are 422 at loc ["body", …]. */
-  body?: TSchema;
+  body?: B;
   /**
    * multipart/form-data (or urlencoded) request body: text fields validated against `fields` like a
    * JSON body (422 at loc ["body", field]), file parts delivered in ctx.files as { field, name,
    * type, bytes }; the whole request capped at `maxBytes` (413). See src/serve/http/multipart.ts.
    */
-  form?: FormSpec;
+  form?: F;
   /** Response schemas; `public` is the reduced one for unentitled callers. Absent for 204. */
-  response?: { full: TSchema; public?: TSchema };
-  status?: 200 | 201 | 204;
+  response?: R;
   /** Records the response carries, for per-record pricing (default: 0 for a base-only price). */
   records?: (body: any) => number;
-  handle: (ctx: RequestContext<P>) => unknown;
+  handle: (
+    ctx: RequestContext<PathParamsOf<Path, PP>, ParamsOf<L>, BodyOf<B, F>, A>,
+  ) => NoInfer<ReplyOf<R>> | Promise<NoInfer<ReplyOf<R>>>;
+}
+
+/** An endpoint with its types erased: what the registry (ENDPOINTS), the pipeline and OpenAPI handle. */
+export interface Endpoint extends EndpointCommon {
+  pathParams?: Record<string, ScalarType>;
+  list?: ListSpec;
+  body?: TSchema;
+  form?: FormSpec;
+  response?: ResponseSpec;
+  records?(body: any): number;
+  handle(ctx: RequestContext): unknown;
 }
 
 export interface MountedEndpoint extends Endpoint {
@@ -99,8 +159,25 @@ export interface MountedEndpoint extends Endpoint {
   elysiaPath: string;
 }
 
-export function defineEndpoint<P = Record<string, unknown>>(e: Endpoint<P>): Endpoint<P> {
+export function defineEndpoint<
+  const Path extends string,
+  const A extends Auth,
+  PP extends Record<string, ScalarType> = {},
+  const L extends ListSpec | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  F extends FormSpec | undefined = undefined,
+  R extends ResponseSpec | undefined = undefined,
+>(e: EndpointDecl<Path, A, PP, L, B, F, R>): Endpoint {
   return e;
+}
+
+/**
+ * The adapter for a body a service builds as a loose record (SQL rows, Record<string, unknown>):
+ * typed as the Static of its response schemas, the value itself untouched. Nothing is checked here
+ * at run time; the tests validate every response against its schema (tests/helpers/app.ts).
+ */
+export function asReply<S extends TSchema[]>(body: object, ..._schemas: S): Static<S[number]> {
+  return body as Static<S[number]>;
 }
 
 /** Headers on every response of the API: CORS for browsers, with the DU headers exposed. */

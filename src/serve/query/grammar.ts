@@ -6,27 +6,41 @@
  */
 import { issue, ValidationFailed, type ValidationIssue } from "../http/errors";
 import { isIsoDate } from "../../market/time";
+import { containsPattern } from "../../db/sql";
 
 export const SUFFIXES = ["", "__in", "__gte", "__lte", "__eq", "__ilike"] as const;
 export type Suffix = (typeof SUFFIXES)[number];
 
-export type ScalarType =
-  | { kind: "integer"; min?: number; max?: number }
-  | { kind: "number"; min?: number; max?: number }
-  | { kind: "string"; minLength?: number; maxLength?: number }
-  | { kind: "boolean" }
-  | { kind: "date" }
-  | { kind: "datetime" }
-  | { kind: "enum"; values: readonly string[] };
+export type IntType = { kind: "integer"; min?: number; max?: number };
+export type NumType = { kind: "number"; min?: number; max?: number };
+export type StrType = { kind: "string"; minLength?: number; maxLength?: number };
+export type BoolType = { kind: "boolean" };
+export type DateType = { kind: "date" };
+export type DateTimeType = { kind: "datetime" };
+export type EnumType<V extends string = string> = { kind: "enum"; values: readonly V[] };
 
+export type ScalarType = IntType | NumType | StrType | BoolType | DateType | DateTimeType | EnumType;
+
+/** The value parseScalar gives for a scalar type (an enum: the union of its values where they are literal). */
+export type ScalarValue<S> = S extends { kind: "integer" | "number" }
+  ? number
+  : S extends { kind: "boolean" }
+    ? boolean
+    : S extends { kind: "enum"; values: readonly (infer V)[] }
+      ? V
+      : S extends { kind: "string" | "date" | "datetime" }
+        ? string
+        : unknown;
+
+/** Each T.* returns its own variant of ScalarType, so declarations keep their value types (ScalarValue). */
 export const T = {
-  int: (min?: number, max?: number): ScalarType => ({ kind: "integer", min, max }),
-  num: (min?: number, max?: number): ScalarType => ({ kind: "number", min, max }),
-  str: (maxLength = 200): ScalarType => ({ kind: "string", minLength: 1, maxLength }),
-  bool: (): ScalarType => ({ kind: "boolean" }),
-  date: (): ScalarType => ({ kind: "date" }),
-  datetime: (): ScalarType => ({ kind: "datetime" }),
-  enum: (values: readonly string[]): ScalarType => ({ kind: "enum", values }),
+  int: (min?: number, max?: number): IntType => ({ kind: "integer", min, max }),
+  num: (min?: number, max?: number): NumType => ({ kind: "number", min, max }),
+  str: (maxLength = 200): StrType => ({ kind: "string", minLength: 1, maxLength }),
+  bool: (): BoolType => ({ kind: "boolean" }),
+  date: (): DateType => ({ kind: "date" }),
+  datetime: (): DateTimeType => ({ kind: "datetime" }),
+  enum: <const V extends string>(values: readonly V[]): EnumType<V> => ({ kind: "enum", values }),
 };
 
 export interface FieldDecl {
@@ -45,8 +59,8 @@ export interface FieldDecl {
   toColumn?: (value: string) => number;
 }
 
-export interface ParamDecl {
-  type: ScalarType;
+export interface ParamDecl<S extends ScalarType = ScalarType> {
+  type: S;
   /** Accepts several values (repeated or comma-separated). */
   many?: boolean;
   /** With `many`: at most this many values (default MAX_IN_VALUES). */
@@ -79,13 +93,35 @@ export interface Filter {
   value: unknown;
 }
 
-export interface ParsedList {
+export interface ParsedList<P = Record<string, unknown>> {
   filters: Filter[];
   sort: string | null;
   limit: number;
   offset: number;
-  params: Record<string, unknown>;
+  params: P;
 }
+
+/** One parameter's parsed value: its scalar's value, an array of them with `many`. */
+export type ParamValue<D> = D extends { type: infer S; many: true } ? ScalarValue<S>[] : D extends { type: infer S } ? ScalarValue<S> : unknown;
+
+type Simplify<O> = { [K in keyof O]: O[K] };
+
+/**
+ * The parsed `params` of a ListSpec whose declaration keeps its literal types (`satisfies ListSpec`,
+ * not `: ListSpec`): a parameter with a `default` is always there, the others only when sent. A spec
+ * typed only as ListSpec gives Record<string, unknown>.
+ */
+export type ParamsOf<L> = L extends { params: infer PS }
+  ? string extends keyof PS
+    ? Record<string, unknown>
+    : Simplify<
+        { [K in keyof PS as PS[K] extends { default: {} } ? K : never]: ParamValue<PS[K]> } & {
+          [K in keyof PS as PS[K] extends { default: {} } ? never : K]?: ParamValue<PS[K]>;
+        }
+      >
+  : L extends ListSpec
+    ? Record<string, unknown>
+    : {};
 
 const BOOL_TRUE = new Set(["true", "1", "yes", "on", "t", "y"]);
 const BOOL_FALSE = new Set(["false", "0", "no", "off", "f", "n"]);
@@ -245,11 +281,6 @@ function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
-/** Escapes LIKE wildcards so `__ilike` is a plain substring match. */
-function likePattern(s: string): string {
-  return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export interface SqlFragment {
   sql: string;
   params: (string | number | boolean | null)[];
@@ -293,7 +324,7 @@ export function whereClause(spec: ListSpec, filters: readonly Filter[]): SqlFrag
         break;
       case "__ilike":
         parts.push(`${col} LIKE ? ESCAPE '\\'`);
-        params.push(likePattern(f.value as string));
+        params.push(containsPattern(f.value as string)); // wildcards escaped: `__ilike` is a plain substring match
         break;
     }
   }

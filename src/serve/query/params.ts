@@ -1,10 +1,8 @@
 /** Query parameters shared by several resources. */
 import { T, type ParamDecl } from "./grammar";
+import { CURRENCY_CODES } from "../../market/currencies";
 
-/** The spec's preferred_currency values. */
-export const CURRENCIES = ["USD", "GBP", "EUR", "CHF", "JPY", "CNY", "HKD", "SGD", "TWD", "KRW", "INR", "AUD", "CAD", "NZD", "NOK", "RUB"] as const;
-
-export const PREFERRED_CURRENCY: ParamDecl = {
-  type: T.enum(CURRENCIES),
+export const PREFERRED_CURRENCY = {
+  type: T.enum(CURRENCY_CODES),
   description: "adds the *_preferred values, converted from USD at the reference rate of the sale's day",
-};
+} satisfies ParamDecl;

@@ -6,11 +6,11 @@ import {
   medianCarByYear,
   momentum,
   momentumPercent,
-  monthIndex,
   repeatSalePairs,
   sharpeRatios,
   wholeMonthsBetween,
 } from "../../../src/analytics/returns";
+import { monthIndex } from "../../../src/market/calendar";
 
 describe("compoundAnnualReturn (percent per year)", () => {
   test("hand values", () => {

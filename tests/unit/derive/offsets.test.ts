@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import type { LotRow } from "../../../src/build/derive/artist";
 import { addPassedPairs, addReserveGapPairs, type Mean, readingOffsets } from "../../../src/build/derive/offsets";
-import { monthIndex } from "../../../src/build/seed/series";
+import { monthIndex } from "../../../src/market/calendar";
 
 const MONTHS = monthIndex("2026-06-30") + 1;
 

@@ -4,10 +4,10 @@
  * is_living, followed, include_chart), and the sort map. service.ts turns the parameters into SQL
  * only through the fixed fragments below: no parameter text ever reaches SQL.
  */
-import { T, type FieldDecl, type ListSpec, type ParamDecl } from "../../query/grammar";
+import { T, type FieldDecl, type ListSpec, type ParamDecl, type ScalarType } from "../../query/grammar";
 import { EVENT_TYPES } from "./model";
 
-const range = (column: string, type = T.num(), description?: string): FieldDecl => ({
+const range = (column: string, type: ScalarType = T.num(), description?: string): FieldDecl => ({
   column,
   type,
   suffixes: ["__gte", "__lte"],
@@ -105,20 +105,20 @@ export function orderBy(sort: SortBy, dir: SortDir): string {
 
 const asc_desc = T.enum(["asc", "desc"]);
 
-const FILTER_PARAMS: Readonly<Record<string, ParamDecl>> = {
+const FILTER_PARAMS = {
   q: { type: T.str(200), description: "free text over name and known synonyms: every word must begin a word of the name or a synonym (case and accents ignored)" },
   is_living: { type: T.bool(), description: "true: living artists only (no death year); false: deceased only" },
   followed: { type: T.bool(), description: "true: only artists the caller follows (needs a key); false or absent: all" },
-};
+} satisfies Readonly<Record<string, ParamDecl>>;
 
-const CHART_PARAM: Readonly<Record<string, ParamDecl>> = {
+const CHART_PARAM = {
   include_chart: { type: T.bool(), default: false, description: "include artist_index_chart in each row (full schema only)" },
-};
+} satisfies Readonly<Record<string, ParamDecl>>;
 
 export const LIST_LIMIT = { default: 100, max: 1000 } as const;
 
 /** GET /v1/artists. */
-export const ARTIST_LIST: ListSpec = {
+export const ARTIST_LIST = {
   fields: ARTIST_FIELDS,
   limit: LIST_LIMIT,
   params: {
@@ -129,29 +129,29 @@ export const ARTIST_LIST: ListSpec = {
     sort_by_market_cap: { type: asc_desc, description: "legacy: the same as sort_by=MARKET_CAP with this direction (sort_by and sort_by_total_sales win)" },
     ...CHART_PARAM,
   },
-};
+} satisfies ListSpec;
 
 /** GET /v1/artists/stats: the list's filters, without paging or order. */
-export const ARTIST_STATS: ListSpec = { fields: ARTIST_FIELDS, params: FILTER_PARAMS };
+export const ARTIST_STATS = { fields: ARTIST_FIELDS, params: FILTER_PARAMS } satisfies ListSpec;
 
 /** GET /v1/artists/followed. */
-export const FOLLOWED_LIST: ListSpec = { fields: {}, limit: LIST_LIMIT, params: CHART_PARAM };
+export const FOLLOWED_LIST = { fields: {}, limit: LIST_LIMIT, params: CHART_PARAM } satisfies ListSpec;
 
 /** GET /v1/artists/{artist_id}/related. */
 /** GET /v1/artists/{artist_id}/related: the spec's other-list page size (default 20, maximum 100), as artwork similar. */
 export const RELATED_LIST: ListSpec = { fields: {}, limit: { default: 20, max: 100 } };
 
 /** GET /v1/artists/{artist_id}/events. */
-export const EVENTS_QUERY: ListSpec = {
+export const EVENTS_QUERY = {
   fields: {},
   params: { type: { type: T.enum(EVENT_TYPES), many: true, description: "one or more event types (repeat or comma-separate); absent: all" } },
-};
+} satisfies ListSpec;
 
 export const RESOLUTIONS = ["daily", "monthly", "yearly"] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
 
 /** GET /v1/artists/{artist_id}/chart. */
-export const CHART_QUERY: ListSpec = {
+export const CHART_QUERY = {
   fields: {},
   params: { resolution: { type: T.enum(RESOLUTIONS), default: "monthly", description: "monthly (default), yearly, or daily (the last two years, interpolated)" } },
-};
+} satisfies ListSpec;

@@ -2,10 +2,10 @@
  * The artist endpoints of the spec (follow and unfollow live in modules/follows). Shapes,
  * parameters and decisions: docs/api-artists.md.
  */
-import { defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
 import { forbidden, unauthorized } from "../../http/errors";
 import { T } from "../../query/grammar";
-import { ARTIST_LIST, ARTIST_STATS, CHART_QUERY, EVENTS_QUERY, FOLLOWED_LIST, HIDDEN_FILTER_FIELDS, RELATED_LIST, type Resolution } from "./fields";
+import { ARTIST_LIST, ARTIST_STATS, CHART_QUERY, EVENTS_QUERY, FOLLOWED_LIST, HIDDEN_FILTER_FIELDS, RELATED_LIST } from "./fields";
 import {
   ArtistChartResponse,
   ArtistEventsResponse,
@@ -26,11 +26,10 @@ import {
 import * as service from "./service";
 import type { TSchema } from "@sinclair/typebox";
 
-type ById = { artist_id: number };
 const byId = { artist_id: T.int(1) };
 const rows = (body: { artists: unknown[] }) => body.artists.length;
 
-function view(ctx: RequestContext<any>, includeChart = false): service.View {
+function view(ctx: RequestContext, includeChart = false): service.View {
   return {
     schema: ctx.schema,
     userId: ctx.caller?.userId ?? null,
@@ -45,7 +44,7 @@ function view(ctx: RequestContext<any>, includeChart = false): service.View {
  * A caller on the public schema may not filter on the values it hides (a range filter would reveal
  * them by bisection), nor ask for its own follows without a key.
  */
-function guardPublicFilters(ctx: RequestContext<any>): void {
+function guardPublicFilters(ctx: RequestContext): void {
   if (ctx.query.params.followed === true && ctx.caller === null) throw unauthorized("followed=true needs a bearer token: it lists the caller's own follows");
   if (ctx.schema === "full") return;
   const hidden = ctx.query.filters.filter((f) => HIDDEN_FILTER_FIELDS.has(f.field)).map((f) => f.field + f.suffix);
@@ -129,7 +128,7 @@ export const artistEndpoints: Endpoint[] = [
     response: { full: ArtistStatsResponse },
     handle: (ctx) => {
       guardPublicFilters(ctx);
-      return service.artistStats(ctx.deps.market, ctx.query, ctx.caller?.userId ?? null);
+      return asReply(service.artistStats(ctx.deps.market, ctx.query, ctx.caller?.userId ?? null), ArtistStatsResponse);
     },
   }),
   defineEndpoint({
@@ -144,7 +143,7 @@ export const artistEndpoints: Endpoint[] = [
     records: rows,
     handle: (ctx) => service.followedArtists(ctx.deps.market, ctx.query, view(ctx, ctx.query.params.include_chart === true)),
   }),
-  defineEndpoint<ById>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}",
     summary: "One artist",
@@ -153,9 +152,9 @@ export const artistEndpoints: Endpoint[] = [
     auth: "required",
     pathParams: byId,
     response: { full: ArtistSchema, public: ArtistPublicSchema },
-    handle: (ctx) => service.getArtist(ctx.deps.market, ctx.params.artist_id, view(ctx)),
+    handle: (ctx) => asReply(service.getArtist(ctx.deps.market, ctx.params.artist_id, view(ctx)), ArtistSchema, ArtistPublicSchema),
   }),
-  defineEndpoint<ById>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}/chart",
     summary: "Artist price index chart",
@@ -167,9 +166,9 @@ export const artistEndpoints: Endpoint[] = [
     pathParams: byId,
     list: CHART_QUERY,
     response: { full: ArtistChartResponse },
-    handle: (ctx) => service.artistChart(ctx.deps.market, ctx.params.artist_id, ctx.query.params.resolution as Resolution),
+    handle: (ctx) => service.artistChart(ctx.deps.market, ctx.params.artist_id, ctx.query.params.resolution),
   }),
-  defineEndpoint<ById>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}/related",
     summary: "Related artists",
@@ -181,9 +180,9 @@ export const artistEndpoints: Endpoint[] = [
     list: RELATED_LIST,
     response: { full: RelatedArtistsResponse, public: RelatedArtistsPublicResponse },
     records: rows,
-    handle: (ctx) => service.relatedArtists(ctx.deps.market, ctx.params.artist_id, ctx.query.limit, view(ctx)),
+    handle: (ctx) => asReply(service.relatedArtists(ctx.deps.market, ctx.params.artist_id, ctx.query.limit, view(ctx)), RelatedArtistsResponse, RelatedArtistsPublicResponse),
   }),
-  defineEndpoint<ById>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}/events",
     summary: "Artist events",
@@ -194,10 +193,10 @@ export const artistEndpoints: Endpoint[] = [
     pathParams: byId,
     list: EVENTS_QUERY,
     response: { full: ArtistEventsResponse },
-    handle: (ctx) => service.artistEvents(ctx.deps.market, ctx.params.artist_id, ctx.query.params.type as string[] | undefined),
+    handle: (ctx) => asReply(service.artistEvents(ctx.deps.market, ctx.params.artist_id, ctx.query.params.type), ArtistEventsResponse),
   }),
   ...ANALYTICS.map((a) =>
-    defineEndpoint<ById>({
+    defineEndpoint({
       method: "GET",
       path: `/v1/artists/{artist_id}/${a.path}`,
       summary: a.summary,

@@ -4,9 +4,13 @@
  * SQL text that varies comes from the declarations in fields.ts (columns, fixed fragments).
  */
 import type { Database } from "bun:sqlite";
+import { Z80 } from "../../../analytics/index-model";
+import { percentile } from "../../../analytics/stats";
+import { monthDate, monthIndex } from "../../../market/calendar";
 import { unpackDocument } from "../../../db/documents";
 import { followedAmong } from "../../../db/follows";
 import { unpackSeries } from "../../../db/series";
+import { containsPattern } from "../../../db/sql";
 import type { Schema } from "../../http/endpoint";
 import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors";
 import type { ImageSigner } from "../../images/urls";
@@ -82,10 +86,7 @@ const round = (x: number, digits: number) => {
 };
 
 /** "YYYY-MM-01" of month `i` counted from `start` ("YYYY-MM"). */
-function monthDate(start: string, i: number): string {
-  const m = Number(start.slice(0, 4)) * 12 + Number(start.slice(5, 7)) - 1 + i;
-  return `${String(Math.floor(m / 12)).padStart(4, "0")}-${String((m % 12) + 1).padStart(2, "0")}-01`;
-}
+const monthFrom = (start: string, i: number): string => monthDate(monthIndex(start) + i);
 
 const monthLabels = new Map<string, string[]>();
 
@@ -93,7 +94,7 @@ const monthLabels = new Map<string, string[]>();
 function monthsFrom(start: string, n: number): string[] {
   let labels = monthLabels.get(start);
   if (!labels || labels.length < n) {
-    labels = Array.from({ length: Math.max(n, 600) }, (_, i) => monthDate(start, i));
+    labels = Array.from({ length: Math.max(n, 600) }, (_, i) => monthFrom(start, i));
     monthLabels.set(start, labels);
   }
   return labels;
@@ -181,8 +182,6 @@ export function queryWords(q: string): string[] {
     .slice(0, 16);
 }
 
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** WHERE (without the keyword) for the list's filters and its filter parameters. */
 export function filterSql(db: Database, query: ParsedList, userId: number | null): SqlFragment {
   const base = whereClause({ fields: ARTIST_FIELDS }, query.filters);
@@ -199,7 +198,7 @@ export function filterSql(db: Database, query: ParsedList, userId: number | null
     } else {
       for (const w of words) {
         parts.push("(a.name LIKE ? ESCAPE '\\' OR a.synonyms LIKE ? ESCAPE '\\')");
-        params.push(likePattern(w), likePattern(w));
+        params.push(containsPattern(w), containsPattern(w));
       }
     }
   }
@@ -452,16 +451,6 @@ export function getArtist(db: Database, id: number, view: View) {
 
 type FieldStats = { min: number | null; max: number | null; p50: number | null; p95: number | null };
 
-/** Linear interpolation between the order statistics of a sorted array (R type 7, numpy's default). */
-export function quantile(sorted: Float64Array, p: number): number | null {
-  const n = sorted.length;
-  if (n === 0) return null;
-  const pos = p * (n - 1);
-  const lo = Math.floor(pos);
-  const hi = Math.min(lo + 1, n - 1);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
-}
-
 const statsCache = new WeakMap<Database, Map<string, unknown>>();
 const STATS_CACHE_SIZE = 64;
 
@@ -492,10 +481,7 @@ export function artistStats(db: Database, query: ParsedList, userId: number | nu
   const out: Record<string, unknown> = { total: rows.length };
   STATS_FIELDS.forEach((f, j) => {
     const s = columns[j]!.subarray(0, counts[j]!).sort();
-    const q = (p: number) => {
-      const v = quantile(s, p);
-      return v === null ? null : round(v, 4);
-    };
+    const q = (p: number) => (s.length ? round(percentile(s, p), 4) : null); // R type 7, null for no values
     out[f] = { min: s.length ? s[0]! : null, max: s.length ? s[s.length - 1]! : null, p50: q(0.5), p95: q(0.95) } satisfies FieldStats;
   });
   out.nationalities = [...nationalities]
@@ -547,8 +533,6 @@ export function relatedArtists(db: Database, id: number, limit: number, view: Vi
 
 // ---------------------------------------------------------------- chart
 
-/** z of the central 80 % band: exp(log value ± 1.2816 · stderr). */
-const Z80 = 1.2816;
 const DAY_MS = 86_400_000;
 const DAILY_MONTHS = 24;
 
@@ -559,6 +543,7 @@ interface Point {
   value_high?: number;
 }
 
+/** A chart point, its central 80 % band exp(log value ± Z80 · stderr) where the standard error is known. */
 function point(time: string, value: number, se: number): Point {
   const p: Point = { time, value: round(value, 2) };
   if (Number.isFinite(se) && se >= 0) {
@@ -583,20 +568,20 @@ export function artistChart(db: Database, id: number, resolution: Resolution) {
     const n = values.length;
     const ok = (i: number) => Number.isFinite(values[i]!) && values[i]! > 0;
     if (resolution === "monthly") {
-      for (let i = 0; i < n; i++) if (ok(i)) data.push(point(monthDate(chart.start_month, i), values[i]!, errs[i]!));
+      for (let i = 0; i < n; i++) if (ok(i)) data.push(point(monthFrom(chart.start_month, i), values[i]!, errs[i]!));
     } else if (resolution === "yearly") {
       // the December point of each year, or the year's last point (the current year)
       for (let i = 0; i < n; i++) {
-        const time = monthDate(chart.start_month, i);
-        const last = i === n - 1 || monthDate(chart.start_month, i + 1).slice(0, 4) !== time.slice(0, 4);
+        const time = monthFrom(chart.start_month, i);
+        const last = i === n - 1 || monthFrom(chart.start_month, i + 1).slice(0, 4) !== time.slice(0, 4);
         if (last && ok(i)) data.push(point(time, values[i]!, errs[i]!));
       }
     } else {
       // daily: the monthly points of the last two years, linearly interpolated to every day
       for (let i = Math.max(0, n - 1 - DAILY_MONTHS); i < n - 1; i++) {
         if (!ok(i) || !ok(i + 1)) continue;
-        const t0 = dayMs(monthDate(chart.start_month, i));
-        const t1 = dayMs(monthDate(chart.start_month, i + 1));
+        const t0 = dayMs(monthFrom(chart.start_month, i));
+        const t1 = dayMs(monthFrom(chart.start_month, i + 1));
         for (let t = t0; t < t1; t += DAY_MS) {
           const f = (t - t0) / (t1 - t0);
           const v = values[i]! + (values[i + 1]! - values[i]!) * f;
@@ -604,7 +589,7 @@ export function artistChart(db: Database, id: number, resolution: Resolution) {
           data.push(point(new Date(t).toISOString().slice(0, 10), v, se));
         }
       }
-      if (n > 0 && ok(n - 1)) data.push(point(monthDate(chart.start_month, n - 1), values[n - 1]!, errs[n - 1]!));
+      if (n > 0 && ok(n - 1)) data.push(point(monthFrom(chart.start_month, n - 1), values[n - 1]!, errs[n - 1]!));
     }
   }
   return {

@@ -8,7 +8,9 @@
 import { T, whereClause, type FieldDecl, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
 import { dayNumber, epochSeconds } from "../../../market/time";
-import { LOT_STATUSES, SIZE_BUCKETS } from "./model";
+import { likeEscape } from "../../../db/sql";
+import { LOT_STATUSES } from "../../../market/statuses";
+import { SIZE_BUCKETS } from "../../../market/sizes";
 
 /** Largest dimension in cm (null when no dimension is known): the SIZE sort, backed by an index on the same expression. */
 export const SIZE_SQL = "nullif(max(coalesce(a.height_cm, 0), coalesce(a.width_cm, 0), coalesce(a.depth_cm, 0)), 0)";
@@ -127,10 +129,10 @@ export const SHARED_LIST: ListSpec = {
 };
 
 /** Detail, chart, editions: only preferred_currency. */
-export const CURRENCY_ONLY: ListSpec = {
+export const CURRENCY_ONLY = {
   fields: {},
   params: { preferred_currency: PREFERRED_CURRENCY },
-};
+} satisfies ListSpec;
 
 // ---------------------------------------------------------------- filters → SQL
 
@@ -139,7 +141,7 @@ type Bind = string | number | null;
 /** A whole-word, case-insensitive LIKE pattern over " medium " for one materials value. */
 export function materialPattern(value: string): string {
   const words = value.toLowerCase().replace(/_/g, " ").trim().split(/\s+/).join(" ");
-  return `% ${words.replace(/[\\%]/g, (c) => `\\${c}`)} %`;
+  return `% ${likeEscape(words)} %`; // no _ is left to escape: it became a space
 }
 
 /** The SQL the materials filter matches against (the medium text between spaces, commas as spaces). */

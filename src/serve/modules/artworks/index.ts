@@ -4,7 +4,7 @@
  * their own module. docs/api-artworks.md describes the choices.
  */
 import { createShare, findShare } from "../../../db/shares";
-import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { issue, notFound, ValidationFailed } from "../../http/errors";
 import { T } from "../../query/grammar";
 import { ARTWORK_LIST, CURRENCY_ONLY, FOLLOWED_LIST, RECOMMENDED_LIST, SHARED_LIST } from "./fields";
@@ -23,8 +23,6 @@ import {
   viewOf,
 } from "./model";
 import * as service from "./service";
-
-type IdParams = { artwork_id: number };
 
 const items = (body: { items: unknown[] }) => body.items.length;
 const unknownArtwork = (id: number) => notFound(`Artwork ${id} not found`);
@@ -55,7 +53,7 @@ export const artworkEndpoints: Endpoint[] = [
     list: RECOMMENDED_LIST,
     response: { full: ArtworksResponse, public: ArtworksPublicResponse },
     records: items,
-    handle: (ctx) => service.recommendedArtworks(ctx.deps, viewOf(ctx), ctx.caller!.userId, ctx.query),
+    handle: (ctx) => service.recommendedArtworks(ctx.deps, viewOf(ctx), ctx.caller.userId, ctx.query),
   }),
   defineEndpoint({
     method: "GET",
@@ -67,7 +65,7 @@ export const artworkEndpoints: Endpoint[] = [
     list: FOLLOWED_LIST,
     response: { full: ArtworksResponse, public: ArtworksPublicResponse },
     records: items,
-    handle: (ctx) => service.followedArtworks(ctx.deps, viewOf(ctx), ctx.caller!.userId, ctx.query),
+    handle: (ctx) => service.followedArtworks(ctx.deps, viewOf(ctx), ctx.caller.userId, ctx.query),
   }),
   defineEndpoint({
     method: "POST",
@@ -80,7 +78,7 @@ export const artworkEndpoints: Endpoint[] = [
     body: ArtworkShareInput,
     response: { full: ArtworkShareCreated },
     handle: ({ deps, caller, body, origin }) => {
-      const input = body as { ids: number[]; title?: string };
+      const input = body;
       const ids = [...new Set(input.ids)];
       const missing = service.missingIds(deps.market, input.ids);
       if (missing.length) {
@@ -88,7 +86,7 @@ export const artworkEndpoints: Endpoint[] = [
           missing.map((i) => issue.custom(["body", "ids", i], input.ids[i], `Artwork ${input.ids[i]} not found`, "value_error", { artwork_id: input.ids[i] })),
         );
       }
-      const share = createShare(deps.account, caller!.userId, "artwork", ids, input.title ?? null);
+      const share = createShare(deps.account, caller.userId, "artwork", ids, input.title ?? null);
       return {
         token: share.token,
         url: `${deps.config.publicUrl ?? origin}/v1/artworks/shared/${share.token}`,
@@ -96,7 +94,7 @@ export const artworkEndpoints: Endpoint[] = [
       };
     },
   }),
-  defineEndpoint<{ token: string }>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artworks/shared/{token}",
     summary: "A shared list of artworks",
@@ -112,14 +110,14 @@ export const artworkEndpoints: Endpoint[] = [
       return {
         title: share.title,
         expires_at: new Date(share.expiresAt).toISOString(),
-        items: all.slice(ctx.query.offset, ctx.query.offset + ctx.query.limit),
+        items: asReply(all.slice(ctx.query.offset, ctx.query.offset + ctx.query.limit), SharedArtworksResponse.properties.items),
         total_count: all.length,
         limit: ctx.query.limit,
         offset: ctx.query.offset,
       };
     },
   }),
-  defineEndpoint<IdParams>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}",
     summary: "One artwork",
@@ -132,10 +130,10 @@ export const artworkEndpoints: Endpoint[] = [
     handle: (ctx) => {
       const artwork = service.artworkById(ctx.deps, viewOf(ctx), ctx.params.artwork_id);
       if (!artwork) throw unknownArtwork(ctx.params.artwork_id);
-      return artwork;
+      return asReply(artwork, ArtworkSchema, ArtworkPublicSchema);
     },
   }),
-  defineEndpoint<IdParams>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/chart",
     summary: "Artwork price chart",
@@ -148,12 +146,12 @@ export const artworkEndpoints: Endpoint[] = [
     list: CURRENCY_ONLY,
     response: { full: ArtworkChartResponse },
     handle: (ctx) => {
-      const chart = service.artworkChart(ctx.deps, ctx.params.artwork_id, ctx.query.params.preferred_currency as string | undefined);
+      const chart = service.artworkChart(ctx.deps, ctx.params.artwork_id, ctx.query.params.preferred_currency);
       if (!chart) throw unknownArtwork(ctx.params.artwork_id);
       return chart;
     },
   }),
-  defineEndpoint<IdParams>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/editions",
     summary: "The edition ladder of an artwork",
@@ -171,7 +169,7 @@ export const artworkEndpoints: Endpoint[] = [
       return editions;
     },
   }),
-  defineEndpoint<IdParams>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/cagr",
     summary: "Compound annual growth of an artwork's estimate",

@@ -13,11 +13,11 @@ import { followedAmong } from "../../../db/follows";
 import type { AppDeps, RequestContext, Schema } from "../../http/endpoint";
 import { ImageSchema } from "../../../images/model";
 import { slugify } from "../../../market/slug";
+import { LOT_STATUSES } from "../../../market/statuses";
+import { SIZE_BUCKETS } from "../../../market/sizes";
 import { fromDayNumber, isoOfSecondsSql } from "../../../market/time";
 import { PRICE_USD_COLUMNS, priceObject, PriceSchema, type PriceRow } from "../lots/model";
 
-export const LOT_STATUSES = ["unknown", "upcoming", "withdrawn", "sold", "passed"] as const;
-export const SIZE_BUCKETS = ["small", "medium", "big", "other"] as const;
 
 const oneOf = (values: readonly string[], description?: string) =>
   t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});

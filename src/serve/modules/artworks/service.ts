@@ -5,6 +5,7 @@
  * bound; only declared columns and fixed fragments reach the SQL text.
  */
 import type { Database } from "bun:sqlite";
+import { Z80 } from "../../../analytics/index-model";
 import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { usdOf } from "../../../db/fx";
 import type { AppDeps } from "../../http/endpoint";
@@ -350,8 +351,6 @@ export function recommendedArtworks(deps: AppDeps, view: View, userId: number, q
 
 // ---------------------------------------------------------------- chart
 
-/** z of the central 80 % interval: the stored min/max are exp(μ ± Z80·σ). */
-export const Z80 = 1.2816;
 /** Monthly step variance of the artist index (random walk), as in the derivation. */
 export const MONTHLY_STEP_VARIANCE = 0.0004;
 export const CHART_HORIZON_MONTHS = 12;
@@ -370,8 +369,8 @@ export function addMonths(day: string, months: number): string {
 
 /**
  * The forward band: h = 1..12 months after the as-of date, median = the current estimate (the
- * index is a driftless random walk), σ_h² = σ₀² + 0.0004·h where σ₀ = ln(max/min) / (2·1.2816)
- * is read back from the stored 80 % band; low/high = mid·exp(∓1.2816·σ_h).
+ * index is a driftless random walk), σ_h² = σ₀² + 0.0004·h where σ₀ = ln(max/min) / (2·Z80) is
+ * read back from the stored 80 % band (the derivation's exp(μ ± Z80·σ)); low/high = mid·exp(∓Z80·σ_h).
  */
 export function estimateBand(
   mid: number,

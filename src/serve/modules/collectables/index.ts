@@ -3,10 +3,12 @@
  * key and acts on the caller's records only: another user's collectable (or a child of it) is 404,
  * exactly like one that does not exist. Reads cost 1 + 1 per record returned, writes 1.
  */
-import { defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import type { Caller } from "../../accounts/keys";
+import type { TObject, TSchema } from "@sinclair/typebox";
 import { UPLOAD_MEDIA_TYPES, checkUploadPart } from "../../images/upload";
 import { loadSharp } from "../../../platform/native";
-import { T } from "../../query/grammar";
+import { T, type IntType } from "../../query/grammar";
 import { COLLECTABLE_LIST } from "./fields";
 import {
   AcquiredSchema,
@@ -41,9 +43,8 @@ const idParam = { collectable_id: T.int(1) };
 const common = { tag: TAG, auth: "required", entitlement: "collectables" } as const;
 const one = () => 1;
 const many = (body: unknown[]) => body.length;
-const user = (ctx: RequestContext<unknown>) => ctx.caller!.userId;
-
-type Id = { collectable_id: number };
+/** Every collectables route is auth "required": its handler always has a caller. */
+const user = (ctx: { readonly caller: Caller }) => ctx.caller.userId;
 
 /** The image part of a form, checked (type, size, pixels) and stored with its embedding; null without one. */
 async function uploadedImage(ctx: RequestContext<unknown>): Promise<service.StoredImage | null> {
@@ -58,12 +59,12 @@ function childEndpoints(
   name: service.ChildName,
   param: string,
   words: { one: string; many: string },
-  schemas: { item: any; list: any; create: any; update: any },
+  schemas: { item: TSchema; list: TSchema; create: TObject; update: TObject },
 ): Endpoint[] {
   const itemPath = `${BASE}/${name}/{${param}}`;
-  type ChildId = Id & Record<string, number>;
+  const childParams: typeof idParam & Record<string, IntType> = { ...idParam, [param]: T.int(1) };
   return [
-    defineEndpoint<Id>({
+    defineEndpoint({
       ...common,
       method: "GET",
       path: `${BASE}/${name}`,
@@ -72,9 +73,9 @@ function childEndpoints(
       pathParams: idParam,
       response: { full: schemas.list },
       records: many,
-      handle: (ctx) => service.listChildren(ctx.deps, user(ctx), ctx.params.collectable_id, name),
+      handle: (ctx) => asReply(service.listChildren(ctx.deps, user(ctx), ctx.params.collectable_id, name), schemas.list),
     }),
-    defineEndpoint<Id>({
+    defineEndpoint({
       ...common,
       method: "POST",
       path: `${BASE}/${name}`,
@@ -88,28 +89,28 @@ function childEndpoints(
       response: { full: schemas.item },
       handle: (ctx) => service.addChild(ctx.deps, user(ctx), ctx.params.collectable_id, name, ctx.body),
     }),
-    defineEndpoint<ChildId>({
+    defineEndpoint({
       ...common,
       method: "PATCH",
       path: itemPath,
       summary: `Update ${words.one}`,
       description: "Only the fields sent change; null clears a nullable field; unknown fields are 422.",
-      pathParams: { ...idParam, [param]: T.int(1) },
+      pathParams: childParams,
       body: schemas.update,
       response: { full: schemas.item },
       handle: (ctx) => service.updateChild(ctx.deps, user(ctx), ctx.params.collectable_id, name, ctx.params[param]!, ctx.body),
     }),
-    defineEndpoint<ChildId>({
+    defineEndpoint({
       ...common,
       method: "DELETE",
       path: itemPath,
       summary: `Remove ${words.one}`,
       description: "200 {id, deleted: true}; removing it again is 404 (it no longer exists).",
-      pathParams: { ...idParam, [param]: T.int(1) },
+      pathParams: childParams,
       response: { full: DeletedSchema },
       handle: (ctx) => {
         service.deleteChild(ctx.deps, user(ctx), ctx.params.collectable_id, name, ctx.params[param]!);
-        return { id: ctx.params[param]!, deleted: true };
+        return { id: ctx.params[param]!, deleted: true as const };
       },
     }),
   ];
@@ -126,7 +127,7 @@ export const collectableEndpoints: Endpoint[] = [
     list: COLLECTABLE_LIST,
     response: { full: CollectablesListResponse },
     records: (body: { items: unknown[] }) => body.items.length,
-    handle: (ctx) => service.listCollectables(ctx.deps, user(ctx), ctx.query, ctx.origin),
+    handle: (ctx) => asReply(service.listCollectables(ctx.deps, user(ctx), ctx.query, ctx.origin), CollectablesListResponse),
   }),
   defineEndpoint({
     ...common,
@@ -145,14 +146,14 @@ export const collectableEndpoints: Endpoint[] = [
       const seed = service.checkCreate(ctx.deps, input);
       const image = await uploadedImage(ctx);
       try {
-        return service.createCollectable(ctx.deps, user(ctx), input, seed, image, ctx.origin);
+        return asReply(service.createCollectable(ctx.deps, user(ctx), input, seed, image, ctx.origin), CollectableSchema);
       } catch (err) {
         service.removeImage(ctx.deps, image?.key);
         throw err;
       }
     },
   }),
-  defineEndpoint<Id>({
+  defineEndpoint({
     ...common,
     method: "GET",
     path: BASE,
@@ -161,9 +162,9 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     response: { full: CollectableSchema },
     records: one,
-    handle: (ctx) => service.getCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.origin),
+    handle: (ctx) => asReply(service.getCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.origin), CollectableSchema),
   }),
-  defineEndpoint<Id>({
+  defineEndpoint({
     ...common,
     method: "PATCH",
     path: BASE,
@@ -173,9 +174,9 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     body: CollectableUpdateInput,
     response: { full: CollectableSchema },
-    handle: (ctx) => service.updateCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body, ctx.origin),
+    handle: (ctx) => asReply(service.updateCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body, ctx.origin), CollectableSchema),
   }),
-  defineEndpoint<Id>({
+  defineEndpoint({
     ...common,
     method: "DELETE",
     path: BASE,
@@ -186,10 +187,10 @@ export const collectableEndpoints: Endpoint[] = [
     response: { full: DeletedSchema },
     handle: (ctx) => {
       service.deleteCollectable(ctx.deps, user(ctx), ctx.params.collectable_id);
-      return { id: ctx.params.collectable_id, deleted: true };
+      return { id: ctx.params.collectable_id, deleted: true as const };
     },
   }),
-  defineEndpoint<Id>({
+  defineEndpoint({
     ...common,
     method: "PUT",
     path: `${BASE}/image`,
@@ -205,10 +206,10 @@ export const collectableEndpoints: Endpoint[] = [
     handle: async (ctx) => {
       service.ownCollectable(ctx.deps, user(ctx), ctx.params.collectable_id);
       const image = (await uploadedImage(ctx))!;
-      return service.replaceImage(ctx.deps, user(ctx), ctx.params.collectable_id, image, ctx.origin);
+      return asReply(service.replaceImage(ctx.deps, user(ctx), ctx.params.collectable_id, image, ctx.origin), CollectableSchema);
     },
   }),
-  defineEndpoint<Id>({
+  defineEndpoint({
     ...common,
     method: "GET",
     path: `${BASE}/acquired`,
@@ -217,9 +218,9 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     response: { full: AcquiredSchema },
     records: one,
-    handle: (ctx) => service.getAcquisition(ctx.deps, user(ctx), ctx.params.collectable_id),
+    handle: (ctx) => asReply(service.getAcquisition(ctx.deps, user(ctx), ctx.params.collectable_id), AcquiredSchema),
   }),
-  defineEndpoint<Id>({
+  defineEndpoint({
     ...common,
     method: "PATCH",
     path: `${BASE}/acquired`,
@@ -229,7 +230,7 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     body: AcquiredUpdateInput,
     response: { full: AcquiredSchema },
-    handle: (ctx) => service.updateAcquisition(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body),
+    handle: (ctx) => asReply(service.updateAcquisition(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body), AcquiredSchema),
   }),
   ...childEndpoints("appraisals", "appraisal_id", { one: "an appraisal", many: "appraisals" }, {
     item: AppraisalSchema,
@@ -249,7 +250,7 @@ export const collectableEndpoints: Endpoint[] = [
     create: CollectableSaleCreateInput,
     update: CollectableSaleUpdateInput,
   }),
-  defineEndpoint<Id>({
+  defineEndpoint({
     ...common,
     method: "GET",
     path: `${BASE}/comps`,
@@ -258,9 +259,9 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     response: { full: CompSetSchema },
     records: (body: { comps: unknown[] }) => body.comps.length,
-    handle: (ctx) => service.getComps(ctx.deps, user(ctx), ctx.params.collectable_id),
+    handle: (ctx) => asReply(service.getComps(ctx.deps, user(ctx), ctx.params.collectable_id), CompSetSchema),
   }),
-  defineEndpoint<Id>({
+  defineEndpoint({
     ...common,
     method: "PUT",
     path: `${BASE}/comps`,
@@ -269,9 +270,9 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     body: CompSetInput,
     response: { full: CompSetSchema },
-    handle: (ctx) => service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body.comps),
+    handle: (ctx) => asReply(service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body.comps), CompSetSchema),
   }),
-  defineEndpoint<Id>({
+  defineEndpoint({
     ...common,
     method: "DELETE",
     path: `${BASE}/comps`,
@@ -279,6 +280,6 @@ export const collectableEndpoints: Endpoint[] = [
     description: "Same effect and answer as PUT with an empty array: 200 {comps: [], updated_at: null}, whether or not a set was saved.",
     pathParams: idParam,
     response: { full: CompSetSchema },
-    handle: (ctx) => service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, []),
+    handle: (ctx) => asReply(service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, []), CompSetSchema),
   }),
 ];

@@ -8,7 +8,7 @@
  * and gain a USD figure at the reference rate of their date.
  */
 import { Type as t, type TSchema } from "@sinclair/typebox";
-import { CURRENCIES } from "../../query/params";
+import { CURRENCY_CODES } from "../../../market/currencies";
 
 export const EDITION_UNIQUE_TYPES = ["unique", "edition"] as const;
 export const SELECTED_PRICE_TYPES = ["machine", "manual"] as const;
@@ -190,7 +190,7 @@ const year = () => t.Integer({ minimum: 0, maximum: 2100 });
 const size = () => t.Number({ minimum: 0, maximum: 100000 });
 const refIds = (description: string) => t.Array(t.Integer({ minimum: 1 }), { maxItems: MAX_REFERENCE_IDS, description });
 const dateInput = (description: string) => t.String({ maxLength: 10, description: `${description} (YYYY-MM-DD)` });
-const currency = () => t.String({ description: `currency code: ${CURRENCIES.join(", ")}` });
+const currency = () => t.String({ description: `currency code: ${CURRENCY_CODES.join(", ")}` });
 
 /** Fields a PATCH may set; the same names the record shows. */
 const updatable = {

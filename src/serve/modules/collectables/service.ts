@@ -22,7 +22,7 @@ import { embedImage } from "../../../images/embedding";
 import { cacheDir, collectableImageDir } from "../../images/renditions";
 import { VectorIndex } from "../../../images/vector-index";
 import { orderClause, whereClause, type ParsedList } from "../../query/grammar";
-import { CURRENCIES } from "../../query/params";
+import { CURRENCY_CODES } from "../../../market/currencies";
 import { loadSharp } from "../../../platform/native";
 import { isIsoDate } from "../../../market/time";
 import { COLLECTABLE_LIST } from "./fields";
@@ -147,7 +147,7 @@ function checkReference(market: Database, issues: ValidationIssue[], kind: Refer
 
 function checkCurrency(deps: AppDeps, issues: ValidationIssue[], loc: (string | number)[], code: string | null | undefined): void {
   if (code === null || code === undefined) return;
-  if (!(CURRENCIES as readonly string[]).includes(code) || !deps.fx.has(code)) issues.push(issue.enum(loc, code, CURRENCIES));
+  if (!(CURRENCY_CODES as readonly string[]).includes(code) || !deps.fx.has(code)) issues.push(issue.enum(loc, code, CURRENCY_CODES));
 }
 
 function checkDate(issues: ValidationIssue[], loc: (string | number)[], value: string | null | undefined): void {

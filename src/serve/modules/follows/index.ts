@@ -17,7 +17,7 @@ const KINDS: { kind: FollowKind; plural: string; table: string; tag: string; par
 ];
 
 export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table, tag, param }) => [
-  defineEndpoint<Record<string, number>>({
+  defineEndpoint({
     method: "POST",
     path: `/v1/${plural}/{${param}}/follow`,
     summary: `Follow a${kind === "artist" || kind === "artwork" ? "n" : ""} ${kind}`,
@@ -29,11 +29,11 @@ export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table,
     handle: ({ deps, caller, params }) => {
       const id = params[param]!;
       if (!deps.market.query(`SELECT 1 FROM ${table} WHERE id = ?`).get(id)) throw notFound(`${kind[0]!.toUpperCase()}${kind.slice(1)} ${id} not found`);
-      follow(deps.account, caller!.userId, kind, id);
+      follow(deps.account, caller.userId, kind, id);
       return null;
     },
   }),
-  defineEndpoint<Record<string, number>>({
+  defineEndpoint({
     method: "DELETE",
     path: `/v1/${plural}/{${param}}/follow`,
     summary: `Unfollow a${kind === "artist" || kind === "artwork" ? "n" : ""} ${kind}`,
@@ -43,7 +43,7 @@ export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table,
     status: 204,
     pathParams: { [param]: T.int(1) },
     handle: ({ deps, caller, params }) => {
-      unfollow(deps.account, caller!.userId, kind, params[param]!);
+      unfollow(deps.account, caller.userId, kind, params[param]!);
       return null;
     },
   }),

@@ -12,7 +12,7 @@ import type { Filter, ListSpec } from "../../query/grammar";
 import { T } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
 import { epochSeconds, isoOfSeconds } from "../../../market/time";
-import { LOT_STATUSES, SALE_STATUSES } from "./model";
+import { LOT_STATUSES, SALE_STATUSES } from "../../../market/statuses";
 
 /** Sort values → ORDER BY, each ending with the id tiebreak, NULLs last in both directions. */
 export const LOT_SORTS: Readonly<Record<string, string>> = {

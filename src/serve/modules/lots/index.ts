@@ -4,7 +4,7 @@
  * /v1/lots/shared/{token}. Follow and unfollow live in the follows module. docs/api-lots-sales.md.
  */
 import { createShare, findShare } from "../../../db/shares";
-import { defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
 import { notFound, ValidationFailed, issue } from "../../http/errors";
 import { T } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
@@ -12,7 +12,7 @@ import { LOT_LIST } from "./fields";
 import { LotPublicSchema, LotSchema, MAX_SHARE_IDS, LotShareInput, LotsPublicResponse, LotsResponse, ShareCreatedSchema, SharedLotsResponse } from "./model";
 import { existingLotIds, listLots, lotObjects, type LotView } from "./service";
 
-function viewOf(ctx: RequestContext<any>): LotView {
+function viewOf(ctx: RequestContext): LotView {
   return {
     schema: ctx.schema,
     userId: ctx.caller?.userId ?? null,
@@ -62,15 +62,15 @@ export const lotEndpoints: Endpoint[] = [
     body: LotShareInput,
     response: { full: ShareCreatedSchema },
     handle: ({ deps, caller, body, origin }) => {
-      const ids = [...new Set(body.ids as number[])];
+      const ids = [...new Set(body.ids)];
       const known = existingLotIds(deps.market, ids);
-      const missing = (body.ids as number[]).flatMap((id, i) => (known.has(id) ? [] : [i]));
+      const missing = body.ids.flatMap((id, i) => (known.has(id) ? [] : [i]));
       if (missing.length) {
         throw new ValidationFailed(
           missing.map((i) => issue.custom(["body", "ids", i], body.ids[i], `Lot ${body.ids[i]} not found`, "value_error", { lot_id: body.ids[i] })),
         );
       }
-      const share = createShare(deps.account, caller!.userId, "lot", ids, body.title ?? null);
+      const share = createShare(deps.account, caller.userId, "lot", ids, body.title ?? null);
       return {
         token: share.token,
         url: `${deps.config.publicUrl ?? origin}/v1/lots/shared/${share.token}`,
@@ -78,7 +78,7 @@ export const lotEndpoints: Endpoint[] = [
       };
     },
   }),
-  defineEndpoint<{ token: string }>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/lots/shared/{token}",
     summary: "A shared list of lots",
@@ -96,7 +96,7 @@ export const lotEndpoints: Endpoint[] = [
       return {
         title: share.title,
         expires_at: new Date(share.expiresAt).toISOString(),
-        lots: lots.slice(query.offset, query.offset + query.limit),
+        lots: asReply(lots.slice(query.offset, query.offset + query.limit), SharedLotsResponse.properties.lots),
         total: lots.length,
         has_more: query.offset + query.limit < lots.length,
         limit: query.limit,
@@ -104,7 +104,7 @@ export const lotEndpoints: Endpoint[] = [
       };
     },
   }),
-  defineEndpoint<{ lot_id: number }>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/lots/{lot_id}",
     summary: "One lot",
@@ -116,7 +116,7 @@ export const lotEndpoints: Endpoint[] = [
     handle: (ctx) => {
       const [lot] = lotObjects(ctx.deps, [ctx.params.lot_id], viewOf(ctx));
       if (!lot) throw notFound(`Lot ${ctx.params.lot_id} not found`);
-      return lot;
+      return asReply(lot, LotSchema, LotPublicSchema);
     },
   }),
 ];

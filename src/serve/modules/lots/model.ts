@@ -7,6 +7,8 @@
 import { Type as t, type TSchema } from "@sinclair/typebox";
 import { lotUsdColumns, type FxCache } from "../../../db/fx";
 import { ImageSchema } from "../../../images/model";
+import { LOT_STATUSES } from "../../../market/statuses";
+import { TOP_LOT_MIN_ESTIMATE_USD } from "../../../market/lots";
 
 const money = (what: string) => t.Union([t.Number(), t.Null()], { description: what });
 
@@ -73,9 +75,6 @@ export function priceObject(row: PriceRow, fx: FxCache, preferred?: string): Rec
 
 // ---------------------------------------------------------------- lots
 
-export const LOT_STATUSES = ["unknown", "upcoming", "withdrawn", "sold", "passed"] as const;
-export const SALE_STATUSES = ["closed", "upcoming", "live", "session_off"] as const;
-
 const oneOf = (values: readonly string[], description: string) =>
   t.Union(
     values.map((v) => t.Literal(v)),
@@ -115,7 +114,7 @@ const publicLotFields = {
   auction_house_name: t.String(),
   sale_id: t.Integer(),
   sale_datetime: t.String({ format: "date-time", description: "start of the lot's sale, ISO 8601 UTC (addition to the spec)" }),
-  is_top: t.Boolean({ description: "a top lot: high estimate of at least $250k or of outstanding quality" }),
+  is_top: t.Boolean({ description: `a top lot: high estimate of at least $${TOP_LOT_MIN_ESTIMATE_USD / 1000}k or of outstanding quality` }),
   reserve_mark: t.Boolean({ description: "offered with a reserve" }),
   third_party_mark: t.Boolean({ description: "backed by a third-party guarantee" }),
   artwork: LotArtwork,

@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { followedAmong } from "../../../db/follows";
 import { LOTS_FTS_TOKENIZE } from "../../../db/market-indexes/lots";
+import { containsPattern } from "../../../db/sql";
 import type { AppDeps, Schema } from "../../http/endpoint";
 import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { isoOfSecondsSql } from "../../../market/time";
@@ -101,8 +102,6 @@ function hasObject(db: Database, name: string): boolean {
   return names.has(name);
 }
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * The search condition over `lots`: the FTS table when built, else (an older snapshot) LIKE per
  * word. A rare search is an id list (then sorted); a common one a per-row check, so that the
@@ -124,7 +123,7 @@ function searchCondition(db: Database, text: string): SqlFragment | null {
   const one =
     "(EXISTS (SELECT 1 FROM lot_notes n WHERE n.id = lots.notes_id AND n.text LIKE ? ESCAPE '\\') OR EXISTS (SELECT 1 FROM artists a WHERE a.id = lots.artist_id AND a.name LIKE ? ESCAPE '\\')" +
     " OR EXISTS (SELECT 1 FROM artworks w WHERE w.id = lots.artwork_id AND w.title LIKE ? ESCAPE '\\'))";
-  return { sql: words.map(() => one).join(" AND "), params: words.flatMap((w) => [like(w), like(w), like(w)]) };
+  return { sql: words.map(() => one).join(" AND "), params: words.flatMap((w) => [containsPattern(w), containsPattern(w), containsPattern(w)]) };
 }
 
 /** Range filters the planner cannot weigh (SQLite keeps no histograms here), with their index. */

@@ -1,5 +1,5 @@
 /** GET /v1/market/index-chart: the global art index next to financial benchmarks. 10 DU, analytics plans. */
-import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { T } from "../../query/grammar";
 import { BENCHMARKS, GlobalArtIndexChartResponse } from "./model";
 import { indexChart } from "./service";
@@ -24,6 +24,6 @@ export const marketEndpoints: Endpoint[] = [
     },
     response: { full: GlobalArtIndexChartResponse },
     handle: ({ deps, query }) =>
-      indexChart(deps.market, deps.asOf, (query.params.finance as string[] | undefined) ?? [], query.params.rebase as boolean),
+      asReply(indexChart(deps.market, deps.asOf, query.params.finance ?? [], query.params.rebase), GlobalArtIndexChartResponse),
   }),
 ];

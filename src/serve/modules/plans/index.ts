@@ -1,7 +1,9 @@
 import { Type as t } from "@sinclair/typebox";
 import { listPlans } from "../../accounts/plans";
-import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { PlanSchema } from "./model";
+
+const PlanList = t.Array(PlanSchema);
 
 export const planEndpoints: Endpoint[] = [
   defineEndpoint({
@@ -10,8 +12,8 @@ export const planEndpoints: Endpoint[] = [
     summary: "Plans with their allowances, rate limits and features",
     tag: "Account",
     auth: "required",
-    response: { full: t.Array(PlanSchema) },
+    response: { full: PlanList },
     records: (body: unknown[]) => body.length,
-    handle: ({ deps }) => listPlans(deps.account),
+    handle: ({ deps }) => asReply(listPlans(deps.account), PlanList),
   }),
 ];

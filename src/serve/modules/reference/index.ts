@@ -5,12 +5,12 @@ import { T, type ListSpec } from "../../query/grammar";
 import { AuctionHouseSchema, AuctionLocationList, CategorySchema, CurrencySchema, VocabularySchema } from "./model";
 import * as service from "./service";
 
-const byName: ListSpec = {
+const byName = {
   fields: {},
   params: { name: { type: T.str(200), description: "case-insensitive substring of the name" } },
-};
+} satisfies ListSpec;
 const count = (body: unknown[]) => body.length;
-const name = (q: { params: Record<string, unknown> }) => q.params.name as string | undefined;
+const name = (q: { params: { name?: string } }) => q.params.name;
 
 export const referenceEndpoints: Endpoint[] = [
   defineEndpoint({

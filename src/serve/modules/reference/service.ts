@@ -1,7 +1,6 @@
 /** Reference vocabularies: read straight from market.db, filtered by an optional name substring. */
 import type { Database } from "bun:sqlite";
-
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+import { containsPattern } from "../../../db/sql";
 
 export function auctionHouses(db: Database, name?: string) {
   const rows = db
@@ -9,7 +8,7 @@ export function auctionHouses(db: Database, name?: string) {
       `SELECT id, name, slug, priority_order, is_live FROM auction_houses
        WHERE ?1 IS NULL OR name LIKE ?2 ESCAPE '\\' ORDER BY priority_order, id`,
     )
-    .all(name ?? null, like(name ?? ""));
+    .all(name ?? null, containsPattern(name ?? ""));
   return rows.map((r) => ({ ...r, is_live: r.is_live === 1 }));
 }
 
@@ -18,7 +17,7 @@ export function auctionLocations(db: Database, name?: string): string[] {
     .query<{ name: string }, [string | null, string]>(
       `SELECT name FROM auction_locations WHERE ?1 IS NULL OR name LIKE ?2 ESCAPE '\\' ORDER BY name`,
     )
-    .all(name ?? null, like(name ?? ""))
+    .all(name ?? null, containsPattern(name ?? ""))
     .map((r) => r.name);
 }
 
@@ -39,5 +38,5 @@ export function vocabulary(db: Database, table: Vocabulary, name?: string) {
       `SELECT id, name, label FROM ${table}
        WHERE ?1 IS NULL OR name LIKE ?2 ESCAPE '\\' OR label LIKE ?2 ESCAPE '\\' ORDER BY id`,
     )
-    .all(name ?? null, like(name ?? ""));
+    .all(name ?? null, containsPattern(name ?? ""));
 }

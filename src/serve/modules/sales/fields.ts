@@ -1,7 +1,7 @@
 /** The sale list grammar of GET /v1/sales and /v1/sales/followed, over the served `sales` table. */
 import { T, type ListSpec } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
-import { SALE_STATUSES } from "../lots/model";
+import { SALE_STATUSES } from "../../../market/statuses";
 
 export const SALE_LIST: ListSpec = {
   fields: {

@@ -3,14 +3,14 @@
  * /v1/sales/{sale_id} (1 DU) and GET /v1/sales/followed. Follow and unfollow live in the follows
  * module. docs/api-lots-sales.md.
  */
-import { defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
 import { notFound } from "../../http/errors";
 import { T } from "../../query/grammar";
 import { SALE_LIST } from "./fields";
 import { SalePublicSchema, SaleSchema, SalesPublicResponse, SalesResponse } from "./model";
 import { listSales, saleObjects, type SaleView } from "./service";
 
-const viewOf = (ctx: RequestContext<any>): SaleView => ({
+const viewOf = (ctx: RequestContext): SaleView => ({
   schema: ctx.schema,
   userId: ctx.caller?.userId ?? null,
   preferred: ctx.query.params.preferred_currency as string | undefined,
@@ -45,7 +45,7 @@ export const saleEndpoints: Endpoint[] = [
     records: count,
     handle: (ctx) => listSales(ctx.deps, ctx.query, viewOf(ctx), ctx.caller?.userId ?? -1),
   }),
-  defineEndpoint<{ sale_id: number }>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/sales/{sale_id}",
     summary: "One sale",
@@ -57,7 +57,7 @@ export const saleEndpoints: Endpoint[] = [
     handle: (ctx) => {
       const [sale] = saleObjects(ctx.deps, [ctx.params.sale_id], viewOf(ctx));
       if (!sale) throw notFound(`Sale ${ctx.params.sale_id} not found`);
-      return sale;
+      return asReply(sale, SaleSchema, SalePublicSchema);
     },
   }),
 ];

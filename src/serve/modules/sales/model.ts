@@ -7,7 +7,7 @@
  * except the *_usd_zeroied totals, which are 0 where the others are null.
  */
 import { Type as t, type TSchema } from "@sinclair/typebox";
-import { SALE_STATUSES } from "../lots/model";
+import { SALE_STATUSES } from "../../../market/statuses";
 
 const nullable = (schema: TSchema) => t.Union([schema, t.Null()], { description: schema.description });
 const count = (what: string) => nullable(t.Integer({ description: `${what}; null until the sale is closed` }));

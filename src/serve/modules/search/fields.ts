@@ -23,13 +23,13 @@ export const POOL_FIELDS: Readonly<Record<string, FieldDecl>> = Object.fromEntri
 /** Metadata columns of the image index: these filters narrow the IVF scan itself. */
 export const INDEX_FILTERS = ["artist_id", "category_id"] as const;
 
-export const SIMILAR_QUERY: ListSpec = {
+export const SIMILAR_QUERY = {
   fields: {},
   params: {
     preferred_currency: PREFERRED_CURRENCY,
     limit: { type: T.int(1, SIMILAR_LIMIT.max), default: SIMILAR_LIMIT.default, description: `neighbours returned, 1 to ${SIMILAR_LIMIT.max} (default ${SIMILAR_LIMIT.default})` },
   },
-};
+} satisfies ListSpec;
 
 /** Parameters that may come in the query string or as form fields (not both). */
 export const SHARED_PARAMS: Readonly<Record<string, ParamDecl>> = {

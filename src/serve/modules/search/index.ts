@@ -18,20 +18,20 @@ const ANCHORS = ["image", "image_url", "collectable_id"] as const;
 const SHARED_KEYS = Object.keys(SHARED_PARAMS);
 
 /** A shared parameter from the form or the query string (422 when both carry it), with where it came from. */
-function sharedParam(ctx: RequestContext<unknown>, name: string, issues: ValidationIssue[]): { value: unknown; loc: (string | number)[] } | undefined {
+function sharedParam(ctx: RequestContext<unknown, Record<string, unknown>, Readonly<Record<string, unknown>> | undefined>, name: string, issues: ValidationIssue[]): { value: unknown; loc: (string | number)[] } | undefined {
   const inBody = ctx.body?.[name] !== undefined;
   const inQuery = ctx.url.searchParams.has(name);
   if (inBody && inQuery) {
-    issues.push(issue.custom(["body", name], ctx.body[name], `${name} is given both in the query string and in the body; give it once`, "value_error"));
+    issues.push(issue.custom(["body", name], ctx.body?.[name], `${name} is given both in the query string and in the body; give it once`, "value_error"));
     return undefined;
   }
-  if (inBody) return { value: ctx.body[name], loc: ["body", name] };
+  if (inBody) return { value: ctx.body?.[name], loc: ["body", name] };
   if (inQuery) return { value: ctx.query.params[name], loc: ["query", name] };
   return undefined;
 }
 
 export const searchEndpoints: Endpoint[] = [
-  defineEndpoint<{ artwork_id: number }>({
+  defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/similar",
     summary: "Similar artworks",
@@ -44,7 +44,7 @@ export const searchEndpoints: Endpoint[] = [
     list: SIMILAR_QUERY,
     response: { full: SimilarArtworksResponse, public: SimilarArtworksPublicResponse },
     records: (body: { results: unknown[] }) => body.results.length,
-    handle: (ctx) => service.similarArtworks(ctx.deps, viewOf(ctx), ctx.params.artwork_id, ctx.query.params.limit as number),
+    handle: (ctx) => service.similarArtworks(ctx.deps, viewOf(ctx), ctx.params.artwork_id, ctx.query.params.limit),
   }),
   defineEndpoint({
     method: "POST",

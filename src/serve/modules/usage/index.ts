@@ -1,9 +1,9 @@
-import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { issue, ValidationFailed } from "../../http/errors";
 import { T } from "../../query/grammar";
 import { today } from "../../../market/time";
 import { UsageResponse } from "./model";
-import { usageReport, type GroupBy } from "./service";
+import { usageReport } from "./service";
 
 export const usageEndpoints: Endpoint[] = [
   defineEndpoint({
@@ -25,15 +25,15 @@ export const usageEndpoints: Endpoint[] = [
     response: { full: UsageResponse },
     handle: ({ deps, caller, query }) => {
       deps.ledger.flush();
-      const w = deps.ledger.windows(caller!);
-      const from = (query.params.from as string | undefined) ?? w.period.start;
-      const to = (query.params.to as string | undefined) ?? today();
+      const w = deps.ledger.windows(caller);
+      const from = query.params.from ?? w.period.start;
+      const to = query.params.to ?? today();
       if (from > to) {
         throw new ValidationFailed([
           issue.custom(["query", "from"], from, "from must not be after to", "value_error", { to }),
         ]);
       }
-      return usageReport(deps.account, caller!, w, { from, to }, query.params.group_by as GroupBy | undefined);
+      return asReply(usageReport(deps.account, caller, w, { from, to }, query.params.group_by), UsageResponse);
     },
   }),
 ];

@@ -1,0 +1,11 @@
+/** SQL text helpers shared by the queries. */
+
+/** `s` with LIKE's wildcards (% and _) and the escape character (\) escaped, for `LIKE ? ESCAPE '\'`. */
+export function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A LIKE pattern matching `s` as a plain substring anywhere in the text, for `LIKE ? ESCAPE '\'`. */
+export function containsPattern(s: string): string {
+  return `%${likeEscape(s)}%`;
+}
