@@ -57,12 +57,7 @@ const server = Bun.serve({
   port,
   hostname: "127.0.0.1",
   development: false,
-  fetch:
-    defer === "none"
-      ? answer
-      : defer === "microtask"
-        ? async (req) => answer(req)
-        : (req) => new Promise<Response>((res) => setImmediate(() => res(answer(req)))),
+  fetch: defer === "none" ? answer : defer === "microtask" ? async (req) => answer(req) : (req) => new Promise<Response>((res) => setImmediate(() => res(answer(req)))),
 });
 
 process.stdout.write(`listening on http://127.0.0.1:${server.port}${heldApp ? " (service app loaded, unused)" : ""}\n`);

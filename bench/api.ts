@@ -65,8 +65,25 @@ function parseFlags(argv: string[]) {
     else flags[w.slice(2)] = (i++, next);
   }
   const known = [
-    "data", "scale", "urls", "requests", "rounds", "seconds", "warmup", "connections", "threads", "follows",
-    "cases", "profile-urls", "skip-load", "skip-single", "seed", "out", "keep", "cpu-prof", "what-if",
+    "data",
+    "scale",
+    "urls",
+    "requests",
+    "rounds",
+    "seconds",
+    "warmup",
+    "connections",
+    "threads",
+    "follows",
+    "cases",
+    "profile-urls",
+    "skip-load",
+    "skip-single",
+    "seed",
+    "out",
+    "keep",
+    "cpu-prof",
+    "what-if",
   ];
   for (const k of Object.keys(flags)) if (!known.includes(k)) throw new Error(`unknown option --${k}`);
   const int = (name: string, def: number, min: number, max: number) => {
@@ -92,7 +109,13 @@ function parseFlags(argv: string[]) {
     follows: int("follows", 50, 0, 10_000),
     profileUrls: int("profile-urls", 40, 0, 10_000),
     seed: int("seed", 1986, 0, 2 ** 31 - 1),
-    cases: typeof flags.cases === "string" ? flags.cases.split(",").map((s) => s.trim()).filter(Boolean) : null,
+    cases:
+      typeof flags.cases === "string"
+        ? flags.cases
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : null,
     skipLoad: flags["skip-load"] === true,
     skipSingle: flags["skip-single"] === true,
     keep: flags.keep === true,
@@ -296,7 +319,11 @@ async function main(): Promise<number> {
       db.close();
     }
   })();
-  log(`market: ${o.data} (scale ${scale}; max ids: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ")})`);
+  log(
+    `market: ${o.data} (scale ${scale}; max ids: ${Object.entries(counts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")})`,
+  );
 
   // ---- the mix
   const t0 = performance.now();
@@ -425,8 +452,18 @@ async function main(): Promise<number> {
         floorRps,
         ratio: serviceRps / floorRps,
         pairedRatios: paired,
-        service: { p50ms: median(s.map((r) => r.p50ms)), p95ms: median(s.map((r) => r.p95ms)), p99ms: median(s.map((r) => r.p99ms)), cpuUsPerRequest: median(s.map((r) => r.cpuUsPerRequest)) },
-        floor: { p50ms: median(f.map((r) => r.p50ms)), p95ms: median(f.map((r) => r.p95ms)), p99ms: median(f.map((r) => r.p99ms)), cpuUsPerRequest: median(f.map((r) => r.cpuUsPerRequest)) },
+        service: {
+          p50ms: median(s.map((r) => r.p50ms)),
+          p95ms: median(s.map((r) => r.p95ms)),
+          p99ms: median(s.map((r) => r.p99ms)),
+          cpuUsPerRequest: median(s.map((r) => r.cpuUsPerRequest)),
+        },
+        floor: {
+          p50ms: median(f.map((r) => r.p50ms)),
+          p95ms: median(f.map((r) => r.p95ms)),
+          p99ms: median(f.map((r) => r.p99ms)),
+          cpuUsPerRequest: median(f.map((r) => r.cpuUsPerRequest)),
+        },
         non200: [...s, ...f].reduce((n, r) => n + r.other, 0),
         socketErrors: [...s, ...f].reduce((n, r) => n + r.socketErrors, 0),
         // With --what-if: the changed service, against the same floor (not part of the verdict).
@@ -452,7 +489,18 @@ async function main(): Promise<number> {
         responses: caseFailures.length === 0 && (!s || (s.service.non200 === 0 && s.floor.non200 === 0)),
       };
       const pass = Object.values(checks).every((v) => v !== false);
-      return { case: lc.name, endpoint: c?.endpoint ?? "(all cases in turn)", what: c?.what ?? "", urls: lc.paths.length, single: s ?? null, load, profile, fullScans, checks, pass };
+      return {
+        case: lc.name,
+        endpoint: c?.endpoint ?? "(all cases in turn)",
+        what: c?.what ?? "",
+        urls: lc.paths.length,
+        single: s ?? null,
+        load,
+        profile,
+        fullScans,
+        checks,
+        pass,
+      };
     });
 
     const out = process.stdout;
@@ -466,7 +514,23 @@ async function main(): Promise<number> {
     const mark = (v: boolean | null) => (v === null ? "-" : v ? "ok" : "FAIL");
     out.write(
       `${table(
-        ["case", "p50 ms", "p95 ms", "p99 ms", "floor p95", "service req/s", "floor req/s", "ratio", "per round", "CPU ratio", "load p99 ms", "p95<25", "ratio>=.5", "plans", "result"],
+        [
+          "case",
+          "p50 ms",
+          "p95 ms",
+          "p99 ms",
+          "floor p95",
+          "service req/s",
+          "floor req/s",
+          "ratio",
+          "per round",
+          "CPU ratio",
+          "load p99 ms",
+          "p95<25",
+          "ratio>=.5",
+          "plans",
+          "result",
+        ],
         summary.map((r) => [
           r.case,
           fmt(r.single?.service.p50ms ?? Number.NaN),

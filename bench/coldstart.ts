@@ -144,7 +144,12 @@ try {
     key = created.stdout.toString().trim().split("\n").at(-1)!;
     console.log("key: made with `keys create --plan pro`");
   } else {
-    const why = created.stderr.toString().split("\n").find((l) => /error/i.test(l))?.trim() ?? `exit ${created.exitCode}`;
+    const why =
+      created.stderr
+        .toString()
+        .split("\n")
+        .find((l) => /error/i.test(l))
+        ?.trim() ?? `exit ${created.exitCode}`;
     console.log(`key: \`keys create\` failed (${why}); using the enterprise key serve creates on its first start`);
     key = await firstStartKey(data);
   }

@@ -69,8 +69,7 @@ if (mode === "raw") {
     hostname: "127.0.0.1",
     development: false,
     routes: {
-      "/v1/categories": () =>
-        tally(new Response(JSON.stringify(categories.all()), { headers: { "Content-Type": "application/json" } })),
+      "/v1/categories": () => tally(new Response(JSON.stringify(categories.all()), { headers: { "Content-Type": "application/json" } })),
     },
     fetch: () => tally(new Response("Not Found", { status: 404 })),
   });
@@ -86,7 +85,7 @@ if (mode === "raw") {
     const flush = ledger.flush.bind(ledger);
     ledger.flush = () => {
       const n = ledger.pending.length;
-      if (n > 0) (stats.commits!++, (stats.committed! += n));
+      if (n > 0) stats.commits!++, (stats.committed! += n);
       flush();
     };
     // Requests committed alone (in `charge`, not through flush): one entry each. Added before

@@ -84,10 +84,7 @@ function parseFlags(argv: string[]) {
     keep: flags.keep === true,
     at: typeof flags.at === "string" ? flags.at : null,
     // Diagnostic runs (profiler attached, flush wrapped) do not overwrite the benchmark's results.
-    out: resolve(
-      ROOT,
-      typeof flags.out === "string" ? flags.out : flags.profile || flags.diag || flags["what-if"] ? ".bench/core-diag.json" : ".bench/core.json",
-    ),
+    out: resolve(ROOT, typeof flags.out === "string" ? flags.out : flags.profile || flags.diag || flags["what-if"] ? ".bench/core-diag.json" : ".bench/core.json"),
   };
 }
 
@@ -534,9 +531,7 @@ async function main(): Promise<number> {
       );
     }
     if (o.whatIf) {
-      out.write(
-        `metered + what-ifs (${o.whatIf.join(", ")})/bare throughput ratio: ${fmt(summary.whatif.ratio, 2)} (bench/lib/whatif.ts, not the service)\n`,
-      );
+      out.write(`metered + what-ifs (${o.whatIf.join(", ")})/bare throughput ratio: ${fmt(summary.whatif.ratio, 2)} (bench/lib/whatif.ts, not the service)\n`);
     }
     out.write(
       `server CPU per request, metered vs bare: ${fmt(summary.metered.cpuUs, 1)} vs ${fmt(summary.bare.cpuUs, 1)} µs ` +

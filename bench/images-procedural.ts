@@ -127,7 +127,13 @@ for (const r of rows) {
 }
 const top = Math.max(...widths);
 console.log(`\nmedian ms at ${top} px by edge: ` + [...edgeMs].map(([k, v]) => `${k} ${fmt(median(v))} (${v.length})`).join(", "));
-console.log(`median ms at ${top} px by family: ` + [...famMs].sort((a, b) => median(b[1]) - median(a[1])).map(([k, v]) => `${k} ${fmt(median(v))}`).join(", "));
+console.log(
+  `median ms at ${top} px by family: ` +
+    [...famMs]
+      .sort((a, b) => median(b[1]) - median(a[1]))
+      .map(([k, v]) => `${k} ${fmt(median(v))}`)
+      .join(", "),
+);
 
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(

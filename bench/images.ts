@@ -105,13 +105,18 @@ const machine = {
   vipsThreads: sharp.concurrency(),
 };
 console.log(`images: ${ids.length} artwork images, ${rounds} cached rounds; ${renders} renders`);
-console.log(`machine: ${machine.cpus} CPUs (${machine.model}), load ${machine.loadavg.join(" ")}; bun ${machine.bun}, sharp ${machine.sharp}, libvips ${machine.vips} (${machine.vipsThreads} thread per image)`);
+console.log(
+  `machine: ${machine.cpus} CPUs (${machine.model}), load ${machine.loadavg.join(" ")}; bun ${machine.bun}, sharp ${machine.sharp}, libvips ${machine.vips} (${machine.vipsThreads} thread per image)`,
+);
 const header = ["width", "variant", "first 1: ms", "img/s", "first 2: ms", "img/s", "cached 1: ms", "img/s", "cached 2: ms", "img/s"];
 const lines: string[][] = [];
 for (const width of WIDTHS) {
   for (const variant of variants) {
     const pick = (mode: Row["mode"], c: number) => rows.find((r) => r.width === width && r.variant === variant && r.mode === mode && r.concurrency === c)!;
-    const cells = [pick("first", 1), pick("first", 2), pick("cached", 1), pick("cached", 2)].flatMap((r) => [fmt(r.medianMs, r.medianMs < 1 ? 3 : 1), fmt(r.perSec, r.perSec < 100 ? 1 : 0)]);
+    const cells = [pick("first", 1), pick("first", 2), pick("cached", 1), pick("cached", 2)].flatMap((r) => [
+      fmt(r.medianMs, r.medianMs < 1 ? 3 : 1),
+      fmt(r.perSec, r.perSec < 100 ? 1 : 0),
+    ]);
     lines.push([String(width), variant, ...cells]);
   }
 }

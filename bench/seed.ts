@@ -33,7 +33,11 @@ for (const scale of scales) {
   const t0 = performance.now();
   // /usr/bin/time is not on every machine: the child reports its own peak RSS on exit.
   const proc = Bun.spawnSync(
-    [process.execPath, "-e", `const {main}=await import(${JSON.stringify(join(root, "src/cli.ts"))}); const c=await main(["seed","--scale",${JSON.stringify(scale)},"--data",${JSON.stringify(dir)}]); const u=process.resourceUsage(); console.error("PEAK_RSS " + u.maxRSS + " CPU_US " + (u.userCPUTime + u.systemCPUTime)); process.exit(c);`],
+    [
+      process.execPath,
+      "-e",
+      `const {main}=await import(${JSON.stringify(join(root, "src/cli.ts"))}); const c=await main(["seed","--scale",${JSON.stringify(scale)},"--data",${JSON.stringify(dir)}]); const u=process.resourceUsage(); console.error("PEAK_RSS " + u.maxRSS + " CPU_US " + (u.userCPUTime + u.systemCPUTime)); process.exit(c);`,
+    ],
     { stdout: "pipe", stderr: "pipe" },
   );
   const seconds = (performance.now() - t0) / 1000;
@@ -47,7 +51,9 @@ for (const scale of scales) {
   }
   const stdout = proc.stdout.toString();
   const lots = /lots\s+([\d,]+)/.exec(stdout)?.[1] ?? "?";
-  const steps = [/^ {2}images embedded .*$/m.exec(stdout)?.[0], /^ {2}time .*$/m.exec(stdout)?.[0], /^ {2}steps .*$/m.exec(stdout)?.[0], /^ {2}lot indexes .*$/m.exec(stdout)?.[0]].filter(Boolean).map((l) => `    ${l!.trim()}`);
+  const steps = [/^ {2}images embedded .*$/m.exec(stdout)?.[0], /^ {2}time .*$/m.exec(stdout)?.[0], /^ {2}steps .*$/m.exec(stdout)?.[0], /^ {2}lot indexes .*$/m.exec(stdout)?.[0]]
+    .filter(Boolean)
+    .map((l) => `    ${l!.trim()}`);
   const size = dirSize(dir);
   const line =
     `${scale.padEnd(7)} lots ${lots.padStart(11)}  ${seconds.toFixed(1).padStart(7)} s (CPU ${cpu.toFixed(0)} s, ${load})  ` +

@@ -212,7 +212,11 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float64Array
   // works, leaving out the work being scored when the artist has others
   const levelSum = new Map<number, [number, number]>();
   const workLevel = new Map<number, number>();
-  for (const r of db.query("SELECT id, artist_id, estimate_usd FROM artworks WHERE estimate_usd > 0").iterate() as Iterable<{ id: number; artist_id: number; estimate_usd: number }>) {
+  for (const r of db.query("SELECT id, artist_id, estimate_usd FROM artworks WHERE estimate_usd > 0").iterate() as Iterable<{
+    id: number;
+    artist_id: number;
+    estimate_usd: number;
+  }>) {
     const e = Math.log(r.estimate_usd) - trueWork.get(r.id)! - trueIndex.get(r.artist_id)![T]!;
     const acc = levelSum.get(r.artist_id) ?? [0, 0];
     acc[0] += e;
@@ -304,7 +308,9 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float64Array
     console.log(
       `  oracle ${key.padEnd(10)} n=${g.n}: floor ${pct(f)} | derived ${cell(g.derived)} | oracle conjugate ${cell(g.conj)} | + passed lots ${cell(g.grid)} | quality known for resales ${cell(g.known)}`,
     );
-    console.log(`  hybrid ${key.padEnd(10)} n=${g.n}: derived with the true artist level ${cell(g.trueArtist)} | oracle quality with the derived artist level ${cell(g.derivedArtist)}`);
+    console.log(
+      `  hybrid ${key.padEnd(10)} n=${g.n}: derived with the true artist level ${cell(g.trueArtist)} | oracle quality with the derived artist level ${cell(g.derivedArtist)}`,
+    );
   }
   for (const [key, g] of groups) {
     const work = g.errDerived.map((v, i) => v - g.errArtist[i]!);
@@ -318,7 +324,9 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float64Array
   // in-sample diagnostic: the derived estimate moved by its own median log error against the held-out hammers
   const bias = median(scored.map((s) => Math.log(s.hammer / s.est)))!;
   const recentred = scored.map((s) => Math.abs(s.est * Math.exp(bias) - s.hammer) / s.hammer);
-  console.log(`  held-out hammers vs derived estimate: median log ratio ${bias.toFixed(3)}; derived moved by it ${pct(median(recentred)!)} (${(median(recentred)! / median(groups.get("all")!.floor)!).toFixed(3)})`);
+  console.log(
+    `  held-out hammers vs derived estimate: median log ratio ${bias.toFixed(3)}; derived moved by it ${pct(median(recentred)!)} (${(median(recentred)! / median(groups.get("all")!.floor)!).toFixed(3)})`,
+  );
 }
 
 // ---------------------------------------------------------------- 2. index
@@ -367,7 +375,16 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float64Array
               (SELECT count(*) FROM lots x WHERE x.artwork_id = h.artwork_id AND x.status = 'sold') AS prior
        FROM held h JOIN artworks a ON a.id = h.artwork_id`,
     )
-    .all() as { artwork_id: number; artist_id: number; hammer_usd: number; sale_datetime: string; estimate_usd: number | null; estimate_min_usd: number; estimate_max_usd: number; prior: number }[];
+    .all() as {
+    artwork_id: number;
+    artist_id: number;
+    hammer_usd: number;
+    sale_datetime: string;
+    estimate_usd: number | null;
+    estimate_min_usd: number;
+    estimate_max_usd: number;
+    prior: number;
+  }[];
   const artistLots = new Map(
     (db.query("SELECT artist_id, count(*) AS n FROM lots WHERE status = 'sold' GROUP BY artist_id").all() as { artist_id: number; n: number }[]).map((r) => [r.artist_id, r.n]),
   );
@@ -491,7 +508,9 @@ function oracle(db: Database, scored: Scored[], charts: Map<number, Float64Array
     console.log(`  median log(hammer / estimate) by the artist's sold lots: ${[...bySize].map(([k, v]) => `${k} ${median(v)!.toFixed(3)}`).join(", ")}`);
   }
   for (const [k, g] of byPrior) {
-    console.log(`  ${k.padEnd(16)} n=${g.n}: MdAPE ${(100 * median(g.ape)!).toFixed(1)} % vs floor ${(100 * median(g.floor)!).toFixed(1)} %, coverage ${((100 * g.inside) / g.n).toFixed(1)} %`);
+    console.log(
+      `  ${k.padEnd(16)} n=${g.n}: MdAPE ${(100 * median(g.ape)!).toFixed(1)} % vs floor ${(100 * median(g.floor)!).toFixed(1)} %, coverage ${((100 * g.inside) / g.n).toFixed(1)} %`,
+    );
   }
   oracle(db, scored, charts);
   db.close();

@@ -116,8 +116,12 @@ if (parts.has("a") || parts.has("b")) {
 
     if (parts.has("a")) {
       const sharp = loadSharp(dataDir);
-      let r1 = 0, r10 = 0, x1 = 0, x10 = 0;
-      const embedMs: number[] = [], searchMs: number[] = [];
+      let r1 = 0,
+        r10 = 0,
+        x1 = 0,
+        x10 = 0;
+      const embedMs: number[] = [],
+        searchMs: number[] = [];
       const t0 = performance.now();
       for (let q = 0; q < nQueries; q++) {
         const w = works[Math.floor(((q + 0.5) * works.length) / nQueries)]!;
@@ -135,7 +139,8 @@ if (parts.has("a") || parts.has("b")) {
         const exact = index.exact(v, 10);
         if (exact[0]?.id === w.id) x1++;
         if (exact.some((h) => h.id === w.id)) x10++;
-        if ((q + 1) % 100 === 0) log(`  queries ${q + 1}/${nQueries}: recall@1 ${(r1 / (q + 1)).toFixed(3)}, recall@10 ${(r10 / (q + 1)).toFixed(3)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+        if ((q + 1) % 100 === 0)
+          log(`  queries ${q + 1}/${nQueries}: recall@1 ${(r1 / (q + 1)).toFixed(3)}, recall@10 ${(r10 / (q + 1)).toFixed(3)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
       }
       const a = {
         queries: nQueries,
@@ -147,7 +152,9 @@ if (parts.has("a") || parts.has("b")) {
         queryEmbedMsMedian: r3(median(embedMs)),
         searchMsMedian: r3(median(searchMs)),
       };
-      log(`(a) search by image, ${nQueries} transformed works among ${works.length}: recall@1 ${a.recallAt1.toFixed(3)}, recall@10 ${a.recallAt10.toFixed(3)} (exact search: ${a.exactRecallAt1.toFixed(3)}, ${a.exactRecallAt10.toFixed(3)}); embed ${a.queryEmbedMsMedian} ms, search ${a.searchMsMedian} ms (medians)`);
+      log(
+        `(a) search by image, ${nQueries} transformed works among ${works.length}: recall@1 ${a.recallAt1.toFixed(3)}, recall@10 ${a.recallAt10.toFixed(3)} (exact search: ${a.exactRecallAt1.toFixed(3)}, ${a.exactRecallAt10.toFixed(3)}); embed ${a.queryEmbedMsMedian} ms, search ${a.searchMsMedian} ms (medians)`,
+      );
       results.searchByImage = a;
     }
 
@@ -155,7 +162,11 @@ if (parts.has("a") || parts.has("b")) {
       const artistOf = new Map(works.map((w) => [w.id, w.artist_id]));
       const perArtist = new Map<number, number>();
       for (const w of works) perArtist.set(w.artist_id, (perArtist.get(w.artist_id) ?? 0) + 1);
-      let big = 0, nBig = 0, norm = 0, nNorm = 0, raw = 0;
+      let big = 0,
+        nBig = 0,
+        norm = 0,
+        nNorm = 0,
+        raw = 0;
       const ms: number[] = [];
       for (const w of works) {
         const v = index.vectorOf(w.id)!;
@@ -227,14 +238,21 @@ if (parts.has("c")) {
     loadSqliteVec(db, dir);
     const rss0 = rss();
     t = performance.now();
-    const build = buildVectorIndex(db, spec, function* () {
-      for (let i = 0; i < n + Q; i++) if (!isQuery(i)) yield { id: i + 1, vector: vectors.subarray(i * d, i * d + d), meta: [Math.floor(i / 12), 1 + (i % 9)] };
-    }, { onProgress: (phase, done, total) => phase === "insert" && done % 200_000 === 0 && log(`  insert ${done}/${total}`) });
+    const build = buildVectorIndex(
+      db,
+      spec,
+      function* () {
+        for (let i = 0; i < n + Q; i++) if (!isQuery(i)) yield { id: i + 1, vector: vectors.subarray(i * d, i * d + d), meta: [Math.floor(i / 12), 1 + (i % 9)] };
+      },
+      { onProgress: (phase, done, total) => phase === "insert" && done % 200_000 === 0 && log(`  insert ${done}/${total}`) },
+    );
     const buildSeconds = (performance.now() - t) / 1000;
     const rssBuild = rss() - rss0;
     db.close();
     const dbBytes = statSync(path).size;
-    log(`  sqlite-vec IVF: built in ${buildSeconds.toFixed(1)} s (${JSON.stringify(build.seconds)}), ${build.nlist} lists, chunk ${build.chunkSize}; db ${mib(dbBytes)} MiB; RSS +${mib(rssBuild)} MiB while building`);
+    log(
+      `  sqlite-vec IVF: built in ${buildSeconds.toFixed(1)} s (${JSON.stringify(build.seconds)}), ${build.nlist} lists, chunk ${build.chunkSize}; db ${mib(dbBytes)} MiB; RSS +${mib(rssBuild)} MiB while building`,
+    );
 
     // as the service reads it: read-only, mmap. The exact answers (full scans, which touch every
     // page of the file) come from a connection of their own, closed before the IVF is timed, so the
@@ -280,26 +298,51 @@ if (parts.has("c")) {
         if (k === 10) row.recallAt10 = r3(rec / Q);
       }
       ivf.push(row);
-      log(`  nprobe ${nprobe}${nprobe === index.nprobe ? " (default)" : ""} (${((100 * nprobe) / build.nlist).toFixed(1)} % of lists): recall@10 ${row.recallAt10}; k=10 p50 ${row.p50_k10} ms p95 ${row.p95_k10} ms; k=50 p50 ${row.p50_k50} ms p95 ${row.p95_k50} ms`);
+      log(
+        `  nprobe ${nprobe}${nprobe === index.nprobe ? " (default)" : ""} (${((100 * nprobe) / build.nlist).toFixed(1)} % of lists): recall@10 ${row.recallAt10}; k=10 p50 ${row.p50_k10} ms p95 ${row.p95_k10} ms; k=50 p50 ${row.p50_k50} ms p95 ${row.p95_k50} ms`,
+      );
     }
     const rssQuery = rss() - rss1;
     const parts2 = rssParts();
-    const anonQuery = parts2.anon - parts1.anon, fileQuery = parts2.file - parts1.file;
-    log(`  sqlite-vec RSS +${mib(rssQuery)} MiB over the IVF queries: anonymous +${mib(anonQuery)} MiB, file-backed (mmap'd pages of the database, as partitions are touched) +${mib(fileQuery)} MiB`);
+    const anonQuery = parts2.anon - parts1.anon,
+      fileQuery = parts2.file - parts1.file;
+    log(
+      `  sqlite-vec RSS +${mib(rssQuery)} MiB over the IVF queries: anonymous +${mib(anonQuery)} MiB, file-backed (mmap'd pages of the database, as partitions are touched) +${mib(fileQuery)} MiB`,
+    );
     db.close();
     results.scale = {
       n,
       dims: d,
       queries: Q,
-      sqliteVec: { build, buildSeconds: r3(buildSeconds), dbMiB: mib(dbBytes), rssBuildMiB: mib(rssBuild), rssQueryMiB: mib(rssQuery), rssQueryAnonMiB: mib(anonQuery), rssQueryFileMiB: mib(fileQuery), exactP50: r3(median(exactMs)), exactP95: r3(p95(exactMs)), ivf },
+      sqliteVec: {
+        build,
+        buildSeconds: r3(buildSeconds),
+        dbMiB: mib(dbBytes),
+        rssBuildMiB: mib(rssBuild),
+        rssQueryMiB: mib(rssQuery),
+        rssQueryAnonMiB: mib(anonQuery),
+        rssQueryFileMiB: mib(fileQuery),
+        exactP50: r3(median(exactMs)),
+        exactP95: r3(p95(exactMs)),
+        ivf,
+      },
     };
 
     // usearch (HNSW) on the same vectors
     try {
       const usearch = (await import("usearch")).default as typeof import("usearch");
-      const connectivity = 16, expansionAdd = 64;
+      const connectivity = 16,
+        expansionAdd = 64;
       const rss2 = rss();
-      const idx = new usearch.Index({ metric: usearch.MetricKind.IP, quantization: usearch.ScalarKind.F32, multi: false, connectivity, dimensions: d, expansion_add: expansionAdd, expansion_search: 64 });
+      const idx = new usearch.Index({
+        metric: usearch.MetricKind.IP,
+        quantization: usearch.ScalarKind.F32,
+        multi: false,
+        connectivity,
+        dimensions: d,
+        expansion_add: expansionAdd,
+        expansion_search: 64,
+      });
       const keys = new BigUint64Array(n);
       const data = new Float32Array(n * d);
       let m = 0;
@@ -320,7 +363,15 @@ if (parts.has("c")) {
       for (const ef of [32, 64, 128]) {
         let usIdx = idx;
         if (ef !== 64) {
-          usIdx = new usearch.Index({ metric: usearch.MetricKind.IP, quantization: usearch.ScalarKind.F32, multi: false, connectivity, dimensions: d, expansion_add: expansionAdd, expansion_search: ef });
+          usIdx = new usearch.Index({
+            metric: usearch.MetricKind.IP,
+            quantization: usearch.ScalarKind.F32,
+            multi: false,
+            connectivity,
+            dimensions: d,
+            expansion_add: expansionAdd,
+            expansion_search: ef,
+          });
           usIdx.view(file);
         }
         for (const q of queries) usIdx.search(q, 50, 1); // warm-up (a viewed index is memory-mapped)
@@ -341,7 +392,9 @@ if (parts.has("c")) {
         usRows.push(row);
         log(`  usearch ef ${ef}: recall@10 ${row.recallAt10}; k=10 p50 ${row.p50_k10} ms p95 ${row.p95_k10} ms; k=50 p50 ${row.p50_k50} ms p95 ${row.p95_k50} ms`);
       }
-      log(`  usearch HNSW (M ${connectivity}, ef_construction ${expansionAdd}, f32): built in ${usBuild.toFixed(1)} s on ${machine.nproc} threads; index ${mib(usBytes)} MiB; RSS +${mib(usRss)} MiB beyond its input copy`);
+      log(
+        `  usearch HNSW (M ${connectivity}, ef_construction ${expansionAdd}, f32): built in ${usBuild.toFixed(1)} s on ${machine.nproc} threads; index ${mib(usBytes)} MiB; RSS +${mib(usRss)} MiB beyond its input copy`,
+      );
       (results.scale as Record<string, unknown>).usearch = { connectivity, expansionAdd, buildSeconds: r3(usBuild), indexMiB: mib(usBytes), rssMiB: mib(usRss), rows: usRows };
     } catch (err) {
       log(`  usearch: not run (${(err as Error).message})`);

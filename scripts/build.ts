@@ -41,11 +41,7 @@ if (!vipsFiles.includes(LIBVIPS_FILE)) {
       `update LIBVIPS_FILE and the libvips import in src/platform/native.ts (or run npm/bun install)`,
   );
 }
-for (const required of [
-  "node_modules/sqlite-vec-linux-x64/vec0.so",
-  "node_modules/@img/sharp-linux-x64/package.json",
-  "node_modules/@node-rs/argon2-linux-x64-gnu/package.json",
-]) {
+for (const required of ["node_modules/sqlite-vec-linux-x64/vec0.so", "node_modules/@img/sharp-linux-x64/package.json", "node_modules/@node-rs/argon2-linux-x64-gnu/package.json"]) {
   if (!existsSync(join(root, required))) fail(`${required} is missing: install dependencies first`);
 }
 

@@ -129,16 +129,25 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
 }
 
 async function notices(flags: Record<string, string | true>): Promise<void> {
-  const rows = await withAccount(dataDirFrom(flags), (db) =>
-    db
-      .query(
-        `SELECT n.id, n.user_id, u.name AS user_name, n.plan_slug AS plan, n.pool, n.threshold, n.period_start, n.period_end,
+  const rows = await withAccount(
+    dataDirFrom(flags),
+    (db) =>
+      db
+        .query(
+          `SELECT n.id, n.user_id, u.name AS user_name, n.plan_slug AS plan, n.pool, n.threshold, n.period_start, n.period_end,
                 n.du_limit, n.du_consumed, n.projected_eop, n.created_at
          FROM notices n JOIN users u ON u.id = n.user_id ORDER BY n.id`,
-      )
-      .all() as Record<string, unknown>[],
+        )
+        .all() as Record<string, unknown>[],
   );
-  if (flags.json) return out(JSON.stringify(rows.map((r) => ({ ...r, created_at: new Date(r.created_at as number).toISOString() })), null, 2));
+  if (flags.json)
+    return out(
+      JSON.stringify(
+        rows.map((r) => ({ ...r, created_at: new Date(r.created_at as number).toISOString() })),
+        null,
+        2,
+      ),
+    );
   if (rows.length === 0) return out("no allowance notices");
   for (const r of rows) {
     out(

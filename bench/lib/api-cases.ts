@@ -59,8 +59,7 @@ function draws(seed: number): Draws {
   };
 }
 
-const ints = (db: Database, sql: string, ...params: (string | number)[]): number[] =>
-  (db.query(sql).values(...params) as [number][]).map((r) => r[0]);
+const ints = (db: Database, sql: string, ...params: (string | number)[]): number[] => (db.query(sql).values(...params) as [number][]).map((r) => r[0]);
 
 /** The values at quantiles ps of an indexed column, NULLs left out (by its index). */
 function quantilesOf(db: Database, table: string, column: string, ps: readonly number[]): number[] {
@@ -97,9 +96,9 @@ export function buildCases(db: Database, o: { n: number; seed: number; follows: 
   const n = o.n;
 
   // ---- what the draws pick from
-  const nationalities = (
-    db.query("SELECT nationality, count(*) AS c FROM artists GROUP BY nationality ORDER BY c DESC LIMIT 12").all() as { nationality: string }[]
-  ).map((r) => r.nationality);
+  const nationalities = (db.query("SELECT nationality, count(*) AS c FROM artists GROUP BY nationality ORDER BY c DESC LIMIT 12").all() as { nationality: string }[]).map(
+    (r) => r.nationality,
+  );
   const capQuantiles = quantilesOf(db, "artists", "market_cap", [0.5, 0.75, 0.9, 0.97]).map(roundish);
   const salesQuantiles = quantilesOf(db, "artists", "total_sales", [0.5, 0.8, 0.95]).map(roundish);
   const estimateQuantiles = quantilesOf(db, "artworks", "estimate_usd", [0.5, 0.75, 0.9, 0.99]).map(roundish);
@@ -140,7 +139,10 @@ export function buildCases(db: Database, o: { n: number; seed: number; follows: 
     }),
     () => ({ path: `/v1/artists?total_sales__gte=${d.pick(salesQuantiles)}&sort_by=MOMENTUM_5Y&sort_dir=asc`, variant: "total_sales/MOMENTUM_5Y asc" }),
     () => {
-      const word = d.pick(names).split(/\s+/)[0]!.replace(/[^\p{L}\p{N}]/gu, "");
+      const word = d
+        .pick(names)
+        .split(/\s+/)[0]!
+        .replace(/[^\p{L}\p{N}]/gu, "");
       return { path: `/v1/artists?q=${enc(word || "a")}&sort_by=MARKET_CAP`, variant: "q/MARKET_CAP" };
     },
   ];
@@ -148,9 +150,7 @@ export function buildCases(db: Database, o: { n: number; seed: number; follows: 
 
   // ---- artworks of an artist: artist_id + creation_year range + estimate floor + sort
   const artworkSorts = ["sort_by_price=desc", "sort=CREATION_YEAR_DESC", "sort=SALE_DATE_DESC", "sort=NAME_ASC"];
-  const yearsOf = db.query<{ lo: number | null; hi: number | null }, [number]>(
-    "SELECT min(creation_year) AS lo, max(creation_year) AS hi FROM artworks WHERE artist_id = ?",
-  );
+  const yearsOf = db.query<{ lo: number | null; hi: number | null }, [number]>("SELECT min(creation_year) AS lo, max(creation_year) AS hi FROM artworks WHERE artist_id = ?");
   const byArtist: CaseUrl[] = [];
   const productive = artistPick(n * 2);
   for (const id of productive) {
@@ -208,9 +208,12 @@ export function buildCases(db: Database, o: { n: number; seed: number; follows: 
   // locations, is_top (walked in the sort's order, or the filter's rows sorted when the page lies
   // deep: docs/api-lots-sales.md)
   const ownSorts = ["RAW_LOT_ID", "NUMBER", "CREATION_YEAR", "HAMMER_PRICE_ESTIMATE_MIN", "HAMMER_PRICE_ESTIMATE_MAX"].flatMap((k) => [`${k}_ASC`, `${k}_DESC`]);
-  const busyLocations = (
-    db.query<{ name: string }, []>("SELECT a.name FROM lots l INDEXED BY lots_location_date JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 3").all()
-  ).map((r) => r.name);
+  const busyLocations = db
+    .query<{ name: string }, []>(
+      "SELECT a.name FROM lots l INDEXED BY lots_location_date JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 3",
+    )
+    .all()
+    .map((r) => r.name);
   const broadFilters: [string, () => string][] = [
     ["status", () => `status=${d.pick(["sold", "passed", "withdrawn", "upcoming"])}`],
     ["location", () => `sale_location=${enc(d.pick(busyLocations))}`],
@@ -230,10 +233,7 @@ export function buildCases(db: Database, o: { n: number; seed: number; follows: 
     sale: d.sample(sales, o.follows),
   };
   // A client pages through its follows: the first page (default limit), then pages of 20.
-  const followedPages = (path: string) => [
-    { path, variant: "first page" },
-    ...[0, 20, 40].map((offset) => ({ path: `${path}?limit=20&offset=${offset}`, variant: "page of 20" })),
-  ];
+  const followedPages = (path: string) => [{ path, variant: "first page" }, ...[0, 20, 40].map((offset) => ({ path: `${path}?limit=20&offset=${offset}`, variant: "page of 20" }))];
 
   const cases: ApiCase[] = [
     { name: "artists.screener", endpoint: "GET /v1/artists", what: "nationality__in + market_cap__gte, sort_by=MOMENTUM_12MO", urls: screener },

@@ -142,8 +142,21 @@ try {
       return dir === "asc" && SORTS[sort].nullable ? `artists_${col}_nulls_last` : `artists_${col}`;
     };
     for (const name of ["artists.screener", "artists.screener-mix"]) {
-      const urls = cases.find((c) => c.name === name)!.urls.slice(0, perCase).filter((u) => !u.path.includes("q="));
-      const names = ["current", "+nat_cap", "ids-first", "ids-first +nat_cap", "sort index walked (INDEXED BY)", "filter index forced (INDEXED BY)", "adaptive (the best page plan per URL)", "count capped at 10,001", "+nat_cap, count capped"];
+      const urls = cases
+        .find((c) => c.name === name)!
+        .urls.slice(0, perCase)
+        .filter((u) => !u.path.includes("q="));
+      const names = [
+        "current",
+        "+nat_cap",
+        "ids-first",
+        "ids-first +nat_cap",
+        "sort index walked (INDEXED BY)",
+        "filter index forced (INDEXED BY)",
+        "adaptive (the best page plan per URL)",
+        "count capped at 10,001",
+        "+nat_cap, count capped",
+      ];
       const rows: Row[] = names.map((variant) => ({ variant, ms: [], plans: new Set() }));
       const add = (variant: string, ms: number, planText?: string) => {
         const r = rows.find((x) => x.variant === variant)!;

@@ -39,9 +39,7 @@ self.onmessage = (event: MessageEvent) => {
     db.run("PRAGMA synchronous = NORMAL");
     db.run("PRAGMA busy_timeout = 5000");
     if (m.autocheckpoint !== undefined) db.run(`PRAGMA wal_autocheckpoint = ${m.autocheckpoint}`);
-    const insert = db.query(
-      "INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
+    const insert = db.query("INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     const daily = db.query(
       `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,

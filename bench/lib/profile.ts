@@ -37,7 +37,7 @@ async function measure(ops: number, fn: () => unknown | Promise<unknown>, repeat
   for (let i = 0; i < 50; i++) await fn(); // warm
   const t = performance.now();
   let calls = 0;
-  while (performance.now() - t < 30) (await fn(), calls++);
+  while (performance.now() - t < 30) await fn(), calls++;
   const perCall = (performance.now() - t) / calls;
   const n = Math.max(1, Math.round(MS / perCall));
   let best = Infinity;
@@ -88,8 +88,7 @@ try {
     records: body.length,
     du: 1,
   });
-  const batchOf = (app: typeof meteredApp) => () =>
-    Promise.all(Array.from({ length: BATCH }, () => app.handle(new Request(url, { headers })).then((r) => r.arrayBuffer())));
+  const batchOf = (app: typeof meteredApp) => () => Promise.all(Array.from({ length: BATCH }, () => app.handle(new Request(url, { headers })).then((r) => r.arrayBuffer())));
 
   const rows: [string, number][] = [];
   const add = async (name: string, ops: number, fn: () => unknown) => {
@@ -129,15 +128,16 @@ try {
     await Promise.all(ps);
   });
   await add("ledger: charge ×1 + flush (one commit per request)", 1, () => commitOf(metered.ledger.charge(caller, entry())));
-  const ins = metered.account.query(
-    "INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  );
+  const ins = metered.account.query("INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const upsert = metered.account.query(
     `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, 1)
      ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + 1`,
   );
   const day = today();
-  const inTx = (fn: () => void) => metered.account.transaction(() => { for (let i = 0; i < BATCH; i++) fn(); });
+  const inTx = (fn: () => void) =>
+    metered.account.transaction(() => {
+      for (let i = 0; i < BATCH; i++) fn();
+    });
   const insBatch = inTx(() => ins.run(caller.userId, caller.keyId, Date.now(), day, "GET", "/v1/categories", 200, 9, 1));
   const upsertBatch = inTx(() => upsert.run(caller.userId, day, "GET /v1/categories", 1));
   await add(`  INSERT du_ledger, in a tx of ${BATCH}, per row`, BATCH, () => insBatch());
@@ -151,9 +151,7 @@ try {
   ] as const) {
     metered.account.run(ddl);
     const table = /CREATE TABLE (\w+)/.exec(ddl)![1]!;
-    const st = metered.account.query(
-      `INSERT INTO ${table} (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const st = metered.account.query(`INSERT INTO ${table} (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const tx = inTx(() => st.run(caller.userId, caller.keyId, Date.now(), day, "GET", "/v1/categories", 200, 9, 1));
     await add(`  INSERT, ${name}, in a tx of ${BATCH}, per row`, BATCH, () => tx());
   }
@@ -165,9 +163,7 @@ try {
     "X-Service-DataUnits-Period-End": w.period.end,
   });
   await add("new Response(json, {Content-Type})", 1, () => new Response(json, { status: 200, headers: { "Content-Type": "application/json" } }));
-  await add("new Response(json, {Content-Type + 3 DU headers})", 1, () =>
-    new Response(json, { status: 200, headers: { ...du(), "Content-Type": "application/json" } }),
-  );
+  await add("new Response(json, {Content-Type + 3 DU headers})", 1, () => new Response(json, { status: 200, headers: { ...du(), "Content-Type": "application/json" } }));
   await add("CORS loop: 2 × res.headers.set", 1, () => {
     const res = new Response(json);
     for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
@@ -180,7 +176,10 @@ try {
   await add("new Promise + resolver closure (a per-request waiter)", 1, () => new Promise<void>((resolve) => resolve()));
 
   process.stdout.write(
-    `${table(["step (bun " + Bun.version + ")", "µs"], rows.map(([n, us]) => [n, fmt(us, 3)]))}\n`,
+    `${table(
+      ["step (bun " + Bun.version + ")", "µs"],
+      rows.map(([n, us]) => [n, fmt(us, 3)]),
+    )}\n`,
   );
   const [b, m, wi, nw, nn] = [rows[0]![1], rows[1]![1], rows[2]![1], rows[3]![1], rows[4]![1]];
   process.stdout.write(

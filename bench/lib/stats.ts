@@ -23,6 +23,9 @@ export function table(header: readonly string[], rows: readonly (readonly string
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const numeric = header.map((_, i) => rows.every((r) => /^[-+0-9.,%x]*$|^n\/a$/.test(r[i] ?? "")));
   const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (numeric[i] && i > 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+    cells
+      .map((c, i) => (numeric[i] && i > 0 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }

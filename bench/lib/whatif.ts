@@ -34,7 +34,10 @@ export const WHAT_IFS = [...SUGGESTED, ...OTHERS, ...DIAGNOSTIC] as const;
 export type WhatIf = (typeof WHAT_IFS)[number];
 
 export function parseWhatIfs(text: string): WhatIf[] {
-  const names = text.split(",").map((s) => s.trim()).filter(Boolean);
+  const names = text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of names) if (!(WHAT_IFS as readonly string[]).includes(n)) throw new Error(`unknown what-if "${n}" (${WHAT_IFS.join(", ")})`);
   return names as WhatIf[];
 }
@@ -51,10 +54,7 @@ interface LedgerInternals {
   writeBatch: (entries: LedgerEntry[], noticeRows: unknown[][]) => void;
 }
 
-export function applyWhatIfs(
-  deps: { verifier: KeyVerifier; ledger: Ledger; account: import("bun:sqlite").Database },
-  which: readonly WhatIf[] = SUGGESTED,
-): void {
+export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; account: import("bun:sqlite").Database }, which: readonly WhatIf[] = SUGGESTED): void {
   if (which.includes("noCheckpoint")) deps.account.run("PRAGMA wal_autocheckpoint = 0");
   if (which.includes("bigCheckpoint")) {
     deps.account.run("PRAGMA wal_autocheckpoint = 16384");
@@ -185,10 +185,7 @@ function takeBatch(l: LedgerQueue): { entries: LedgerEntry[]; notices: unknown[]
   return { entries, notices, settle };
 }
 
-function ledgerInWorker(
-  deps: { ledger: Ledger; account: import("bun:sqlite").Database; verifier: KeyVerifier },
-  autocheckpoint?: number,
-): void {
+function ledgerInWorker(deps: { ledger: Ledger; account: import("bun:sqlite").Database; verifier: KeyVerifier }, autocheckpoint?: number): void {
   const l = deps.ledger as unknown as LedgerQueue & { flush(): void };
   // The worker is another connection: each of its commits moves PRAGMA data_version, which the
   // KeyVerifier takes for "another process changed account.db" (cache dropped, argon2 again, at

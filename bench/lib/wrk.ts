@@ -94,11 +94,7 @@ export async function runWrk(o: LoadOptions): Promise<LoadResult & { report: Wrk
   try {
     const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
     const killer = setTimeout(() => proc.kill("SIGKILL"), (o.seconds + 30) * 1000);
-    const [output, errors, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
+    const [output, errors, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     clearTimeout(killer);
     if (code !== 0) throw new Error(`wrk exited with ${code}: ${errors || output}`);
     const report = parseWrk(output);

@@ -12,10 +12,7 @@ export class NotPositiveDefiniteError extends Error {
     /** The value that should have been a positive pivot. */
     readonly value: number,
   ) {
-    super(
-      `matrix is not positive definite (pivot ${pivot} = ${value}); ` +
-        "a feature or month is unidentified by the data: add a ridge or a smoothing penalty",
-    );
+    super(`matrix is not positive definite (pivot ${pivot} = ${value}); ` + "a feature or month is unidentified by the data: add a ridge or a smoothing penalty");
     this.name = "NotPositiveDefiniteError";
   }
 }
@@ -52,12 +49,7 @@ export function choleskyFactor(A: Float64Array, n: number): Float64Array {
 }
 
 /** Solves L·Lᵀ·x = b given the factor from choleskyFactor; writes x into `out` (may be `b`). */
-export function choleskySolveFactored(
-  L: Float64Array,
-  b: ArrayLike<number>,
-  n: number,
-  out: Float64Array = new Float64Array(n),
-): Float64Array {
+export function choleskySolveFactored(L: Float64Array, b: ArrayLike<number>, n: number, out: Float64Array = new Float64Array(n)): Float64Array {
   // forward: L·z = b
   for (let i = 0; i < n; i++) {
     const ri = i * n;

@@ -69,7 +69,6 @@ function wholeMonthsBetweenKeys(ka: number, kb: number): number {
   return n;
 }
 
-
 // ───────────────────────────── Repeat sales ─────────────────────────────
 
 export interface LotForPairs {
@@ -221,14 +220,7 @@ export function sharpeRatios(
   }));
 }
 
-function sharpeOne(
-  L: ArrayLike<number>,
-  end: number,
-  k: number,
-  observed: ArrayLike<boolean | number>,
-  firstObserved: number,
-  rf: number,
-): number | null {
+function sharpeOne(L: ArrayLike<number>, end: number, k: number, observed: ArrayLike<boolean | number>, firstObserved: number, rf: number): number | null {
   const s = end - k;
   if (s < 0 || s < firstObserved) return null;
   let nObs = 0;

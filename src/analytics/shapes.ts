@@ -47,9 +47,7 @@ export interface SalesVolumeItem {
  * Lots with a null category or an unknown outcome count only in the overall item / not at all.
  * No lots → just the overall item with empty arrays.
  */
-export function salesVolume(
-  lots: readonly { date: string; categoryId: number | null; outcome: LotOutcome | null }[],
-): SalesVolumeItem[] {
+export function salesVolume(lots: readonly { date: string; categoryId: number | null; outcome: LotOutcome | null }[]): SalesVolumeItem[] {
   let y0 = Infinity;
   let y1 = -Infinity;
   const years = new Int32Array(lots.length);

@@ -8,7 +8,10 @@ export class Progress {
   private phaseStarted = performance.now();
   private lastDraw = 0;
 
-  constructor(private readonly title: string, private readonly quiet = false) {}
+  constructor(
+    private readonly title: string,
+    private readonly quiet = false,
+  ) {}
 
   phase(name: string, total?: number): PhaseProgress {
     this.phaseStarted = performance.now();

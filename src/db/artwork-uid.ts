@@ -59,9 +59,7 @@ export const UID_PLACEHOLDER_SQL = (idColumn: string): string => `char(1) || ${i
 export function expandUidPlaceholders(db: Database, table: string): number {
   const update = db.query(`UPDATE ${table} SET uid = ? WHERE id = ?`);
   // in batches by id, read whole before they are updated (a statement never reads rows it changes)
-  const batch = db.query<{ id: number; title: string }, [number]>(
-    `SELECT id, title FROM ${table} WHERE id > ? AND unicode(uid) = 1 ORDER BY id LIMIT 50000`,
-  );
+  const batch = db.query<{ id: number; title: string }, [number]>(`SELECT id, title FROM ${table} WHERE id > ? AND unicode(uid) = 1 ORDER BY id LIMIT 50000`);
   let n = 0;
   for (let after = 0, rows = batch.all(after); rows.length; rows = batch.all(after)) {
     for (const r of rows) update.run(defaultArtworkUid(r.id, r.title), r.id);

@@ -14,9 +14,7 @@ import type { Database } from "bun:sqlite";
  * on upload; an image seeded from a market artwork carries that artwork's image vector.
  */
 export function collectableEmbedding(account: Database, userId: number, collectableId: number): Float32Array | null | undefined {
-  const st = account.prepare<{ embedding: Uint8Array | null }, [number, number]>(
-    "SELECT embedding FROM collectables WHERE id = ? AND user_id = ?",
-  );
+  const st = account.prepare<{ embedding: Uint8Array | null }, [number, number]>("SELECT embedding FROM collectables WHERE id = ? AND user_id = ?");
   try {
     const row = st.get(collectableId, userId);
     if (!row) return undefined;

@@ -16,11 +16,14 @@ const hashOf = (sql: string) => new Bun.CryptoHasher("sha256").update(sql).diges
 
 /** Applies the pending migrations in order; returns the tags applied now. */
 export function migrate(db: Database, migrations: readonly Migration[], label: string, options: { oneLock?: boolean } = {}): string[] {
-  db.run(
-    "CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-  );
+  db.run("CREATE TABLE IF NOT EXISTS __migrations (tag TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, applied_at INTEGER NOT NULL)");
   const pending = () => {
-    const tags = new Set(db.query<{ tag: string }, []>("SELECT tag FROM __migrations").all().map((r) => r.tag));
+    const tags = new Set(
+      db
+        .query<{ tag: string }, []>("SELECT tag FROM __migrations")
+        .all()
+        .map((r) => r.tag),
+    );
     return migrations.some((m) => !tags.has(m.tag));
   };
   if (!pending() || options.oneLock === false) return apply(db, migrations, label);
@@ -41,9 +44,7 @@ function apply(db: Database, migrations: readonly Migration[], label: string): s
   const known = new Set(migrations.map((m) => m.tag));
   for (const tag of applied.keys()) {
     if (!known.has(tag)) {
-      throw new MigrationError(
-        `${label}: migration ${tag} is in the database but not in this build (was it written by a newer artmarket?)`,
-      );
+      throw new MigrationError(`${label}: migration ${tag} is in the database but not in this build (was it written by a newer artmarket?)`);
     }
   }
   const done: string[] = [];

@@ -94,13 +94,17 @@ const labValues = new Float32Array(LAB_SLOTS * 3);
 
 /** CIELAB (D65) of every pixel. */
 export function toLab(rgb: Uint8Array, n: number, channels: number): { L: Float32Array; A: Float32Array; B: Float32Array } {
-  const L = new Float32Array(n), A = new Float32Array(n), B = new Float32Array(n);
+  const L = new Float32Array(n),
+    A = new Float32Array(n),
+    B = new Float32Array(n);
   for (let p = 0, i = 0; p < n; p++, i += channels) {
     const key = (rgb[i]! << 16) | (rgb[i + 1]! << 8) | rgb[i + 2]!;
     const slot = (Math.imul(key, 0x9e3779b1) >>> 18) & (LAB_SLOTS - 1);
     const v = slot * 3;
     if (labKeys[slot] !== key) {
-      const r = SRGB_TO_LINEAR[rgb[i]!]!, g = SRGB_TO_LINEAR[rgb[i + 1]!]!, b = SRGB_TO_LINEAR[rgb[i + 2]!]!;
+      const r = SRGB_TO_LINEAR[rgb[i]!]!,
+        g = SRGB_TO_LINEAR[rgb[i + 1]!]!,
+        b = SRGB_TO_LINEAR[rgb[i + 2]!]!;
       const fx = labF((0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047);
       const fy = labF(0.2126729 * r + 0.7151522 * g + 0.072175 * b);
       const fz = labF((0.0193339 * r + 0.119192 * g + 0.9503041 * b) / 1.08883);
@@ -160,7 +164,9 @@ export function embedPixels(rgb: Uint8Array, width: number, height: number, opti
   }
   const n = width * height;
   const { L, A, B } = toLab(rgb, n, channels);
-  let sumL = 0, sumA = 0, sumB = 0;
+  let sumL = 0,
+    sumA = 0,
+    sumB = 0;
   for (let p = 0; p < n; p++) {
     sumL += L[p]!;
     sumA += A[p]!;
@@ -176,28 +182,44 @@ export function embedPixels(rgb: Uint8Array, width: number, height: number, opti
     T[p] = t;
     sumT += t;
   }
-  const meanT = sumT / n, meanA = sumA / n, meanB = sumB / n;
+  const meanT = sumT / n,
+    meanA = sumA / n,
+    meanB = sumB / n;
 
   // colour histogram (trilinear over t, a, b) and layout (bilinear grid cells)
   const colour = new Float64Array(COLOUR_DIMS);
   const cells = GRID * GRID;
-  const gT = new Float64Array(cells), gA = new Float64Array(cells), gB = new Float64Array(cells), gW = new Float64Array(cells);
-  const tScale = (T_BINS - 1) / 0.6, abScale = (AB_BINS - 1) / (2 * AB_RANGE);
+  const gT = new Float64Array(cells),
+    gA = new Float64Array(cells),
+    gB = new Float64Array(cells),
+    gW = new Float64Array(cells);
+  const tScale = (T_BINS - 1) / 0.6,
+    abScale = (AB_BINS - 1) / (2 * AB_RANGE);
   for (let y = 0; y < height; y++) {
     const cy = ((y + 0.5) / height) * GRID - 0.5;
-    const y0 = binLo(cy, GRID), wy = binW(cy, y0);
+    const y0 = binLo(cy, GRID),
+      wy = binW(cy, y0);
     for (let x = 0; x < width; x++) {
       const p = y * width + x;
-      const t = T[p]!, a = A[p]!, b = B[p]!;
-      const xt = (t - 0.2) * tScale, xa = (a + AB_RANGE) * abScale, xb = (b + AB_RANGE) * abScale;
-      const t0 = binLo(xt, T_BINS), a0 = binLo(xa, AB_BINS), b0 = binLo(xb, AB_BINS);
-      const wt0 = binW(xt, t0), wa0 = binW(xa, a0), wb0 = binW(xb, b0);
+      const t = T[p]!,
+        a = A[p]!,
+        b = B[p]!;
+      const xt = (t - 0.2) * tScale,
+        xa = (a + AB_RANGE) * abScale,
+        xb = (b + AB_RANGE) * abScale;
+      const t0 = binLo(xt, T_BINS),
+        a0 = binLo(xa, AB_BINS),
+        b0 = binLo(xb, AB_BINS);
+      const wt0 = binW(xt, t0),
+        wa0 = binW(xa, a0),
+        wb0 = binW(xb, b0);
       for (let m = 0; m < 8; m++) {
         const w = (m & 1 ? 1 - wt0 : wt0) * (m & 2 ? 1 - wa0 : wa0) * (m & 4 ? 1 - wb0 : wb0);
         if (w > 0) colour[((t0 + (m & 1)) * AB_BINS + a0 + ((m >> 1) & 1)) * AB_BINS + b0 + ((m >> 2) & 1)]! += w;
       }
       const cx = ((x + 0.5) / width) * GRID - 0.5;
-      const x0 = binLo(cx, GRID), wx = binW(cx, x0);
+      const x0 = binLo(cx, GRID),
+        wx = binW(cx, x0);
       for (let m = 0; m < 4; m++) {
         const w = (m & 1 ? 1 - wy : wy) * (m & 2 ? 1 - wx : wx);
         if (w <= 0) continue;
@@ -222,11 +244,13 @@ export function embedPixels(rgb: Uint8Array, width: number, height: number, opti
   const orient = new Float64Array(ORIENT_BINS);
   const mags = new Float64Array(MAG_BINS);
   const chroma = new Float64Array(CHROMA_BINS);
-  const edges = new Float64Array(EDGE_DIMS), edgeW = new Float64Array(EDGE_DIMS);
+  const edges = new Float64Array(EDGE_DIMS),
+    edgeW = new Float64Array(EDGE_DIMS);
   let count = 0;
   for (let y = 1; y < height - 1; y++) {
     const ey = ((y + 0.5) / height) * EDGE_GRID - 0.5;
-    const ey0 = binLo(ey, EDGE_GRID), wey = binW(ey, ey0);
+    const ey0 = binLo(ey, EDGE_GRID),
+      wey = binW(ey, ey0);
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       const gx = T[i + 1]! - T[i - 1]! + 0.5 * (T[i + 1 - width]! - T[i - 1 - width]! + T[i + 1 + width]! - T[i - 1 + width]!);
@@ -236,7 +260,8 @@ export function embedPixels(rgb: Uint8Array, width: number, height: number, opti
       if (mag > 0.005) {
         // magnitudes on a log scale, 0.005 … 0.64
         const lm = Math.log2(mag / 0.005);
-        const m0 = binLo(lm, MAG_BINS), wm = binW(lm, m0);
+        const m0 = binLo(lm, MAG_BINS),
+          wm = binW(lm, m0);
         mags[m0]! += wm;
         mags[m0 + 1]! += 1 - wm;
       }
@@ -245,7 +270,8 @@ export function embedPixels(rgb: Uint8Array, width: number, height: number, opti
         if (th < 0) th += Math.PI;
         const ob = (th / Math.PI) * ORIENT_BINS - 0.5;
         const fl = Math.floor(ob);
-        const o0 = (fl + ORIENT_BINS) % ORIENT_BINS, o1 = (o0 + 1) % ORIENT_BINS;
+        const o0 = (fl + ORIENT_BINS) % ORIENT_BINS,
+          o1 = (o0 + 1) % ORIENT_BINS;
         const of = ob - fl;
         orient[o0]! += mag * (1 - of);
         orient[o1]! += mag * of;
@@ -253,7 +279,8 @@ export function embedPixels(rgb: Uint8Array, width: number, height: number, opti
       const cm = (Math.abs(A[i + 1]! - A[i - 1]!) + Math.abs(A[i + width]! - A[i - width]!) + Math.abs(B[i + 1]! - B[i - 1]!) + Math.abs(B[i + width]! - B[i - width]!)) / 4;
       chroma[cm < 1 ? 0 : cm < 4 ? 1 : cm < 12 ? 2 : 3]! += 1;
       const ex = ((x + 0.5) / width) * EDGE_GRID - 0.5;
-      const ex0 = binLo(ex, EDGE_GRID), wex = binW(ex, ex0);
+      const ex0 = binLo(ex, EDGE_GRID),
+        wex = binW(ex, ex0);
       for (let m = 0; m < 4; m++) {
         const w = (m & 1 ? 1 - wey : wey) * (m & 2 ? 1 - wex : wex);
         const c = (ey0 + (m & 1)) * EDGE_GRID + ex0 + ((m >> 1) & 1);
@@ -278,7 +305,8 @@ export function embedPixels(rgb: Uint8Array, width: number, height: number, opti
   // tone: the absolute mean lightness, soft-binned over 0…100 (light or dark grounds)
   const tone = new Float64Array(TONE_BINS);
   const xl = (sumL / n / 100) * (TONE_BINS - 1);
-  const l0 = binLo(xl, TONE_BINS), wl = binW(xl, l0);
+  const l0 = binLo(xl, TONE_BINS),
+    wl = binW(xl, l0);
   tone[l0]! += wl;
   tone[l0 + 1]! += 1 - wl;
 
@@ -348,7 +376,8 @@ export async function svgRasters(sharp: Sharp, inputs: readonly SvgInput[], canv
     const part = inputs.slice(from, from + SVG_SHEET);
     const boxes: { y: number; width: number; height: number }[] = [];
     const docs: string[] = [];
-    let y = 0, sheetWidth = 1;
+    let y = 0,
+      sheetWidth = 1;
     part.forEach((input, k) => {
       const size = canvasSize(input.width, input.height, canvas);
       const doc = input.svg

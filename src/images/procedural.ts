@@ -48,7 +48,10 @@ function hashInts(...xs: number[]): number {
 /** sfc32, seeded from a hash of the given integers. */
 function rngFrom(...xs: number[]): Rng {
   const h = hashInts(...xs);
-  let a = h, b = mix32(h ^ 0x85ebca6b), c = mix32(h ^ 0xc2b2ae35), d = mix32(h + 1);
+  let a = h,
+    b = mix32(h ^ 0x85ebca6b),
+    c = mix32(h ^ 0xc2b2ae35),
+    d = mix32(h + 1);
   const next = (): number => {
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
@@ -103,7 +106,9 @@ export function hex(c: Hsl): string {
   const ch = (n: number): string => {
     const k = (n + c.h / 30) % 12;
     const v = c.l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(v * 255).toString(16).padStart(2, "0");
+    return Math.round(v * 255)
+      .toString(16)
+      .padStart(2, "0");
   };
   return `#${ch(0)}${ch(8)}${ch(4)}`;
 }
@@ -276,10 +281,7 @@ export function artistStyle(artistId: number): Style {
     else l = r() < 0.5 ? between(r, 0.12, 0.3) : between(r, 0.7, 0.9);
     colors.push(hsl(h, sat + gauss(r) * 0.06, l));
   }
-  const ink =
-    background.l > 0.5 || r() < 0.3
-      ? hsl(baseHue + 200, between(r, 0.1, 0.4), between(r, 0.06, 0.16))
-      : hsl(baseHue + 20, between(r, 0.1, 0.35), between(r, 0.86, 0.95));
+  const ink = background.l > 0.5 || r() < 0.3 ? hsl(baseHue + 200, between(r, 0.1, 0.4), between(r, 0.06, 0.16)) : hsl(baseHue + 20, between(r, 0.1, 0.35), between(r, 0.86, 0.95));
   const backdrop = pickWeighted<Backdrop>(r, [
     ["flat", 1],
     ["linear", 1],
@@ -349,9 +351,14 @@ function smoothPath(pts: readonly Pt[], closed: boolean): string {
   let d = `M${f(pts[0]![0])} ${f(pts[0]![1])}`;
   const segs = closed ? n : n - 1;
   for (let i = 0; i < segs; i++) {
-    const p0 = get(i - 1), p1 = get(i), p2 = get(i + 1), p3 = get(i + 2);
-    const c1x = p1[0] + (p2[0] - p0[0]) / 6, c1y = p1[1] + (p2[1] - p0[1]) / 6;
-    const c2x = p2[0] - (p3[0] - p1[0]) / 6, c2y = p2[1] - (p3[1] - p1[1]) / 6;
+    const p0 = get(i - 1),
+      p1 = get(i),
+      p2 = get(i + 1),
+      p3 = get(i + 2);
+    const c1x = p1[0] + (p2[0] - p0[0]) / 6,
+      c1y = p1[1] + (p2[1] - p0[1]) / 6;
+    const c2x = p2[0] - (p3[0] - p1[0]) / 6,
+      c2y = p2[1] - (p3[1] - p1[1]) / 6;
     d += `C${f(c1x)} ${f(c1y)} ${f(c2x)} ${f(c2y)} ${f(p2[0])} ${f(p2[1])}`;
   }
   return closed ? d + "Z" : d;
@@ -364,7 +371,8 @@ function polyPath(pts: readonly Pt[], closed = true): string {
 /** Gradient vector for an angle in degrees, in objectBoundingBox units. */
 function gradVector(angle: number): string {
   const a = (angle * Math.PI) / 180;
-  const c = Math.cos(a) / 2, s = Math.sin(a) / 2;
+  const c = Math.cos(a) / 2,
+    s = Math.sin(a) / 2;
   const g = (x: number): string => String(Math.round(x * 1000) / 1000);
   return `x1="${g(0.5 - c)}" y1="${g(0.5 - s)}" x2="${g(0.5 + c)}" y2="${g(0.5 + s)}"`;
 }
@@ -401,7 +409,8 @@ interface Ctx {
 
 function makeCtx(st: Style, seed: number, W: number, H: number): Ctx {
   const r = rngFrom(st.artistId, seed, 0x0a27);
-  const dh = gauss(r) * 5, dl = gauss(r) * 0.025;
+  const dh = gauss(r) * 5,
+    dl = gauss(r) * 0.025;
   const cols = st.colors.map((c) => shift(c, dh + gauss(r) * 3, gauss(r) * 0.03, dl + gauss(r) * 0.03));
   // The artist's favourite colours lead; each work leans a little one way or another.
   const weights = st.colorWeights.map((w) => w * between(r, 0.6, 1.5));
@@ -427,7 +436,8 @@ function makeCtx(st: Style, seed: number, W: number, H: number): Ctx {
       const t0 = between(r, 0.3, 0.7);
       focal = [t0, st.rising ? 1 - t0 : t0];
       sample = () => {
-        const t = between(r, -0.05, 1.05), e = g() * 0.09;
+        const t = between(r, -0.05, 1.05),
+          e = g() * 0.09;
         return st.rising ? [t + e, 1 - t + e] : [t + e, t - e];
       };
       break;
@@ -492,8 +502,10 @@ function drawBlocks(c: Ctx): void {
     let at = m;
     for (const p of parts) {
       const len = (span * p) / sum;
-      const x = vertical ? m : at, y = vertical ? at : m;
-      const w = vertical ? W - 2 * m : len, h = vertical ? len : H - 2 * m;
+      const x = vertical ? m : at,
+        y = vertical ? at : m;
+      const w = vertical ? W - 2 * m : len,
+        h = vertical ? len : H - 2 * m;
       c.shapes.push(`<rect x="${f(x)}" y="${f(y)}" width="${f(w)}" height="${f(h)}" rx="${f(S * 0.01)}" fill="${hex(c.col())}"/>`);
       at += len + gap;
     }
@@ -508,7 +520,8 @@ function drawBlocks(c: Ctx): void {
     const k = c.count() + 2;
     const rects: [number, number, number, number][] = [[0, 0, W, H]];
     for (let i = 1; i < k; i++) {
-      let bi = 0, best = -1;
+      let bi = 0,
+        best = -1;
       for (let j = 0; j < rects.length; j++) {
         const [, , w, h] = rects[j]!;
         const score = w * h * between(r, 0.5, 1.5);
@@ -562,12 +575,8 @@ function drawOrbs(c: Ctx): void {
   }).sort((a, b) => b.rad - a.rad);
   for (const [i, o] of orbs.entries()) {
     const col = c.col();
-    if (st.variant === 2 && i % 3 === 0)
-      c.shapes.push(`<circle cx="${f(o.x)}" cy="${f(o.y)}" r="${f(o.rad * 1.7)}" fill="${hex(col)}" fill-opacity="0.22"/>`);
-    if (st.variant === 1 && r() < 0.3)
-      c.shapes.push(
-        `<circle cx="${f(o.x)}" cy="${f(o.y)}" r="${f(o.rad)}" fill="none" stroke="${hex(col)}" stroke-width="${f(o.rad * 0.16)}"/>`,
-      );
+    if (st.variant === 2 && i % 3 === 0) c.shapes.push(`<circle cx="${f(o.x)}" cy="${f(o.y)}" r="${f(o.rad * 1.7)}" fill="${hex(col)}" fill-opacity="0.22"/>`);
+    if (st.variant === 1 && r() < 0.3) c.shapes.push(`<circle cx="${f(o.x)}" cy="${f(o.y)}" r="${f(o.rad)}" fill="none" stroke="${hex(col)}" stroke-width="${f(o.rad * 0.16)}"/>`);
     else c.shapes.push(`<circle cx="${f(o.x)}" cy="${f(o.y)}" r="${f(o.rad)}" fill="${st.variant === 1 ? hex(col) : grad(col)}"/>`);
   }
 }
@@ -576,12 +585,14 @@ function blobPath(c: Ctx, x: number, y: number, rad: number, squash: number, rot
   const { r, st } = c;
   const k = intIn(r, 5, 8);
   const a0 = r() * Math.PI * 2;
-  const cr = Math.cos((rot * Math.PI) / 180), sr = Math.sin((rot * Math.PI) / 180);
+  const cr = Math.cos((rot * Math.PI) / 180),
+    sr = Math.sin((rot * Math.PI) / 180);
   const pts: Pt[] = [];
   for (let j = 0; j < k; j++) {
     const a = a0 + ((j + gauss(r) * 0.12) / k) * Math.PI * 2;
     const rr = rad * (1 + st.wobble * 0.55 * (r() * 2 - 1));
-    const px = Math.cos(a) * rr * squash, py = Math.sin(a) * rr;
+    const px = Math.cos(a) * rr * squash,
+      py = Math.sin(a) * rr;
     pts.push([x + px * cr - py * sr, y + px * sr + py * cr]);
   }
   return smoothPath(pts, true);
@@ -597,8 +608,7 @@ function drawBlobs(c: Ctx): void {
     const rot = st.angle + gauss(r) * st.spread;
     const col = c.col();
     c.shapes.push(`<path d="${blobPath(c, x, y, rad, squash, rot)}" fill="${hex(col)}"/>`);
-    if (st.variant === 1)
-      c.shapes.push(`<path d="${blobPath(c, x, y, rad * 0.42, squash, rot)}" fill="${hex(shift(c.col(), 0, 0, col.l > 0.5 ? -0.25 : 0.25))}"/>`);
+    if (st.variant === 1) c.shapes.push(`<path d="${blobPath(c, x, y, rad * 0.42, squash, rot)}" fill="${hex(shift(c.col(), 0, 0, col.l > 0.5 ? -0.25 : 0.25))}"/>`);
   }
 }
 
@@ -651,13 +661,15 @@ function drawMosaic(c: Ctx): void {
   let cols = Math.max(2, Math.round(Math.sqrt(n * aspect)));
   let rows = Math.max(2, Math.round(n / cols));
   while (cols * rows > cap) cols > rows ? cols-- : rows--;
-  const cw = W / cols, ch = H / rows;
+  const cw = W / cols,
+    ch = H / rows;
   const gap = Math.min(cw, ch) * (st.wobble < 0.4 ? 0 : st.lineWidth * 6);
   const [fx, fy] = c.focal;
   const reach = Math.hypot(W, H) * 0.5;
   for (let i = 0; i < cols; i++) {
     for (let j = 0; j < rows; j++) {
-      const x = i * cw, y = j * ch;
+      const x = i * cw,
+        y = j * ch;
       const near = 1 - Math.hypot(x + cw / 2 - fx, y + ch / 2 - fy) / reach;
       if (st.variant === 0) {
         if (r() > 0.35 + near * 0.6) continue;
@@ -665,13 +677,13 @@ function drawMosaic(c: Ctx): void {
       } else if (st.variant === 1) {
         // Truchet quarter-circles.
         const corner = intIn(r, 0, 3);
-        const cx = corner & 1 ? x + cw : x, cy = corner & 2 ? y + ch : y;
+        const cx = corner & 1 ? x + cw : x,
+          cy = corner & 2 ? y + ch : y;
         const rad = Math.min(cw, ch) * (r() < near ? 1 : 0.6);
-        const sx = corner & 1 ? -1 : 1, sy = corner & 2 ? -1 : 1;
+        const sx = corner & 1 ? -1 : 1,
+          sy = corner & 2 ? -1 : 1;
         const sweep = sx * sy > 0 ? 1 : 0;
-        c.shapes.push(
-          `<path d="M${f(cx)} ${f(cy)}L${f(cx + sx * rad)} ${f(cy)}A${f(rad)} ${f(rad)} 0 0 ${sweep} ${f(cx)} ${f(cy + sy * rad)}Z" fill="${hex(c.col())}"/>`,
-        );
+        c.shapes.push(`<path d="M${f(cx)} ${f(cy)}L${f(cx + sx * rad)} ${f(cy)}A${f(rad)} ${f(rad)} 0 0 ${sweep} ${f(cx)} ${f(cy + sy * rad)}Z" fill="${hex(c.col())}"/>`);
       } else {
         // Halftone dots, larger near the focal point.
         const rad = (Math.min(cw, ch) / 2) * clamp(0.25 + near * 0.9 + gauss(r) * 0.12, 0.1, 0.98);
@@ -689,10 +701,15 @@ function drawStrokes(c: Ctx): void {
     const [x, y] = c.pt();
     const th = ((st.angle + gauss(r) * st.spread) * Math.PI) / 180;
     const L = S * st.size * between(r, 0.7, 2.2);
-    const dx = Math.cos(th) * L, dy = Math.sin(th) * L;
-    const nx = -dy, ny = dx;
+    const dx = Math.cos(th) * L,
+      dy = Math.sin(th) * L;
+    const nx = -dy,
+      ny = dx;
     const bend = st.wobble * gauss(r) * 0.35;
-    const x0 = x - dx / 2, y0 = y - dy / 2, x1 = x + dx / 2, y1 = y + dy / 2;
+    const x0 = x - dx / 2,
+      y0 = y - dy / 2,
+      x1 = x + dx / 2,
+      y1 = y + dy / 2;
     let d: string;
     if (st.variant === 2) {
       // Scribble: a wave along the stroke; each smooth quadratic (T) mirrors the last control point.
@@ -732,7 +749,9 @@ function drawHorizon(c: Ctx): void {
   }
   const clouds = st.wobble > 0.5 ? intIn(r, 0, 4) : 0;
   for (let i = 0; i < clouds; i++) {
-    const cx = r() * W, cy = hzY * between(r, 0.1, 0.7), rx = S * between(r, 0.08, 0.25);
+    const cx = r() * W,
+      cy = hzY * between(r, 0.1, 0.7),
+      rx = S * between(r, 0.08, 0.25);
     c.shapes.push(`<ellipse cx="${f(cx)}" cy="${f(cy)}" rx="${f(rx)}" ry="${f(rx * 0.28)}" fill="${hex(shift(c.bg, 0, -0.1, 0.12))}" fill-opacity="0.7"/>`);
   }
   const layers = c.count();
@@ -749,10 +768,7 @@ function drawHorizon(c: Ctx): void {
     const tilt = gauss(r) * S * 0.04;
     for (let j = 0; j <= k; j++) {
       const x = -S * 0.05 + ((W + S * 0.1) * j) / k;
-      const y =
-        st.variant === 2
-          ? base + tilt * (j / k - 0.5) * 2
-          : base - amp * (st.variant === 1 ? r() : 0.5 + 0.5 * Math.sin(j * between(r, 0.8, 1.6) + i));
+      const y = st.variant === 2 ? base + tilt * (j / k - 0.5) * 2 : base - amp * (st.variant === 1 ? r() : 0.5 + 0.5 * Math.sin(j * between(r, 0.8, 1.6) + i));
       pts.push([x, y]);
     }
     const ridge = st.variant === 1 ? polyPath(pts, false) : smoothPath(pts, false);
@@ -762,7 +778,9 @@ function drawHorizon(c: Ctx): void {
     // Posts or trees along the fields.
     const k = intIn(r, 2, 7);
     for (let i = 0; i < k; i++) {
-      const x = r() * W, h = S * between(r, 0.08, 0.3), w = h * 0.08;
+      const x = r() * W,
+        h = S * between(r, 0.08, 0.3),
+        w = h * 0.08;
       const y = hzY + (H - hzY) * between(r, 0.05, 0.5);
       c.shapes.push(`<rect x="${f(x)}" y="${f(y - h)}" width="${f(w)}" height="${f(h)}" fill="${hex(c.ink)}"/>`);
     }
@@ -771,8 +789,13 @@ function drawHorizon(c: Ctx): void {
 
 function figurePath(x: number, base: number, h: number, wide: number): string {
   // A head-and-coat silhouette standing on (x, base), height h.
-  const sh = h * 0.13 * wide, hip = h * 0.11 * wide, hem = h * 0.15 * wide, leg = h * 0.05 * wide;
-  const top = base - h * 0.85, waist = base - h * 0.5, hemY = base - h * 0.22;
+  const sh = h * 0.13 * wide,
+    hip = h * 0.11 * wide,
+    hem = h * 0.15 * wide,
+    leg = h * 0.05 * wide;
+  const top = base - h * 0.85,
+    waist = base - h * 0.5,
+    hemY = base - h * 0.22;
   return (
     `M${f(x - h * 0.04)} ${f(top)}` +
     `C${f(x - sh)} ${f(top)} ${f(x - sh)} ${f(top + h * 0.04)} ${f(x - sh)} ${f(top + h * 0.12)}` +
@@ -790,8 +813,10 @@ function drawFigures(c: Ctx): void {
   // The room or street behind: a few openings.
   const openings = intIn(r, 0, 3);
   for (let i = 0; i < openings; i++) {
-    const w = S * between(r, 0.1, 0.3), h = w * between(r, 1.2, 2.2);
-    const x = r() * (W - w), y = groundY - h - (r() < 0.5 ? 0 : S * between(r, 0.05, 0.2));
+    const w = S * between(r, 0.1, 0.3),
+      h = w * between(r, 1.2, 2.2);
+    const x = r() * (W - w),
+      y = groundY - h - (r() < 0.5 ? 0 : S * between(r, 0.05, 0.2));
     c.under.push(`<rect x="${f(x)}" y="${f(y)}" width="${f(w)}" height="${f(h)}" fill="${hex(shift(c.bg2, 0, 0, 0.08))}"/>`);
   }
   const n = c.count();
@@ -824,7 +849,8 @@ function drawRings(c: Ctx): void {
       const col = c.cols[(off + j) % c.cols.length]!;
       if (st.variant === 1) {
         // Half discs, opening towards the artist's direction.
-        const ax = Math.cos(th) * rad, ay = Math.sin(th) * rad;
+        const ax = Math.cos(th) * rad,
+          ay = Math.sin(th) * rad;
         c.shapes.push(`<path d="M${f(x - ax)} ${f(y - ay)}A${f(rad)} ${f(rad)} 0 0 1 ${f(x + ax)} ${f(y + ay)}Z" fill="${hex(col)}"/>`);
       } else {
         const drift = st.variant === 2 ? (R / k) * 0.6 * j : 0;
@@ -846,7 +872,8 @@ function drawLines(c: Ctx): void {
       const base = st.variant === 1 ? pick(r, [st.angle, st.angle + 90]) : st.angle;
       const th = ((base + gauss(r) * (st.variant === 1 ? 2 : st.spread)) * Math.PI) / 180;
       const L = S * st.size * between(r, 1.5, 4);
-      const dx = (Math.cos(th) * L) / 2, dy = (Math.sin(th) * L) / 2;
+      const dx = (Math.cos(th) * L) / 2,
+        dy = (Math.sin(th) * L) / 2;
       const w = S * st.lineWidth * (r() < 0.3 ? between(r, 2, 5) : between(r, 0.4, 1.2));
       const [x0, y0] = st.variant === 2 ? [x, y] : [x - dx, y - dy];
       c.shapes.push(`<line x1="${f(x0)}" y1="${f(y0)}" x2="${f(x + dx)}" y2="${f(y + dy)}" stroke="${hex(col)}" stroke-width="${f(w)}"/>`);
@@ -890,7 +917,8 @@ function drawShards(c: Ctx): void {
     const R = Math.hypot(W, H);
     for (let i = 0; i < n; i++) {
       if (fi > 0 && r() < 0.5) continue;
-      const a0 = angles[i]!, a1 = i + 1 < n ? angles[i + 1]! : angles[0]! + Math.PI * 2;
+      const a0 = angles[i]!,
+        a1 = i + 1 < n ? angles[i + 1]! : angles[0]! + Math.PI * 2;
       const rr = fi === 0 ? R : S * st.size * between(r, 1, 2.5);
       const tri: Pt[] = [
         [fx, fy],
@@ -936,7 +964,8 @@ function backdrop(c: Ctx): string {
 function texture(c: Ctx): string {
   const { r, W, H, S, st } = c;
   const opacity = String(Math.round(st.textureStrength * 100) / 100);
-  const cx = f(W / 2), cy = f(H / 2);
+  const cx = f(W / 2),
+    cy = f(H / 2);
   const D = (Math.hypot(W, H) / 2) * 1.01;
   const tone = c.bg.l > 0.5 ? c.ink : shift(c.bg, 0, -0.2, 0.45);
   switch (st.texture) {
@@ -947,16 +976,15 @@ function texture(c: Ctx): string {
       const len = S * 0.006;
       let d = "";
       for (let i = 0; i < n; i++) {
-        const a = r() * Math.PI * 2, l = len * between(r, 0.4, 1.6);
+        const a = r() * Math.PI * 2,
+          l = len * between(r, 0.4, 1.6);
         d += `M${f(r() * W)} ${f(r() * H)}l${f(Math.cos(a) * l)} ${f(Math.sin(a) * l)}`;
       }
       return `<path d="${d}" fill="none" stroke="${hex(tone)}" stroke-width="${f(S * 0.0025)}" stroke-linecap="round" stroke-opacity="${Math.min(0.6, st.textureStrength * 2.5).toFixed(2)}"/>`;
     }
     case "mottle": {
       // Soft blotches: ellipses filled with a gradient that fades out (no filter, cheap at any size).
-      c.defs.push(
-        `<radialGradient id="mt"><stop offset="0" stop-color="${hex(tone)}"/><stop offset="1" stop-color="${hex(tone)}" stop-opacity="0"/></radialGradient>`,
-      );
+      c.defs.push(`<radialGradient id="mt"><stop offset="0" stop-color="${hex(tone)}"/><stop offset="1" stop-color="${hex(tone)}" stop-opacity="0"/></radialGradient>`);
       const n = intIn(r, 8, 14);
       const out: string[] = [];
       for (let i = 0; i < n; i++) {
@@ -1067,9 +1095,7 @@ export function imageSize(seed: number, heightCm?: number | null, widthCm?: numb
   } else {
     aspect = clamp(pickWeighted(r, RATIOS) * Math.exp(gauss(r) * 0.02), 0.5, 2.5);
   }
-  return aspect >= 1
-    ? { width: long, height: Math.max(1, Math.round(long / aspect)) }
-    : { width: Math.max(1, Math.round(long * aspect)), height: long };
+  return aspect >= 1 ? { width: long, height: Math.max(1, Math.round(long / aspect)) } : { width: Math.max(1, Math.round(long * aspect)), height: long };
 }
 
 // ------------------------------------------------------------------------------------ artist photo

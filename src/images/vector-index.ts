@@ -143,10 +143,14 @@ export function dropVectorIndex(db: Database, spec: VectorIndexSpec): void {
 
 /** Index of the centroid nearest to x (L2), given the centroids' squared norms. */
 function nearest(x: Float32Array, xo: number, C: Float32Array, norms: Float64Array, k: number, d: number): number {
-  let best = Infinity, bi = 0;
+  let best = Infinity,
+    bi = 0;
   for (let c = 0; c < k; c++) {
     const co = c * d;
-    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0;
     for (let j = 0; j < d; j += 4) {
       s0 += x[xo + j]! * C[co + j]!;
       s1 += x[xo + j + 1]! * C[co + j + 1]!;
@@ -194,7 +198,8 @@ export function kmeans(X: Float32Array, n: number, d: number, k: number, iterati
       const c = nearest(X, i * d, C, norms, k, d);
       assign[i] = c;
       counts[c]!++;
-      const so = c * d, xo = i * d;
+      const so = c * d,
+        xo = i * d;
       for (let j = 0; j < d; j++) sums[so + j]! += X[xo + j]!;
     }
     for (let c = 0; c < k; c++) {
@@ -203,7 +208,8 @@ export function kmeans(X: Float32Array, n: number, d: number, k: number, iterati
         continue;
       }
       // empty: restart it at the row farthest from its own centroid
-      let far = -1, fi = 0;
+      let far = -1,
+        fi = 0;
       for (let i = 0; i < n; i++) {
         const a = assign[i]!;
         let s = 0;
@@ -241,7 +247,11 @@ function flatQuantizer(C: Float32Array, d: number): Quantizer {
  * centroids (flat), so rows near a group boundary are found from either side.
  */
 function trainQuantizer(X: Float32Array, n: number, d: number, nlist: number, iterations: number, seed: number, onProgress?: (done: number, of: number) => void): Quantizer {
-  if (nlist <= 256) return flatQuantizer(kmeans(X, n, d, nlist, iterations, seed, (i) => onProgress?.(i, iterations)), d);
+  if (nlist <= 256)
+    return flatQuantizer(
+      kmeans(X, n, d, nlist, iterations, seed, (i) => onProgress?.(i, iterations)),
+      d,
+    );
   const k1 = Math.round(Math.sqrt(nlist));
   const G = kmeans(X, n, d, k1, iterations, seed, (i) => onProgress?.(i, iterations * 2));
   const gNorms = centroidNorms(G, k1, d);
@@ -266,11 +276,14 @@ function trainQuantizer(X: Float32Array, n: number, d: number, nlist: number, it
   const k = groupOf.length;
   const C = new Float32Array(k * d);
   let o = 0;
-  for (const p of parts) (C.set(p, o), (o += p.length));
+  for (const p of parts) C.set(p, o), (o += p.length);
   const norms = centroidNorms(C, k, d);
   const assign = (x: Float32Array): number => {
     // the two nearest groups
-    let b1 = Infinity, g1 = 0, b2 = Infinity, g2 = -1;
+    let b1 = Infinity,
+      g1 = 0,
+      b2 = Infinity,
+      g2 = -1;
     for (let g = 0; g < k1; g++) {
       if (firstOf[g] === firstOf[g + 1]) continue;
       let s = 0;
@@ -280,11 +293,15 @@ function trainQuantizer(X: Float32Array, n: number, d: number, nlist: number, it
       if (dist < b1) (b2 = b1), (g2 = g1), (b1 = dist), (g1 = g);
       else if (dist < b2) (b2 = dist), (g2 = g);
     }
-    let best = Infinity, bi = 0;
+    let best = Infinity,
+      bi = 0;
     for (const g of g2 >= 0 ? [g1, g2] : [g1]) {
       for (let c = firstOf[g]!; c < firstOf[g + 1]!; c++) {
         const co = c * d;
-        let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        let s0 = 0,
+          s1 = 0,
+          s2 = 0,
+          s3 = 0;
         for (let j = 0; j < d; j += 4) {
           s0 += x[j]! * C[co + j]!;
           s1 += x[j + 1]! * C[co + j + 1]!;
@@ -351,7 +368,8 @@ export function buildVectorIndex(db: Database, spec: VectorIndexSpec, source: ()
   dev.sort((a, b) => a - b);
   const scale = 127 / Math.max(1e-6, dev[Math.min(dev.length - 1, Math.floor(dev.length * 0.999))] ?? 1);
   const iterations = options.iterations ?? 8;
-  const quantizer = nlist === 1 ? flatQuantizer(new Float32Array(d), d) : trainQuantizer(sample, sampleCap, d, nlist, iterations, seed, (i, of) => options.onProgress?.("kmeans", i, of));
+  const quantizer =
+    nlist === 1 ? flatQuantizer(new Float32Array(d), d) : trainQuantizer(sample, sampleCap, d, nlist, iterations, seed, (i, of) => options.onProgress?.("kmeans", i, of));
   const C = quantizer.centroids;
   nlist = C.length / d;
   sample = new Float32Array(0);
@@ -363,11 +381,16 @@ export function buildVectorIndex(db: Database, spec: VectorIndexSpec, source: ()
   const metaCols = spec.metadata.map((m) => `, ${m} integer`).join("");
   db.run(`CREATE TABLE "${spec.name}_ivf" (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
   db.run(`CREATE TABLE "${spec.name}_centroids" (list INTEGER PRIMARY KEY, size INTEGER NOT NULL, vector BLOB NOT NULL)`);
-  db.run(`CREATE VIRTUAL TABLE "${spec.name}" USING vec0(id integer primary key, list integer partition key, embedding float[${d}], code int8[${d}]${metaCols}, chunk_size=${chunkSize})`);
+  db.run(
+    `CREATE VIRTUAL TABLE "${spec.name}" USING vec0(id integer primary key, list integer partition key, embedding float[${d}], code int8[${d}]${metaCols}, chunk_size=${chunkSize})`,
+  );
   // sqlite-vec 0.1.9 finds a partition's chunks with `WHERE partition00 = ?` on its chunks table,
   // which has no index: every probe (and every insert) then reads the whole chunks table. An index
   // on it makes a probe cost its own rows only (16 probes of 1M rows: about 14 ms → 3.5 ms).
-  const chunkCols = db.query<{ name: string }, []>(`PRAGMA table_info("${spec.name}_chunks")`).all().map((c) => c.name);
+  const chunkCols = db
+    .query<{ name: string }, []>(`PRAGMA table_info("${spec.name}_chunks")`)
+    .all()
+    .map((c) => c.name);
   if (chunkCols.includes("partition00")) db.run(`CREATE INDEX "${spec.name}_chunks_list" ON "${spec.name}_chunks" (partition00, chunk_id)`);
   const cols = ["id", "list", "embedding", "code", ...spec.metadata.map((m) => `"${m}"`)];
   const ins = db.query(`INSERT INTO "${spec.name}" (${cols.join(", ")}) VALUES (${cols.map((c) => (c === "code" ? "vec_int8(?)" : "?")).join(", ")})`);
@@ -451,7 +474,10 @@ export class VectorIndex {
     checkSpec(spec);
     this.spec = spec;
     const info = Object.fromEntries(
-      db.query<{ key: string; value: string }, []>(`SELECT key, value FROM "${spec.name}_ivf"`).all().map((r) => [r.key, r.value]),
+      db
+        .query<{ key: string; value: string }, []>(`SELECT key, value FROM "${spec.name}_ivf"`)
+        .all()
+        .map((r) => [r.key, r.value]),
     );
     if (Number(info.dims) !== spec.dims) throw new Error(`vector index ${spec.name}: built with ${info.dims} dims, expected ${spec.dims}`);
     this.nlist = Number(info.nlist);
@@ -488,7 +514,9 @@ export class VectorIndex {
 
   /** Partitions ordered by their centroid's distance to the query, nearest first. */
   probeOrder(query: Float32Array): Int32Array {
-    const d = this.spec.dims, n = this.nlist, C = this.centroids;
+    const d = this.spec.dims,
+      n = this.nlist,
+      C = this.centroids;
     const dist = new Float64Array(n);
     for (let c = 0; c < n; c++) {
       let s = 0;
@@ -506,7 +534,8 @@ export class VectorIndex {
 
   /** Filter clauses and their bound values (columns checked against the spec). */
   private filterSql(filter: SearchOptions["filter"]): { sql: string; key: string; values: number[] } {
-    let sql = "", key = "";
+    let sql = "",
+      key = "";
     const values: number[] = [];
     for (const [col, v] of Object.entries(filter ?? {})) {
       if (!this.spec.metadata.includes(col)) throw new Error(`vector index ${this.spec.name}: no metadata column ${col}`);

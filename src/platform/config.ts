@@ -92,7 +92,10 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     }
   }
   const allowRaw = stringFlag(flags, "fetch-allow") ?? env.ARTMARKET_FETCH_ALLOW ?? "";
-  const fetchAllow = allowRaw.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  const fetchAllow = allowRaw
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
   for (const cidr of fetchAllow) if (!isCidr(cidr)) throw new ConfigError(`--fetch-allow takes CIDR ranges (10.0.0.0/8, fd00::/8), got "${cidr}"`);
   const trustFlag = flags["trust-proxy"];
   if (typeof trustFlag === "string" && !/^(1|true|0|false)$/i.test(trustFlag)) throw new ConfigError(`--trust-proxy takes no value, got "${trustFlag}"`);

@@ -16,10 +16,7 @@ export class DataDirHeld extends Error {
     readonly dataDir: string,
     readonly pid: number | null,
   ) {
-    super(
-      `the data directory ${dataDir} is held by another artmarket server${pid ? ` (pid ${pid})` : ""}: ` +
-        "stop it first, or give this one another --data",
-    );
+    super(`the data directory ${dataDir} is held by another artmarket server${pid ? ` (pid ${pid})` : ""}: ` + "stop it first, or give this one another --data");
   }
 }
 

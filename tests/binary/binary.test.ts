@@ -89,18 +89,15 @@ test(
   STEP_TIMEOUT,
 );
 
-test(
-  "the native libraries are extracted under <data>/lib/<build>/",
-  () => {
-    const builds = readdirSync(join(data, "lib"));
-    expect(builds.length).toBe(1);
-    expect(builds[0]).toMatch(/^\d+\.\d+\.\d+-/); // the build id defined at build time, not "dev" or the .env's
-    const files = readdirSync(join(data, "lib", builds[0]!));
-    expect(files).toContain("vec0.so");
-    expect(files.some((f) => /^libvips-cpp\.so\.\d/.test(f))).toBe(true);
-    expect(files.some((f) => f.endsWith(".tmp"))).toBe(false);
-  },
-);
+test("the native libraries are extracted under <data>/lib/<build>/", () => {
+  const builds = readdirSync(join(data, "lib"));
+  expect(builds.length).toBe(1);
+  expect(builds[0]).toMatch(/^\d+\.\d+\.\d+-/); // the build id defined at build time, not "dev" or the .env's
+  const files = readdirSync(join(data, "lib", builds[0]!));
+  expect(files).toContain("vec0.so");
+  expect(files.some((f) => /^libvips-cpp\.so\.\d/.test(f))).toBe(true);
+  expect(files.some((f) => f.endsWith(".tmp"))).toBe(false);
+});
 
 test(
   "seed --scale tiny writes market.db",
@@ -144,10 +141,10 @@ test(
       const timeout = new Promise<null>((done) => (timer = setTimeout(() => done(null), 20_000)));
       try {
         // Normally the first line is all we need; if `keys create` failed above, account.db has no
-      // users and serve creates one and prints its key after the first line: use that one, so this
-      // test still says whether serve itself works.
-      const wanted = () => (KEY.test(proKey) ? buffered.includes("\n") : /\nam_\S+\n/.test(buffered));
-      while (!wanted()) {
+        // users and serve creates one and prints its key after the first line: use that one, so this
+        // test still says whether serve itself works.
+        const wanted = () => (KEY.test(proKey) ? buffered.includes("\n") : /\nam_\S+\n/.test(buffered));
+        while (!wanted()) {
           const chunk = await Promise.race([reader.read(), timeout]);
           if (chunk === null) throw new Error(`serve printed no listening line (and key) within 20 s: ${JSON.stringify(buffered)}`);
           if (chunk.done) throw new Error(`serve exited (${await proc.exited}): ${buffered}${await new Response(proc.stderr).text()}`);

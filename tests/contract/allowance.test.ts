@@ -11,8 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const userIdOf = (key: string) =>
-  (ctx.deps.account.query("SELECT user_id FROM api_keys WHERE kid = ?").get(key.slice(3, 19)) as { user_id: number }).user_id;
+const userIdOf = (key: string) => (ctx.deps.account.query("SELECT user_id FROM api_keys WHERE kid = ?").get(key.slice(3, 19)) as { user_id: number }).user_id;
 
 /**
  * Books `du` of past consumption for a user today, as another process would (a restored ledger,
@@ -85,9 +84,12 @@ describe("soft cap with notices", () => {
     expect([b.status, c.status]).toEqual([200, 200]);
     expect(c.headers.get("X-Service-DataUnits-Remaining")).toBe("0");
     ctx.deps.ledger.flush();
-    const notices = ctx.deps.account
-      .query("SELECT pool, threshold, du_limit, du_consumed FROM notices WHERE user_id = ? ORDER BY threshold")
-      .all(userId) as { pool: string; threshold: number; du_limit: number; du_consumed: number }[];
+    const notices = ctx.deps.account.query("SELECT pool, threshold, du_limit, du_consumed FROM notices WHERE user_id = ? ORDER BY threshold").all(userId) as {
+      pool: string;
+      threshold: number;
+      du_limit: number;
+      du_consumed: number;
+    }[];
     expect(notices.map((n) => [n.pool, n.threshold])).toEqual([
       ["main", 80],
       ["main", 100],
@@ -133,8 +135,17 @@ describe("GET /v1/usage", () => {
 
   test("enterprise has the separate API pool windows", async () => {
     const u = (await (await ctx.call("/v1/usage")).json()) as Record<string, unknown>;
-    for (const f of ["api_du_limit", "api_du_consumed", "api_du_remaining", "api_daily_du_limit", "api_daily_du_consumed",
-      "api_daily_du_remaining", "api_monthly_du_limit", "api_monthly_du_consumed", "api_monthly_du_remaining"]) {
+    for (const f of [
+      "api_du_limit",
+      "api_du_consumed",
+      "api_du_remaining",
+      "api_daily_du_limit",
+      "api_daily_du_consumed",
+      "api_daily_du_remaining",
+      "api_monthly_du_limit",
+      "api_monthly_du_consumed",
+      "api_monthly_du_remaining",
+    ]) {
       expect(typeof u[f]).toBe("number");
     }
     expect(u.api_du_limit).not.toBe(u.du_limit);

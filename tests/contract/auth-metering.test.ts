@@ -24,9 +24,7 @@ const probeList = defineEndpoint({
   response: { full: t.Object({}), public: t.Object({}) },
   records: (body: { artists: unknown[] }) => body.artists.length,
   handle: ({ query, schema }) => ({
-    artists: Array.from({ length: query.limit }, (_, i) =>
-      schema === "full" ? { id: i + 1, name: `a${i}`, market_cap: 1000 * i } : { id: i + 1, name: `a${i}` },
-    ),
+    artists: Array.from({ length: query.limit }, (_, i) => (schema === "full" ? { id: i + 1, name: `a${i}`, market_cap: 1000 * i } : { id: i + 1, name: `a${i}` })),
     total: 5000,
     limit: query.limit,
     offset: query.offset,
@@ -75,8 +73,7 @@ const probes: Endpoint[] = [probeList, probeAnalytics, probeArtworks, probeFail]
 
 let ctx: TestContext;
 let app: ReturnType<typeof createApp>;
-const call = (path: string, key: string | null) =>
-  app.handle(new Request(`http://artmarket.test${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} }));
+const call = (path: string, key: string | null) => app.handle(new Request(`http://artmarket.test${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} }));
 const ledgerRows = () => (ctx.deps.account.query("SELECT count(*) AS n FROM du_ledger").get() as { n: number }).n;
 
 beforeAll(async () => {
@@ -106,9 +103,7 @@ describe("authentication", () => {
   });
 
   test("a non-Bearer Authorization scheme is 401", async () => {
-    const res = await app.handle(
-      new Request("http://artmarket.test/v1/artists/1/sharpe-ratio", { headers: { Authorization: `Basic ${btoa("a:b")}` } }),
-    );
+    const res = await app.handle(new Request("http://artmarket.test/v1/artists/1/sharpe-ratio", { headers: { Authorization: `Basic ${btoa("a:b")}` } }));
     expect(res.status).toBe(401);
   });
 

@@ -167,13 +167,16 @@ async function ensureSeed(): Promise<void> {
       await api(`${base}/appraisals`, "POST", key, { type: "insurance", value: 5000, date: "2024-01-02" });
       await api(`${base}/provenance`, "POST", key, { owner: "A. Collector", year_from: 1990, year_to: 2000 });
       await api(`${base}/sales`, "POST", key, { value: 900, date: "2023-05-06" });
-      await api(`${base}/comps`, "PUT", key, { comps: [{ artist_id: 1, artwork_id: 1 }, { artist_id: 2, artwork_id: 7, weight: 2 }] });
+      await api(`${base}/comps`, "PUT", key, {
+        comps: [
+          { artist_id: 1, artwork_id: 1 },
+          { artist_id: 2, artwork_id: 7, weight: 2 },
+        ],
+      });
       if (i === 0) {
         const f = new FormData();
         f.set("image", new File([IMAGES.png!], "seed.png", { type: "image/png" }));
-        const res = await ctx.app.handle(
-          new Request(`http://artmarket.test${base}/image`, { method: "PUT", headers: { Authorization: `Bearer ${key}` }, body: f }),
-        );
+        const res = await ctx.app.handle(new Request(`http://artmarket.test${base}/image`, { method: "PUT", headers: { Authorization: `Bearer ${key}` }, body: f }));
         if (!res.ok) throw new Error(`fuzz setup: PUT image → ${res.status} ${await res.text()}`);
       }
     }
@@ -206,7 +209,10 @@ function ownedPaths(op: Op): { auth: string; path: Record<string, Text> }[] {
   const child = op.pathParams.find((p) => p.name !== "collectable_id")?.name;
   return OWNER_IDS.flatMap((uid, i) => {
     const rows = child
-      ? (db.query(`SELECT c.id AS cid, x.id AS xid FROM ${CHILD_TABLES[child]} x JOIN collectables c ON c.id = x.collectable_id WHERE c.user_id = ?`).all(uid) as { cid: number; xid: number }[])
+      ? (db.query(`SELECT c.id AS cid, x.id AS xid FROM ${CHILD_TABLES[child]} x JOIN collectables c ON c.id = x.collectable_id WHERE c.user_id = ?`).all(uid) as {
+          cid: number;
+          xid: number;
+        }[])
       : (db.query("SELECT id AS cid FROM collectables WHERE user_id = ?").all(uid) as { cid: number; xid?: number }[]);
     return rows.map((r) => ({ auth: OWNER_LABELS[i]!, path: { collectable_id: String(r.cid), ...(child && { [child]: String(r.xid) }) } }));
   });
@@ -278,7 +284,11 @@ for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<stri
       const all = resolve(content["multipart/form-data"].schema);
       const props = Object.entries((all.properties ?? {}) as Record<string, S>);
       const files = props.filter(([, s]) => s.contentMediaType).map(([n]) => n);
-      const fields = { ...all, properties: Object.fromEntries(props.filter(([n]) => !files.includes(n))), required: (all.required ?? []).filter((n: string) => !files.includes(n)) };
+      const fields = {
+        ...all,
+        properties: Object.fromEntries(props.filter(([n]) => !files.includes(n))),
+        required: (all.required ?? []).filter((n: string) => !files.includes(n)),
+      };
       form = { fields, files };
     }
     OPS.push({
@@ -351,7 +361,7 @@ class Big {
 type Text = string | Raw | Seq | Big;
 const textOf = (v: Text | Deep): string => (v instanceof Raw ? v.text : v instanceof Seq || v instanceof Big ? v.text() : v instanceof Deep ? v.json() : v);
 
-const weighted = <T,>(...pairs: [number, fc.Arbitrary<T>][]) => fc.oneof(...pairs.filter(([w]) => w > 0).map(([weight, arbitrary]) => ({ weight, arbitrary })));
+const weighted = <T>(...pairs: [number, fc.Arbitrary<T>][]) => fc.oneof(...pairs.filter(([w]) => w > 0).map(([weight, arbitrary]) => ({ weight, arbitrary })));
 
 /** image_url values: loopback on port 1 (nothing listens) or no http(s) URL at all. */
 const SAFE_IMAGE_URL: fc.Arbitrary<string> = weighted(
@@ -401,9 +411,7 @@ function safeImageUrl(v: string): boolean {
   return url.hostname === "127.0.0.1" || url.hostname === "[::1]";
 }
 
-const controlString = fc
-  .array(fc.integer({ min: 0, max: 0x1f }), { minLength: 1, maxLength: 8 })
-  .map((cs) => `a${String.fromCharCode(...cs)}b`);
+const controlString = fc.array(fc.integer({ min: 0, max: 0x1f }), { minLength: 1, maxLength: 8 }).map((cs) => `a${String.fromCharCode(...cs)}b`);
 
 const NASTY_STRINGS = [
   "",
@@ -488,7 +496,10 @@ function validText(name: string, s0: S): fc.Arbitrary<string> {
     case "number": {
       const min = s.minimum ?? -1e7;
       const max = s.maximum ?? 1e7;
-      return weighted([3, fc.double({ min, max, noNaN: true, noDefaultInfinity: true })], [1, fc.integer({ min: Math.ceil(Math.max(min, -1e6)), max: Math.floor(Math.min(max, 1e6)) })]).map(String);
+      return weighted(
+        [3, fc.double({ min, max, noNaN: true, noDefaultInfinity: true })],
+        [1, fc.integer({ min: Math.ceil(Math.max(min, -1e6)), max: Math.floor(Math.min(max, 1e6)) })],
+      ).map(String);
     }
     case "boolean":
       return fc.constantFrom("true", "false", "1", "0", "yes", "no", "on", "off");
@@ -522,7 +533,15 @@ function edgeText(name: string, s0: S): fc.Arbitrary<Text> {
   } else if (s.type === "boolean") out.push("maybe", "TRUE", "", "2", "nope", "t", "y");
   else if (s.format === "date" || s.type === "string") {
     out.push("2026-02-30", "2026-13-01", "0000-00-00", "9999-12-31", "-000001-01-01", "+275760-09-13", "2026-1-1", "20261122", "2026-11-22T00:00:00Z");
-    out.push("2026-11-22T25:00:00Z", "2026-11-22 10:00", "2026-11-22T10:00:00+14:00", "2026-11-22T10:00:00.1234567891Z", "275760-09-13T00:00:00Z", "2026-11-22T10:00:00-99:99", "0001-01-01T00:00:00Z");
+    out.push(
+      "2026-11-22T25:00:00Z",
+      "2026-11-22 10:00",
+      "2026-11-22T10:00:00+14:00",
+      "2026-11-22T10:00:00.1234567891Z",
+      "275760-09-13T00:00:00Z",
+      "2026-11-22T10:00:00-99:99",
+      "0001-01-01T00:00:00Z",
+    );
     if (typeof s.maxLength === "number") out.push(new Big(s.maxLength, "x"), new Big(s.maxLength + 1, "x"));
     if (typeof s.minLength === "number" && s.minLength > 0) out.push(new Big(s.minLength - 1, "x"));
   }
@@ -559,7 +578,13 @@ function paramPairs(p: { name: string; schema: S }): fc.Arbitrary<Pair[]> {
   const one = scalarText(p.name, s, true);
   return weighted<Pair[]>(
     [8, one.map((value) => [{ name: p.name, value }])],
-    [1, fc.tuple(one, one).map(([a, b]) => [{ name: p.name, value: a }, { name: p.name, value: b }])],
+    [
+      1,
+      fc.tuple(one, one).map(([a, b]) => [
+        { name: p.name, value: a },
+        { name: p.name, value: b },
+      ]),
+    ],
     [1, fc.constant([{ name: p.name, value: "" }])],
     [p.name === "image_url" ? 0 : 1, fc.constant([{ name: p.name, value: null }])],
   );
@@ -593,14 +618,7 @@ function queryArb(op: Op): fc.Arbitrary<Pair[]> {
 function pathValue(op: Op, p: { name: string; schema: S }, owned: Record<string, number[]>): fc.Arbitrary<Text> {
   const s = resolve(p.schema);
   const collectables = op.path.startsWith("/v1/collectables");
-  const known: string[] =
-    collectables && owned[p.name]
-      ? owned[p.name]!.map(String)
-      : p.name === "token"
-        ? op.path.startsWith("/v1/lots")
-          ? TOKENS.lots
-          : TOKENS.artworks
-        : [];
+  const known: string[] = collectables && owned[p.name] ? owned[p.name]!.map(String) : p.name === "token" ? (op.path.startsWith("/v1/lots") ? TOKENS.lots : TOKENS.artworks) : [];
   const nasty = fc.constantFrom(
     "0",
     "-1",
@@ -701,7 +719,9 @@ function jsonBody(schema: S): fc.Arbitrary<Json> {
     [6, valid],
     [
       props.length ? 4 : 0,
-      fc.tuple(valid, fc.constantFrom(...(props.length ? props : ["x"])), nastyJson).map(([v, k, bad]) => ({ ...obj(v), [k]: k === "image_url" && typeof bad === "string" ? "not a url" : bad })),
+      fc
+        .tuple(valid, fc.constantFrom(...(props.length ? props : ["x"])), nastyJson)
+        .map(([v, k, bad]) => ({ ...obj(v), [k]: k === "image_url" && typeof bad === "string" ? "not a url" : bad })),
     ],
     [
       props.includes("comps") ? 2 : 0,
@@ -727,11 +747,32 @@ type Body =
   | { kind: "urlencoded"; fields: [string, Text][] }
   | { kind: "none" };
 
-const JSON_CONTENT_TYPES = fc.constantFrom<string | null>("application/json", "application/json; charset=utf-8", "text/plain", null, "application/x-www-form-urlencoded", "APPLICATION/JSON");
+const JSON_CONTENT_TYPES = fc.constantFrom<string | null>(
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  null,
+  "application/x-www-form-urlencoded",
+  "APPLICATION/JSON",
+);
 
 const rawBody: fc.Arbitrary<Body> = fc.record({
   kind: fc.constant("text" as const),
-  text: fc.constantFrom("", "{", '{"a":}', "nul", "[1,2", "\u0000", '{"a":1}garbage', "1e99999", '"\\ud800"', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"x":1}}}', "a=1&b=2", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nb"),
+  text: fc.constantFrom(
+    "",
+    "{",
+    '{"a":}',
+    "nul",
+    "[1,2",
+    "\u0000",
+    '{"a":1}garbage',
+    "1e99999",
+    '"\\ud800"',
+    '{"__proto__":{"polluted":1}}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    "a=1&b=2",
+    '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb',
+  ),
   contentType: fc.constantFrom<string | null>(
     "application/json",
     "text/plain",
@@ -773,16 +814,11 @@ function formFields(fields: S): fc.Arbitrary<[string, Text][]> {
         return chosen.length ? fc.tuple(...chosen.map(([n, s]) => field(n, s, valid))) : fc.constant([] as [string, Text][][]);
       })
       .map((lists) => lists.flat());
-  const anyField = fc.subarray(props, { maxLength: Math.min(5, props.length) }).chain((chosen) =>
-    chosen.length ? fc.tuple(...chosen.map(([n, s]) => field(n, s, false))).map((l) => l.flat()) : fc.constant([] as [string, Text][]),
-  );
+  const anyField = fc
+    .subarray(props, { maxLength: Math.min(5, props.length) })
+    .chain((chosen) => (chosen.length ? fc.tuple(...chosen.map(([n, s]) => field(n, s, false))).map((l) => l.flat()) : fc.constant([] as [string, Text][])));
   const unknown = fc.array(fc.tuple(extraKey, nastyText.map((t) => (t instanceof Raw ? t.text : t)) as fc.Arbitrary<Text>), { minLength: 1, maxLength: 2 });
-  return weighted<[string, Text][]>(
-    [4, pick(true)],
-    [3, pick(false)],
-    [2, anyField],
-    [1, fc.tuple(pick(true), unknown).map(([a, b]) => [...a, ...b])],
-  );
+  return weighted<[string, Text][]>([4, pick(true)], [3, pick(false)], [2, anyField], [1, fc.tuple(pick(true), unknown).map(([a, b]) => [...a, ...b])]);
 }
 
 const IMAGE_KINDS = ["png", "jpeg", "gif", "webp", "tiny", "bomb", "garbage", "text", "svg", "empty", "truncated"];
@@ -834,10 +870,10 @@ const AUTH: [number, string][] = [
   [1.5, "none"],
   [0.5, "revoked"],
 ];
-const authArb = weighted<string>(
-  ...AUTH.map(([w, label]) => [w * 4, fc.constant(label)] as [number, fc.Arbitrary<string>]),
-  [4, fc.integer({ min: 0, max: MALFORMED_AUTH.length - 1 }).map((i) => `malformed#${i}`)],
-);
+const authArb = weighted<string>(...AUTH.map(([w, label]) => [w * 4, fc.constant(label)] as [number, fc.Arbitrary<string>]), [
+  4,
+  fc.integer({ min: 0, max: MALFORMED_AUTH.length - 1 }).map((i) => `malformed#${i}`),
+]);
 
 const headersArb = weighted<Record<string, string>>(
   [12, fc.constant({})],
@@ -863,7 +899,10 @@ const headersArb = weighted<Record<string, string>>(
 );
 
 /** The request's base URL host: mostly the test host, sometimes another form a Host header could take. */
-const hostArb = weighted([12, fc.constant("artmarket.test")], [1, fc.constantFrom("127.0.0.1:8080", "[::1]:3000", "EXAMPLE.TEST:80", "artmarket.test:65535", "xn--bcher-kva.test")]);
+const hostArb = weighted(
+  [12, fc.constant("artmarket.test")],
+  [1, fc.constantFrom("127.0.0.1:8080", "[::1]:3000", "EXAMPLE.TEST:80", "artmarket.test:65535", "xn--bcher-kva.test")],
+);
 
 class FuzzRequest {
   constructor(
@@ -916,7 +955,8 @@ function jsonText(value: Json): string {
 }
 
 function describeBody(b: Body): string {
-  const fields = (fs: [string, Text][]) => fs.map(([k, v]) => `${JSON.stringify(k)}=${v instanceof Big || v instanceof Seq ? fc.stringify(v) : short(JSON.stringify(textOf(v)), 200)}`).join(" ");
+  const fields = (fs: [string, Text][]) =>
+    fs.map(([k, v]) => `${JSON.stringify(k)}=${v instanceof Big || v instanceof Seq ? fc.stringify(v) : short(JSON.stringify(textOf(v)), 200)}`).join(" ");
   switch (b.kind) {
     case "json":
       return `json (${b.contentType ?? "no Content-Type"}) ${short(fc.stringify(b.value), 800)}`;
@@ -935,15 +975,11 @@ function requestArb(op: Op, owned: Record<string, number[]>): fc.Arbitrary<FuzzR
   const path = fc.record(Object.fromEntries(op.pathParams.map((p) => [p.name, pathValue(op, p, owned)]))) as fc.Arbitrary<Record<string, Text>>;
   const body: fc.Arbitrary<Body | null> = op.form ? formOpBody(op) : op.json ? jsonOpBody(op.json) : fc.constant(null);
   const query = queryArb(op);
-  const independent = fc
-    .tuple(hostArb, path, query, authArb, headersArb, body)
-    .map(([host, p, q, auth, headers, b]) => new FuzzRequest(op, host, p, q, auth, headers, b));
+  const independent = fc.tuple(hostArb, path, query, authArb, headersArb, body).map(([host, p, q, auth, headers, b]) => new FuzzRequest(op, host, p, q, auth, headers, b));
   // a collectable route: half the time the caller's own record (and child), with the caller's key
   const mine = ownedPaths(op);
   if (!mine.length) return independent;
-  const coherent = fc
-    .tuple(hostArb, fc.constantFrom(...mine), query, headersArb, body)
-    .map(([host, m, q, headers, b]) => new FuzzRequest(op, host, m.path, q, m.auth, headers, b));
+  const coherent = fc.tuple(hostArb, fc.constantFrom(...mine), query, headersArb, body).map(([host, m, q, headers, b]) => new FuzzRequest(op, host, m.path, q, m.auth, headers, b));
   return weighted([1, independent], [1, coherent]);
 }
 
@@ -1091,17 +1127,21 @@ const started = performance.now();
 console.log(`fuzz: set up in ${(performance.now() / 1000).toFixed(1)} s since start`);
 
 for (const op of OPS) {
-  test(`fuzz ${op.key}`, async () => {
-    freshLimiter();
-    await ensureSeed();
-    freshLimiter();
-    await fc.assert(fc.asyncProperty(requestArb(op, ownedIds()), check), {
-      seed: SEED,
-      numRuns: Math.round((RUNS_BY_OP[op.key] ?? RUNS) * SCALE),
-      includeErrorInReport: true,
-      plugins: [fc.interruptAfterTimeLimit(30_000 * SCALE)],
-    });
-  }, 120_000 * SCALE);
+  test(
+    `fuzz ${op.key}`,
+    async () => {
+      freshLimiter();
+      await ensureSeed();
+      freshLimiter();
+      await fc.assert(fc.asyncProperty(requestArb(op, ownedIds()), check), {
+        seed: SEED,
+        numRuns: Math.round((RUNS_BY_OP[op.key] ?? RUNS) * SCALE),
+        includeErrorInReport: true,
+        plugins: [fc.interruptAfterTimeLimit(30_000 * SCALE)],
+      });
+    },
+    120_000 * SCALE,
+  );
 }
 
 // ---------------------------------------------------------------- the real socket: Host and request target
@@ -1119,7 +1159,12 @@ function rawExchange(port: number, text: string): Promise<{ status: number; cont
       const split = all.indexOf("\r\n\r\n");
       const head = split < 0 ? all : all.slice(0, split);
       let body = split < 0 ? "" : all.slice(split + 4);
-      const headers = new Map(head.split("\r\n").slice(1).map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = new Map(
+        head
+          .split("\r\n")
+          .slice(1)
+          .map((l) => [l.slice(0, l.indexOf(":")).trim().toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       if (/chunked/i.test(headers.get("transfer-encoding") ?? "")) {
         let out = "";
         for (let at = 0; at < body.length; ) {
@@ -1178,60 +1223,64 @@ const HOST_HEADERS = fc.oneof(
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
 );
 
-test("fuzz the real socket: any Host header and request target; a valid Host answers as in-process", async () => {
-  const listener = listen((request) => ctx.app.handle(request), { port: 0, host: "127.0.0.1" });
-  try {
-    const owned = ownedIds();
-    const gets = OPS.filter((o) => o.method === "GET");
-    const arb = fc
-      .tuple(
-        fc.oneof(...gets.map((op) => requestArb(op, owned))),
-        HOST_HEADERS,
-        fc.constantFrom("origin", "absolute", "absolute-other-host"),
-        fc.constantFrom("none", "enterprise#0", "pro#0"),
-        fc.constantFrom("HTTP/1.1", "HTTP/1.0"),
-      )
-      .map(([r, host, form, auth, version]) => {
-        const url = new URL(r.url());
-        const target = url.pathname + url.search;
-        const line = form === "origin" ? target : form === "absolute" ? `http://artmarket.test${target}` : `http://other.test:8080${target}`;
-        return {
-          target,
-          line,
-          host,
-          auth,
-          version,
-          [fc.toStringMethod]: () => `GET ${short(line, 600)} ${version}\n  Host: ${host === null ? "(none)" : JSON.stringify(host)}\n  auth: ${auth}`,
-        };
-      });
-    await fc.assert(
-      fc.asyncProperty(arb, async ({ target, line, host, auth, version }) => {
-        const key = auth === "none" ? null : KEYS[auth]!;
-        freshLimiter();
-        const res = await rawExchange(
-          listener.port,
-          `GET ${line} ${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}${key ? `Authorization: Bearer ${key}\r\n` : ""}Connection: close\r\n\r\n`,
-        );
-        requests++;
-        // HTTP/1.1 without Host: the runtime's own bare 400 (RFC 9112 §3.2), before the app is called
-        if (host === null && version === "HTTP/1.1" && res.status === 400 && res.body === "") return;
-        const problems = contractProblems(res.status, res.contentType, res.body);
-        // the runtime strips the optional whitespace around a header value
-        const sent = host?.replace(/^[ \t]+|[ \t]+$/g, "") ?? null;
-        if (sent !== null && isValidHost(sent)) {
+test(
+  "fuzz the real socket: any Host header and request target; a valid Host answers as in-process",
+  async () => {
+    const listener = listen((request) => ctx.app.handle(request), { port: 0, host: "127.0.0.1" });
+    try {
+      const owned = ownedIds();
+      const gets = OPS.filter((o) => o.method === "GET");
+      const arb = fc
+        .tuple(
+          fc.oneof(...gets.map((op) => requestArb(op, owned))),
+          HOST_HEADERS,
+          fc.constantFrom("origin", "absolute", "absolute-other-host"),
+          fc.constantFrom("none", "enterprise#0", "pro#0"),
+          fc.constantFrom("HTTP/1.1", "HTTP/1.0"),
+        )
+        .map(([r, host, form, auth, version]) => {
+          const url = new URL(r.url());
+          const target = url.pathname + url.search;
+          const line = form === "origin" ? target : form === "absolute" ? `http://artmarket.test${target}` : `http://other.test:8080${target}`;
+          return {
+            target,
+            line,
+            host,
+            auth,
+            version,
+            [fc.toStringMethod]: () => `GET ${short(line, 600)} ${version}\n  Host: ${host === null ? "(none)" : JSON.stringify(host)}\n  auth: ${auth}`,
+          };
+        });
+      await fc.assert(
+        fc.asyncProperty(arb, async ({ target, line, host, auth, version }) => {
+          const key = auth === "none" ? null : KEYS[auth]!;
           freshLimiter();
-          const inProcess = await ctx.app.handle(new Request(`http://artmarket.test${target}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} }));
-          await inProcess.text();
-          if (inProcess.status !== res.status) problems.push(`served with Host ${JSON.stringify(host)}: ${res.status}, in-process: ${inProcess.status}`);
-        } else if (sent !== null && res.status !== 400) problems.push(`an invalid Host ${JSON.stringify(host)} answered ${res.status}, not 400`);
-        if (problems.length) throw new Error(`${problems.join("; ")}\n  response: ${res.status} ${res.contentType}\n  ${short(res.body, 1500)}`);
-      }),
-      { seed: SEED, numRuns: Math.round(200 * SCALE), includeErrorInReport: true, plugins: [fc.interruptAfterTimeLimit(30_000 * SCALE)] },
-    );
-  } finally {
-    await listener.drain(1000);
-  }
-}, 120_000 * SCALE);
+          const res = await rawExchange(
+            listener.port,
+            `GET ${line} ${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}${key ? `Authorization: Bearer ${key}\r\n` : ""}Connection: close\r\n\r\n`,
+          );
+          requests++;
+          // HTTP/1.1 without Host: the runtime's own bare 400 (RFC 9112 §3.2), before the app is called
+          if (host === null && version === "HTTP/1.1" && res.status === 400 && res.body === "") return;
+          const problems = contractProblems(res.status, res.contentType, res.body);
+          // the runtime strips the optional whitespace around a header value
+          const sent = host?.replace(/^[ \t]+|[ \t]+$/g, "") ?? null;
+          if (sent !== null && isValidHost(sent)) {
+            freshLimiter();
+            const inProcess = await ctx.app.handle(new Request(`http://artmarket.test${target}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} }));
+            await inProcess.text();
+            if (inProcess.status !== res.status) problems.push(`served with Host ${JSON.stringify(host)}: ${res.status}, in-process: ${inProcess.status}`);
+          } else if (sent !== null && res.status !== 400) problems.push(`an invalid Host ${JSON.stringify(host)} answered ${res.status}, not 400`);
+          if (problems.length) throw new Error(`${problems.join("; ")}\n  response: ${res.status} ${res.contentType}\n  ${short(res.body, 1500)}`);
+        }),
+        { seed: SEED, numRuns: Math.round(200 * SCALE), includeErrorInReport: true, plugins: [fc.interruptAfterTimeLimit(30_000 * SCALE)] },
+      );
+    } finally {
+      await listener.drain(1000);
+    }
+  },
+  120_000 * SCALE,
+);
 
 test("every operation of /openapi.json was fuzzed, and the service is healthy afterwards", async () => {
   expect(OPS.length).toBeGreaterThan(60);

@@ -47,7 +47,11 @@ describe("list parameters at their documented maximum", () => {
   test("every __in and repeated parameter of the OpenAPI document, at its maxItems and maxLength: never a 5xx", async () => {
     const doc = (await (await ctx.call("/openapi.json")).json()) as Json;
     const sharp = loadSharp(ctx.dataDir);
-    const png = new Uint8Array(await sharp({ create: { width: 32, height: 32, channels: 3, background: "#806040" } }).png().toBuffer());
+    const png = new Uint8Array(
+      await sharp({ create: { width: 32, height: 32, channels: 3, background: "#806040" } })
+        .png()
+        .toBuffer(),
+    );
     let walked = 0;
     const failures: string[] = [];
     for (const [path, ops] of Object.entries<Json>(doc.paths)) {
@@ -70,10 +74,15 @@ describe("list parameters at their documented maximum", () => {
           else if (res.status >= 400 && res.status !== 404) failures.push(`${method} ${path} ${p.name}: ${res.status} ${(await res.text()).slice(0, 300)}`);
           // one value more than the maximum is a 422 at the parameter
           const over = await ctx.app.handle(
-            new Request(`http://artmarket.test${path.replace(/\{[^}]+\}/g, "1")}?${p.name}=${maximalValues(p.schema.items, max + 1).map(encodeURIComponent).join(",")}`, {
-              method: method.toUpperCase(),
-              headers: { Authorization: `Bearer ${ctx.keys.enterprise}` },
-            }),
+            new Request(
+              `http://artmarket.test${path.replace(/\{[^}]+\}/g, "1")}?${p.name}=${maximalValues(p.schema.items, max + 1)
+                .map(encodeURIComponent)
+                .join(",")}`,
+              {
+                method: method.toUpperCase(),
+                headers: { Authorization: `Bearer ${ctx.keys.enterprise}` },
+              },
+            ),
           );
           if (over.status !== 422) failures.push(`${method} ${path} ${p.name} over the maximum: ${over.status}`);
           else expect(((await over.json()) as Json).detail.some((i: Json) => i.loc[1] === p.name && i.type === "too_long")).toBe(true);
@@ -338,7 +347,9 @@ describe("the real server", () => {
       });
       socket.on("error", reject);
       // the head alone: 125 MB announced, not a byte of it sent
-      socket.write(`PATCH /v1/collectables/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.key}\r\nContent-Type: application/json\r\nContent-Length: 125000000\r\n\r\n`);
+      socket.write(
+        `PATCH /v1/collectables/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.key}\r\nContent-Type: application/json\r\nContent-Length: 125000000\r\n\r\n`,
+      );
     });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body).detail).toContain("larger than");

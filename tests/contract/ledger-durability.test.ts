@@ -67,9 +67,7 @@ test("every DU seen in a header is in the ledger after SIGKILL", async () => {
     const paths = ["/v1/categories", "/v1/auction-houses", "/v1/currencies", "/v1/usage"];
     // sequential and concurrent requests, so both single commits and group commits are covered
     for (let round = 0; round < 5; round++) {
-      const batch = await Promise.all(
-        paths.map((p) => fetch(`${url}${p}`, { headers: { Authorization: `Bearer ${key}` } })),
-      );
+      const batch = await Promise.all(paths.map((p) => fetch(`${url}${p}`, { headers: { Authorization: `Bearer ${key}` } })));
       for (const res of batch) {
         expect(res.status).toBe(200);
         seen += Number(res.headers.get("X-Service-DataUnits"));

@@ -213,7 +213,9 @@ function documentSuite(name: string, get: () => { doc: Json; endpoints: readonly
     });
 
     test("every endpoint appears with its method, and nothing else does", () => {
-      const documented = operations().map(([path, method]) => `${method.toUpperCase()} ${path}`).sort();
+      const documented = operations()
+        .map(([path, method]) => `${method.toUpperCase()} ${path}`)
+        .sort();
       const mounted = endpoints.map((e) => `${e.method} ${e.path}`).sort();
       expect(mounted.length).toBeGreaterThan(0);
       expect(documented).toEqual(mounted);
@@ -269,12 +271,24 @@ function documentSuite(name: string, get: () => { doc: Json; endpoints: readonly
       for (const [path, method, op] of operations()) {
         const where = `${method.toUpperCase()} ${path}`;
         const e = byRoute.get(where)!;
-        const success = Object.entries(op.responses as Json).filter(([s]) => /^2\d\d$/.test(s)).map(([, r]) => deref(r));
+        const success = Object.entries(op.responses as Json)
+          .filter(([s]) => /^2\d\d$/.test(s))
+          .map(([, r]) => deref(r));
         if (e.auth === "public") {
           expect({ where, security: op.security }).toEqual({ where, security: [{}, { bearerAuth: [] }] });
           for (const r of success) {
-            expect({ where, headers: Object.keys(r.headers ?? {}).filter((h) => h.startsWith("X-Service-")).sort() }).toEqual({ where, headers: [...DU_HEADERS].sort() });
-            for (const h of DU_HEADERS) expect({ where, h, description: deref(r.headers[h]).description }).toEqual({ where, h, description: expect.stringContaining("only when a valid bearer key is sent") });
+            expect({
+              where,
+              headers: Object.keys(r.headers ?? {})
+                .filter((h) => h.startsWith("X-Service-"))
+                .sort(),
+            }).toEqual({ where, headers: [...DU_HEADERS].sort() });
+            for (const h of DU_HEADERS)
+              expect({ where, h, description: deref(r.headers[h]).description }).toEqual({
+                where,
+                h,
+                description: expect.stringContaining("only when a valid bearer key is sent"),
+              });
           }
           for (const status of ["401", "429"]) expect({ where, status, documented: status in op.responses }).toEqual({ where, status, documented: false });
           continue;

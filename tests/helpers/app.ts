@@ -182,13 +182,17 @@ export async function checkResponse(app: App, deps: AppDeps, method: string, pat
   if (!e?.response) return;
   const { full, public: reduced } = e.response;
   const planSchema = key === null ? undefined : schemaOfKey(deps, key);
-  const schemas =
-    deps.bare ? [full]
-    : e.auth === "public" || key === null ? [reduced ?? full]
-    : planSchema ? [planSchema === "full" ? full : (reduced ?? full)]
-    : [full, reduced ?? full];
+  const schemas = deps.bare
+    ? [full]
+    : e.auth === "public" || key === null
+      ? [reduced ?? full]
+      : planSchema
+        ? [planSchema === "full" ? full : (reduced ?? full)]
+        : [full, reduced ?? full];
   const body: unknown = await res.clone().json();
   if (schemas.some((s) => Value.Check(withoutFormats(s), body))) return;
   const errors = [...Value.Errors(withoutFormats(schemas[0]!), body)].slice(0, 10).map((x) => `  ${x.path || "/"}: ${x.message} (got ${JSON.stringify(x.value)?.slice(0, 80)})`);
-  throw new Error(`${method} ${path}: the response does not match the ${e.method} ${e.path} schema (${schemas.length > 1 ? "full or public" : schemas[0] === full ? "full" : "public"}):\n${errors.join("\n")}`);
+  throw new Error(
+    `${method} ${path}: the response does not match the ${e.method} ${e.path} schema (${schemas.length > 1 ? "full or public" : schemas[0] === full ? "full" : "public"}):\n${errors.join("\n")}`,
+  );
 }

@@ -46,7 +46,11 @@ beforeAll(async () => {
     { preconnect: realFetch.preconnect },
   ) as typeof fetch;
   sharp = loadSharp(tempDataDir());
-  jpeg = new Uint8Array(await sharp({ create: { width: 120, height: 80, channels: 3, background: "#3366aa" } }).jpeg().toBuffer());
+  jpeg = new Uint8Array(
+    await sharp({ create: { width: 120, height: 80, channels: 3, background: "#3366aa" } })
+      .jpeg()
+      .toBuffer(),
+  );
   server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",

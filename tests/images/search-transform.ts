@@ -6,9 +6,13 @@ import type { Sharp } from "../../src/platform/native";
 
 export async function searchTransform(sharp: Sharp, image: Buffer): Promise<Buffer> {
   const meta = await sharp(image).metadata();
-  const half = await sharp(image).resize(Math.round(meta.width! / 2)).jpeg({ quality: 60 }).toBuffer();
+  const half = await sharp(image)
+    .resize(Math.round(meta.width! / 2))
+    .jpeg({ quality: 60 })
+    .toBuffer();
   const m = await sharp(half).metadata();
-  const dx = Math.round(m.width! * 0.05), dy = Math.round(m.height! * 0.05);
+  const dx = Math.round(m.width! * 0.05),
+    dy = Math.round(m.height! * 0.05);
   return sharp(half)
     .extract({ left: dx, top: dy, width: m.width! - 2 * dx, height: m.height! - 2 * dy })
     .modulate({ brightness: 1.1 })

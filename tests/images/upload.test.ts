@@ -56,7 +56,7 @@ function bombPng(w: number, h: number): Uint8Array {
   ];
   const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
   let o = 0;
-  for (const p of parts) (out.set(p, o), (o += p.length));
+  for (const p of parts) out.set(p, o), (o += p.length);
   return out;
 }
 
@@ -90,7 +90,11 @@ const echo: Endpoint = defineEndpoint({
   handle: async (c) => {
     const image = c.files.image!;
     const checked = await checkUploadPart(image, sharp);
-    return { fields: c.body, file: { field: image.field, name: image.name, type: image.type, size: image.bytes.length }, checked: { format: checked.format, width: checked.width, height: checked.height } };
+    return {
+      fields: c.body,
+      file: { field: image.field, name: image.name, type: image.type, size: image.bytes.length },
+      checked: { format: checked.format, width: checked.width, height: checked.height },
+    };
   },
 });
 
@@ -169,7 +173,10 @@ describe("multipart requests in the pipeline", () => {
     mixed.append("other", file(jpeg, "o.jpg"));
     res = await send(mixed);
     expect(res.status).toBe(422);
-    expect((((await res.json()) as Json).detail as Json[]).map((d) => d.loc).sort()).toEqual([["body", "other"], ["body", "title"]]);
+    expect((((await res.json()) as Json).detail as Json[]).map((d) => d.loc).sort()).toEqual([
+      ["body", "other"],
+      ["body", "title"],
+    ]);
 
     const two = new FormData();
     two.append("image", file(jpeg, "a.jpg"));
@@ -220,7 +227,7 @@ describe("multipart requests in the pipeline", () => {
       [["body", "image"], "x"],
       [["body", "year"], "19.5"],
     ]);
-    res = await send(new TextEncoder().encode("--xyz\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1"), {
+    res = await send(new TextEncoder().encode('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\n1'), {
       headers: { "Content-Type": "multipart/form-data; boundary=xyz" },
     });
     expect(res.status).toBe(422);
@@ -309,13 +316,13 @@ describe("checkUpload", () => {
     expect(err.issues[0]).toMatchObject({ loc: ["body", "image"], type: "image_too_many_pixels", ctx: { max_pixels: MAX_UPLOAD_PIXELS, width: 20_000, height: 20_000 } });
 
     const made = new Uint8Array(
-      await sharp({ create: { width: 9000, height: 9000, channels: 3, background: "#808080" }, limitInputPixels: false }).png({ compressionLevel: 1 }).toBuffer(),
+      await sharp({ create: { width: 9000, height: 9000, channels: 3, background: "#808080" }, limitInputPixels: false })
+        .png({ compressionLevel: 1 })
+        .toBuffer(),
     );
     const form = new FormData();
     form.append("image", file(made, "flat.png", "image/png"));
-    const res = await app.handle(
-      new Request("http://artmarket.test/v1/collectables/1/image", { method: "PUT", headers: { Authorization: `Bearer ${ctx.keys.pro}` }, body: form }),
-    );
+    const res = await app.handle(new Request("http://artmarket.test/v1/collectables/1/image", { method: "PUT", headers: { Authorization: `Bearer ${ctx.keys.pro}` }, body: form }));
     // the test endpoint caps its form at 64 KiB: check the file directly as well
     expect([413, 422]).toContain(res.status);
     await expect(checkUpload(made, sharp)).rejects.toMatchObject({ status: 422 });

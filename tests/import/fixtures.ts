@@ -68,7 +68,7 @@ export async function writeBigImport(dir: string, opts: { lots: number; artists:
     const work = 1 + ((id - 1) >> 1);
     const second = (id - 1) & 1;
     const sale = 1 + Math.min(opts.sales - 1, Math.floor((second ? 0.5 + r() * 0.5 : r() * 0.5) * opts.sales));
-    const level = 5000 * Math.exp(((work * 7919) % opts.artists) / opts.artists * 3);
+    const level = 5000 * Math.exp((((work * 7919) % opts.artists) / opts.artists) * 3);
     const est = Math.round(level / 100) * 100;
     const sold = r() < 0.8;
     const hammer = Math.round((level * Math.exp(0.3 * (r() - 0.5))) / 10) * 10;

@@ -130,7 +130,12 @@ describe("round trip: seed → export → import", () => {
     expect(restB).toEqual(restA);
     expect(metaB).not.toBe(metaA);
     const db = new Database(join(imported, "market.db"), { readonly: true });
-    const meta = Object.fromEntries(db.query<{ key: string; value: string }, []>("SELECT key, value FROM market_meta").all().map((r) => [r.key, r.value]));
+    const meta = Object.fromEntries(
+      db
+        .query<{ key: string; value: string }, []>("SELECT key, value FROM market_meta")
+        .all()
+        .map((r) => [r.key, r.value]),
+    );
     db.close();
     expect(meta.contents).toBe("import");
     expect(meta.as_of).toBe(JSON.parse(readFileSync(join(exported, "manifest.json"), "utf8")).as_of);
@@ -201,7 +206,9 @@ async function writeBadImport(dir: string): Promise<void> {
     ].join("\r\n") + "\r\n",
   );
   const sharp = loadSharp(dir);
-  await sharp({ create: { width: 40, height: 30, channels: 3, background: "#c04020" } }).png().toFile(join(dir, "red-field.png"));
+  await sharp({ create: { width: 40, height: 30, channels: 3, background: "#c04020" } })
+    .png()
+    .toFile(join(dir, "red-field.png"));
   writeFileSync(join(dir, "not-an-image.png"), "hello");
   writeJsonl(dir, "images", [
     { id: 1, artwork_id: 1, path: "red-field.png" },
@@ -295,8 +302,26 @@ describe("bad records are rejected with reasons, the rest imported", () => {
   test("accepted lots carry their sale's and artwork's columns and USD at the sale day's rate", () => {
     const lots = db.query("SELECT l.*, coalesce(n.text, '') AS notes FROM lots l LEFT JOIN lot_notes n ON n.id = l.notes_id ORDER BY l.id").all() as Record<string, unknown>[];
     expect(lots.map((l) => l.id)).toEqual([1, 2, 3, 4, 13, 14]);
-    expect(lots[0]).toMatchObject({ sale_id: 1, artwork_id: 1, artist_id: 1, house_id: 1, currency: "GBP", hammer: 1000, hammer_usd_cents: 128000, premium_usd_cents: 160000, lot_seq: 12, sale_status: "closed", sale_datetime: Date.parse("2020-03-02T18:00:00Z") / 1000 });
-    expect(lots[1]).toMatchObject({ currency: "USD", hammer_usd_cents: 200000, lot_num: "7", notes: "Signed lower right", sale_datetime: Date.parse("2021-05-10T14:00:00Z") / 1000 });
+    expect(lots[0]).toMatchObject({
+      sale_id: 1,
+      artwork_id: 1,
+      artist_id: 1,
+      house_id: 1,
+      currency: "GBP",
+      hammer: 1000,
+      hammer_usd_cents: 128000,
+      premium_usd_cents: 160000,
+      lot_seq: 12,
+      sale_status: "closed",
+      sale_datetime: Date.parse("2020-03-02T18:00:00Z") / 1000,
+    });
+    expect(lots[1]).toMatchObject({
+      currency: "USD",
+      hammer_usd_cents: 200000,
+      lot_num: "7",
+      notes: "Signed lower right",
+      sale_datetime: Date.parse("2021-05-10T14:00:00Z") / 1000,
+    });
     expect(lots[2]).toMatchObject({ status: "passed", hammer: null, lot_num: "13A", lot_seq: 13, estimate_max_usd_cents: 89600 });
     expect(lots[4]).toMatchObject({ currency: "GBP", estimate_min_usd_cents: 140000, estimate_max_usd_cents: 210000, status: "withdrawn" });
     expect(lots[5]).toMatchObject({ sale_status: "upcoming", status: "upcoming" });
@@ -369,10 +394,11 @@ describe("merge mode: records upserted by id over the current market", () => {
     await runImport({ dataDir: data, from: base, quiet: true });
     const update = temp("artmarket-merge-update-");
     writeManifest(update);
-    writeJsonl(update, "fx_rates", [{ code: "GBP", day: "2020-03-02", usd_per_unit: 1.3 }, { code: "GBP", day: "2020-03-03", usd_per_unit: 1.25 }]);
-    writeJsonl(update, "sales", [
-      { id: 2, house_id: 2, name: "Day sale (moved)", location: "London", currency: "GBP", start_datetime: "2020-03-03T10:00:00Z" },
+    writeJsonl(update, "fx_rates", [
+      { code: "GBP", day: "2020-03-02", usd_per_unit: 1.3 },
+      { code: "GBP", day: "2020-03-03", usd_per_unit: 1.25 },
     ]);
+    writeJsonl(update, "sales", [{ id: 2, house_id: 2, name: "Day sale (moved)", location: "London", currency: "GBP", start_datetime: "2020-03-03T10:00:00Z" }]);
     writeJsonl(update, "lots", [
       { id: 3, sale_id: 1, artwork_id: 2, lot_num: "13A", status: "sold", hammer: 600 },
       { id: 20, sale_id: 2, artwork_id: 3, lot_num: "9", status: "sold", hammer: 100, currency: "GBP" },
@@ -384,11 +410,21 @@ describe("merge mode: records upserted by id over the current market", () => {
     // lot 21: EUR has no rate on the new day; lot 13 (GBP, in sale 2) is repriced; lot 2 and 4 were priced in USD: still fine
     expect(report.map((r) => [r.file, r.line, r.reason])).toEqual([["lots.jsonl", 3, "no FX rate for EUR on 2020-03-03, the sale day (add it to fx_rates)"]]);
     const db = new Database(join(data, "market.db"), { readonly: true });
-    const lots = Object.fromEntries((db.query("SELECT id, status, hammer_usd_cents / 100.0 AS hammer_usd, estimate_min_usd_cents / 100.0 AS estimate_min_usd, sale_datetime, location_id FROM lots").all() as { id: number }[]).map((l) => [l.id, l]));
+    const lots = Object.fromEntries(
+      (
+        db.query("SELECT id, status, hammer_usd_cents / 100.0 AS hammer_usd, estimate_min_usd_cents / 100.0 AS estimate_min_usd, sale_datetime, location_id FROM lots").all() as {
+          id: number;
+        }[]
+      ).map((l) => [l.id, l]),
+    );
     const artists = (db.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
     const sale2 = db.query("SELECT name, location, status FROM src_sales WHERE id = 2").get();
     db.close();
-    expect(Object.keys(lots).map(Number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 13, 14, 20]);
+    expect(
+      Object.keys(lots)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([1, 2, 3, 4, 13, 14, 20]);
     expect(lots[1]).toMatchObject({ hammer_usd: 1300 }); // the changed GBP rate
     expect(lots[3]).toMatchObject({ status: "sold", hammer_usd: 780 });
     expect(lots[13]).toMatchObject({ sale_datetime: Date.parse("2020-03-03T10:00:00Z") / 1000, estimate_min_usd: 1250, location_id: 7 }); // followed its sale
@@ -438,27 +474,51 @@ describe("a structurally broken import replaces nothing", () => {
   }
 
   test("manifest of another version", async () => {
-    await expectUntouched(variant((d) => writeManifest(d, { format: "artmarket-import", version: 2, as_of: AS_OF })), /version 2 is not supported/);
+    await expectUntouched(
+      variant((d) => writeManifest(d, { format: "artmarket-import", version: 2, as_of: AS_OF })),
+      /version 2 is not supported/,
+    );
   });
   test("manifest missing", async () => {
-    await expectUntouched(variant((d) => rmSync(join(d, "manifest.json"))), /manifest\.json is missing/);
+    await expectUntouched(
+      variant((d) => rmSync(join(d, "manifest.json"))),
+      /manifest\.json is missing/,
+    );
   });
   test("manifest not JSON, or another format, or without as_of", async () => {
-    await expectUntouched(variant((d) => writeManifest(d, "{ not json")), /not valid JSON/);
-    await expectUntouched(variant((d) => writeManifest(d, { format: "other", version: 1, as_of: AS_OF })), /format must be "artmarket-import"/);
-    await expectUntouched(variant((d) => writeManifest(d, { format: "artmarket-import", version: 1 })), /as_of must be a date/);
+    await expectUntouched(
+      variant((d) => writeManifest(d, "{ not json")),
+      /not valid JSON/,
+    );
+    await expectUntouched(
+      variant((d) => writeManifest(d, { format: "other", version: 1, as_of: AS_OF })),
+      /format must be "artmarket-import"/,
+    );
+    await expectUntouched(
+      variant((d) => writeManifest(d, { format: "artmarket-import", version: 1 })),
+      /as_of must be a date/,
+    );
   });
   test("a CSV header without a required column", async () => {
-    await expectUntouched(variant((d) => writeFileSync(join(d, "artworks.csv"), "id,artist_id,title\n1,1,x\n")), /artworks\.csv: the header lacks the required column\(s\) category/);
+    await expectUntouched(
+      variant((d) => writeFileSync(join(d, "artworks.csv"), "id,artist_id,title\n1,1,x\n")),
+      /artworks\.csv: the header lacks the required column\(s\) category/,
+    );
   });
   test("one record type given as both JSONL and CSV", async () => {
-    await expectUntouched(variant((d) => writeFileSync(join(d, "lots.csv"), "id\n")), /both lots\.jsonl and lots\.csv/);
+    await expectUntouched(
+      variant((d) => writeFileSync(join(d, "lots.csv"), "id\n")),
+      /both lots\.jsonl and lots\.csv/,
+    );
   });
   test("a failure after records were read: the report says the import was aborted", async () => {
     const dir = variant((d) => writeFileSync(join(d, "benchmarks.csv"), "series,value\nSNP,1\n"));
     await expectUntouched(dir, /benchmarks\.csv: the header lacks the required column\(s\) month/);
     const reports = readdirSync(data).filter((f) => f.startsWith("import-report-"));
-    const last = readFileSync(join(data, reports.sort().at(-1)!), "utf8").trim().split("\n").at(-1)!;
+    const last = readFileSync(join(data, reports.sort().at(-1)!), "utf8")
+      .trim()
+      .split("\n")
+      .at(-1)!;
     expect(JSON.parse(last).reason).toMatch(/^import aborted, nothing replaced: benchmarks\.csv/);
   });
   test("not a directory", async () => {

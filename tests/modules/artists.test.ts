@@ -126,7 +126,11 @@ function checkSchema(schema: TSchema, value: unknown) {
 describe("GET /v1/artists filters", () => {
   // Values picked from the market so that every filter keeps some rows and drops others.
   const cases: () => { param: string; where: string; binds?: (string | number)[]; field?: string; check?: (r: Row) => boolean }[] = () => {
-    const v = (col: string, p: number) => quantileOf(all.map((r) => r[col]).filter((x) => x !== null), p);
+    const v = (col: string, p: number) =>
+      quantileOf(
+        all.map((r) => r[col]).filter((x) => x !== null),
+        p,
+      );
     const natTop = sql("SELECT nationality, count(*) n FROM artists GROUP BY 1 ORDER BY n DESC, 1 LIMIT 2").map((r) => r.nationality as string);
     const someIds = [all[3]!.id, all[17]!.id, all[150]!.id];
     const someUids = [all[5]!.uid, all[60]!.uid];
@@ -367,8 +371,16 @@ describe("schema by caller", () => {
   test("a public caller may sort by a hidden field but not filter on one (anonymous 401, sandbox 403, no DU)", async () => {
     const sorted = await get("/v1/artists?limit=1000&sort_by=MARKET_CAP", null);
     expect(ids(sorted.body.artists)).toEqual(expectedOrder("MARKET_CAP", "desc"));
-    for (const param of ["market_cap__gte=1", "total_sales__lte=5", "max_price__gte=1", "artworks_count__gte=1", "recent_lots_count__lte=1",
-      "total_sales_lots_1yr__gte=1", "total_sales_price_median_1yr__gte=1", "price_momentum_percentage_12mo__gte=0"]) {
+    for (const param of [
+      "market_cap__gte=1",
+      "total_sales__lte=5",
+      "max_price__gte=1",
+      "artworks_count__gte=1",
+      "recent_lots_count__lte=1",
+      "total_sales_lots_1yr__gte=1",
+      "total_sales_price_median_1yr__gte=1",
+      "price_momentum_percentage_12mo__gte=0",
+    ]) {
       const anon = await get(`/v1/artists?${param}`, null);
       expect(anon.status, param).toBe(401);
       expect(anon.body.detail).toContain(param.split("=")[0]!);
@@ -532,7 +544,9 @@ describe("Data Units", () => {
 
 describe("related", () => {
   const cosine = (a: Float32Array, b: Float32Array) => {
-    let d = 0, na = 0, nb = 0;
+    let d = 0,
+      na = 0,
+      nb = 0;
     for (let i = 0; i < a.length; i++) {
       d += a[i]! * b[i]!;
       na += a[i]! ** 2;
@@ -541,9 +555,7 @@ describe("related", () => {
     return d / Math.sqrt(na * nb);
   };
   test("nearest by cosine of artist_index_vector, best first, self excluded, matching a brute force in the test", async () => {
-    const vectors = new Map(
-      sql("SELECT artist_id, vector FROM artist_charts").map((r) => [r.artist_id as number, new Float32Array(new Uint8Array(r.vector).buffer)]),
-    );
+    const vectors = new Map(sql("SELECT artist_id, vector FROM artist_charts").map((r) => [r.artist_id as number, new Float32Array(new Uint8Array(r.vector).buffer)]));
     for (const id of [all[0]!.id, all[50]!.id, all[199]!.id]) {
       const { body } = await get(`/v1/artists/${id}/related?limit=8`);
       checkSchema(RelatedArtistsResponse, body);
@@ -734,8 +746,19 @@ describe("stats", () => {
       expect(body.total).toBe(list.total);
       expect(body.nationalities.reduce((s: number, n: Row) => s + n.count, 0)).toBe(list.total);
       for (let i = 1; i < body.nationalities.length; i++) expect(body.nationalities[i].count).toBeLessThanOrEqual(body.nationalities[i - 1].count);
-      for (const f of ["market_cap", "total_sales", "max_price", "min_price", "birth", "artworks_count", "recent_lots_count", "total_sales_lots_1yr",
-        "total_sales_price_median_1yr", "price_momentum_percentage_12mo", "price_momentum_percentage_5y"]) {
+      for (const f of [
+        "market_cap",
+        "total_sales",
+        "max_price",
+        "min_price",
+        "birth",
+        "artworks_count",
+        "recent_lots_count",
+        "total_sales_lots_1yr",
+        "total_sales_price_median_1yr",
+        "price_momentum_percentage_12mo",
+        "price_momentum_percentage_5y",
+      ]) {
         const s = body[f];
         const values = list.artists.map((r: Row) => r[f]).filter((v: unknown) => v !== null) as number[];
         if (values.length === 0) {
@@ -775,24 +798,58 @@ describe("query plans of the list (limit 100)", () => {
       for (const dir of ["asc", "desc"]) {
         const steps = plan(`sort_by=${sort}&sort_dir=${dir}`);
         expect(fullScan(steps), `${sort} ${dir}: ${steps}`).toBe(false);
-        expect(steps.some((s) => s.includes("TEMP B-TREE")), `${sort} ${dir}: ${steps}`).toBe(false);
-        expect(steps.some((s) => /^SCAN a USING (COVERING )?INDEX /.test(s)), `${sort} ${dir}: ${steps}`).toBe(true);
+        expect(
+          steps.some((s) => s.includes("TEMP B-TREE")),
+          `${sort} ${dir}: ${steps}`,
+        ).toBe(false);
+        expect(
+          steps.some((s) => /^SCAN a USING (COVERING )?INDEX /.test(s)),
+          `${sort} ${dir}: ${steps}`,
+        ).toBe(true);
       }
     }
   });
 
   test("every documented filter: no full scan of artists without an index", () => {
     const filters = [
-      "id__in=1,2", "uid__in=a,b", "is_top=true", "is_top=false", "nationality__in=French,German", "birth__gte=1900", "birth__lte=1900",
-      "is_living=true", "is_living=false", "market_cap__gte=1", "market_cap__lte=1", "total_sales__gte=1", "total_sales__lte=1",
-      "max_price__gte=1", "max_price__lte=1", "artworks_count__gte=1", "artworks_count__lte=1", "recent_lots_count__gte=1",
-      "recent_lots_count__lte=1", "total_sales_lots_1yr__gte=1", "total_sales_lots_1yr__lte=1", "total_sales_price_median_1yr__gte=1",
-      "total_sales_price_median_1yr__lte=1", "price_momentum_percentage_12mo__gte=1", "price_momentum_percentage_12mo__lte=1",
-      "price_momentum_percentage_5y__gte=1", "price_momentum_percentage_5y__lte=1", "q=etienne", "followed=true", "followed=false",
+      "id__in=1,2",
+      "uid__in=a,b",
+      "is_top=true",
+      "is_top=false",
+      "nationality__in=French,German",
+      "birth__gte=1900",
+      "birth__lte=1900",
+      "is_living=true",
+      "is_living=false",
+      "market_cap__gte=1",
+      "market_cap__lte=1",
+      "total_sales__gte=1",
+      "total_sales__lte=1",
+      "max_price__gte=1",
+      "max_price__lte=1",
+      "artworks_count__gte=1",
+      "artworks_count__lte=1",
+      "recent_lots_count__gte=1",
+      "recent_lots_count__lte=1",
+      "total_sales_lots_1yr__gte=1",
+      "total_sales_lots_1yr__lte=1",
+      "total_sales_price_median_1yr__gte=1",
+      "total_sales_price_median_1yr__lte=1",
+      "price_momentum_percentage_12mo__gte=1",
+      "price_momentum_percentage_12mo__lte=1",
+      "price_momentum_percentage_5y__gte=1",
+      "price_momentum_percentage_5y__lte=1",
+      "q=etienne",
+      "followed=true",
+      "followed=false",
     ];
     // every filter parameter of the grammar is in the list above
     const declared = Object.entries(ARTIST_LIST.fields).flatMap(([f, d]) => d.suffixes.map((s) => f + s));
-    for (const p of [...declared, "q", "is_living", "followed"]) expect(filters.some((f) => f.startsWith(`${p}=`)), p).toBe(true);
+    for (const p of [...declared, "q", "is_living", "followed"])
+      expect(
+        filters.some((f) => f.startsWith(`${p}=`)),
+        p,
+      ).toBe(true);
     for (const f of filters) {
       for (const sort of ["", "&sort_by=NAME"]) {
         // the probes' threshold decides between the filter's range and the sort's index: both ways

@@ -103,7 +103,9 @@ const FINANCIAL = [
 describe("filters", () => {
   const medium = (r: Row) => ` ${r.medium.toLowerCase().replace(/,/g, " ")} `;
   const upcoming = () =>
-    sql<{ artwork_id: number; house_id: number; sale_datetime: string }>("SELECT artwork_id, house_id, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots WHERE status = 'upcoming'");
+    sql<{ artwork_id: number; house_id: number; sale_datetime: string }>(
+      "SELECT artwork_id, house_id, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots WHERE status = 'upcoming'",
+    );
 
   /** [query, predicate over the stored row]; the expected rows are computed here, not by the service. */
   const cases: () => [string, (r: Row) => boolean][] = () => {
@@ -178,7 +180,11 @@ describe("filters", () => {
       ["current_estimated_price__gte=25000", "estimate_usd >= ?", [25000]],
       ["materials=canvas", "(' ' || lower(medium) || ' ') LIKE '% canvas %'", []],
       ["date_last_sold__lte=2010-06-30&last_lot_status=sold", "date(day_last_sold * 86400, 'unixepoch') <= ? AND last_lot_status = 'sold'", ["2010-06-30"]],
-      ["sale_start_datetime__gte=2026-01-01", "EXISTS (SELECT 1 FROM lots l WHERE l.artwork_id = artworks.id AND l.status = 'upcoming' AND l.sale_datetime >= unixepoch(?))", ["2026-01-01"]],
+      [
+        "sale_start_datetime__gte=2026-01-01",
+        "EXISTS (SELECT 1 FROM lots l WHERE l.artwork_id = artworks.id AND l.status = 'upcoming' AND l.sale_datetime >= unixepoch(?))",
+        ["2026-01-01"],
+      ],
     ];
     for (const [query, where, params] of direct) {
       const n = one<{ n: number }>(`SELECT count(*) AS n FROM artworks WHERE ${where}`, ...params).n;
@@ -229,7 +235,11 @@ describe("sorts", () => {
   }
 
   test("every sort value is covered here", () => {
-    expect(Object.keys(ARTWORK_SORTS).sort()).toEqual(Object.keys(keys).flatMap((k) => [`${k}_ASC`, `${k}_DESC`]).sort());
+    expect(Object.keys(ARTWORK_SORTS).sort()).toEqual(
+      Object.keys(keys)
+        .flatMap((k) => [`${k}_ASC`, `${k}_DESC`])
+        .sort(),
+    );
   });
 
   for (const field of ["NAME", "CREATION_YEAR", "SALE_DATE", "SIZE"]) {
@@ -362,7 +372,12 @@ describe("query plans", () => {
               expect({ query, total: planned.total }).toEqual({ query, total: exact(query) });
               for (const stmt of [planned.page, planned.count]) {
                 const p = explain(stmt);
-                expect({ query, p, ok: p.every((d) => !/^SCAN a\b(?! USING)/.test(d)) && p.some((d) => /USING (COVERING )?INDEX (artworks_category\w*|artworks_title_nocase|artworks_size)\b/.test(d)) }).toEqual({ query, p, ok: true });
+                expect({
+                  query,
+                  p,
+                  ok:
+                    p.every((d) => !/^SCAN a\b(?! USING)/.test(d)) && p.some((d) => /USING (COVERING )?INDEX (artworks_category\w*|artworks_title_nocase|artworks_size)\b/.test(d)),
+                }).toEqual({ query, p, ok: true });
                 if (planned.driver === "sort" && stmt === planned.page) expect({ query, p, whole: wholeSort(p) }).toEqual({ query, p, whole: false });
               }
             }
@@ -452,7 +467,9 @@ describe("schemas", () => {
       expect(r.du).toBe(s.du);
       const item = r.body.items[0];
       const fullItem = full.body.items[0];
-      const missing = Object.keys(fullItem).filter((k) => !(k in item)).sort();
+      const missing = Object.keys(fullItem)
+        .filter((k) => !(k in item))
+        .sort();
       expect(missing).toEqual(s.schema === "public" ? [...FINANCIAL, "is_followed"].sort() : []);
       expect(Object.keys(item).filter((k) => !(k in fullItem))).toEqual([]);
       expect(item.description.image.urls.w240.includes("-blur")).toBe(s.blur);
@@ -478,7 +495,16 @@ describe("schemas", () => {
     expect(a.current_estimated_price_max).toBe(edition.estimate_max_usd);
     expect(a.current_estimated_price_currency).toBe("USD");
     // the slug: the title's words in lower case joined by "-", then the id in base 36
-    expect(a.slug).toBe(`${edition.title.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "untitled"}-${edition.id.toString(36)}`);
+    expect(a.slug).toBe(
+      `${
+        edition.title
+          .toLowerCase()
+          .normalize("NFKD")
+          .replace(/[\u0300-\u036f]/g, "")
+          .replace(/[^a-z0-9]+/g, "-")
+          .replace(/^-|-$/g, "") || "untitled"
+      }-${edition.id.toString(36)}`,
+    );
     expect(a.slug.endsWith(`-${edition.id.toString(36)}`)).toBe(true);
     // the uid of a work generated without one: "aw-", the id in base 36, the title's slug (stored as '')
     expect(edition.uid).toBe("");
@@ -523,7 +549,10 @@ describe("schemas", () => {
     const sold = rows.find((r) => r.last_lot_status === "sold" && r.estimate_usd !== null)!;
     const r = await get(`/v1/artworks/${sold.id}?preferred_currency=GBP`);
     const a = r.body;
-    const last = one<any>("SELECT *, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots WHERE artwork_id = ? ORDER BY lots.sale_datetime DESC, id DESC LIMIT 1", sold.id);
+    const last = one<any>(
+      "SELECT *, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots WHERE artwork_id = ? ORDER BY lots.sale_datetime DESC, id DESC LIMIT 1",
+      sold.id,
+    );
     const saleRate = rate("GBP", last.sale_datetime);
     expect(a.price.preferred_currency).toBe("GBP");
     expect(a.price.hammer_preferred).toBeCloseTo(last.hammer_usd_cents / 100 / saleRate, 2);
@@ -665,8 +694,7 @@ describe("chart", () => {
     // preferred currency: hammers at the sale day's rate
     const gbp = (await get(`/v1/artworks/${a.id}/chart?preferred_currency=GBP`)).body;
     expect(gbp.unit).toBe("GBP");
-    const rate = (day: string) =>
-      one<{ r: number }>("SELECT usd_per_unit AS r FROM fx_rates WHERE code = 'GBP' AND day <= ? ORDER BY day DESC LIMIT 1", day).r;
+    const rate = (day: string) => one<{ r: number }>("SELECT usd_per_unit AS r FROM fx_rates WHERE code = 'GBP' AND day <= ? ORDER BY day DESC LIMIT 1", day).r;
     gbp.series[0].data.forEach((p: { time: string; value: number }, i: number) => {
       expect(p.value).toBeCloseTo(sold[i]!.hammer_usd / rate(p.time), 2);
     });
@@ -675,9 +703,7 @@ describe("chart", () => {
 
 describe("editions", () => {
   test("an edition: every copy of its group, each with its lots oldest first", async () => {
-    const group = one<{ g: number }>(
-      "SELECT edition_group_id AS g FROM artworks WHERE edition_group_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1",
-    ).g;
+    const group = one<{ g: number }>("SELECT edition_group_id AS g FROM artworks WHERE edition_group_id IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1").g;
     const members = sql<{ id: number }>("SELECT id FROM artworks WHERE edition_group_id = ? ORDER BY edition_number, id", group).map((r) => r.id);
     const r = await get(`/v1/artworks/${members.at(-1)}/editions?preferred_currency=EUR`);
     expect(r.status).toBe(200);

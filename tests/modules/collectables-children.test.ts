@@ -47,7 +47,15 @@ describe("acquisition (GET|PATCH …/acquired)", () => {
     expect(res.status).toBe(200);
     expect(du(res)).toBe("1");
     const a1 = await json(res);
-    expect(a1).toMatchObject({ date: "2012-03-15", price: 25000, currency: "GBP", price_usd: usd(25000, "GBP", "2012-03-15"), source_type: "auction", auction_house_id: house.id, auction_house_name: house.name });
+    expect(a1).toMatchObject({
+      date: "2012-03-15",
+      price: 25000,
+      currency: "GBP",
+      price_usd: usd(25000, "GBP", "2012-03-15"),
+      source_type: "auction",
+      auction_house_id: house.id,
+      auction_house_name: house.name,
+    });
     const a2 = await json(await call(`/v1/collectables/${c.id}/acquired`, "PATCH", { seller_name: "Estate of X", currency: "EUR" }));
     expect(a2).toEqual({ ...a1, seller_name: "Estate of X", currency: "EUR", price_usd: usd(25000, "EUR", "2012-03-15") });
     const a3 = await json(await call(`/v1/collectables/${c.id}/acquired`, "PATCH", { auction_house_id: null, auction_house_name: "A small house", date: null }));
@@ -83,7 +91,16 @@ const KINDS = [
     name: "appraisals",
     param: "appraisal_id",
     create: { type: "insurance", value: 12000, currency: "EUR", date: "2019-05-20", company_name: "Appraisers Ltd", is_best_guess: false },
-    expected: (r: Json) => ({ type: "insurance", value: 12000, currency: "EUR", value_usd: usd(12000, "EUR", "2019-05-20"), date: "2019-05-20", company_name: "Appraisers Ltd", is_best_guess: false, id: r.id }),
+    expected: (r: Json) => ({
+      type: "insurance",
+      value: 12000,
+      currency: "EUR",
+      value_usd: usd(12000, "EUR", "2019-05-20"),
+      date: "2019-05-20",
+      company_name: "Appraisers Ltd",
+      is_best_guess: false,
+      id: r.id,
+    }),
     patch: { value: 15000, currency: "JPY" },
     after: (r: Json) => ({ ...r, value: 15000, currency: "JPY", value_usd: usd(15000, "JPY", "2019-05-20") }),
     clear: { company_name: null },
@@ -115,7 +132,18 @@ const KINDS = [
     name: "sales",
     param: "sale_id",
     create: { value: 30000, date: "2016-11-02", location: "Geneva", type: "private", seller_name: "A dealer" },
-    expected: (r: Json) => ({ value: 30000, currency: "USD", value_usd: 30000, date: "2016-11-02", location: "Geneva", type: "private", auction_house_id: null, auction_house_name: null, seller_name: "A dealer", id: r.id }),
+    expected: (r: Json) => ({
+      value: 30000,
+      currency: "USD",
+      value_usd: 30000,
+      date: "2016-11-02",
+      location: "Geneva",
+      type: "private",
+      auction_house_id: null,
+      auction_house_name: null,
+      seller_name: "A dealer",
+      id: r.id,
+    }),
     patch: { currency: "CHF", date: "2017-01-10" },
     after: (r: Json) => ({ ...r, currency: "CHF", date: "2017-01-10", value_usd: usd(30000, "CHF", "2017-01-10") }),
     clear: { seller_name: null },
@@ -260,7 +288,12 @@ describe("comp sets (GET|PUT|DELETE …/comps)", () => {
     const c = await newCollectable();
     const w = works();
     const path = `/v1/collectables/${c.id}/comps`;
-    await call(path, "PUT", { comps: [{ artist_id: w[0]!.artist_id, artwork_id: w[0]!.id }, { artist_id: w[1]!.artist_id, artwork_id: w[1]!.id }] });
+    await call(path, "PUT", {
+      comps: [
+        { artist_id: w[0]!.artist_id, artwork_id: w[0]!.id },
+        { artist_id: w[1]!.artist_id, artwork_id: w[1]!.id },
+      ],
+    });
     const other = marketRow(ctx, "SELECT id, name FROM artists WHERE id <> ? ORDER BY id LIMIT 1", w[0]!.artist_id);
     ctx.deps.account.run("UPDATE collectable_comps SET artist_id = ? WHERE collectable_id = ? AND position = 0", [other.id, c.id]);
     ctx.deps.account.run("UPDATE collectable_comps SET artwork_id = 987654321 WHERE collectable_id = ? AND position = 1", [c.id]);
@@ -298,7 +331,12 @@ describe("comp sets (GET|PUT|DELETE …/comps)", () => {
     const c = await newCollectable();
     const w = works();
     const path = `/v1/collectables/${c.id}/comps`;
-    await call(path, "PUT", { comps: [{ artist_id: w[0]!.artist_id, artwork_id: w[0]!.id }, { artist_id: w[1]!.artist_id, artwork_id: w[1]!.id }] });
+    await call(path, "PUT", {
+      comps: [
+        { artist_id: w[0]!.artist_id, artwork_id: w[0]!.id },
+        { artist_id: w[1]!.artist_id, artwork_id: w[1]!.id },
+      ],
+    });
     const second = await json(await call(path, "PUT", { comps: [{ artist_id: w[2]!.artist_id, artwork_id: w[2]!.id, weight: 3 }] }));
     expect(second.comps.map((x: Json) => [x.artwork_id, x.weight])).toEqual([[w[2]!.id, 3]]);
     expect(rowsOf(ctx, "collectable_comps", c.id).map((r) => r.artwork_id)).toEqual([w[2]!.id]);
@@ -333,11 +371,25 @@ describe("comp sets (GET|PUT|DELETE …/comps)", () => {
     await call(path, "PUT", { comps: [{ artist_id: w[4]!.artist_id, artwork_id: w[4]!.id }] });
     const before = await json(await call(path));
     expect(before.comps).toEqual(kept.comps);
-    d = await expect422(await call(path, "PUT", { comps: [{ artist_id: w[0]!.artist_id, artwork_id: w[0]!.id }, { artist_id: 1, artwork_id: 98765432 }] }));
+    d = await expect422(
+      await call(path, "PUT", {
+        comps: [
+          { artist_id: w[0]!.artist_id, artwork_id: w[0]!.id },
+          { artist_id: 1, artwork_id: 98765432 },
+        ],
+      }),
+    );
     expect(d).toEqual([{ loc: ["body", "comps", 1, "artwork_id"], msg: "Artwork 98765432 does not exist", type: "value_error", input: 98765432, ctx: { reference: "artworks" } }]);
     d = await expect422(await call(path, "PUT", { comps: [{ artist_id: 98765432, artwork_id: w[0]!.id }] }));
     expect(d).toEqual([{ loc: ["body", "comps", 0, "artist_id"], msg: "Artist 98765432 does not exist", type: "value_error", input: 98765432, ctx: { reference: "artists" } }]);
-    d = await expect422(await call(path, "PUT", { comps: [{ artist_id: w[0]!.artist_id, artwork_id: w[0]!.id }, { artist_id: w[0]!.artist_id, artwork_id: w[0]!.id }] }));
+    d = await expect422(
+      await call(path, "PUT", {
+        comps: [
+          { artist_id: w[0]!.artist_id, artwork_id: w[0]!.id },
+          { artist_id: w[0]!.artist_id, artwork_id: w[0]!.id },
+        ],
+      }),
+    );
     expect(d[0]).toMatchObject({ loc: ["body", "comps", 1, "artwork_id"], type: "value_error" });
     d = await expect422(await call(path, "PUT", { comps: [{ artist_id: "one", artwork_id: w[0]!.id, weight: -1 }] }));
     expect(d.map((x) => `${x.loc.join(".")} ${x.type}`).sort()).toEqual(["body.comps.0.artist_id int_parsing", "body.comps.0.weight greater_than_equal"]);

@@ -13,7 +13,14 @@ export function form(fields: Record<string, string | number>, image?: { bytes: U
 }
 
 /** A multipart request (POST /v1/collectables, PUT …/image) as the caller with `key`; a 2xx JSON answer is checked against its schema. */
-export async function send(ctx: TestContext, path: string, method: string, body: FormData | string, key: string | null = ctx.keys.enterprise, headers: Record<string, string> = {}): Promise<Response> {
+export async function send(
+  ctx: TestContext,
+  path: string,
+  method: string,
+  body: FormData | string,
+  key: string | null = ctx.keys.enterprise,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const h: Record<string, string> = { ...headers };
   if (key !== null) h.Authorization = `Bearer ${key}`;
   const res = await ctx.app.handle(new Request(`http://artmarket.test${path}`, { method, headers: h, body }));
@@ -21,7 +28,12 @@ export async function send(ctx: TestContext, path: string, method: string, body:
   return res;
 }
 
-export async function create(ctx: TestContext, fields: Record<string, string | number>, image?: { bytes: Uint8Array; type?: string }, key: string = ctx.keys.enterprise): Promise<Json> {
+export async function create(
+  ctx: TestContext,
+  fields: Record<string, string | number>,
+  image?: { bytes: Uint8Array; type?: string },
+  key: string = ctx.keys.enterprise,
+): Promise<Json> {
   const res = await send(ctx, "/v1/collectables", "POST", form(fields, image), key);
   const body = (await res.json()) as Json;
   expect({ status: res.status, body }).toMatchObject({ status: 200 });
@@ -57,10 +69,15 @@ export function pngHeaderOnly(width: number, height: number): Uint8Array {
   dv.setUint32(0, width);
   dv.setUint32(4, height);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", new Uint8Array([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), chunk("IEND", new Uint8Array(0))];
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", new Uint8Array([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
+    chunk("IEND", new Uint8Array(0)),
+  ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let o = 0;
-  for (const p of parts) (out.set(p, o), (o += p.length));
+  for (const p of parts) out.set(p, o), (o += p.length);
   return out;
 }
 

@@ -122,7 +122,9 @@ describe("create (POST /v1/collectables, multipart)", () => {
       current_price_source: "manual",
       machine_estimated_price: a.estimate_usd,
     });
-    const d = await expect422(await send(ctx, "/v1/collectables", "POST", form({ artist_id: 1, category_id: 1, edition_unique_type: "unique", damage_ids: "1,777777", surface_ids: "x" })));
+    const d = await expect422(
+      await send(ctx, "/v1/collectables", "POST", form({ artist_id: 1, category_id: 1, edition_unique_type: "unique", damage_ids: "1,777777", surface_ids: "x" })),
+    );
     expect(d.map((x) => [x.loc, x.type])).toEqual([[["body", "surface_ids", 0], "int_parsing"]]);
     const d2 = await expect422(await send(ctx, "/v1/collectables", "POST", form({ artist_id: 1, category_id: 1, edition_unique_type: "unique", damage_ids: "1,777777" })));
     expect(d2).toEqual([{ loc: ["body", "damage_ids", 1], msg: "Damage 777777 does not exist", type: "value_error", input: 777777, ctx: { reference: "damages" } }]);
@@ -157,7 +159,8 @@ describe("create (POST /v1/collectables, multipart)", () => {
 
   test("a suggested artwork by another artist seeds the record too (200), its estimate is not the machine estimate; PATCH artist_id keeps the link", async () => {
     const a = artwork(3);
-    const other = marketRow(ctx, "SELECT id FROM artists WHERE id <> ? AND id IN (SELECT artist_id FROM artworks WHERE estimate_usd IS NOT NULL) ORDER BY id LIMIT 1", a.artist_id).id as number;
+    const other = marketRow(ctx, "SELECT id FROM artists WHERE id <> ? AND id IN (SELECT artist_id FROM artworks WHERE estimate_usd IS NOT NULL) ORDER BY id LIMIT 1", a.artist_id)
+      .id as number;
     const res = await send(ctx, "/v1/collectables", "POST", form({ artist_id: other, category_id: a.category_id, edition_unique_type: "unique", suggested_artwork_id: a.id }));
     expect(res.status).toBe(200);
     const c = await json(res);
@@ -263,10 +266,14 @@ describe("image upload (PUT …/{id}/image)", () => {
     const before = await get(c.id);
     const none = await expect422(await send(ctx, `/v1/collectables/${c.id}/image`, "PUT", form({})));
     expect(none[0]).toMatchObject({ loc: ["body", "image"], type: "missing" });
-    const svg = await expect422(await send(ctx, `/v1/collectables/${c.id}/image`, "PUT", form({}, { bytes: new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>") })));
+    const svg = await expect422(
+      await send(ctx, `/v1/collectables/${c.id}/image`, "PUT", form({}, { bytes: new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>") })),
+    );
     expect(svg[0]).toMatchObject({ loc: ["body", "image"], type: "image_type" });
     await expect422(await send(ctx, `/v1/collectables/${c.id}/image`, "PUT", form({ title: "x" }, { bytes: await png(ctx) })));
-    const asText = await expect422(await send(ctx, `/v1/collectables/${c.id}/image`, "PUT", JSON.stringify({ image: "x" }), ctx.keys.enterprise, { "Content-Type": "application/json" }));
+    const asText = await expect422(
+      await send(ctx, `/v1/collectables/${c.id}/image`, "PUT", JSON.stringify({ image: "x" }), ctx.keys.enterprise, { "Content-Type": "application/json" }),
+    );
     expect(asText[0]).toMatchObject({ loc: ["body", "image"] });
     expect((await send(ctx, `/v1/collectables/${c.id}/image`, "PUT", "<p>hi</p>", ctx.keys.enterprise, { "Content-Type": "text/html" })).status).toBe(415);
     expect(await get(c.id)).toEqual(before);
@@ -285,7 +292,12 @@ describe("partial update (PATCH)", () => {
     const p1 = await json(res);
     expect(p1).toEqual({ ...c, condition: "Very good", signature: "signed lower right", damage_ids: damages, updated_at: p1.updated_at });
     expect(p1.updated_at > c.updated_at).toBe(true);
-    const p2 = await json(await ctx.call(`/v1/collectables/${c.id}`, { method: "PATCH", body: { condition: null, material_ids: materials, measurements: { unit: "in", depth: 2 }, edition: { edition_unique_type: "edition", edition_size: 5 } } }));
+    const p2 = await json(
+      await ctx.call(`/v1/collectables/${c.id}`, {
+        method: "PATCH",
+        body: { condition: null, material_ids: materials, measurements: { unit: "in", depth: 2 }, edition: { edition_unique_type: "edition", edition_size: 5 } },
+      }),
+    );
     expect(p2).toMatchObject({
       condition: null,
       signature: "signed lower right",
@@ -300,7 +312,15 @@ describe("partial update (PATCH)", () => {
       title: a.title,
     });
     const p3 = await json(await ctx.call(`/v1/collectables/${c.id}`, { method: "PATCH", body: { measurements_height: null, title: "Renamed", current_location: "Vault 3" } }));
-    expect(p3).toEqual({ ...p2, measurements_height: null, title: "Renamed", current_location: "Vault 3", updated_at: p3.updated_at, machine_estimated_price: p3.machine_estimated_price, current_estimated_price: p3.current_estimated_price });
+    expect(p3).toEqual({
+      ...p2,
+      measurements_height: null,
+      title: "Renamed",
+      current_location: "Vault 3",
+      updated_at: p3.updated_at,
+      machine_estimated_price: p3.machine_estimated_price,
+      current_estimated_price: p3.current_estimated_price,
+    });
     // an empty patch changes nothing
     const p4 = await json(await ctx.call(`/v1/collectables/${c.id}`, { method: "PATCH", body: {} }));
     expect(p4).toEqual(p3);
@@ -333,7 +353,10 @@ describe("partial update (PATCH)", () => {
     d = await expect422(await patch({ measurements: { height: "tall" } }));
     expect(d[0]).toMatchObject({ loc: ["body", "measurements", "height"], type: "float_parsing" });
     d = await expect422(await patch({ artist_id: 999999, category_id: 4242 }));
-    expect(d.map((x) => x.loc)).toEqual([["body", "artist_id"], ["body", "category_id"]]);
+    expect(d.map((x) => x.loc)).toEqual([
+      ["body", "artist_id"],
+      ["body", "category_id"],
+    ]);
     const other = marketRow(ctx, "SELECT id FROM artists WHERE id <> ? ORDER BY id LIMIT 1", a.artist_id).id;
     d = await expect422(await patch({ edition_number: 9, edition_size: 4 }));
     expect(d[0]).toMatchObject({ loc: ["body", "edition_number"] });
@@ -356,7 +379,15 @@ describe("delete", () => {
     expect((await ctx.call(`/v1/collectables/${c.id}/sales`, { method: "POST", body: { value: 100, date: "2019-01-01" } })).status).toBe(200);
     expect((await ctx.call(`/v1/collectables/${c.id}/acquired`, { method: "PATCH", body: { price: 10 } })).status).toBe(200);
     expect((await ctx.call(`/v1/collectables/${c.id}/comps`, { method: "PUT", body: { comps: [{ artist_id: a.artist_id, artwork_id: a.id }] } })).status).toBe(200);
-    const tables = ["collectables", "collectable_acquisitions", "collectable_appraisals", "collectable_provenance", "collectable_sales", "collectable_comp_sets", "collectable_comps"];
+    const tables = [
+      "collectables",
+      "collectable_acquisitions",
+      "collectable_appraisals",
+      "collectable_provenance",
+      "collectable_sales",
+      "collectable_comp_sets",
+      "collectable_comps",
+    ];
     expect(tables.map((t) => rowsOf(ctx, t, c.id).length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
     const res = await ctx.call(`/v1/collectables/${c.id}`, { method: "DELETE" });
     expect(res.status).toBe(200);
@@ -382,7 +413,8 @@ describe("list (GET /v1/collectables)", () => {
     const works = marketRows(ctx, "SELECT a.* FROM artworks a WHERE a.estimate_usd IS NOT NULL AND a.edition_group_id IS NULL ORDER BY a.estimate_usd DESC LIMIT 40");
     const picks = [works[0]!, works[10]!, works[20]!, works[30]!];
     made = [];
-    for (const w of picks) made.push(await create(ctx, { artist_id: w.artist_id, category_id: w.category_id, edition_unique_type: "unique", suggested_artwork_id: w.id }, undefined, lister.key));
+    for (const w of picks)
+      made.push(await create(ctx, { artist_id: w.artist_id, category_id: w.category_id, edition_unique_type: "unique", suggested_artwork_id: w.id }, undefined, lister.key));
     await ctx.call(`/v1/collectables/${made[3]!.id}`, { method: "PATCH", key: lister.key, body: { selected_price_type: "manual", manual_price_value: 1e12 } });
   });
   const list = async (query = "") => {
@@ -407,14 +439,19 @@ describe("list (GET /v1/collectables)", () => {
   });
 
   test("filters: artist_id, category_id, value range, title; sorts by value, artist name and title", async () => {
-    const values = made.map((m, i) => (i === 3 ? 1e12 : m.current_estimated_price as number));
+    const values = made.map((m, i) => (i === 3 ? 1e12 : (m.current_estimated_price as number)));
     const byValue = (await list("?sort=VALUE_DESC")).body.items.map((i: Json) => i.current_estimated_price);
     expect(byValue).toEqual([...values].sort((x, y) => y - x));
     expect((await list("?sort=VALUE_ASC")).body.items.map((i: Json) => i.current_estimated_price)).toEqual([...values].sort((x, y) => x - y));
     const lo = Math.min(...values.slice(0, 3));
     const hi = values[0]!;
     const ranged = (await list(`?value__gte=${lo}&value__lte=${hi}`)).body;
-    expect(ranged.items.map((i: Json) => i.id).sort()).toEqual(made.slice(0, 3).map((m) => m.id).sort());
+    expect(ranged.items.map((i: Json) => i.id).sort()).toEqual(
+      made
+        .slice(0, 3)
+        .map((m) => m.id)
+        .sort(),
+    );
     expect(ranged.total_count).toBe(3);
     const artist = made[1]!.artist_id;
     const byArtist = (await list(`?artist_id=${artist}`)).body.items;
@@ -470,14 +507,27 @@ describe("valuation", () => {
     expect(currentValue({ selected_price_type: "manual", manual_price_value: 900 }, acq, 100)).toEqual({ value: 900, source: "manual" });
     expect(currentValue({ selected_price_type: "manual", manual_price_value: null }, acq, 100)).toEqual({ value: 500, source: "acquisition" });
     expect(currentValue({ selected_price_type: "machine", manual_price_value: 900 }, acq, 100)).toEqual({ value: 500, source: "acquisition" });
-    expect(currentValue({ selected_price_type: "machine", manual_price_value: 900 }, { use_instead_of_estimates: true, price_usd: null }, 100)).toEqual({ value: 100, source: "machine" });
-    expect(currentValue({ selected_price_type: "machine", manual_price_value: null }, { use_instead_of_estimates: false, price_usd: 500 }, 100)).toEqual({ value: 100, source: "machine" });
+    expect(currentValue({ selected_price_type: "machine", manual_price_value: 900 }, { use_instead_of_estimates: true, price_usd: null }, 100)).toEqual({
+      value: 100,
+      source: "machine",
+    });
+    expect(currentValue({ selected_price_type: "machine", manual_price_value: null }, { use_instead_of_estimates: false, price_usd: 500 }, 100)).toEqual({
+      value: 100,
+      source: "machine",
+    });
     expect(currentValue({ selected_price_type: "machine", manual_price_value: null }, null, null)).toEqual({ value: null, source: null });
   });
 
   test("machine estimate from the artist's comparable works: same category, else all; follows measurements and year", async () => {
-    const artist = marketRow(ctx, "SELECT artist_id AS id FROM artworks WHERE estimate_usd IS NOT NULL GROUP BY artist_id HAVING count(DISTINCT category_id) >= 2 ORDER BY count(*) DESC LIMIT 1").id;
-    const cats = marketRows<{ category_id: number }>(ctx, "SELECT DISTINCT category_id FROM artworks WHERE artist_id = ? AND estimate_usd IS NOT NULL ORDER BY category_id", artist).map((r) => r.category_id);
+    const artist = marketRow(
+      ctx,
+      "SELECT artist_id AS id FROM artworks WHERE estimate_usd IS NOT NULL GROUP BY artist_id HAVING count(DISTINCT category_id) >= 2 ORDER BY count(*) DESC LIMIT 1",
+    ).id;
+    const cats = marketRows<{ category_id: number }>(
+      ctx,
+      "SELECT DISTINCT category_id FROM artworks WHERE artist_id = ? AND estimate_usd IS NOT NULL ORDER BY category_id",
+      artist,
+    ).map((r) => r.category_id);
     const absent = marketRow(ctx, `SELECT id FROM categories WHERE id NOT IN (${cats.join(",")}) ORDER BY id LIMIT 1`)?.id;
     const poolOf = (category?: number) =>
       marketRows(ctx, `SELECT * FROM artworks WHERE artist_id = ? AND estimate_usd IS NOT NULL ${category ? `AND category_id = ${category}` : ""}`, artist).map((w) => ({
@@ -508,8 +558,7 @@ describe("valuation", () => {
     const a = artwork(17);
     const c = await create(ctx, { artist_id: a.artist_id, category_id: a.category_id, edition_unique_type: "unique", suggested_artwork_id: a.id });
     await ctx.call(`/v1/collectables/${c.id}/acquired`, { method: "PATCH", body: { price: 100, currency: "EUR", date: "2000-01-03" } });
-    const stale = () =>
-      ctx.deps.account.run("UPDATE collectables SET machine_estimate_usd = 1, machine_estimate_basis = NULL, valued_on = 'an older market' WHERE id = ?", [c.id]);
+    const stale = () => ctx.deps.account.run("UPDATE collectables SET machine_estimate_usd = 1, machine_estimate_basis = NULL, valued_on = 'an older market' WHERE id = ?", [c.id]);
     stale();
     ctx.deps.account.run("UPDATE collectable_acquisitions SET price_usd = 1 WHERE collectable_id = ?", [c.id]);
     const fresh = await get(c.id);
@@ -622,7 +671,12 @@ describe("isolation: another user's collectable is 404 on every route and method
   });
 
   test("no key is 401; a bad path id is 422", async () => {
-    for (const [method, path] of [["GET", "/v1/collectables"], ["GET", "/v1/collectables/1"], ["DELETE", "/v1/collectables/1"], ["GET", "/v1/collectables/1/comps"]]) {
+    for (const [method, path] of [
+      ["GET", "/v1/collectables"],
+      ["GET", "/v1/collectables/1"],
+      ["DELETE", "/v1/collectables/1"],
+      ["GET", "/v1/collectables/1/comps"],
+    ]) {
       expect((await ctx.call(path!, { method, key: null })).status).toBe(401);
     }
     expect((await send(ctx, "/v1/collectables", "POST", form({ artist_id: 1, category_id: 1, edition_unique_type: "unique" }), null)).status).toBe(401);

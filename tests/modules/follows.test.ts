@@ -9,9 +9,17 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const followed = (kind: string) =>
-  ctx.deps.account.query("SELECT target_id FROM follows WHERE kind = ? ORDER BY target_id").all(kind).map((r: any) => r.target_id);
+  ctx.deps.account
+    .query("SELECT target_id FROM follows WHERE kind = ? ORDER BY target_id")
+    .all(kind)
+    .map((r: any) => r.target_id);
 
-for (const [plural, kind, table] of [["artists", "artist", "artists"], ["artworks", "artwork", "artworks"], ["lots", "lot", "lots"], ["sales", "sale", "sales"]] as const) {
+for (const [plural, kind, table] of [
+  ["artists", "artist", "artists"],
+  ["artworks", "artwork", "artworks"],
+  ["lots", "lot", "lots"],
+  ["sales", "sale", "sales"],
+] as const) {
   describe(`${plural} follow`, () => {
     test("follow: 204, no body, 0 DU; twice keeps one; unfollow twice: 204 both", async () => {
       const id = (ctx.deps.market.query(`SELECT id FROM ${table} ORDER BY id LIMIT 1 OFFSET 3`).get() as { id: number }).id;

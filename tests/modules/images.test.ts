@@ -88,7 +88,12 @@ beforeAll(async () => {
   mkdirSync(dir, { recursive: true });
   const pixels = Buffer.alloc(600 * 450 * 3);
   for (let y = 0; y < 450; y++) for (let x = 0; x < 600; x++) pixels.set([(x * 7) & 255, (y * 5) & 255, ((x ^ y) * 3) & 255], (y * 600 + x) * 3);
-  writeFileSync(join(dir, "small.jpg"), await sharp(pixels, { raw: { width: 600, height: 450, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
+  writeFileSync(
+    join(dir, "small.jpg"),
+    await sharp(pixels, { raw: { width: 600, height: 450, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toBuffer(),
+  );
   const market = new Database(join(ctx.dataDir, "market.db"));
   market.run("PRAGMA busy_timeout = 5000");
   fileImageId = market.query<{ id: number }, []>("SELECT max(id) + 1 AS id FROM images").get()!.id;

@@ -69,7 +69,9 @@ describe("filters", () => {
     const [loc1, loc2] = db
       .query("SELECT a.id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY a.id ORDER BY count(*) DESC LIMIT 2 OFFSET 1")
       .all() as { id: number; name: string }[];
-    const at = one<{ sale_datetime: string }>("SELECT strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots ORDER BY id LIMIT 1 OFFSET 500").sale_datetime;
+    const at = one<{ sale_datetime: string }>(
+      "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime FROM lots ORDER BY id LIMIT 1 OFFSET 500",
+    ).sale_datetime;
     return [
       ["status=sold", "status = 'sold'", []],
       ["status__in=passed,withdrawn", "status IN ('passed', 'withdrawn')", []],
@@ -104,7 +106,11 @@ describe("filters", () => {
       ["is_top=no", "is_top = 0", []],
       ["status=sold&hammer_price_usd__gte=20000&hammer_price_usd__lte=60000", "status = 'sold' AND hammer_usd_cents BETWEEN 20000 * 100 AND 60000 * 100", []],
       ["is_top=true&creation_year__lte=1950&premium_price_usd__gte=5000", "is_top = 1 AND creation_year <= 1950 AND premium_usd_cents >= 5000 * 100", []],
-      [`sale_datetime__gte=2015-01-01&hammer_price_estimate_max_usd__lte=3000&creation_year__gte=1990`, "sale_datetime >= unixepoch('2015-01-01') AND estimate_max_usd_cents <= 3000 * 100 AND creation_year >= 1990", []],
+      [
+        `sale_datetime__gte=2015-01-01&hammer_price_estimate_max_usd__lte=3000&creation_year__gte=1990`,
+        "sale_datetime >= unixepoch('2015-01-01') AND estimate_max_usd_cents <= 3000 * 100 AND creation_year >= 1990",
+        [],
+      ],
       [`artist_id=${artist.artist_id}&status=sold&hammer_price_usd__gte=1000`, "artist_id = ? AND status = 'sold' AND hammer_usd_cents >= 1000 * 100", [artist.artist_id]],
     ];
   };
@@ -174,7 +180,11 @@ describe("sorts", () => {
   };
 
   test("every sort value is declared", () => {
-    expect(Object.keys(LOT_SORTS).sort()).toEqual(Object.keys(KEYS).flatMap((k) => [`${k}_ASC`, `${k}_DESC`]).sort());
+    expect(Object.keys(LOT_SORTS).sort()).toEqual(
+      Object.keys(KEYS)
+        .flatMap((k) => [`${k}_ASC`, `${k}_DESC`])
+        .sort(),
+    );
     expect(LOT_LIST.defaultSort).toBe("SALE_DATE_DESC");
   });
 
@@ -230,7 +240,9 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
   const filters = (): [string, string, (string | number)[]][] => {
     const house = (ndb.query("SELECT house_id AS v FROM lots GROUP BY house_id ORDER BY count(*) DESC LIMIT 1").get() as { v: number }).v;
     const artist = (ndb.query("SELECT artist_id AS v FROM lots GROUP BY artist_id ORDER BY count(*) DESC LIMIT 1").get() as { v: number }).v;
-    const hammer = (ndb.query("SELECT hammer_usd_cents / 100.0 AS v FROM lots WHERE hammer_usd_cents IS NOT NULL ORDER BY hammer_usd_cents DESC LIMIT 1 OFFSET 300").get() as { v: number }).v;
+    const hammer = (
+      ndb.query("SELECT hammer_usd_cents / 100.0 AS v FROM lots WHERE hammer_usd_cents IS NOT NULL ORDER BY hammer_usd_cents DESC LIMIT 1 OFFSET 300").get() as { v: number }
+    ).v;
     return [
       ["", "1", []],
       ["status=sold", "status = 'sold'", []],
@@ -263,7 +275,19 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
             const expected = (ndb.query(`SELECT id FROM lots WHERE ${c.cond} ORDER BY (${x} IS NULL), ${x}, id`).all(...c.params) as { id: number }[]).map((r) => r.id);
             const withValue = (ndb.query(`SELECT count(*) AS n FROM lots WHERE ${c.cond} AND ${x} IS NOT NULL`).get(...c.params) as { n: number }).n;
             expect({ q: c.q, some: expected.length > 0 }).toEqual({ q: c.q, some: true });
-            const offsets = new Set([0, 1, withValue - 4, withValue - 3, withValue - 1, withValue, withValue + 1, withValue + 2, expected.length - 1, expected.length, expected.length + 5]);
+            const offsets = new Set([
+              0,
+              1,
+              withValue - 4,
+              withValue - 3,
+              withValue - 1,
+              withValue,
+              withValue + 1,
+              withValue + 2,
+              expected.length - 1,
+              expected.length,
+              expected.length + 5,
+            ]);
             for (const offset of [...offsets].filter((o) => o >= 0)) {
               for (const limit of [1, 3]) {
                 const qs = `${c.q.startsWith("followed") ? c.q.slice(9).trim() : c.q}&sort=${sort}&limit=${limit}&offset=${offset}`;
@@ -296,7 +320,10 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
         (ndb.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql === list.sql ? list.params : [...list.nulls!.rows.params, 21, 0])) as { detail: string }[]).map((r) => r.detail),
       );
       expect({ sort, plans }).toEqual({ sort, plans: [[`SEARCH lots USING COVERING INDEX ${index} (${x}>?)`], [`SEARCH lots USING COVERING INDEX ${index} (${x}=?)`]] });
-      const ranged = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&${x === "creation_year" ? "creation_year__gte=1900" : "hammer_price_estimate_max_usd__gte=1000"}`)));
+      const ranged = lotListSql(
+        ndb,
+        parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&${x === "creation_year" ? "creation_year__gte=1900" : "hammer_price_estimate_max_usd__gte=1000"}`)),
+      );
       expect(ranged.nulls === undefined).toBe(x !== "estimate_min_usd_cents");
     }
   });
@@ -306,10 +333,9 @@ describe("paging", () => {
   test("has_more is true exactly while more rows exist; pages do not overlap and cover the list", async () => {
     for (const limit of [7, 10]) {
       // an artist with a lot count that is a multiple of 10, and one that is not, if the market has them
-      const artist = one<{ artist_id: number; n: number }>(
-        `SELECT artist_id, count(*) AS n FROM lots GROUP BY artist_id HAVING n BETWEEN 21 AND 60 AND n % ? = 0 ORDER BY n LIMIT 1`,
-        limit,
-      ) ?? one<{ artist_id: number; n: number }>("SELECT artist_id, count(*) AS n FROM lots GROUP BY artist_id HAVING n BETWEEN 21 AND 60 LIMIT 1");
+      const artist =
+        one<{ artist_id: number; n: number }>(`SELECT artist_id, count(*) AS n FROM lots GROUP BY artist_id HAVING n BETWEEN 21 AND 60 AND n % ? = 0 ORDER BY n LIMIT 1`, limit) ??
+        one<{ artist_id: number; n: number }>("SELECT artist_id, count(*) AS n FROM lots GROUP BY artist_id HAVING n BETWEEN 21 AND 60 LIMIT 1");
       const total = one<{ n: number }>("SELECT count(*) AS n FROM lots WHERE artist_id = ?", artist.artist_id).n;
       const seen: number[] = [];
       for (let offset = 0; ; offset += limit) {
@@ -390,9 +416,34 @@ describe("search", () => {
 
   test("FTS syntax is taken as plain words, never as syntax, and never fails", async () => {
     const nasty = [
-      '"signed"', 'signed"', '"', "*", "sign*", "(signed)", "signed AND dated", "signed OR dated", "NOT signed", "signed NOT dated",
-      "NEAR(signed dated)", "text:signed", "-signed", "^signed", "{text}: signed", "signed + dated", "'", "\\", "()", "AND", "OR", "NOT",
-      "a\u0000b", "🙂", "signé", "%", "_", "signed -- dated; DROP TABLE lots",
+      '"signed"',
+      'signed"',
+      '"',
+      "*",
+      "sign*",
+      "(signed)",
+      "signed AND dated",
+      "signed OR dated",
+      "NOT signed",
+      "signed NOT dated",
+      "NEAR(signed dated)",
+      "text:signed",
+      "-signed",
+      "^signed",
+      "{text}: signed",
+      "signed + dated",
+      "'",
+      "\\",
+      "()",
+      "AND",
+      "OR",
+      "NOT",
+      "a\u0000b",
+      "🙂",
+      "signé",
+      "%",
+      "_",
+      "signed -- dated; DROP TABLE lots",
     ];
     for (const q of nasty) {
       const { status, body } = await get(`/v1/lots?search=${encodeURIComponent(q)}&limit=5`);
@@ -415,7 +466,7 @@ describe("search", () => {
     expect(ftsQuery('say "hi" AND (x*) OR y:z')).toBe('"say" "hi" "and" "x" "or" "y" "z"');
     expect(ftsQuery("O'Keeffe")).toBe('"o" "keeffe"');
     expect(ftsQuery("Saint-Rémy signé SIGNÉ")).toBe('"saint" "remy" "signe"');
-    expect(ftsQuery("* ( ) \"")).toBeNull();
+    expect(ftsQuery('* ( ) "')).toBeNull();
   });
 
   test("a hyphenated or accented word still matches: its words, accents and case ignored, equal a direct scan", async () => {
@@ -467,10 +518,7 @@ describe("search", () => {
 
 describe("schemas by caller", () => {
   const FULL_ONLY = ["price", "is_followed"];
-  const ALWAYS = [
-    "id", "lot_num", "status", "auction_house_id", "auction_house_name", "sale_id", "is_top", "reserve_mark", "third_party_mark",
-    "artwork", "sale", "image",
-  ];
+  const ALWAYS = ["id", "lot_num", "status", "auction_house_id", "auction_house_name", "sale_id", "is_top", "reserve_mark", "third_party_mark", "artwork", "sale", "image"];
   const scenarios: [string, () => string | null, "full" | "public", boolean][] = [
     ["anonymous", () => null, "public", false],
     ["sandbox", () => ctx.keys.sandbox, "public", true],
@@ -521,7 +569,11 @@ describe("detail, DU, preferred currency", () => {
   });
 
   test("DU: 2 + 1 per lot returned, also for an empty page", async () => {
-    for (const [q, n] of [["limit=13", 13], ["limit=100", 100], ["sale_location=Atlantis", 0]] as const) {
+    for (const [q, n] of [
+      ["limit=13", 13],
+      ["limit=100", 100],
+      ["sale_location=Atlantis", 0],
+    ] as const) {
       const { du, body } = await get(`/v1/lots?${q}`);
       expect(body.lots.length).toBe(n);
       expect(du).toBe(String(2 + n));
@@ -571,10 +623,20 @@ describe("followed", () => {
     expect(du).toBe("5");
     for (const lot of body.lots) expect(lot.is_followed).toBe(true);
     const page = await get("/v1/lots/followed?limit=2&sort=RAW_LOT_ID_ASC", ctx.keys.pro);
-    expect(ids(page.body)).toEqual(picked.map((r) => r.id).sort((a, b) => a - b).slice(0, 2));
+    expect(ids(page.body)).toEqual(
+      picked
+        .map((r) => r.id)
+        .sort((a, b) => a - b)
+        .slice(0, 2),
+    );
     expect(page.body.has_more).toBe(true);
     const sold = await get(`/v1/lots/followed?status=${picked[0]!.status}`, ctx.keys.pro);
-    expect(ids(sold.body).sort()).toEqual(picked.filter((r) => r.status === picked[0]!.status).map((r) => r.id).sort());
+    expect(ids(sold.body).sort()).toEqual(
+      picked
+        .filter((r) => r.status === picked[0]!.status)
+        .map((r) => r.id)
+        .sort(),
+    );
     // in the plain list, is_followed tells the caller's follows only
     const list = await get(`/v1/lots?sale_id=${picked[0]!.sale_id}&limit=100`, ctx.keys.pro);
     for (const lot of list.body.lots) expect(lot.is_followed).toBe(picked.some((p) => p.id === lot.id));
@@ -669,9 +731,7 @@ describe("share", () => {
   test("an empty ids list is 422 too_short with the bound in ctx", async () => {
     const res = await ctx.call("/v1/lots/share", { method: "POST", body: { ids: [] } });
     expect(res.status).toBe(422);
-    expect(((await res.json()) as any).detail).toEqual([
-      { loc: ["body", "ids"], msg: "List should have at least 1 item", type: "too_short", input: [], ctx: { min_length: 1 } },
-    ]);
+    expect(((await res.json()) as any).detail).toEqual([{ loc: ["body", "ids"], msg: "List should have at least 1 item", type: "too_short", input: [], ctx: { min_length: 1 } }]);
   });
 });
 
@@ -724,13 +784,37 @@ describe("query plans", () => {
     return statements.flatMap(({ sql, params }) => (db.query(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail));
   };
   const FILTERS = [
-    "status=sold", "status__in=sold,passed", "sale_status=upcoming", "sale_status__in=live,upcoming", "auction_house_id=3",
-    "auction_house_id__in=3,4", "sale_auction_house_id=3", "sale_auction_house_id__in=3,4", "sale_id=5", "sale_id__in=5,6", "sale_location=Paris",
-    "sale_location__in=Paris,Online", "sale_datetime__gte=2020-01-01", "sale_datetime__lte=1990-01-01",
-    "hammer_price_usd__gte=1000000", "hammer_price_usd__lte=100", "hammer_price_estimate_max_usd__gte=1000000",
-    "hammer_price_estimate_max_usd__lte=100", "premium_price_usd__gte=1000000", "premium_price_usd__lte=100", "artist_id=5",
-    "artist_id__in=5,6", "artist_uid=x", "artwork_id=5", "artwork_id__in=5,6", "artwork_uid=x", "creation_year__gte=2020",
-    "creation_year__lte=1800", "is_top=true", "is_top=false", "search=signed",
+    "status=sold",
+    "status__in=sold,passed",
+    "sale_status=upcoming",
+    "sale_status__in=live,upcoming",
+    "auction_house_id=3",
+    "auction_house_id__in=3,4",
+    "sale_auction_house_id=3",
+    "sale_auction_house_id__in=3,4",
+    "sale_id=5",
+    "sale_id__in=5,6",
+    "sale_location=Paris",
+    "sale_location__in=Paris,Online",
+    "sale_datetime__gte=2020-01-01",
+    "sale_datetime__lte=1990-01-01",
+    "hammer_price_usd__gte=1000000",
+    "hammer_price_usd__lte=100",
+    "hammer_price_estimate_max_usd__gte=1000000",
+    "hammer_price_estimate_max_usd__lte=100",
+    "premium_price_usd__gte=1000000",
+    "premium_price_usd__lte=100",
+    "artist_id=5",
+    "artist_id__in=5,6",
+    "artist_uid=x",
+    "artwork_id=5",
+    "artwork_id__in=5,6",
+    "artwork_uid=x",
+    "creation_year__gte=2020",
+    "creation_year__lte=1800",
+    "is_top=true",
+    "is_top=false",
+    "search=signed",
   ];
 
   test("the list declares exactly the documented filters", () => {
@@ -803,8 +887,25 @@ describe("query plans", () => {
 });
 
 describe("a sort with an equality filter matching many lots walks the sort's index", () => {
-  const SORTS = ["RAW_LOT_ID_ASC", "RAW_LOT_ID_DESC", "NUMBER_ASC", "NUMBER_DESC", "CREATION_YEAR_ASC", "CREATION_YEAR_DESC", "HAMMER_PRICE_ESTIMATE_MIN_ASC", "HAMMER_PRICE_ESTIMATE_MIN_DESC", "HAMMER_PRICE_ESTIMATE_MAX_ASC", "HAMMER_PRICE_ESTIMATE_MAX_DESC"];
-  const INDEX: Record<string, string> = { RAW: " NOT INDEXED", NUMBER: " INDEXED BY lots_sale", CREATION: " INDEXED BY lots_creation_year", HAMMER_PRICE_ESTIMATE_MIN: " INDEXED BY lots_estimate_min_usd", HAMMER_PRICE_ESTIMATE_MAX: " INDEXED BY lots_estimate_max_usd" };
+  const SORTS = [
+    "RAW_LOT_ID_ASC",
+    "RAW_LOT_ID_DESC",
+    "NUMBER_ASC",
+    "NUMBER_DESC",
+    "CREATION_YEAR_ASC",
+    "CREATION_YEAR_DESC",
+    "HAMMER_PRICE_ESTIMATE_MIN_ASC",
+    "HAMMER_PRICE_ESTIMATE_MIN_DESC",
+    "HAMMER_PRICE_ESTIMATE_MAX_ASC",
+    "HAMMER_PRICE_ESTIMATE_MAX_DESC",
+  ];
+  const INDEX: Record<string, string> = {
+    RAW: " NOT INDEXED",
+    NUMBER: " INDEXED BY lots_sale",
+    CREATION: " INDEXED BY lots_creation_year",
+    HAMMER_PRICE_ESTIMATE_MIN: " INDEXED BY lots_estimate_min_usd",
+    HAMMER_PRICE_ESTIMATE_MAX: " INDEXED BY lots_estimate_max_usd",
+  };
   const indexOf = (sort: string) => INDEX[Object.keys(INDEX).find((k) => sort.startsWith(k))!]!;
   const sqlOf = (qs: string) => lotListSql(db, parseList(LOT_LIST, new URLSearchParams(qs))).sql;
 
@@ -824,7 +925,9 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
 
   test("when the walk does not find the page within its budget, the filter's rows are sorted from its own index", () => {
     const saved = { ...PLANNER };
-    const location = db.query("SELECT l.location_id AS id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1").get() as { id: number; name: string };
+    const location = db
+      .query("SELECT l.location_id AS id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1")
+      .get() as { id: number; name: string };
     const qs = (sort: string) => `sale_location=${encodeURIComponent(location.name)}&sort=${sort}&limit=20`;
     try {
       Object.assign(PLANNER, { walkSlack: 0 });
@@ -836,18 +939,25 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
       Object.assign(PLANNER, { walkSlack: 0, sortRows: n });
       for (const sort of SORTS) expect(sqlOf(qs(sort))).toContain("INDEXED BY lots_location_date");
       // sold has no index of its own (most lots): always the sort's index
-      for (const sort of SORTS) expect({ sort, from: sqlOf(`status=sold&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
+      for (const sort of SORTS)
+        expect({ sort, from: sqlOf(`status=sold&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
     } finally {
       Object.assign(PLANNER, saved);
     }
   });
 
-  for (const [branch, slack, sortRows] of [["walked", PLANNER.walkSlack, PLANNER.sortRows], ["sorted", 0, PLANNER.sortRows], ["walked on", 0, 0]] as const) {
+  for (const [branch, slack, sortRows] of [
+    ["walked", PLANNER.walkSlack, PLANNER.sortRows],
+    ["sorted", 0, PLANNER.sortRows],
+    ["walked on", 0, 0],
+  ] as const) {
     test(`pages (${branch}) equal the reference ORDER BY, with status, is_top and a location`, () => {
       const saved = { ...PLANNER };
       try {
         Object.assign(PLANNER, { walkSlack: slack, sortRows });
-        const location = db.query("SELECT l.location_id AS id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1").get() as { id: number; name: string };
+        const location = db
+          .query("SELECT l.location_id AS id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1")
+          .get() as { id: number; name: string };
         const cases: [string, string][] = [
           ["status=sold", "status = 'sold'"],
           ["status__in=sold,passed", "status IN ('sold', 'passed')"],

@@ -210,13 +210,33 @@ describe("aggregates", () => {
 
 describe("schemas by caller, DU", () => {
   const MONEY = [
-    "hammer_total", "premium_sold_total", "cumulative_total", "hammer_total_usd_zeroied", "premium_sold_total_usd_zeroied",
-    "cumulative_total_usd_zeroied", "hammer_low_estimate", "hammer_high_estimate", "is_followed",
+    "hammer_total",
+    "premium_sold_total",
+    "cumulative_total",
+    "hammer_total_usd_zeroied",
+    "premium_sold_total_usd_zeroied",
+    "cumulative_total_usd_zeroied",
+    "hammer_low_estimate",
+    "hammer_high_estimate",
+    "is_followed",
   ];
   const ALWAYS = [
-    "id", "name", "status", "is_online", "is_bids_streaming", "location", "location_id", "start_datetime", "end_datetime",
-    "auction_house", "currency", "lots_count", "lots_count_not_sold", "lots_count_sold_above_estimations",
-    "lots_count_sold_within_estimations", "lots_count_sold_below_estimations",
+    "id",
+    "name",
+    "status",
+    "is_online",
+    "is_bids_streaming",
+    "location",
+    "location_id",
+    "start_datetime",
+    "end_datetime",
+    "auction_house",
+    "currency",
+    "lots_count",
+    "lots_count_not_sold",
+    "lots_count_sold_above_estimations",
+    "lots_count_sold_within_estimations",
+    "lots_count_sold_below_estimations",
   ];
   const scenarios: [string, () => string | null, "full" | "public", boolean][] = [
     ["anonymous", () => null, "public", false],
@@ -250,7 +270,10 @@ describe("schemas by caller, DU", () => {
   }
 
   test("DU: 2 + 1 per sale returned, also for an empty page", async () => {
-    for (const [q, n] of [["limit=17", 17], ["location=Atlantis", 0]] as const) {
+    for (const [q, n] of [
+      ["limit=17", 17],
+      ["location=Atlantis", 0],
+    ] as const) {
       const { du, body } = await get(`/v1/sales?${q}`);
       expect(body.sales.length).toBe(n);
       expect(du).toBe(String(2 + n));
@@ -314,8 +337,14 @@ describe("query plans", () => {
   };
   test("every indexable filter alone reads an index; every sort unfiltered needs no temp B-tree", () => {
     for (const q of [
-      "auction_house_id=3", "status=closed", "is_online=true", "is_bids_streaming=true", "location=Paris", "location_id=3",
-      "start_datetime__gte=2020-01-01", "end_datetime__gte=2020-01-01",
+      "auction_house_id=3",
+      "status=closed",
+      "is_online=true",
+      "is_bids_streaming=true",
+      "location=Paris",
+      "location_id=3",
+      "start_datetime__gte=2020-01-01",
+      "end_datetime__gte=2020-01-01",
     ]) {
       expect({ q, scans: plan(`${q}&limit=20`).filter((d) => d === "SCAN sales") }).toEqual({ q, scans: [] });
     }

@@ -149,7 +149,11 @@ describe("GET /v1/artworks/{artwork_id}/similar", () => {
       expect(body.results.length).toBe(12);
       expect(ids(body)).not.toContain(w.id);
       expectDescending(body);
-      expect(ids(body)).toEqual(exactOrder(index.vectorOf(w.id)!).filter((id) => id !== w.id).slice(0, 12));
+      expect(ids(body)).toEqual(
+        exactOrder(index.vectorOf(w.id)!)
+          .filter((id) => id !== w.id)
+          .slice(0, 12),
+      );
       expect(du).toBe(String(10 + 1.5 * 12));
       for (const r of body.results as Json[]) {
         expect(Object.keys(r).sort()).toEqual(["artwork", "score"]);
@@ -162,12 +166,16 @@ describe("GET /v1/artworks/{artwork_id}/similar", () => {
   test("similar is meaningful: most neighbours are by the same artist", async () => {
     const byArtist = new Map<number, number>();
     for (const w of works) byArtist.set(w.artist_id, (byArtist.get(w.artist_id) ?? 0) + 1);
-    const sample = works.filter((w) => byArtist.get(w.artist_id)! >= 11).filter((_, i) => i % 25 === 0).slice(0, 20);
+    const sample = works
+      .filter((w) => byArtist.get(w.artist_id)! >= 11)
+      .filter((_, i) => i % 25 === 0)
+      .slice(0, 20);
     expect(sample.length).toBeGreaterThan(5);
-    let same = 0, all = 0;
+    let same = 0,
+      all = 0;
     for (const w of sample) {
       const { body } = await get(`/v1/artworks/${w.id}/similar?limit=10`);
-      for (const r of body.results as Json[]) (all++, (same += r.artwork.description.artist.id === w.artist_id ? 1 : 0));
+      for (const r of body.results as Json[]) all++, (same += r.artwork.description.artist.id === w.artist_id ? 1 : 0);
     }
     expect(same / all).toBeGreaterThanOrEqual(0.7);
   });
@@ -231,37 +239,39 @@ describe("POST /v1/artworks/search-by-image: anchors", () => {
     expect(ids(body)[0]).toBe(w.id);
   });
 
-  test("image_url (form field, query parameter or JSON body) fetches the picture and finds the work", () => allowingLoopback(async () => {
-    const w = works[11]!;
-    served.set("/work.jpg", await queryImage(w));
-    for (const [form, query] of [
-      [fields({ image_url: `${base}/work.jpg`, limit: "5" }), ""],
-      [null, `image_url=${encodeURIComponent(`${base}/work.jpg`)}&limit=5`],
-      [{ image_url: `${base}/work.jpg`, limit: 5 }, ""],
-    ] as const) {
-      const { status, body } = await search(form as FormData | Json | null, query);
-      expect(status).toBe(200);
-      expect(ids(body)[0]).toBe(w.id);
-      expect(body.results.length).toBe(5);
-    }
-  }));
+  test("image_url (form field, query parameter or JSON body) fetches the picture and finds the work", () =>
+    allowingLoopback(async () => {
+      const w = works[11]!;
+      served.set("/work.jpg", await queryImage(w));
+      for (const [form, query] of [
+        [fields({ image_url: `${base}/work.jpg`, limit: "5" }), ""],
+        [null, `image_url=${encodeURIComponent(`${base}/work.jpg`)}&limit=5`],
+        [{ image_url: `${base}/work.jpg`, limit: 5 }, ""],
+      ] as const) {
+        const { status, body } = await search(form as FormData | Json | null, query);
+        expect(status).toBe(200);
+        expect(ids(body)[0]).toBe(w.id);
+        expect(body.results.length).toBe(5);
+      }
+    }));
 
-  test("image_url failures are 422 at the parameter, never 500: 404, an HTML page, ftp://, garbage", () => allowingLoopback(async () => {
-    const cases: [string, string][] = [
-      [`${base}/missing.jpg`, "fetch_status"],
-      [`${base}/page.html`, "fetch_not_image"],
-      ["ftp://artmarket.test/work.jpg", "url_scheme"],
-      ["not an address", "url_parsing"],
-    ];
-    for (const [url, type] of cases) {
-      const { status, body, du } = await search(fields({ image_url: url }));
-      expect({ url, status }).toEqual({ url, status: 422 });
-      expect(body.detail[0]).toMatchObject({ loc: ["body", "image_url"], type, input: url });
-      expect(du).toBeNull();
-    }
-    const { body } = await search(null, `image_url=${encodeURIComponent(`${base}/missing.jpg`)}`);
-    expect(body.detail[0].loc).toEqual(["query", "image_url"]);
-  }));
+  test("image_url failures are 422 at the parameter, never 500: 404, an HTML page, ftp://, garbage", () =>
+    allowingLoopback(async () => {
+      const cases: [string, string][] = [
+        [`${base}/missing.jpg`, "fetch_status"],
+        [`${base}/page.html`, "fetch_not_image"],
+        ["ftp://artmarket.test/work.jpg", "url_scheme"],
+        ["not an address", "url_parsing"],
+      ];
+      for (const [url, type] of cases) {
+        const { status, body, du } = await search(fields({ image_url: url }));
+        expect({ url, status }).toEqual({ url, status: 422 });
+        expect(body.detail[0]).toMatchObject({ loc: ["body", "image_url"], type, input: url });
+        expect(du).toBeNull();
+      }
+      const { body } = await search(null, `image_url=${encodeURIComponent(`${base}/missing.jpg`)}`);
+      expect(body.detail[0].loc).toEqual(["query", "image_url"]);
+    }));
 
   test("image_url naming an internal address (here the local server on 127.0.0.1) is 422 fetch_forbidden_address, nothing fetched, no DU", async () => {
     const w = works[11]!;
@@ -334,19 +344,32 @@ describe("POST /v1/artworks/search-by-image: anchors", () => {
     let r = await search(fields({ limit: "5" }));
     expect(r.status).toBe(422);
     expect(r.body.detail).toEqual([
-      { loc: ["body"], msg: "Give exactly one anchor: an image file, image_url or collectable_id", type: "missing", input: null, ctx: { anchors: ["image", "image_url", "collectable_id"] } },
+      {
+        loc: ["body"],
+        msg: "Give exactly one anchor: an image file, image_url or collectable_id",
+        type: "missing",
+        input: null,
+        ctx: { anchors: ["image", "image_url", "collectable_id"] },
+      },
     ]);
     r = await search(null);
     expect(r.status).toBe(422);
 
     r = await search(withFile(jpeg, "q.jpg", "image/jpeg", { image_url: `${base}/work.jpg` }));
     expect(r.status).toBe(422);
-    expect((r.body.detail as Json[]).map((d) => d.loc)).toEqual([["body", "image"], ["body", "image_url"]]);
+    expect((r.body.detail as Json[]).map((d) => d.loc)).toEqual([
+      ["body", "image"],
+      ["body", "image_url"],
+    ]);
     for (const d of r.body.detail as Json[]) expect(Object.keys(d).sort()).toEqual(["ctx", "input", "loc", "msg", "type"]);
 
     r = await search(withFile(jpeg, "q.jpg", "image/jpeg", { image_url: `${base}/work.jpg` }), "collectable_id=1");
     expect(r.status).toBe(422);
-    expect((r.body.detail as Json[]).map((d) => d.loc)).toEqual([["body", "image"], ["body", "image_url"], ["query", "collectable_id"]]);
+    expect((r.body.detail as Json[]).map((d) => d.loc)).toEqual([
+      ["body", "image"],
+      ["body", "image_url"],
+      ["query", "collectable_id"],
+    ]);
 
     // the same parameter in the query and in the form is ambiguous
     r = await search(withFile(jpeg, "q.jpg", "image/jpeg", { limit: "5" }), "limit=6");
@@ -371,7 +394,12 @@ describe("POST /v1/artworks/search-by-image: pool filters, exclusions, min_score
 
   /** Artwork ids in the pool of a filter, by SQL written in the test. */
   const poolOf = (where: string, params: (string | number)[] = []) =>
-    new Set(ctx.deps.market.query<{ id: number }, (string | number)[]>(`SELECT id FROM artworks WHERE image_id IS NOT NULL AND ${where}`).all(...params).map((r) => r.id));
+    new Set(
+      ctx.deps.market
+        .query<{ id: number }, (string | number)[]>(`SELECT id FROM artworks WHERE image_id IS NOT NULL AND ${where}`)
+        .all(...params)
+        .map((r) => r.id),
+    );
 
   test("each pool filter: every row in the pool, scores descending, exactly the unfiltered order restricted to the pool", async () => {
     const artist = anchor.artist_id;
@@ -441,7 +469,10 @@ describe("POST /v1/artworks/search-by-image: pool filters, exclusions, min_score
     const all = (await search(withFile(jpeg), "limit=200")).body;
     const s = scores(all);
     const threshold = s[30]!;
-    for (const r of [await search(withFile(jpeg, "q.jpg", "image/jpeg", { min_score: String(threshold) }), "limit=200"), await search(withFile(jpeg), `min_score=${threshold}&limit=200`)]) {
+    for (const r of [
+      await search(withFile(jpeg, "q.jpg", "image/jpeg", { min_score: String(threshold) }), "limit=200"),
+      await search(withFile(jpeg), `min_score=${threshold}&limit=200`),
+    ]) {
       expect(r.status).toBe(200);
       for (const x of scores(r.body)) expect(x).toBeGreaterThanOrEqual(threshold);
       expect(ids(r.body)).toEqual(ids(all).filter((_, i) => s[i]! >= threshold));
@@ -486,7 +517,9 @@ describe("POST /v1/artworks/search-by-image: bad uploads and access", () => {
     expect(r.body.detail[0]).toMatchObject({ loc: ["body", "image"], type: "image_invalid" });
 
     const bomb = new Uint8Array(
-      await sharp({ create: { width: 9000, height: 9000, channels: 3, background: "#777777" }, limitInputPixels: false }).png({ compressionLevel: 1 }).toBuffer(),
+      await sharp({ create: { width: 9000, height: 9000, channels: 3, background: "#777777" }, limitInputPixels: false })
+        .png({ compressionLevel: 1 })
+        .toBuffer(),
     );
     r = await search(withFile(bomb, "flat.png", "image/png"));
     expect(r.status).toBe(422);
@@ -550,10 +583,14 @@ describe("search by image on a partitioned index (the paths a large catalogue ta
 
   test("unfiltered, the index filter and the deep search: rows in the pool, scores descending, the work itself first, near the exact pool ranking", async () => {
     const meta = new Map(
-      ivf.deps.market.query<{ id: number; category_id: number; size_bucket: string }, []>("SELECT id, category_id, size_bucket FROM artworks").all().map((r) => [r.id, r]),
+      ivf.deps.market
+        .query<{ id: number; category_id: number; size_bucket: string }, []>("SELECT id, category_id, size_bucket FROM artworks")
+        .all()
+        .map((r) => [r.id, r]),
     );
     SEARCH_TUNING.candidatePool = 10;
-    let found = 0, wanted = 0;
+    let found = 0,
+      wanted = 0;
     try {
       for (const q of queries) {
         const exact = ivfIndex.exact(q.vector, ivfIndex.count).map((h) => h.id);

@@ -18,7 +18,17 @@ function source(): ArtistSource {
   const lots: LotRow[] = works.map((w, i) => {
     const hammer = 10_000 * Math.exp(0.1 * Math.sin(i));
     const day = `${2000 + Math.floor(i * 0.8)}-0${1 + i}-15`;
-    return { id: i + 1, artwork_id: w.id, status: "sold", sale_datetime: `${day}T18:00:00Z`, hammer_usd: hammer, premium_usd: hammer * 1.25, estimate_min_usd: null, estimate_max_usd: null, currency: "USD" };
+    return {
+      id: i + 1,
+      artwork_id: w.id,
+      status: "sold",
+      sale_datetime: `${day}T18:00:00Z`,
+      hammer_usd: hammer,
+      premium_usd: hammer * 1.25,
+      estimate_min_usd: null,
+      estimate_max_usd: null,
+      currency: "USD",
+    };
   });
   return {
     artist: { id: 1, uid: "artist-1", name: "Artist 1", synonyms: "", nationality: "French", birth: 1950, death: null, bio: "", long_bio: "", is_top: 0, photo_image_id: null },

@@ -32,7 +32,17 @@ function artist(s: number): ArtistSource {
     const a = (year - BIRTH - 40) / 25;
     works.push(work(i + 1, year));
     const hammer = Math.exp(G(a - s)) * 10_000;
-    lots.push({ id: i + 1, artwork_id: i + 1, status: "sold", sale_datetime: "2015-05-15T18:00:00Z", hammer_usd: hammer, premium_usd: hammer * 1.25, estimate_min_usd: null, estimate_max_usd: null, currency: "USD" });
+    lots.push({
+      id: i + 1,
+      artwork_id: i + 1,
+      status: "sold",
+      sale_datetime: "2015-05-15T18:00:00Z",
+      hammer_usd: hammer,
+      premium_usd: hammer * 1.25,
+      estimate_min_usd: null,
+      estimate_max_usd: null,
+      currency: "USD",
+    });
   }
   return {
     artist: { id: 1, uid: "artist-1", name: "Artist 1", synonyms: "", nationality: "French", birth: BIRTH, death: null, bio: "", long_bio: "", is_top: 0, photo_image_id: null },

@@ -14,7 +14,17 @@ const work = (id: number) => handWork(id);
 
 function lot(id: number, artworkId: number, day: string, logHammer: number): LotRow {
   const hammer = Math.exp(logHammer) * 10_000;
-  return { id, artwork_id: artworkId, status: "sold", sale_datetime: `${day}T18:00:00Z`, hammer_usd: hammer, premium_usd: hammer * 1.25, estimate_min_usd: null, estimate_max_usd: null, currency: "USD" };
+  return {
+    id,
+    artwork_id: artworkId,
+    status: "sold",
+    sale_datetime: `${day}T18:00:00Z`,
+    hammer_usd: hammer,
+    premium_usd: hammer * 1.25,
+    estimate_min_usd: null,
+    estimate_max_usd: null,
+    currency: "USD",
+  };
 }
 
 /** One artist whose works all sold first at the same level, then at `second(i)` above it. */
@@ -28,7 +38,19 @@ function artist(id: number, works: number, second: (i: number) => number): Artis
     lots.push(lot(wid * 2 + 1, wid, "2010-09-15", second(i)));
   }
   return {
-    artist: { id, uid: `artist-${id}`, name: `Artist ${id}`, synonyms: "", nationality: "French", birth: 1950, death: null, bio: "", long_bio: "", is_top: 0, photo_image_id: null },
+    artist: {
+      id,
+      uid: `artist-${id}`,
+      name: `Artist ${id}`,
+      synonyms: "",
+      nationality: "French",
+      birth: 1950,
+      death: null,
+      bio: "",
+      long_bio: "",
+      is_top: 0,
+      photo_image_id: null,
+    },
     works: ws,
     lots,
   };

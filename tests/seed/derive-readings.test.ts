@@ -36,7 +36,11 @@ function artist(reserve: (i: number) => number, withEstimate = false): ArtistSou
     lots.push(lot(2 * i, 100 + i, "2008-05-15", 0.05 * (i % 3), reserve(i), withEstimate));
     lots.push(lot(2 * i + 1, 100 + i, "2016-05-15", 0.1 + 0.05 * (i % 3), reserve(i), withEstimate));
   }
-  return { artist: { id: 1, uid: "a-1", name: "A", synonyms: "", nationality: "French", birth: 1950, death: null, bio: "", long_bio: "", is_top: 0, photo_image_id: null }, works, lots };
+  return {
+    artist: { id: 1, uid: "a-1", name: "A", synonyms: "", nationality: "French", birth: 1950, death: null, bio: "", long_bio: "", is_top: 0, photo_image_id: null },
+    works,
+    lots,
+  };
 }
 
 function predictions(source: ArtistSource, over: Partial<ReturnType<typeof handModel>>, noise = HAND_NOISE): number[] {

@@ -90,9 +90,7 @@ describe("the model", () => {
   });
 
   test("repeat sales exist: artworks sold two or more times", () => {
-    const { n } = one<{ n: number }>(
-      "SELECT count(*) AS n FROM (SELECT artwork_id FROM lots WHERE status = 'sold' GROUP BY artwork_id HAVING count(*) >= 2)",
-    );
+    const { n } = one<{ n: number }>("SELECT count(*) AS n FROM (SELECT artwork_id FROM lots WHERE status = 'sold' GROUP BY artwork_id HAVING count(*) >= 2)");
     expect(n).toBeGreaterThan(200);
   });
 
@@ -139,9 +137,7 @@ describe("the model", () => {
 
   test("sale statuses follow the as-of date", () => {
     const now = `${AS_OF}T12:00:00Z`;
-    const bad = all<{ status: string; start_datetime: string; end_datetime: string }>(
-      "SELECT status, start_datetime, end_datetime FROM src_sales",
-    ).filter((s) =>
+    const bad = all<{ status: string; start_datetime: string; end_datetime: string }>("SELECT status, start_datetime, end_datetime FROM src_sales").filter((s) =>
       s.status === "closed" ? s.end_datetime >= now : s.status === "upcoming" ? s.start_datetime <= now : s.start_datetime > now || s.end_datetime < now,
     );
     expect(bad).toEqual([]);
@@ -216,13 +212,13 @@ describe("the model", () => {
 
   test("every artwork has an image at tiny scale; the seven top houses come first", () => {
     expect(one("SELECT count(*) AS n FROM artworks WHERE image_id IS NULL")).toEqual({ n: 0 });
-    expect(all<{ priority_order: number }>("SELECT priority_order FROM auction_houses ORDER BY priority_order LIMIT 7").map((r) => r.priority_order)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(all<{ priority_order: number }>("SELECT priority_order FROM auction_houses ORDER BY priority_order LIMIT 7").map((r) => r.priority_order)).toEqual([
+      1, 2, 3, 4, 5, 6, 7,
+    ]);
   });
 
   test("the top houses sell the most valuable lots", () => {
-    const rows = all<{ top: number; avg: number }>(
-      "SELECT house_id <= 7 AS top, avg(hammer_usd_cents) / 100 AS avg FROM lots WHERE status = 'sold' GROUP BY top ORDER BY top",
-    );
+    const rows = all<{ top: number; avg: number }>("SELECT house_id <= 7 AS top, avg(hammer_usd_cents) / 100 AS avg FROM lots WHERE status = 'sold' GROUP BY top ORDER BY top");
     expect(rows[1]!.avg).toBeGreaterThan(rows[0]!.avg * 3);
   });
 

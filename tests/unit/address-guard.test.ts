@@ -147,7 +147,8 @@ describe("parseIp and parseCidr", () => {
     expect(parseCidr("1.2.3.4/32")?.prefix).toBe(32);
     expect(parseCidr("fd00::/8")?.prefix).toBe(8);
     expect(parseCidr("::1/128")?.prefix).toBe(128);
-    for (const bad of ["10.0.0.0", "10.0.0.0/33", "::/129", "10.0.0.0/-1", "10.0.0.0/x", "host/8", "/8", "10.0.0/8"]) expect({ bad, got: parseCidr(bad) }).toEqual({ bad, got: null });
+    for (const bad of ["10.0.0.0", "10.0.0.0/33", "::/129", "10.0.0.0/-1", "10.0.0.0/x", "host/8", "/8", "10.0.0/8"])
+      expect({ bad, got: parseCidr(bad) }).toEqual({ bad, got: null });
   });
 
   test("parseCidr accepts what --fetch-allow accepts (isCidr in src/platform/config.ts)", () => {

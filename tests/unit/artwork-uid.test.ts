@@ -40,7 +40,18 @@ describe("artworks' uids", () => {
 
   test("a look-up finds default and given uids; a wrong title part, a given work's default or an unknown id finds nothing", () => {
     const db = market();
-    const found = artworkIdsByUids(db, ["aw-1-red-field", "aw-14-ca-va-no-2", "inv-2024-0007", "aw-zz-untitled", "aw-1-red-fields", "aw-15-blue", "aw-zzzz-red-field", "aw--x", "", "red-field"]);
+    const found = artworkIdsByUids(db, [
+      "aw-1-red-field",
+      "aw-14-ca-va-no-2",
+      "inv-2024-0007",
+      "aw-zz-untitled",
+      "aw-1-red-fields",
+      "aw-15-blue",
+      "aw-zzzz-red-field",
+      "aw--x",
+      "",
+      "red-field",
+    ]);
     expect(Object.fromEntries(found)).toEqual({ "aw-1-red-field": 1, "aw-14-ca-va-no-2": 40, "inv-2024-0007": 41, "aw-zz-untitled": 1295 });
     const plan = (db.query("EXPLAIN QUERY PLAN SELECT id FROM artworks WHERE uid = ? AND uid <> ''").all("x") as { detail: string }[]).map((p) => p.detail);
     expect(plan.join(" ")).toContain("artworks_uid");
@@ -52,6 +63,11 @@ describe("artworks' uids", () => {
     db.run("CREATE UNIQUE INDEX src_uid ON src (uid)");
     db.run(`INSERT INTO src (id, uid, title) SELECT id, CASE WHEN uid = '' THEN ${UID_PLACEHOLDER_SQL("id")} ELSE uid END, title FROM artworks`);
     expect(expandUidPlaceholders(db, "src")).toBe(3);
-    expect(db.query("SELECT uid FROM src ORDER BY id").all()).toEqual([{ uid: "aw-1-red-field" }, { uid: "aw-14-ca-va-no-2" }, { uid: "inv-2024-0007" }, { uid: "aw-zz-untitled" }]);
+    expect(db.query("SELECT uid FROM src ORDER BY id").all()).toEqual([
+      { uid: "aw-1-red-field" },
+      { uid: "aw-14-ca-va-no-2" },
+      { uid: "inv-2024-0007" },
+      { uid: "aw-zz-untitled" },
+    ]);
   });
 });

@@ -20,7 +20,11 @@ afterAll(() => {
 
 test("rates and conversions agree with the fx_rates table, lazily loaded", () => {
   const fx = FxCache.lazy(db);
-  for (const [code, day] of [["GBP", "1987-05-04"], ["JPY", "2008-10-01"], ["EUR", "2025-03-31"]] as const) {
+  for (const [code, day] of [
+    ["GBP", "1987-05-04"],
+    ["JPY", "2008-10-01"],
+    ["EUR", "2025-03-31"],
+  ] as const) {
     const row = db.query("SELECT usd_per_unit AS r FROM fx_rates WHERE code = ? AND day = ?").get(code, day) as { r: number };
     expect(fx.usdPerUnit(code, day)).toBe(row.r);
     expect(fx.usdPerUnit(code, `${day}T19:00:00Z`)).toBe(row.r);

@@ -34,7 +34,7 @@ beforeAll(() => {
       name: `${["Ada", "Bo", "Cy", "50%_off", "Dee"][i % 5]} ${i % 17}`,
       size: sizes[i % 4]!,
       year: 1900 + ((i * 7) % 120),
-      price: (i * 37) % 1000 + 0.5,
+      price: ((i * 37) % 1000) + 0.5,
       is_top: i % 9 === 0 ? 1 : 0,
       sold: `20${String(10 + (i % 15)).padStart(2, "0")}-0${1 + (i % 9)}-1${i % 10}`,
     };
@@ -46,9 +46,7 @@ beforeAll(() => {
 function list(qs: string): Row[] {
   const parsed = parseList(spec, new URLSearchParams(qs));
   const where = whereClause(spec, parsed.filters);
-  return db
-    .query(`SELECT * FROM t WHERE ${where.sql} ORDER BY ${orderClause(spec, parsed.sort)} LIMIT ? OFFSET ?`)
-    .all(...where.params, parsed.limit, parsed.offset) as Row[];
+  return db.query(`SELECT * FROM t WHERE ${where.sql} ORDER BY ${orderClause(spec, parsed.sort)} LIMIT ? OFFSET ?`).all(...where.params, parsed.limit, parsed.offset) as Row[];
 }
 
 function issues(qs: string) {
@@ -70,9 +68,15 @@ describe("filters", () => {
   });
 
   test("__in takes repeated parameters and comma-separated values alike", () => {
-    const a = list("id__in=3&id__in=5&id__in=8").map((r) => r.id).sort((x, y) => x - y);
-    const b = list("id__in=3,5,8").map((r) => r.id).sort((x, y) => x - y);
-    const c = list("id__in=3,5&id__in=8").map((r) => r.id).sort((x, y) => x - y);
+    const a = list("id__in=3&id__in=5&id__in=8")
+      .map((r) => r.id)
+      .sort((x, y) => x - y);
+    const b = list("id__in=3,5,8")
+      .map((r) => r.id)
+      .sort((x, y) => x - y);
+    const c = list("id__in=3,5&id__in=8")
+      .map((r) => r.id)
+      .sort((x, y) => x - y);
     expect(a).toEqual([3, 5, 8]);
     expect(b).toEqual(a);
     expect(c).toEqual(a);
@@ -164,8 +168,21 @@ describe("sort and pagination", () => {
 
   test("the declaration lists every parameter", () => {
     expect(parameterNames(spec)).toEqual([
-      "id__in", "name", "name__ilike", "size__eq", "size__in", "year__gte", "year__lte", "price__gte", "price__lte",
-      "is_top", "sold__gte", "sold__lte", "sort", "limit", "offset",
+      "id__in",
+      "name",
+      "name__ilike",
+      "size__eq",
+      "size__in",
+      "year__gte",
+      "year__lte",
+      "price__gte",
+      "price__lte",
+      "is_top",
+      "sold__gte",
+      "sold__lte",
+      "sort",
+      "limit",
+      "offset",
     ]);
   });
 });

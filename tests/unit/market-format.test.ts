@@ -81,9 +81,7 @@ describe("a market built before lots stored seconds", () => {
 describe("a market built with src_artworks, repeat_pairs and lots' notes as text in market.db", () => {
   test("is migrated when the service opens it: signed copied into artworks, notes into lot_notes; src_artworks, repeat_pairs, the stored slug gone", () => {
     const { dir, old } = olderMarket(2);
-    const src = old.query(
-      `INSERT INTO src_artworks (id, uid, artist_id, title, category_id, medium, signed) VALUES (?, ?, 1, ?, 1, 'oil on canvas', ?)`,
-    );
+    const src = old.query(`INSERT INTO src_artworks (id, uid, artist_id, title, category_id, medium, signed) VALUES (?, ?, 1, ?, 1, 'oil on canvas', ?)`);
     const served = old.query(
       `INSERT INTO artworks (id, uid, slug, artist_id, title, category_id, medium, material_ids, size_bucket, lots_count, last_lot_status, currency, artist_market_cap)
        VALUES (?, ?, ?, 1, ?, 1, 'oil on canvas', '', 'small', 0, 'unknown', 'USD', 0)`,
@@ -185,11 +183,19 @@ describe("a market built with the artworks' last prices and momentum fractions a
     openMarketReader(dir).close();
     const db = new Database(marketDbPath(dir), { readonly: true });
     try {
-      expect(db.query("SELECT last_hammer_usd_cents AS h, last_premium_usd_cents AS p, price_momentum_12mo_ppm AS m12, price_momentum_24mo_ppm AS m24, cagr_ppm AS c FROM artworks ORDER BY id").all()).toEqual([
+      expect(
+        db
+          .query(
+            "SELECT last_hammer_usd_cents AS h, last_premium_usd_cents AS p, price_momentum_12mo_ppm AS m12, price_momentum_24mo_ppm AS m24, cagr_ppm AS c FROM artworks ORDER BY id",
+          )
+          .all(),
+      ).toEqual([
         { h: 412005, p: 519127, m12: 84907, m24: -123456, c: 48561 },
         { h: null, p: null, m12: null, m24: null, c: null },
       ]);
-      expect(db.query("SELECT price_momentum_12mo_ppm / 1000000.0 AS m12, price_momentum_24mo_ppm / 1000000.0 AS m24, cagr_ppm / 1000000.0 AS c FROM artworks WHERE id = 1").get()).toEqual({
+      expect(
+        db.query("SELECT price_momentum_12mo_ppm / 1000000.0 AS m12, price_momentum_24mo_ppm / 1000000.0 AS m24, cagr_ppm / 1000000.0 AS c FROM artworks WHERE id = 1").get(),
+      ).toEqual({
         m12: 0.084907,
         m24: -0.123456,
         c: 0.048561,

@@ -6,8 +6,7 @@ import { embeddedSource } from "../../scripts/migrations";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const tables = (db: Database) =>
-  (db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+const tables = (db: Database) => (db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
 
 describe("migration runner", () => {
   test("applies every migration once; a second run does nothing", () => {

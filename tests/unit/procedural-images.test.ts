@@ -44,8 +44,10 @@ async function feature(image: Buffer): Promise<Float64Array> {
   const { data, info } = await sharp(image).resize(64).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const { width: w, height: h } = info;
   const hist = new Float64Array(64);
-  const g3 = new Float64Array(27), n3 = new Float64Array(9);
-  const g6 = new Float64Array(108), n6 = new Float64Array(36);
+  const g3 = new Float64Array(27),
+    n3 = new Float64Array(9);
+  const g6 = new Float64Array(108),
+    n6 = new Float64Array(36);
   const mean = [0, 0, 0];
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -54,7 +56,8 @@ async function feature(image: Buffer): Promise<Float64Array> {
       const c = px.map((v) => Math.min(2.999, Math.max(0, v / 64 - 0.5)));
       const b = c.map(Math.floor);
       for (let m = 0; m < 8; m++) {
-        let wt = 1, idx = 0;
+        let wt = 1,
+          idx = 0;
         for (let k = 0; k < 3; k++) {
           const hi = (m >> k) & 1;
           const fr = c[k]! - b[k]!;
@@ -93,7 +96,12 @@ const cosine = (a: Float64Array, b: Float64Array): number => {
 
 describe("procedural originals: parameters to SVG", () => {
   test("deterministic: the same parameters give the same SVG, style and size", () => {
-    for (const [a, s] of [[1, 1], [7, 123456], [42, 2 ** 40 + 17], [999, -5]] as const) {
+    for (const [a, s] of [
+      [1, 1],
+      [7, 123456],
+      [42, 2 ** 40 + 17],
+      [999, -5],
+    ] as const) {
       const size = imageSize(s, 60, 80);
       expect(imageSize(s, 60, 80)).toEqual(size);
       const p = { artistId: a, seed: s, width: size.width, height: size.height };
@@ -108,7 +116,8 @@ describe("procedural originals: parameters to SVG", () => {
     const seen = new Set<string>();
     for (let i = 0; i < 200; i++) {
       const artist = 1 + Math.floor(r() * 400);
-      const s1 = Math.floor(r() * 2 ** 31), s2 = s1 + 1 + Math.floor(r() * 1000);
+      const s1 = Math.floor(r() * 2 ** 31),
+        s2 = s1 + 1 + Math.floor(r() * 1000);
       const { width, height } = imageSize(s1);
       const a = renderSvg({ artistId: artist, seed: s1, width, height });
       const b = renderSvg({ artistId: artist, seed: s2, width, height });
@@ -201,7 +210,9 @@ describe("procedural originals rasterised by sharp", () => {
       const meta = await sharp(png).metadata();
       expect({ artist, width: meta.width, height: meta.height }).toEqual({ artist, width: w.width, height: w.height });
     }
-    const photo = await sharp(Buffer.from(artistPhotoSvg(5, 320, 400))).png().toBuffer();
+    const photo = await sharp(Buffer.from(artistPhotoSvg(5, 320, 400)))
+      .png()
+      .toBuffer();
     const pm = await sharp(photo).metadata();
     expect([pm.width, pm.height]).toEqual([320, 400]);
   });
@@ -213,8 +224,14 @@ describe("procedural originals rasterised by sharp", () => {
       const seed = artist * 101;
       const a = renderSvg({ artistId: artist, seed, width: 2000, height: 1500 });
       const b = renderSvg({ artistId: artist, seed, width: 400, height: 300 });
-      const ra = await sharp(await rasterAt(a, 2000, 160)).resize(160, 120, { fit: "fill" }).raw().toBuffer();
-      const rb = await sharp(await rasterAt(b, 400, 160)).resize(160, 120, { fit: "fill" }).raw().toBuffer();
+      const ra = await sharp(await rasterAt(a, 2000, 160))
+        .resize(160, 120, { fit: "fill" })
+        .raw()
+        .toBuffer();
+      const rb = await sharp(await rasterAt(b, 400, 160))
+        .resize(160, 120, { fit: "fill" })
+        .raw()
+        .toBuffer();
       let diff = 0;
       for (let i = 0; i < ra.length; i++) diff += Math.abs(ra[i]! - rb[i]!);
       diffs[artist] = Math.round((diff / ra.length) * 10) / 10;
@@ -223,8 +240,16 @@ describe("procedural originals rasterised by sharp", () => {
   });
 
   test("artist photo: exact size, different per artist", async () => {
-    for (const [w, h] of [[320, 400], [96, 96], [400, 300]] as const) {
-      const meta = await sharp(await sharp(Buffer.from(artistPhotoSvg(5, w, h))).png().toBuffer()).metadata();
+    for (const [w, h] of [
+      [320, 400],
+      [96, 96],
+      [400, 300],
+    ] as const) {
+      const meta = await sharp(
+        await sharp(Buffer.from(artistPhotoSvg(5, w, h)))
+          .png()
+          .toBuffer(),
+      ).metadata();
       expect([meta.width, meta.height]).toEqual([w, h]);
     }
     const photos = new Set(Array.from({ length: 20 }, (_, i) => artistPhotoSvg(i + 1, 160, 200)));
@@ -244,9 +269,14 @@ describe("procedural originals rasterised by sharp", () => {
     });
 
     test("the nearest other work is mostly by the same artist; same-artist works are more alike", () => {
-      let same = 0, sSum = 0, sN = 0, cSum = 0, cN = 0;
+      let same = 0,
+        sSum = 0,
+        sN = 0,
+        cSum = 0,
+        cN = 0;
       for (let i = 0; i < items.length; i++) {
-        let best = -Infinity, bj = -1;
+        let best = -Infinity,
+          bj = -1;
         for (let j = 0; j < items.length; j++) {
           if (i === j) continue;
           const s = cosine(items[i]!.f, items[j]!.f);
@@ -275,7 +305,8 @@ describe("procedural originals rasterised by sharp", () => {
         // The transform starts from a 768-px rendition: a 64-px feature does not see the difference from 2400 px.
         const transformed = await searchTransform(sharp, await rasterAt(it.svg, it.width, 768));
         const f = await feature(transformed);
-        let best = -Infinity, bi: Item | null = null;
+        let best = -Infinity,
+          bi: Item | null = null;
         for (const other of items) {
           const s = cosine(f, other.f);
           if (s > best) (best = s), (bi = other);

@@ -69,7 +69,7 @@ describe("rate limiter", () => {
     const limiter = new RateLimiter();
     const c = caller("sandbox"); // 300 rpm
     const t0 = 1_700_000_080_000; // 40 s into a minute
-    for (let i = 0; i < 300; i++) limiter.check(c, t0 + Math.floor(i / 10) * 1000 % 20_000);
+    for (let i = 0; i < 300; i++) limiter.check(c, t0 + ((Math.floor(i / 10) * 1000) % 20_000));
     try {
       limiter.check(c, t0 + 19_500);
       throw new Error("not limited");

@@ -90,7 +90,11 @@ function folders(root: string, segments: readonly string[]): string[] {
   for (const seg of segments) {
     dirs =
       seg === "*"
-        ? dirs.flatMap((d) => entries(d).filter((e) => e.isDirectory()).map((e) => join(d, e.name)))
+        ? dirs.flatMap((d) =>
+            entries(d)
+              .filter((e) => e.isDirectory())
+              .map((e) => join(d, e.name)),
+          )
         : dirs.map((d) => join(d, seg)).filter((d) => existsSync(d));
   }
   return dirs;

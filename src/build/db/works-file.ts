@@ -65,8 +65,7 @@ export function attachNewWorks(db: Database, snapshot: string, indexes: readonly
 }
 
 /** An SQLite URI that opens the file at `path` immutable (read-only, no locks; the connection needs SQLITE_OPEN_URI). */
-export const immutableUri = (path: string): string =>
-  `file:${path.replace(/[?#%]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`)}?immutable=1`;
+export const immutableUri = (path: string): string => `file:${path.replace(/[?#%]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`)}?immutable=1`;
 
 /**
  * Fills the attached works table from `from` (a table with every source column: a market's served
@@ -97,7 +96,10 @@ export function attachWorksReader(db: Database, snapshot: string): void {
 
 /** Detaches the works file from `db` when it is attached. */
 export function detachWorks(db: Database): void {
-  const attached = db.query<{ name: string }, []>("PRAGMA database_list").all().some((d) => d.name === WORKS_SCHEMA);
+  const attached = db
+    .query<{ name: string }, []>("PRAGMA database_list")
+    .all()
+    .some((d) => d.name === WORKS_SCHEMA);
   if (attached) db.run(`DETACH DATABASE ${WORKS_SCHEMA}`);
 }
 

@@ -139,7 +139,6 @@ const dot = (a: Float64Array, b: Float64Array, n: number) => {
   return s;
 };
 
-
 /** The posterior variance of a work's own effect, from the weight of its readings (in sold lots). */
 export function workEffectVar(weight: number, saleVar: number, workVar: number): number {
   return 1 / (weight / saleVar + 1 / workVar);
@@ -159,7 +158,6 @@ export const CAREER_SHIFT_VAR = 0.06;
 
 /** The largest shift of an artist's career peak the fit takes (50 years). */
 export const MAX_CAREER_SHIFT = 2;
-
 
 /** ISO text of lots' sale times (stored as Unix seconds); each distinct time (one per sale) converted once. */
 export class SaleTimes {
@@ -464,8 +462,33 @@ export class ArtistDeriver {
       levelSe[t] = Math.sqrt(stderr[t]! ** 2 + loadingPostVar * dm * dm);
     }
     return {
-      works, lots, featsOf, careerOf, sold, n, nSold, obsMonth, obsZ, obsWork, obsM, u, uCount, level, stderr, full, observed, shift, shiftMean, term, trend,
-      loading, loadingNum, loadingDen, loadingPostVar, levelSe, hasIndex: nSold > 0,
+      works,
+      lots,
+      featsOf,
+      careerOf,
+      sold,
+      n,
+      nSold,
+      obsMonth,
+      obsZ,
+      obsWork,
+      obsM,
+      u,
+      uCount,
+      level,
+      stderr,
+      full,
+      observed,
+      shift,
+      shiftMean,
+      term,
+      trend,
+      loading,
+      loadingNum,
+      loadingDen,
+      loadingPostVar,
+      levelSe,
+      hasIndex: nSold > 0,
     };
   }
 
@@ -608,7 +631,12 @@ export class ArtistDeriver {
         })),
       ),
       "sharpe-ratio": sharpeRatios(full, T, observed),
-      "career-path-count": careerPath(works.map((w) => ({ creationYear: w.creation_year, medium: this.categoryNames.get(w.category_id) ?? w.medium, valueUsd: null })), artist.birth, artist.death, false),
+      "career-path-count": careerPath(
+        works.map((w) => ({ creationYear: w.creation_year, medium: this.categoryNames.get(w.category_id) ?? w.medium, valueUsd: null })),
+        artist.birth,
+        artist.death,
+        false,
+      ),
       "career-path-lae": careerPath(
         works.map((w) => ({ creationYear: w.creation_year, medium: this.categoryNames.get(w.category_id) ?? w.medium, valueUsd: valueOf.get(w.id) ?? null })),
         artist.birth,
@@ -669,7 +697,15 @@ export class ArtistDeriver {
  * level, volatility and 1- and 5-year momentum, 12 radial features over the creation period,
  * the artist's category mix, and the birth decade.
  */
-function artistVector(a: { full: Float64Array; observed: Uint8Array; works: ArtworkRow[]; categories: number; birth: number | null; T: number; level: number | null }): Float32Array {
+function artistVector(a: {
+  full: Float64Array;
+  observed: Uint8Array;
+  works: ArtworkRow[];
+  categories: number;
+  birth: number | null;
+  T: number;
+  level: number | null;
+}): Float32Array {
   const v = new Float32Array(64);
   let o = 0;
   const { full, T } = a;

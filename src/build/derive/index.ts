@@ -112,7 +112,18 @@ export interface DeriveSummary {
   hedonicRows: number;
   /** Worker threads pass 2 ran on (0: this thread). */
   workers: number;
-  noise: { obsVar: number; saleVar: number; workVar: number; processVar: number; estimateOffset: number; estimateVar: number; loadingVar: number; estimateOffsets: Record<string, number>; centre: number; bandScale: number };
+  noise: {
+    obsVar: number;
+    saleVar: number;
+    workVar: number;
+    processVar: number;
+    estimateOffset: number;
+    estimateVar: number;
+    loadingVar: number;
+    estimateOffsets: Record<string, number>;
+    centre: number;
+    bandScale: number;
+  };
   /** Seconds per phase. */
   timings: Record<string, number>;
 }
@@ -260,7 +271,10 @@ function deriveContext(db: Database, options: DeriveOptions): DeriveContext {
     const k = mediumKey(r.c, r.m, r.s);
     mediumCounts.set(k, (mediumCounts.get(k) ?? 0) + r.n);
   }
-  const mediaKeys = [...mediumCounts].filter(([, n]) => n >= MEDIUM_MIN_WORKS).map(([k]) => k).sort();
+  const mediaKeys = [...mediumCounts]
+    .filter(([, n]) => n >= MEDIUM_MIN_WORKS)
+    .map(([k]) => k)
+    .sort();
   const space = new FeatureSpace(categories, materials, mediaKeys);
   const artistCount = (src.query("SELECT count(*) AS n FROM src_artists").get() as { n: number }).n;
   const soldCount = (src.query("SELECT count(*) AS n FROM lots WHERE status = 'sold' AND hammer_usd_cents > 0").get() as { n: number }).n;

@@ -72,7 +72,11 @@ export interface EmbedRow {
 }
 
 /** The embedding of one catalogue image (null when a file original is missing or unreadable). */
-export async function embedCatalogueImage(sharp: Sharp, dataDir: string, row: Pick<EmbedRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height">): Promise<Float32Array | null> {
+export async function embedCatalogueImage(
+  sharp: Sharp,
+  dataDir: string,
+  row: Pick<EmbedRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height">,
+): Promise<Float32Array | null> {
   return (await embedCatalogueImages(sharp, dataDir, [row]))[0]!;
 }
 
@@ -343,7 +347,8 @@ export async function embedMarket(
 
     const total = (db.query("SELECT count(*) AS n FROM artworks a JOIN images i ON i.id = a.image_id").get() as { n: number }).n;
     const ins = db.query("INSERT INTO embed_stage.vectors (artwork_id, artist_id, category_id, vector) VALUES (?, ?, ?, ?)");
-    let done = 0, failed = 0;
+    let done = 0,
+      failed = 0;
     const stage: Staged = (rows, vectors, ok) => {
       db.transaction(() => {
         rows.forEach((row, i) => {

@@ -126,11 +126,11 @@ export async function exportMarket(dataDir: string, toDir: string, options: Expo
       is_top: bool(r.is_top),
     }));
     await run("artist_events", "SELECT id, artist_id, date, type, title, description, visible FROM artist_events ORDER BY id", (r) => ({ ...r, visible: bool(r.visible) }));
-    await run(
-      "sales",
-      "SELECT id, house_id, name, location, currency, is_online, is_bids_streaming, status, start_datetime, end_datetime FROM src_sales ORDER BY id",
-      (r) => ({ ...r, is_online: bool(r.is_online), is_bids_streaming: bool(r.is_bids_streaming) }),
-    );
+    await run("sales", "SELECT id, house_id, name, location, currency, is_online, is_bids_streaming, status, start_datetime, end_datetime FROM src_sales ORDER BY id", (r) => ({
+      ...r,
+      is_online: bool(r.is_online),
+      is_bids_streaming: bool(r.is_bids_streaming),
+    }));
     const materials = names.materials!;
     // the served artworks keep every source column (a market built before them: src_artworks)
     const works = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'src_artworks'").get() ? "src_artworks" : "artworks";
@@ -186,11 +186,10 @@ export async function exportMarket(dataDir: string, toDir: string, options: Expo
               third_party_mark, coalesce(${notesOf}, '') AS notes FROM lots ORDER BY id`,
       (r) => ({ ...r, is_top: bool(r.is_top), reserve_mark: bool(r.reserve_mark), third_party_mark: bool(r.third_party_mark) }),
     );
-    await run(
-      "benchmarks",
-      "SELECT b.series, b.month, b.value, s.label, s.synthetic FROM benchmarks b LEFT JOIN benchmark_series s ON s.id = b.series ORDER BY b.rowid",
-      (r) => ({ ...r, synthetic: bool(r.synthetic) }),
-    );
+    await run("benchmarks", "SELECT b.series, b.month, b.value, s.label, s.synthetic FROM benchmarks b LEFT JOIN benchmark_series s ON s.id = b.series ORDER BY b.rowid", (r) => ({
+      ...r,
+      synthetic: bool(r.synthetic),
+    }));
     return { path: out, asOf, format, files, seconds: progress.elapsed() };
   } finally {
     db.close();

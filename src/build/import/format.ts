@@ -73,7 +73,15 @@ export const RECORDS = {
   },
   artist_events: {
     name: "artist_events",
-    fields: [id(), ref("artist_id"), { name: "date", type: "date", required: true }, { name: "type", type: "string", required: true, values: EVENT_TYPES }, str("title", true), str("description"), bool("visible")],
+    fields: [
+      id(),
+      ref("artist_id"),
+      { name: "date", type: "date", required: true },
+      { name: "type", type: "string", required: true, values: EVENT_TYPES },
+      str("title", true),
+      str("description"),
+      bool("visible"),
+    ],
   },
   sales: {
     name: "sales",
@@ -184,7 +192,7 @@ export function normaliseDatetime(s: string): string | null {
 }
 
 const describe = (v: unknown): string => {
-  const s = typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const s = typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 };
 

@@ -36,17 +36,7 @@ import { TOP_LOT_MIN_ESTIMATE_USD } from "../../market/lots";
 import { CATEGORIES, DAMAGES, LOCATIONS, MATERIALS, SUBSTRATES, SURFACES } from "../seed/reference";
 import { TRUTH_DB } from "../seed/truth";
 import { epochSeconds, isIsoDate } from "../../market/time";
-import {
-  FORMAT_NAME,
-  FORMAT_VERSION,
-  parseRecord,
-  RECORDS,
-  VOCABULARIES,
-  type RecordName,
-  type RecordSpec,
-  type Row,
-  type Vocabulary,
-} from "./format";
+import { FORMAT_NAME, FORMAT_VERSION, parseRecord, RECORDS, VOCABULARIES, type RecordName, type RecordSpec, type Row, type Vocabulary } from "./format";
 import { forEachCsvRecord, forEachLine } from "./reader";
 
 export type ImportMode = "replace" | "merge";
@@ -133,7 +123,6 @@ export const SOURCE_TABLES = [
   "benchmark_series",
   "benchmarks",
 ] as const;
-
 
 /**
  * Notes texts an import remembers (with their lot_notes ids), about 100 MB at most: a market's
@@ -709,8 +698,11 @@ class Importer {
       return undefined;
     });
     rows.sort((a, b) => a.id - b.id);
-    if (rows.some((r, i) => r.id !== i + 1)) throw new ImportError(`${v}: ids must run 1, 2, … without gaps (the estimates' model has a column per ${v === "categories" ? "category" : "word"})`);
-    const current = this.db.query<{ id: number; name: string; second: string }, []>(`SELECT id, name, ${v === "categories" ? "slug" : "label"} AS second FROM ${v} ORDER BY id`).all();
+    if (rows.some((r, i) => r.id !== i + 1))
+      throw new ImportError(`${v}: ids must run 1, 2, … without gaps (the estimates' model has a column per ${v === "categories" ? "category" : "word"})`);
+    const current = this.db
+      .query<{ id: number; name: string; second: string }, []>(`SELECT id, name, ${v === "categories" ? "slug" : "label"} AS second FROM ${v} ORDER BY id`)
+      .all();
     if (this.ctx.mode === "merge") {
       if (JSON.stringify(current) !== JSON.stringify(rows)) throw new ImportError(`${v}: a merge cannot change the vocabulary of the current market (import in replace mode)`);
       return;
@@ -740,9 +732,12 @@ class Importer {
   }
 
   private lookups(): void {
-    for (const r of this.db.query<{ id: number; name: string; slug: string }, []>("SELECT id, name, slug FROM categories ORDER BY id").all()) this.categories.add(r.id, r.name, r.slug);
-    for (const r of this.db.query<{ id: number; name: string; label: string }, []>("SELECT id, name, label FROM materials ORDER BY id").all()) this.materials.add(r.id, r.name, r.label);
-    for (const r of this.db.query<{ id: number; name: string; label: string }, []>("SELECT id, name, label FROM substrates ORDER BY id").all()) this.substrates.add(r.id, r.name, r.label);
+    for (const r of this.db.query<{ id: number; name: string; slug: string }, []>("SELECT id, name, slug FROM categories ORDER BY id").all())
+      this.categories.add(r.id, r.name, r.slug);
+    for (const r of this.db.query<{ id: number; name: string; label: string }, []>("SELECT id, name, label FROM materials ORDER BY id").all())
+      this.materials.add(r.id, r.name, r.label);
+    for (const r of this.db.query<{ id: number; name: string; label: string }, []>("SELECT id, name, label FROM substrates ORDER BY id").all())
+      this.substrates.add(r.id, r.name, r.label);
     for (const r of this.db.query<{ id: number; name: string; currency: string }, []>("SELECT id, name, currency FROM auction_locations ORDER BY id").all()) {
       this.locations.set(r.name.toLowerCase(), { id: r.id, name: r.name, currency: r.currency });
       this.nextLocationId = Math.max(this.nextLocationId, r.id + 1);
@@ -760,9 +755,7 @@ class Importer {
     if (this.fxSeen.has(key)) return `duplicate rate for ${code} on ${day}`;
     this.fxSeen.add(key);
     this.fx.set(key, rate);
-    this.db
-      .query("INSERT INTO fx_rates (code, day, usd_per_unit) VALUES (?, ?, ?) ON CONFLICT(code, day) DO UPDATE SET usd_per_unit = excluded.usd_per_unit")
-      .run(code, day, rate);
+    this.db.query("INSERT INTO fx_rates (code, day, usd_per_unit) VALUES (?, ?, ?) ON CONFLICT(code, day) DO UPDATE SET usd_per_unit = excluded.usd_per_unit").run(code, day, rate);
     return undefined;
   }
 
@@ -1160,7 +1153,20 @@ class Importer {
       db.run(`UPDATE lots SET house_id = s.house_id, sale_status = s.status, sale_datetime = unixepoch(s.start_datetime), location_id = s.location_id FROM src_sales s
               WHERE s.id = lots.sale_id AND (lots.house_id IS NOT s.house_id OR lots.sale_status IS NOT s.status
                 OR lots.sale_datetime IS NOT unixepoch(s.start_datetime) OR lots.location_id IS NOT s.location_id)`);
-      type L = { id: number; status: string; currency: string; day: string; hammer: number | null; estimate_min: number | null; estimate_max: number | null; premium: number | null; hammer_usd_cents: number | null; estimate_min_usd_cents: number | null; estimate_max_usd_cents: number | null; premium_usd_cents: number | null };
+      type L = {
+        id: number;
+        status: string;
+        currency: string;
+        day: string;
+        hammer: number | null;
+        estimate_min: number | null;
+        estimate_max: number | null;
+        premium: number | null;
+        hammer_usd_cents: number | null;
+        estimate_min_usd_cents: number | null;
+        estimate_max_usd_cents: number | null;
+        premium_usd_cents: number | null;
+      };
       const changed: [number, number | null, number | null, number | null, number | null][] = [];
       const dropped: { id: number; reason: string }[] = [];
       for (const l of db
@@ -1180,7 +1186,8 @@ class Importer {
         }
         const usd = (x: number | null) => (x === null ? null : usdCents(x, rate));
         const next = [usd(l.hammer), usd(l.estimate_min), usd(l.estimate_max), usd(l.premium)] as const;
-        if (next[0] !== l.hammer_usd_cents || next[1] !== l.estimate_min_usd_cents || next[2] !== l.estimate_max_usd_cents || next[3] !== l.premium_usd_cents) changed.push([l.id, ...next]);
+        if (next[0] !== l.hammer_usd_cents || next[1] !== l.estimate_min_usd_cents || next[2] !== l.estimate_max_usd_cents || next[3] !== l.premium_usd_cents)
+          changed.push([l.id, ...next]);
       }
       const upd = db.query("UPDATE lots SET hammer_usd_cents = ?2, estimate_min_usd_cents = ?3, estimate_max_usd_cents = ?4, premium_usd_cents = ?5 WHERE id = ?1");
       for (const c of changed) upd.run(...c);

@@ -157,7 +157,13 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     if (finished.embed) counts.image_vectors = finished.embed.images;
     deriveThreads = finished.derived.workers;
     detail.derive = finished.derived.timings;
-    steps = { generate: generated, derive: finished.seconds.derive, readIndexes: finished.seconds.readIndexes, embed: finished.seconds.embed, statistics: finished.seconds.statistics };
+    steps = {
+      generate: generated,
+      derive: finished.seconds.derive,
+      readIndexes: finished.seconds.readIndexes,
+      embed: finished.seconds.embed,
+      statistics: finished.seconds.statistics,
+    };
     embed = finished.embed;
     early = finished.early;
     db.close();

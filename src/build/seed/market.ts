@@ -315,7 +315,8 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const nowMinute = today * 1440 + 720;
-  const iso = (minutes: number) => `${fromDayNumber(Math.floor(minutes / 1440))}T${String(Math.floor((minutes % 1440) / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}:00Z`;
+  const iso = (minutes: number) =>
+    `${fromDayNumber(Math.floor(minutes / 1440))}T${String(Math.floor((minutes % 1440) / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}:00Z`;
   const closed: number[][] = [[], [], []];
   const upcoming: number[][] = [[], [], []];
   db.transaction(() => {
@@ -419,7 +420,17 @@ export interface GeneratorTotals {
 }
 
 const EVENT_TEXT = {
-  exhibitions: ["Retrospective at the Museum of Modern Art", "Solo exhibition, Kunsthalle", "Venice Biennale, national pavilion", "Group exhibition, Tate", "Solo exhibition, Centre Pompidou", "Survey exhibition, Whitney Museum", "Documenta", "Solo exhibition, Mori Art Museum", "Touring retrospective"],
+  exhibitions: [
+    "Retrospective at the Museum of Modern Art",
+    "Solo exhibition, Kunsthalle",
+    "Venice Biennale, national pavilion",
+    "Group exhibition, Tate",
+    "Solo exhibition, Centre Pompidou",
+    "Survey exhibition, Whitney Museum",
+    "Documenta",
+    "Solo exhibition, Mori Art Museum",
+    "Touring retrospective",
+  ],
   publications: ["Catalogue raisonné, volume I", "Monograph", "Exhibition catalogue", "Collected writings", "Catalogue raisonné, volume II"],
 };
 
@@ -917,14 +928,20 @@ function pickWeighted(rng: Random, weights: number[], allowed: (i: number) => bo
 function pickMedium(rng: Random, category: string, birth: number): MediumChoice & { label: string } {
   const choices = MEDIA[category]!.filter((c) => (c.from ?? 0) <= birth + 20);
   const pool = choices.length ? choices : MEDIA[category]!;
-  const c = pool[pickWeighted(rng, pool.map((x) => x.weight), () => true)]!;
+  const c =
+    pool[
+      pickWeighted(
+        rng,
+        pool.map((x) => x.weight),
+        () => true,
+      )
+    ]!;
   const label = c.substrate ? `${c.materials.join(" and ")} on ${c.substrate}` : c.materials.join(" and ");
   return { ...c, label };
 }
 
 function isEditioned(rng: Random, category: string, material: string): number | null {
-  const editioned =
-    category === "Prints and multiples" ? rng.chance(0.9) : category === "Photography" ? rng.chance(0.8) : material === "bronze" ? rng.chance(0.4) : false;
+  const editioned = category === "Prints and multiples" ? rng.chance(0.9) : category === "Photography" ? rng.chance(0.8) : material === "bronze" ? rng.chance(0.4) : false;
   if (!editioned) return null;
   return material === "bronze" ? rng.pick([6, 8, 9, 12]) : rng.pick(EDITION_SIZES);
 }

@@ -62,34 +62,117 @@ export const CATEGORIES: readonly string[] = [
 ];
 
 export const MATERIALS: readonly string[] = [
-  "oil", "acrylic", "watercolour", "gouache", "tempera", "ink", "pencil", "charcoal", "pastel", "crayon",
-  "mixed media", "collage", "enamel", "spray paint", "bronze", "marble", "stone", "wood", "ceramic", "glass",
-  "steel", "aluminium", "resin", "silver gelatin", "chromogenic print", "pigment print", "platinum print",
-  "screenprint", "lithograph", "etching", "woodcut", "linocut", "aquatint", "video", "neon",
+  "oil",
+  "acrylic",
+  "watercolour",
+  "gouache",
+  "tempera",
+  "ink",
+  "pencil",
+  "charcoal",
+  "pastel",
+  "crayon",
+  "mixed media",
+  "collage",
+  "enamel",
+  "spray paint",
+  "bronze",
+  "marble",
+  "stone",
+  "wood",
+  "ceramic",
+  "glass",
+  "steel",
+  "aluminium",
+  "resin",
+  "silver gelatin",
+  "chromogenic print",
+  "pigment print",
+  "platinum print",
+  "screenprint",
+  "lithograph",
+  "etching",
+  "woodcut",
+  "linocut",
+  "aquatint",
+  "video",
+  "neon",
 ];
 
 export const SUBSTRATES: readonly string[] = [
-  "canvas", "linen", "panel", "board", "paper", "card", "copper", "aluminium sheet", "plywood", "silk",
-  "vellum", "photographic paper", "masonite",
+  "canvas",
+  "linen",
+  "panel",
+  "board",
+  "paper",
+  "card",
+  "copper",
+  "aluminium sheet",
+  "plywood",
+  "silk",
+  "vellum",
+  "photographic paper",
+  "masonite",
 ];
 
-export const SURFACES: readonly string[] = [
-  "varnished", "unvarnished", "glazed", "matte", "gloss", "patinated", "polished", "lacquered", "gilded", "waxed",
-];
+export const SURFACES: readonly string[] = ["varnished", "unvarnished", "glazed", "matte", "gloss", "patinated", "polished", "lacquered", "gilded", "waxed"];
 
 export const DAMAGES: readonly string[] = [
-  "craquelure", "tear", "paint loss", "abrasion", "foxing", "discoloration", "water damage", "flaking",
-  "scratches", "chips", "restoration", "relining", "stretcher marks", "fading", "mould",
+  "craquelure",
+  "tear",
+  "paint loss",
+  "abrasion",
+  "foxing",
+  "discoloration",
+  "water damage",
+  "flaking",
+  "scratches",
+  "chips",
+  "restoration",
+  "relining",
+  "stretcher marks",
+  "fading",
+  "mould",
 ];
 
 const TOP_HOUSES = ["Ashcombe's", "Bellweather & Co", "Castellane", "Dunmore Fine Art", "Everleigh", "Fairbanks Rowe", "Greyfriars"];
-const NAME_A = ["Abbot", "Barrow", "Calder", "Delacroix", "Ellery", "Fenwick", "Garrick", "Hallam", "Ingram", "Jarvis", "Kessler", "Lindqvist", "Marlow", "Norwood", "Osgood", "Pemberton", "Quill", "Rothwell", "Sterling", "Thackeray", "Underhill", "Vance", "Whitcombe", "Yardley", "Zeller"];
+const NAME_A = [
+  "Abbot",
+  "Barrow",
+  "Calder",
+  "Delacroix",
+  "Ellery",
+  "Fenwick",
+  "Garrick",
+  "Hallam",
+  "Ingram",
+  "Jarvis",
+  "Kessler",
+  "Lindqvist",
+  "Marlow",
+  "Norwood",
+  "Osgood",
+  "Pemberton",
+  "Quill",
+  "Rothwell",
+  "Sterling",
+  "Thackeray",
+  "Underhill",
+  "Vance",
+  "Whitcombe",
+  "Yardley",
+  "Zeller",
+];
 const NAME_B = ["Auctions", "Fine Art", "& Partners", "Salesrooms", "Gallery Auctions", "& Sons", "Kunstauktionen", "Encheres", "Aste", "Collective"];
 
 export const HOUSE_COUNTS: Readonly<Record<Scale, number>> = { tiny: 20, small: 120, medium: 500, large: 1000, full: 1400 };
 
 function slugify(s: string): string {
-  return s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 const label = (s: string) => s[0]!.toUpperCase() + s.slice(1);
@@ -135,9 +218,7 @@ export function writeReference(db: Database, rng: Random, scale: Scale): { count
       counts[table] = words.length;
     }
 
-    const house = db.query(
-      "INSERT INTO auction_houses (id, name, slug, priority_order, is_live, country, city) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
+    const house = db.query("INSERT INTO auction_houses (id, name, slug, priority_order, is_live, country, city) VALUES (?, ?, ?, ?, ?, ?, ?)");
     const used = new Set<string>();
     const n = HOUSE_COUNTS[scale];
     for (let i = 1; i <= n; i++) {

@@ -21,7 +21,9 @@ export const plans = sqliteTable("plans", {
 export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
-  planSlug: text("plan_slug").notNull().references(() => plans.slug),
+  planSlug: text("plan_slug")
+    .notNull()
+    .references(() => plans.slug),
   /** First day of the user's first entitlement period (YYYY-MM-DD, UTC); periods follow back to back. */
   periodAnchor: text("period_anchor").notNull(),
   createdAt: integer("created_at").notNull(),
@@ -33,7 +35,9 @@ export const apiKeys = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** Public key id, part of the key itself, used to find the row. */
     kid: text("kid").notNull(),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     name: text("name").notNull(),
     /** argon2id hash of the whole key; the key itself is never stored. */
     hash: text("hash").notNull(),

@@ -247,12 +247,7 @@ export const artists = sqliteTable(
     median1yr: real("total_sales_price_median_1yr"),
     lotsCount: integer("lots_count").notNull(),
   },
-  (t) => [
-    uniqueIndex("artists_uid").on(t.uid),
-    index("artists_market_cap").on(t.marketCap),
-    index("artists_total_sales").on(t.totalSales),
-    index("artists_name").on(t.name),
-  ],
+  (t) => [uniqueIndex("artists_uid").on(t.uid), index("artists_market_cap").on(t.marketCap), index("artists_total_sales").on(t.totalSales), index("artists_name").on(t.name)],
 );
 
 /** The artist price index: monthly points from `start_month`, Float64 little-endian, plus a vector. */
@@ -366,4 +361,3 @@ export const marketIndex = sqliteTable("market_index", {
   value: real("value").notNull(),
   lots: integer("lots").notNull(),
 });
-

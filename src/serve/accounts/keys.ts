@@ -82,11 +82,7 @@ export async function createUserWithKey(db: Database, planSlug: string, name?: s
       .values({ name: userName, planSlug, periodAnchor: today(now), createdAt: now })
       .returning({ id: users.id })
       .get();
-    const row = tx
-      .insert(apiKeys)
-      .values({ kid, userId: user.id, name: userName, hash: keyHash, createdAt: now })
-      .returning({ id: apiKeys.id })
-      .get();
+    const row = tx.insert(apiKeys).values({ kid, userId: user.id, name: userName, hash: keyHash, createdAt: now }).returning({ id: apiKeys.id }).get();
     return { userId: user.id, keyId: row.id };
   });
   return { ...ids, kid, key, plan: planSlug };
@@ -243,7 +239,8 @@ class Gate {
 
   leave(): void {
     const next = this.waiting.shift();
-    if (next) next(); // the slot passes to the next in line
+    if (next)
+      next(); // the slot passes to the next in line
     else this.active--;
   }
 }
@@ -389,10 +386,7 @@ export class KeyVerifier {
       this.gate.leave();
     }
     const plan = ok ? getPlan(this.db, row.plan_slug) : null;
-    const caller: Caller | null =
-      ok && plan
-        ? Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor })
-        : null;
+    const caller: Caller | null = ok && plan ? Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor }) : null;
     if (ok) {
       // the right secret is no failure: its tokens come back
       const now = this.now();

@@ -141,12 +141,8 @@ export class Ledger {
     options: LedgerOptions = {},
   ) {
     this.now = options.now ?? (() => performance.now());
-    this.sumStmt = db.query<{ du: number | null }, [number, string, string]>(
-      "SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?",
-    );
-    this.insertStmt = db.query(
-      "INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    );
+    this.sumStmt = db.query<{ du: number | null }, [number, string, string]>("SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?");
+    this.insertStmt = db.query("INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     this.dailyStmt = db.query(
       `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,

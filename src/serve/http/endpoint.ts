@@ -69,16 +69,12 @@ export interface ResponseSpec {
 export type BodyOf<B, F> = B extends TSchema ? Static<B> : F extends FormSpec ? Static<F["fields"]> : undefined;
 
 /** Path parameters: those of `pathParams` as parsed, any other `{name}` of the path as its raw text. */
-export type PathParamsOf<Path extends string, PP> = Simplify<
-  { [K in keyof PP]: ScalarValue<PP[K]> } & { [K in Exclude<PathNames<Path>, keyof PP>]: string }
->;
+export type PathParamsOf<Path extends string, PP> = Simplify<{ [K in keyof PP]: ScalarValue<PP[K]> } & { [K in Exclude<PathNames<Path>, keyof PP>]: string }>;
 type PathNames<Path extends string> = Path extends `${string}{${infer N}}${infer Rest}` ? N | PathNames<Rest> : never;
 type Simplify<O> = { [K in keyof O]: O[K] };
 
 /** What a handler may return: a body of the full or the public schema; nothing for an endpoint without one (204). */
-export type ReplyOf<R> = R extends { full: infer F extends TSchema }
-  ? Static<F> | (R extends { public: infer Pub extends TSchema } ? Static<Pub> : never)
-  : null | undefined;
+export type ReplyOf<R> = R extends { full: infer F extends TSchema } ? Static<F> | (R extends { public: infer Pub extends TSchema } ? Static<Pub> : never) : null | undefined;
 
 export interface RequestContext<P = Record<string, unknown>, Q = Record<string, unknown>, B = unknown, A extends Auth = Auth> {
   readonly request: Request;
@@ -138,9 +134,7 @@ export interface EndpointDecl<
   response?: R;
   /** Records the response carries, for per-record pricing (default: 0 for a base-only price). */
   records?: (body: any) => number;
-  handle: (
-    ctx: RequestContext<PathParamsOf<Path, PP>, ParamsOf<L>, BodyOf<B, F>, A>,
-  ) => NoInfer<ReplyOf<R>> | Promise<NoInfer<ReplyOf<R>>>;
+  handle: (ctx: RequestContext<PathParamsOf<Path, PP>, ParamsOf<L>, BodyOf<B, F>, A>) => NoInfer<ReplyOf<R>> | Promise<NoInfer<ReplyOf<R>>>;
 }
 
 /** An endpoint with its types erased: what the registry (ENDPOINTS), the pipeline and OpenAPI handle. */
@@ -228,9 +222,7 @@ async function readJsonBody(request: Request, schema: TSchema, onChunk?: (bytes:
   try {
     value = text === "" ? undefined : JSON.parse(text);
   } catch (err) {
-    throw new ValidationFailed([
-      { loc: ["body"], msg: `JSON decode error: ${(err as Error).message}`, type: "json_invalid", input: text.slice(0, 200), ctx: {} },
-    ]);
+    throw new ValidationFailed([{ loc: ["body"], msg: `JSON decode error: ${(err as Error).message}`, type: "json_invalid", input: text.slice(0, 200), ctx: {} }]);
   }
   if (value === undefined) throw new ValidationFailed([{ loc: ["body"], msg: "Field required", type: "missing", input: null, ctx: {} }]);
   if (nestingDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw tooDeep();
@@ -276,7 +268,8 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     let input: unknown;
     let files: Record<string, FilePart> = NO_FILES;
     // the body's bytes are held against the process's budget until the response is made
-    const lease = e.body || e.form ? (deps.bodies ?? DEFAULT_BODY_BUDGET).lease(caller ? `user:${caller.userId}` : `addr:${clientAddressOf(request, deps.config.trustProxy)}`) : null;
+    const lease =
+      e.body || e.form ? (deps.bodies ?? DEFAULT_BODY_BUDGET).lease(caller ? `user:${caller.userId}` : `addr:${clientAddressOf(request, deps.config.trustProxy)}`) : null;
     let body: unknown;
     try {
       const take = lease ? (n: number) => lease.take(n) : undefined;

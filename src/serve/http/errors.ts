@@ -30,8 +30,7 @@ export class ValidationFailed extends Error {
 }
 
 export const notFound = (what = "Not found") => new HttpError(404, what);
-export const unauthorized = (why = "Missing or invalid bearer token") =>
-  new HttpError(401, why, { "WWW-Authenticate": 'Bearer realm="artmarket"' });
+export const unauthorized = (why = "Missing or invalid bearer token") => new HttpError(401, why, { "WWW-Authenticate": 'Bearer realm="artmarket"' });
 export const forbidden = (why: string) => new HttpError(403, why);
 
 /** Builders for the usual issue kinds, phrased like the common Python API stacks phrase them. */
@@ -80,7 +79,7 @@ export const issue = {
   }),
   enum: (loc: (string | number)[], input: unknown, values: readonly string[]): ValidationIssue => {
     const expected = values.map((v) => `'${v}'`);
-    const text = expected.length > 1 ? `${expected.slice(0, -1).join(", ")} or ${expected.at(-1)}` : expected[0] ?? "";
+    const text = expected.length > 1 ? `${expected.slice(0, -1).join(", ")} or ${expected.at(-1)}` : (expected[0] ?? "");
     return { loc, msg: `Input should be ${text}`, type: "enum", input, ctx: { expected: text } };
   },
   ge: (loc: (string | number)[], input: unknown, bound: number): ValidationIssue => ({
@@ -182,9 +181,14 @@ export function fromSchemaErrors(where: string, errors: readonly TypeBoxErrorLik
     else if (s.type === "array" && !Array.isArray(value)) out.push(issue.custom(loc, input, "Input should be a valid list", "list_type"));
     else if (s.type === "object" && (value === null || typeof value !== "object" || Array.isArray(value))) {
       out.push(issue.custom(loc, input, "Input should be a valid dictionary or object", "dict_type"));
-    }
-    else if (Array.isArray(s.anyOf) && s.anyOf.every((x: any) => x && "const" in x)) {
-      out.push(issue.enum(loc, input, (s.anyOf as { const: unknown }[]).map((x) => String(x.const))));
+    } else if (Array.isArray(s.anyOf) && s.anyOf.every((x: any) => x && "const" in x)) {
+      out.push(
+        issue.enum(
+          loc,
+          input,
+          (s.anyOf as { const: unknown }[]).map((x) => String(x.const)),
+        ),
+      );
     } else if (Array.isArray(s.enum)) out.push(issue.enum(loc, input, s.enum.map(String)));
     else out.push(issue.custom(loc, input, e.message ?? "Invalid value"));
   }

@@ -63,11 +63,9 @@ export function enforceCap(caller: Caller, w: Windows, now: number = Date.now())
   if (caller.plan.features.cap !== "hard") return;
   if (w.periodConsumed < caller.plan.du_limit) return;
   const resetAt = Date.parse(`${addDays(w.period.end, 1)}T00:00:00Z`);
-  throw new HttpError(
-    429,
-    `Data Unit allowance of ${caller.plan.du_limit} for the period ${w.period.start} to ${w.period.end} is used up`,
-    { "Retry-After": String(Math.max(1, Math.ceil((resetAt - now) / 1000))) },
-  );
+  throw new HttpError(429, `Data Unit allowance of ${caller.plan.du_limit} for the period ${w.period.start} to ${w.period.end} is used up`, {
+    "Retry-After": String(Math.max(1, Math.ceil((resetAt - now) / 1000))),
+  });
 }
 
 /** Sets the three DU headers: this call's cost, what remains of the period, the period's last day. */

@@ -23,9 +23,7 @@ export const MAX_JSON_DEPTH = 32;
 
 /** The 422 for a JSON document nested deeper than MAX_JSON_DEPTH. */
 export function tooDeep(): ValidationFailed {
-  return new ValidationFailed([
-    issue.custom(["body"], null, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, "json_too_deep", { max_depth: MAX_JSON_DEPTH }),
-  ]);
+  return new ValidationFailed([issue.custom(["body"], null, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, "json_too_deep", { max_depth: MAX_JSON_DEPTH })]);
 }
 
 /** Default cap on a whole form request: an upload of MAX_UPLOAD_BYTES (src/serve/images/upload.ts) plus room for the fields. */
@@ -103,7 +101,7 @@ export async function readStreamCapped(
   }
   const out = new Uint8Array(size);
   let o = 0;
-  for (const c of chunks) (out.set(c, o), (o += c.byteLength));
+  for (const c of chunks) out.set(c, o), (o += c.byteLength);
   return out;
 }
 
@@ -191,9 +189,7 @@ async function splitParts(request: Request, bytes: Uint8Array): Promise<{ text: 
     const form = await new Response(bytes, { headers: { "content-type": contentType! } }).formData();
     entries = [...(form as unknown as Iterable<[string, string | Blob]>)];
   } catch (err) {
-    throw new ValidationFailed([
-      issue.custom(["body"], null, `Malformed ${media} body: ${(err as Error).message}`, "value_error", { content_type: media }),
-    ]);
+    throw new ValidationFailed([issue.custom(["body"], null, `Malformed ${media} body: ${(err as Error).message}`, "value_error", { content_type: media })]);
   }
   for (const [name, value] of entries) {
     if (typeof value === "string") {
@@ -242,7 +238,10 @@ export async function readForm(request: Request, spec: FormSpec, onChunk?: (byte
     }
     if (typesOf(schema).includes("array")) {
       const items = (schema.items ?? {}) as TSchema;
-      const list = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+      const list = values
+        .flatMap((v) => v.split(","))
+        .map((v) => v.trim())
+        .filter((v) => v !== "");
       raw[name] = list;
       converted[name] = list.map((v) => convert(items, v));
     } else {
@@ -262,7 +261,15 @@ export async function readForm(request: Request, spec: FormSpec, onChunk?: (byte
       continue;
     }
     if (parts.length > 1) {
-      issues.push(issue.custom(["body", name], parts.map((p) => p.name), "Expected one file, got several", "value_error", { max_files: 1 }));
+      issues.push(
+        issue.custom(
+          ["body", name],
+          parts.map((p) => p.name),
+          "Expected one file, got several",
+          "value_error",
+          { max_files: 1 },
+        ),
+      );
       continue;
     }
     out[name] = parts[0]!;

@@ -35,8 +35,7 @@ function listParameters(spec: ListSpec): Json[] {
   for (const [field, decl] of Object.entries(spec.fields)) {
     for (const suffix of decl.suffixes) {
       const base = suffix === "__ilike" ? { type: "string", minLength: 1, maxLength: 200 } : scalarSchema(decl.type);
-      const schema =
-        suffix === "__in" ? { type: "array", items: base, maxItems: spec.maxInValues ?? MAX_IN_VALUES } : base;
+      const schema = suffix === "__in" ? { type: "array", items: base, maxItems: spec.maxInValues ?? MAX_IN_VALUES } : base;
       const what = {
         "": "equals",
         __eq: "equals",
@@ -122,10 +121,7 @@ const componentRef = (name: string) => `#/components/schemas/${name}`;
 function formRequestBody(form: FormSpec, components: Record<string, Json>): Json {
   const files = Object.entries(form.files ?? {});
   const fileProps: Json = Object.fromEntries(
-    files.map(([name, decl]) => [
-      name,
-      { type: "string", contentMediaType: "application/octet-stream", ...(decl.description && { description: decl.description }) },
-    ]),
+    files.map(([name, decl]) => [name, { type: "string", contentMediaType: "application/octet-stream", ...(decl.description && { description: decl.description }) }]),
   );
   const fileRequired = files.filter(([, decl]) => decl.required).map(([name]) => name);
   const fields = hoist(form.fields, components);
@@ -137,9 +133,7 @@ function formRequestBody(form: FormSpec, components: Record<string, Json>): Json
     const required = [...((fields.required as string[] | undefined) ?? []), ...fileRequired];
     schema = { ...fields, properties: { ...((fields.properties as Json | undefined) ?? {}), ...fileProps }, ...(required.length && { required }) };
   }
-  const encoding = Object.fromEntries(
-    files.filter(([, d]) => d.accept?.length).map(([n, d]) => [n, { contentType: d.accept!.join(", ") }]),
-  );
+  const encoding = Object.fromEntries(files.filter(([, d]) => d.accept?.length).map(([n, d]) => [n, { contentType: d.accept!.join(", ") }]));
   const content: Json = {
     "multipart/form-data": { schema, ...(Object.keys(encoding).length && { encoding }) },
   };
@@ -222,9 +216,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
       const full = hoist(e.response.full, components);
       const schema = e.response.public ? { anyOf: [full, hoist(e.response.public, components)] } : full;
       responses[status] = {
-        description: e.response.public
-          ? "The full schema for entitled callers, the reduced public schema for the others"
-          : "Success",
+        description: e.response.public ? "The full schema for entitled callers, the reduced public schema for the others" : "Success",
         headers: e.auth === "public" ? PUBLIC_DU_HEADER_DOCS : DU_HEADER_DOCS,
         content: { "application/json": { schema } },
       };
@@ -243,8 +235,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
     if (e.form) responses["415"] = errorResponse("The body is not multipart/form-data, urlencoded or a JSON object (an uploaded file that is not a supported image is a 422)");
     // The pipeline validates declared path parameters, list parameters, JSON and form bodies.
     if (e.list || e.pathParams || e.body || e.form) responses["422"] = errorResponse("Validation error", "HTTPValidationError");
-    const du =
-      e.price.perRecord > 0 ? `${formatDu(e.price.base)} + ${formatDu(e.price.perRecord)} per record` : formatDu(e.price.base);
+    const du = e.price.perRecord > 0 ? `${formatDu(e.price.base)} + ${formatDu(e.price.perRecord)} per record` : formatDu(e.price.base);
     const operation: Json = {
       operationId: `${e.method.toLowerCase()}${e.path.replace(/\{(\w+)\}/g, "By_$1").replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
       summary: e.summary,
@@ -264,8 +255,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
     info: {
       title: "artmarket",
       version: info.version,
-      description:
-        "Auction-market data: artists, artworks, lots, sales, charts, estimates and analytics, metered in Data Units, plus each user's private collection.",
+      description: "Auction-market data: artists, artworks, lots, sales, charts, estimates and analytics, metered in Data Units, plus each user's private collection.",
     },
     ...(info.serverUrl && { servers: [{ url: info.serverUrl }] }),
     tags: tags.map((name) => ({ name })),

@@ -46,9 +46,7 @@ export function canonicalUrl(raw: string, host: string | null, fallbackHost: str
   if (authority.length < 4) {
     const colon = authority.lastIndexOf(":");
     const hasPort = colon > 0 && !authority.endsWith("]");
-    authority = hasPort
-      ? `${authority.slice(0, colon)}:${authority.slice(colon + 1).padStart(4 - colon, "0")}`
-      : `${authority}:80`;
+    authority = hasPort ? `${authority.slice(0, colon)}:${authority.slice(colon + 1).padStart(4 - colon, "0")}` : `${authority}:80`;
   }
   return `http://${authority}${path}`;
 }

@@ -179,12 +179,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * for an uploaded file is about the address here, not about the request; bytes that are no image
  * are fetch_not_image, as a non-image Content-Type is).
  */
-export async function fetchCheckedImage(
-  address: string,
-  sharp: Sharp,
-  loc: (string | number)[] = ["body", "image_url"],
-  limits: Partial<FetchLimits> = {},
-): Promise<CheckedImage> {
+export async function fetchCheckedImage(address: string, sharp: Sharp, loc: (string | number)[] = ["body", "image_url"], limits: Partial<FetchLimits> = {}): Promise<CheckedImage> {
   const fetched = await fetchImage(address, loc, limits);
   try {
     return await checkUpload(fetched.bytes, sharp, loc);
@@ -196,7 +191,9 @@ export async function fetchCheckedImage(
     }
     if (err instanceof HttpError) {
       const type = err.status === 413 ? "fetch_too_large" : "fetch_not_image";
-      throw new ValidationFailed([issue.custom(loc, address, `The address does not serve a usable image: ${err.message}`, type, { ...(fetched.contentType && { content_type: fetched.contentType }) })]);
+      throw new ValidationFailed([
+        issue.custom(loc, address, `The address does not serve a usable image: ${err.message}`, type, { ...(fetched.contentType && { content_type: fetched.contentType }) }),
+      ]);
     }
     throw err;
   }

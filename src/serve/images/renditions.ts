@@ -225,15 +225,8 @@ async function draw(deps: RenditionDeps, ref: RenditionRef): Promise<Uint8Array>
   let out: Buffer;
   if (ref.variant === "blur") {
     const tiny = previewSize(size.width, size.height);
-    const small = await at(tiny.width, tiny.height)
-      .flatten({ background: "#ffffff" })
-      .blur(PREVIEW_SIGMA)
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    out = await sharp(small.data, { raw: small.info })
-      .resize(size.width, size.height, { fit: "fill", kernel: "cubic" })
-      .jpeg(JPEG_BLUR)
-      .toBuffer();
+    const small = await at(tiny.width, tiny.height).flatten({ background: "#ffffff" }).blur(PREVIEW_SIGMA).raw().toBuffer({ resolveWithObject: true });
+    out = await sharp(small.data, { raw: small.info }).resize(size.width, size.height, { fit: "fill", kernel: "cubic" }).jpeg(JPEG_BLUR).toBuffer();
   } else {
     out = await at(size.width, size.height).flatten({ background: "#ffffff" }).jpeg(JPEG_FULL).toBuffer();
   }

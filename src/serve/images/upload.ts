@@ -91,7 +91,8 @@ export async function checkUpload(bytes: Uint8Array, sharp: Sharp, loc: (string 
   }
   const unreadable = (why: string) =>
     new ValidationFailed([issue.custom(loc, `<${format} image, ${bytes.byteLength} bytes>`, `The image could not be read: ${why}`, "image_invalid", { format })]);
-  let width = 0, height = 0;
+  let width = 0,
+    height = 0;
   try {
     // the header only: nothing is decoded yet
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -113,10 +114,7 @@ export async function checkUpload(bytes: Uint8Array, sharp: Sharp, loc: (string 
     ]);
   }
   try {
-    await sharp(bytes, { failOn: "truncated", limitInputPixels: MAX_UPLOAD_PIXELS })
-      .resize({ width: CHECK_SIZE, height: CHECK_SIZE, fit: "inside" })
-      .raw()
-      .toBuffer();
+    await sharp(bytes, { failOn: "truncated", limitInputPixels: MAX_UPLOAD_PIXELS }).resize({ width: CHECK_SIZE, height: CHECK_SIZE, fit: "inside" }).raw().toBuffer();
   } catch (err) {
     throw unreadable(/premature end|truncat|read error|unexpected end/i.test((err as Error).message) ? `truncated (${(err as Error).message})` : (err as Error).message);
   }

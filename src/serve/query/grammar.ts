@@ -128,12 +128,7 @@ const BOOL_FALSE = new Set(["false", "0", "no", "off", "f", "n"]);
 const MAX_OFFSET = 1_000_000_000;
 
 /** Parses one raw string as `type`, pushing an issue and returning undefined when it does not fit. */
-export function parseScalar(
-  type: ScalarType,
-  raw: string,
-  loc: (string | number)[],
-  issues: ValidationIssue[],
-): unknown {
+export function parseScalar(type: ScalarType, raw: string, loc: (string | number)[], issues: ValidationIssue[]): unknown {
   switch (type.kind) {
     case "integer": {
       const t = raw.trim();
@@ -189,7 +184,11 @@ export function parseScalar(
 
 /** All values given for `name`: repeated parameters, each possibly comma-separated. */
 function manyValues(query: URLSearchParams, name: string): string[] {
-  return query.getAll(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+  return query
+    .getAll(name)
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
 }
 
 function suffixType(decl: FieldDecl, suffix: Suffix): ScalarType {

@@ -25,7 +25,14 @@ describe("repeatSalesIndex", () => {
   test("recovers a step series from noiseless pairs (smoothing 0, every month identified)", () => {
     const truth = [0, 0, 0.1, 0.1, 0.3, 0.3];
     const pairs = [
-      [0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [0, 5], [1, 4], [2, 5],
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [4, 5],
+      [0, 5],
+      [1, 4],
+      [2, 5],
     ].map(([from, to]) => ({ from: from!, to: to!, logRatio: truth[to!]! - truth[from!]! }));
     close(repeatSalesIndex(pairs, 6, 0), truth, 12);
     // a little smoothing barely moves it
@@ -226,7 +233,12 @@ describe("noise variances (method of moments)", () => {
     // r̂ = (2 + 0) / ((2−1) + (2−1) + 0) = 1.
     // differences: 0→3: Δ = 3, gap 3, 1/W = 1/2 + 1/2 = 1; 3→4: Δ = −1, gap 1, 1/W = 1/2 + 1 = 1.5
     // q̂ = (9 + 1 − 1·(1 + 1.5)) / (3 + 1) = 7.5 / 4 = 1.875
-    const obs = [0, 2].map((y) => ({ month: 0, y })).concat([4, 4].map((y) => ({ month: 3, y })), [{ month: 4, y: 3 }]);
+    const obs = [0, 2]
+      .map((y) => ({ month: 0, y }))
+      .concat(
+        [4, 4].map((y) => ({ month: 3, y })),
+        [{ month: 4, y: 3 }],
+      );
     const est = estimateNoiseVariances(obs, 5, { method: "moments", maxProcessVar: 10 });
     expect(est.obsVar).toBeCloseTo(1, 12);
     expect(est.processVar).toBeCloseTo(1.875, 12);
@@ -235,13 +247,40 @@ describe("noise variances (method of moments)", () => {
   });
   test("pooling two series adds their moments; no replicated month → NaN or the fallback", () => {
     const acc = new NoiseMomentAccumulator();
-    acc.add([{ month: 0, y: 0 }, { month: 0, y: 2 }], 3); // within SS 2, dof 1
-    acc.add([{ month: 1, y: 5 }, { month: 1, y: 5 }, { month: 1, y: 8 }], 3); // mean 6, SS 1+1+4 = 6, dof 2
+    acc.add(
+      [
+        { month: 0, y: 0 },
+        { month: 0, y: 2 },
+      ],
+      3,
+    ); // within SS 2, dof 1
+    acc.add(
+      [
+        { month: 1, y: 5 },
+        { month: 1, y: 5 },
+        { month: 1, y: 8 },
+      ],
+      3,
+    ); // mean 6, SS 1+1+4 = 6, dof 2
     expect(acc.estimate().obsVar).toBeCloseTo(8 / 3, 12);
-    const single = estimateNoiseVariances([{ month: 0, y: 0 }, { month: 2, y: 1 }], 3, { method: "moments" });
+    const single = estimateNoiseVariances(
+      [
+        { month: 0, y: 0 },
+        { month: 2, y: 1 },
+      ],
+      3,
+      { method: "moments" },
+    );
     expect(single.obsVar).toBeNaN();
     expect(single.processVar).toBeCloseTo(0.5, 12); // r taken as 0: Δ² / gap = 1 / 2
-    const fb = estimateNoiseVariances([{ month: 0, y: 0 }, { month: 2, y: 1 }], 3, { method: "moments", obsVarFallback: 0.2 });
+    const fb = estimateNoiseVariances(
+      [
+        { month: 0, y: 0 },
+        { month: 2, y: 1 },
+      ],
+      3,
+      { method: "moments", obsVarFallback: 0.2 },
+    );
     expect(fb.processVar).toBeCloseTo((1 - 0.2 * 2) / 2, 12); // (1 − r·(1/1 + 1/1)) / 2 = 0.3
   });
 });
@@ -250,11 +289,7 @@ describe("likelihood and the maximum-likelihood q̂", () => {
   test("log-likelihood by hand", () => {
     // diffuse prior: y0 = 0 only initialises (m = 0, P = r = 1); month 1: P = 1 + q = 2,
     // S = 2 + 1 = 3, v = 1 → ℓ = −½(ln(2π·3) + 1/3)
-    const ll = localLevelLogLikelihood(
-      { sumW: [1, 1], sumWY: [0, 1] },
-      2,
-      { processVar: 1, obsVar: 1, initVar: Infinity },
-    );
+    const ll = localLevelLogLikelihood({ sumW: [1, 1], sumWY: [0, 1] }, 2, { processVar: 1, obsVar: 1, initVar: Infinity });
     expect(ll).toBeCloseTo(-0.5 * (Math.log(6 * Math.PI) + 1 / 3), 12);
   });
   test("q̂ maximises the likelihood given r̂", () => {

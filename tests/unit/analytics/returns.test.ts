@@ -1,15 +1,6 @@
 /** Returns: CAR, CAGR, repeat-sale pairs, median car per year, momentum, Sharpe. Hand-worked values. */
 import { describe, expect, test } from "bun:test";
-import {
-  cagr,
-  compoundAnnualReturn,
-  medianCarByYear,
-  momentum,
-  momentumPercent,
-  repeatSalePairs,
-  sharpeRatios,
-  wholeMonthsBetween,
-} from "../../../src/analytics/returns";
+import { cagr, compoundAnnualReturn, medianCarByYear, momentum, momentumPercent, repeatSalePairs, sharpeRatios, wholeMonthsBetween } from "../../../src/analytics/returns";
 import { monthIndex } from "../../../src/market/calendar";
 
 describe("compoundAnnualReturn (percent per year)", () => {

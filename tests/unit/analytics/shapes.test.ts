@@ -39,9 +39,7 @@ describe("salesVolume", () => {
     ]);
   });
   test("no lots → the overall item with empty arrays", () => {
-    expect(salesVolume([])).toEqual([
-      { category_id: null, dates: [], lots_above_estimate: [], lots_within_estimate: [], lots_below_estimate: [], lots_not_sold: [] },
-    ]);
+    expect(salesVolume([])).toEqual([{ category_id: null, dates: [], lots_above_estimate: [], lots_within_estimate: [], lots_below_estimate: [], lots_not_sold: [] }]);
   });
 });
 
@@ -56,14 +54,42 @@ describe("careerPath", () => {
   ];
   test("count: per medium, shared contiguous years 1900..1902, larger total first", () => {
     expect(careerPath(works, 1900, 1950, false)).toEqual([
-      { medium: "oil", points: [ { year: 1900, value: 1 }, { year: 1901, value: 0 }, { year: 1902, value: 1 } ] },
-      { medium: "bronze", points: [ { year: 1900, value: 0 }, { year: 1901, value: 0 }, { year: 1902, value: 1 } ] },
+      {
+        medium: "oil",
+        points: [
+          { year: 1900, value: 1 },
+          { year: 1901, value: 0 },
+          { year: 1902, value: 1 },
+        ],
+      },
+      {
+        medium: "bronze",
+        points: [
+          { year: 1900, value: 0 },
+          { year: 1901, value: 0 },
+          { year: 1902, value: 1 },
+        ],
+      },
     ]);
   });
   test("weighted by value: a null value adds 0; bronze (500) now before oil (100)", () => {
     expect(careerPath(works, 1900, 1950, true)).toEqual([
-      { medium: "bronze", points: [ { year: 1900, value: 0 }, { year: 1901, value: 0 }, { year: 1902, value: 500 } ] },
-      { medium: "oil", points: [ { year: 1900, value: 100 }, { year: 1901, value: 0 }, { year: 1902, value: 0 } ] },
+      {
+        medium: "bronze",
+        points: [
+          { year: 1900, value: 0 },
+          { year: 1901, value: 0 },
+          { year: 1902, value: 500 },
+        ],
+      },
+      {
+        medium: "oil",
+        points: [
+          { year: 1900, value: 100 },
+          { year: 1901, value: 0 },
+          { year: 1902, value: 0 },
+        ],
+      },
     ]);
   });
   test("unknown birth and death: nothing is cut; nothing kept → []", () => {

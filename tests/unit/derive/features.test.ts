@@ -72,7 +72,9 @@ describe("FeatureSpace", () => {
     const f = fill(work({ category_id: 2, material_ids: "2,1", height_cm: 20, width_cm: 30, depth_cm: 10, signed: 0, edition_size: 8, creation_year: 1900 }));
     expect(f.slice(0, 6)).toEqual([1, 0, 0, 1, 0, 1]);
     // the rest as without media, shifted by two
-    expect(f.slice(6)).toEqual(features(work({ category_id: 2, material_ids: "2,1", height_cm: 20, width_cm: 30, depth_cm: 10, signed: 0, edition_size: 8, creation_year: 1900 }), 1860).slice(4));
+    expect(f.slice(6)).toEqual(
+      features(work({ category_id: 2, material_ids: "2,1", height_cm: 20, width_cm: 30, depth_cm: 10, signed: 0, edition_size: 8, creation_year: 1900 }), 1860).slice(4),
+    );
     // painting in the first material: on substrate 3 the first medium, on another substrate none
     expect(fill(work({ substrate_id: 3 })).slice(4, 6)).toEqual([1, 0]);
     expect(fill(work({ substrate_id: 4 })).slice(4, 6)).toEqual([0, 0]);

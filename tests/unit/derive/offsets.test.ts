@@ -29,7 +29,14 @@ function lot(id: number, artworkId: number, day: string, status: string, o: { ha
 describe("readingOffsets", () => {
   test("split by reserve: hammers about the sold lots' mean, estimates against their own hammers", () => {
     // 300 sold lots with a reserve, 100 without (p = 0.75); log hammer − log midpoint means 0.06 and −0.04
-    const sums = { sold: [300, 100] as [number, number], estimateDiff: [{ n: 200, sum: 12 }, { n: 80, sum: -3.2 }] as [Mean, Mean], passed: 50 };
+    const sums = {
+      sold: [300, 100] as [number, number],
+      estimateDiff: [
+        { n: 200, sum: 12 },
+        { n: 80, sum: -3.2 },
+      ] as [Mean, Mean],
+      passed: 50,
+    };
     const { estOffsets, hammerOffsets } = readingOffsets(sums, 0.08, -0.09);
     // gap 0.08: with a reserve −0.25·0.08, without +0.75·0.08; the mean over sold lots stays 0
     expect(hammerOffsets.reserved).toBeCloseTo(-0.02, 12);
@@ -44,7 +51,14 @@ describe("readingOffsets", () => {
   });
 
   test("without enough lots on both sides of the reserve: one sold offset, the others by counts", () => {
-    const sums = { sold: [400, 10] as [number, number], estimateDiff: [{ n: 300, sum: 15 }, { n: 10, sum: 0.5 }] as [Mean, Mean], passed: 90 };
+    const sums = {
+      sold: [400, 10] as [number, number],
+      estimateDiff: [
+        { n: 300, sum: 15 },
+        { n: 10, sum: 0.5 },
+      ] as [Mean, Mean],
+      passed: 90,
+    };
     const { estOffsets, hammerOffsets } = readingOffsets(sums, 0.08, -0.1);
     expect(hammerOffsets).toEqual({ reserved: 0, unreserved: 0 });
     expect(estOffsets.sold).toBeCloseTo(15.5 / 310, 12);

@@ -48,19 +48,7 @@ export const HIDDEN_FILTER_FIELDS: ReadonlySet<string> = new Set([
   "price_momentum_percentage_12mo",
 ]);
 
-export const SORT_BY = [
-  "MARKET_CAP",
-  "TOTAL_SALES",
-  "MAX_PRICE",
-  "MEDIAN_1YR",
-  "RECENT_LOTS",
-  "LOTS_1YR",
-  "ARTWORKS",
-  "MOMENTUM_12MO",
-  "MOMENTUM_5Y",
-  "NAME",
-  "BIRTH",
-] as const;
+export const SORT_BY = ["MARKET_CAP", "TOTAL_SALES", "MAX_PRICE", "MEDIAN_1YR", "RECENT_LOTS", "LOTS_1YR", "ARTWORKS", "MOMENTUM_12MO", "MOMENTUM_5Y", "NAME", "BIRTH"] as const;
 export type SortBy = (typeof SORT_BY)[number];
 export type SortDir = "asc" | "desc";
 

@@ -50,7 +50,9 @@ function guardPublicFilters(ctx: RequestContext): void {
   const hidden = ctx.query.filters.filter((f) => HIDDEN_FILTER_FIELDS.has(f.field)).map((f) => f.field + f.suffix);
   if (hidden.length === 0) return;
   const why = `Filtering on ${hidden.join(", ")} needs the full artist schema`;
-  throw ctx.caller === null ? unauthorized(`${why}: send a bearer token of a plan that includes it`) : forbidden(`${why}, which your plan (${ctx.caller.plan.slug}) does not include`);
+  throw ctx.caller === null
+    ? unauthorized(`${why}: send a bearer token of a plan that includes it`)
+    : forbidden(`${why}, which your plan (${ctx.caller.plan.slug}) does not include`);
 }
 
 const ANALYTICS: { path: string; kind: service.AnalyticsKind; summary: string; description: string; schema: TSchema }[] = [

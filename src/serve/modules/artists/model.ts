@@ -93,10 +93,7 @@ export const ArtistListResponse = page(ArtistSchema, "ArtistListResponse");
 export const ArtistPublicListResponse = page(ArtistPublicSchema, "ArtistPublicListResponse");
 
 const similarity = { similarity: t.Number({ description: "cosine similarity of artist_index_vector, -1 to 1" }) };
-export const RelatedArtistsResponse = t.Object(
-  { artist_id: t.Integer(), artists: t.Array(t.Composite([ArtistSchema, t.Object(similarity)])) },
-  { $id: "RelatedArtistsResponse" },
-);
+export const RelatedArtistsResponse = t.Object({ artist_id: t.Integer(), artists: t.Array(t.Composite([ArtistSchema, t.Object(similarity)])) }, { $id: "RelatedArtistsResponse" });
 export const RelatedArtistsPublicResponse = t.Object(
   { artist_id: t.Integer(), artists: t.Array(t.Composite([ArtistPublicSchema, t.Object(similarity)])) },
   { $id: "RelatedArtistsPublicResponse" },

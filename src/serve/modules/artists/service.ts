@@ -16,15 +16,7 @@ import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors"
 import type { ImageSigner } from "../../images/urls";
 import { ARTIST_INDEX, VectorIndex } from "../../../images/vector-index";
 import { whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
-import {
-  ARTIST_FIELDS,
-  DEFAULT_SORT,
-  orderBy,
-  SORTS,
-  type Resolution,
-  type SortBy,
-  type SortDir,
-} from "./fields";
+import { ARTIST_FIELDS, DEFAULT_SORT, orderBy, SORTS, type Resolution, type SortBy, type SortDir } from "./fields";
 import { EVENT_TYPES, FULL_KEYS, PUBLIC_KEYS, SHARPE_HORIZONS, STATS_FIELDS } from "./model";
 
 type Bind = SqlFragment["params"][number];
@@ -235,7 +227,6 @@ function runOnce<T>(db: Database, sql: string, params: Bind[], all: boolean): T[
   }
 }
 
-
 /**
  * The page and the count of a list are planned here when the filters are ranges (or nationality
  * and is_living) and the list has a sort: SQLite keeps no histograms, so it cannot tell a range
@@ -283,7 +274,10 @@ function hasIndex(db: Database, name: string): boolean {
   let names = listIndexNames.get(db);
   if (!names) {
     names = new Set(
-      db.query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'artists'").all().map((r) => r.name),
+      db
+        .query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'artists'")
+        .all()
+        .map((r) => r.name),
     );
     listIndexNames.set(db, names);
   }
@@ -312,7 +306,10 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
   // index → its range, and whether it carries every filtered column (then no look-up to check them)
   const ranges = new Map<string, SqlFragment & { covers: boolean }>();
   const range = (index: string, only: string[], extra?: string) => {
-    const w = whereClause({ fields: ARTIST_FIELDS }, query.filters.filter((f) => only.includes(f.field)));
+    const w = whereClause(
+      { fields: ARTIST_FIELDS },
+      query.filters.filter((f) => only.includes(f.field)),
+    );
     const sql = [w.sql === "1" ? "" : w.sql, extra ?? ""].filter(Boolean).join(" AND ");
     ranges.set(index, { sql, params: w.params, covers: filterCount === only.length + (extra ? 1 : 0) });
   };
@@ -388,12 +385,7 @@ function artistCount(db: Database): number {
  * The page query of the list and its count (exported for the query-plan test), with the count
  * itself when the plan found it. `probeRows` is for tests (the tiny market never reaches it).
  */
-export function listSql(
-  db: Database,
-  query: ParsedList,
-  userId: number | null,
-  probeRows: number = ARTIST_PLAN.probeRows,
-): SqlFragment & { count: string; total: number | null } {
+export function listSql(db: Database, query: ParsedList, userId: number | null, probeRows: number = ARTIST_PLAN.probeRows): SqlFragment & { count: string; total: number | null } {
   const where = filterSql(db, query, userId);
   const { sort, dir } = resolveSort(query.params);
   const plan = planList(db, query, where, sort, dir, probeRows);
@@ -411,9 +403,7 @@ export function listArtists(db: Database, query: ParsedList, view: View) {
   if (q.total !== null && q.total <= query.offset) return { artists: [], total: q.total, limit: query.limit, offset: query.offset };
   const rows = runOnce<ArtistRow>(db, q.sql, q.params, true);
   // The count is only needed when the page does not tell it (a full page, or an offset past the end).
-  const total =
-    q.total ??
-    (rows.length > 0 && rows.length < query.limit ? query.offset + rows.length : runOnce<{ n: number }>(db, q.count, q.params.slice(0, -2), false)!.n);
+  const total = q.total ?? (rows.length > 0 && rows.length < query.limit ? query.offset + rows.length : runOnce<{ n: number }>(db, q.count, q.params.slice(0, -2), false)!.n);
   return { artists: present(db, rows, view), total, limit: query.limit, offset: query.offset };
 }
 
@@ -426,9 +416,7 @@ export function followedArtists(db: Database, query: ParsedList, view: View) {
     )
     .all(userId, query.limit, query.offset);
   const total = db
-    .query<{ n: number }, [number]>(
-      "SELECT count(*) AS n FROM account.follows f JOIN artists a ON a.id = f.target_id WHERE f.user_id = ? AND f.kind = 'artist'",
-    )
+    .query<{ n: number }, [number]>("SELECT count(*) AS n FROM account.follows f JOIN artists a ON a.id = f.target_id WHERE f.user_id = ? AND f.kind = 'artist'")
     .get(userId)!.n;
   return { artists: present(db, rows, view), total, limit: query.limit, offset: query.offset };
 }
@@ -484,9 +472,7 @@ export function artistStats(db: Database, query: ParsedList, userId: number | nu
     const q = (p: number) => (s.length ? round(percentile(s, p), 4) : null); // R type 7, null for no values
     out[f] = { min: s.length ? s[0]! : null, max: s.length ? s[s.length - 1]! : null, p50: q(0.5), p95: q(0.95) } satisfies FieldStats;
   });
-  out.nationalities = [...nationalities]
-    .map(([value, count]) => ({ value, count }))
-    .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  out.nationalities = [...nationalities].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   cache.set(key, out);
   if (cache.size > STATS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return out;
@@ -522,12 +508,14 @@ export function relatedArtists(db: Database, id: number, limit: number, view: Vi
   assertArtist(db, id);
   const near = nearestArtists(db, id, limit);
   if (near.length === 0) return { artist_id: id, artists: [] };
-  const rows = db
-    .query<ArtistRow, number[]>(`SELECT ${COLUMNS} FROM artists a WHERE a.id IN (${near.map(() => "?").join(",")})`)
-    .all(...near.map((n) => n.id));
+  const rows = db.query<ArtistRow, number[]>(`SELECT ${COLUMNS} FROM artists a WHERE a.id IN (${near.map(() => "?").join(",")})`).all(...near.map((n) => n.id));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const kept = near.filter((n) => byId.has(n.id));
-  const shown = present(db, kept.map((n) => byId.get(n.id)!), view);
+  const shown = present(
+    db,
+    kept.map((n) => byId.get(n.id)!),
+    view,
+  );
   return { artist_id: id, artists: shown.map((row, i) => ({ ...row, similarity: kept[i]!.similarity })) };
 }
 
@@ -614,22 +602,13 @@ export function artistEvents(db: Database, id: number, types: readonly string[] 
   return { artist_id: id, events };
 }
 
-export const ANALYTICS_KINDS = [
-  "sales-volume",
-  "sharpe-ratio",
-  "career-path-count",
-  "career-path-lae",
-  "returns-vs-period",
-  "compound-annual-returns",
-] as const;
+export const ANALYTICS_KINDS = ["sales-volume", "sharpe-ratio", "career-path-count", "career-path-lae", "returns-vs-period", "compound-annual-returns"] as const;
 export type AnalyticsKind = (typeof ANALYTICS_KINDS)[number];
 
 /** The stored document of `kind`, wrapped in the documented response object. */
 export function artistAnalytics(db: Database, id: number, kind: AnalyticsKind): Record<string, unknown> {
   assertArtist(db, id);
-  const row = db
-    .query<{ body: string | Uint8Array }, [number, string]>("SELECT body FROM artist_analytics WHERE artist_id = ? AND kind = ?")
-    .get(id, kind);
+  const row = db.query<{ body: string | Uint8Array }, [number, string]>("SELECT body FROM artist_analytics WHERE artist_id = ? AND kind = ?").get(id, kind);
   const doc = row ? (unpackDocument(row.body) as unknown[]) : null;
   switch (kind) {
     case "sharpe-ratio": {

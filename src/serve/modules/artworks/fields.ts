@@ -45,7 +45,7 @@ export const ARTWORK_FIELDS: Record<string, FieldDecl> = {
     type: T.str(200),
     suffixes: ["", "__in"],
     description:
-      "matches the medium text, case-insensitive, as whole words: oil matches \"oil on canvas\", \"oil on canvas\" matches itself; underscores count as spaces, so the names of GET /v1/materials work (silver_gelatin)",
+      'matches the medium text, case-insensitive, as whole words: oil matches "oil on canvas", "oil on canvas" matches itself; underscores count as spaces, so the names of GET /v1/materials work (silver_gelatin)',
   },
   last_lot_status: { column: "a.last_lot_status", type: T.enum(LOT_STATUSES), suffixes: ["", "__in"], description: "outcome of the most recent lot" },
   date_last_sold: { ...range("a.day_last_sold", T.date()), toColumn: dayNumber },
@@ -150,7 +150,10 @@ export const MEDIUM_WORDS_SQL = "(' ' || replace(lower(a.medium), ',', ' ') || '
 /** An ISO datetime bound in the lots' text form (seconds, Z), rounded so that the comparison stays exact. */
 /** WHERE (without the keyword) over `artworks a` for a parsed artwork list. */
 export function artworkWhere(spec: ListSpec, q: ParsedList): SqlFragment {
-  const std = whereClause(spec, q.filters.filter((f) => !CUSTOM_FIELDS.has(f.field)));
+  const std = whereClause(
+    spec,
+    q.filters.filter((f) => !CUSTOM_FIELDS.has(f.field)),
+  );
   const parts: string[] = std.sql === "1" ? [] : [std.sql];
   const params: SqlFragment["params"] = [...std.params];
   const upcoming: string[] = [];

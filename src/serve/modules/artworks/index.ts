@@ -71,8 +71,7 @@ export const artworkEndpoints: Endpoint[] = [
     method: "POST",
     path: "/v1/artworks/share",
     summary: "Share a list of artworks",
-    description:
-      "Creates a public token for up to 500 artworks (each must exist, else 422), shown in the given order at GET /v1/artworks/shared/{token} for 30 days.",
+    description: "Creates a public token for up to 500 artworks (each must exist, else 422), shown in the given order at GET /v1/artworks/shared/{token} for 30 days.",
     tag: "Artworks",
     auth: "required",
     body: ArtworkShareInput,

@@ -18,9 +18,11 @@ import { SIZE_BUCKETS } from "../../../market/sizes";
 import { fromDayNumber, isoOfSecondsSql } from "../../../market/time";
 import { PRICE_USD_COLUMNS, priceObject, PriceSchema, type PriceRow } from "../lots/model";
 
-
 const oneOf = (values: readonly string[], description?: string) =>
-  t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    description ? { description } : {},
+  );
 const num = (description: string) => t.Union([t.Number(), t.Null()], { description });
 const int = (description: string) => t.Union([t.Integer(), t.Null()], { description });
 const date = (description: string) => t.Union([t.String({ format: "date" }), t.Null()], { description });
@@ -28,7 +30,7 @@ const date = (description: string) => t.Union([t.String({ format: "date" }), t.N
 export const ArtworkDescriptionSchema = t.Object(
   {
     name: t.String({ description: "title of the work" }),
-    materials: t.String({ description: "the medium as catalogued, e.g. \"oil on canvas\"" }),
+    materials: t.String({ description: 'the medium as catalogued, e.g. "oil on canvas"' }),
     creation_year: int("year the work was made; null when unknown"),
     image: t.Union([ImageSchema, t.Null()], {
       description: "the work's image; blurred previews for callers without a key; null without image",
@@ -40,7 +42,10 @@ export const ArtworkDescriptionSchema = t.Object(
         height_cm: num("height in centimetres"),
         width_cm: num("width in centimetres"),
         depth_cm: num("depth in centimetres; null for flat works"),
-        size: oneOf(SIZE_BUCKETS, "normalised size bucket: largest of height and width < 40 cm small, < 100 cm medium, else big; other for three-dimensional works or unknown sizes"),
+        size: oneOf(
+          SIZE_BUCKETS,
+          "normalised size bucket: largest of height and width < 40 cm small, < 100 cm medium, else big; other for three-dimensional works or unknown sizes",
+        ),
       },
       { description: "measurements in centimetres and the normalised size bucket" },
     ),
@@ -158,8 +163,7 @@ export const ArtworkChartResponse = t.Object(
   },
   {
     $id: "ArtworkChartResponse",
-    description:
-      "The spec's ChartResponse for an artwork: hammer prices of its sold lots, and a forward 12-month confidence band around the current estimate",
+    description: "The spec's ChartResponse for an artwork: hammer prices of its sold lots, and a forward 12-month confidence band around the current estimate",
   },
 );
 
@@ -179,10 +183,7 @@ const editionLotFields = {
 export const EditionLotSchema = t.Object({ ...editionLotFields, price: PriceSchema }, { $id: "EditionLotSchema" });
 export const EditionLotPublicSchema = t.Object(editionLotFields, { $id: "EditionLotPublicSchema" });
 
-export const EditionSchema = t.Object(
-  { artwork: ArtworkSchema, lots: t.Array(EditionLotSchema, { description: "the copy's lots, oldest first" }) },
-  { $id: "EditionSchema" },
-);
+export const EditionSchema = t.Object({ artwork: ArtworkSchema, lots: t.Array(EditionLotSchema, { description: "the copy's lots, oldest first" }) }, { $id: "EditionSchema" });
 export const EditionPublicSchema = t.Object(
   { artwork: ArtworkPublicSchema, lots: t.Array(EditionLotPublicSchema, { description: "the copy's lots, oldest first" }) },
   { $id: "EditionPublicSchema" },
@@ -344,13 +345,7 @@ const lastLots = (db: Database, ids: readonly number[]): Map<number, LastLotRow>
       .map((r) => [r.artwork_id, r]),
   );
 
-function artworkObject(
-  r: ArtworkRow,
-  deps: AppDeps,
-  view: View,
-  lastLot: LastLotRow | undefined,
-  followed: boolean,
-): Record<string, unknown> {
+function artworkObject(r: ArtworkRow, deps: AppDeps, view: View, lastLot: LastLotRow | undefined, followed: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: r.id,
     uid: artworkUid(r.id, r.title, r.uid),

@@ -123,7 +123,10 @@ function hasCategoryIndexes(db: Database): boolean {
   let has = categoryIndexesPresent.get(db);
   if (has === undefined) {
     const names = new Set(
-      db.query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'artworks'").all().map((r) => r.name),
+      db
+        .query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'artworks'")
+        .all()
+        .map((r) => r.name),
     );
     has = CATEGORY_INDEXES.every((n) => names.has(n));
     categoryIndexesPresent.set(db, has);
@@ -343,9 +346,7 @@ export function recommendedArtworks(deps: AppDeps, view: View, userId: number, q
     )
     .all(userId, since, q.limit, q.offset)
     .map((r) => r.id);
-  const total = deps.market
-    .query<{ n: number }, [number, number]>(`${RECOMMENDED_CTE} SELECT count(*) AS n FROM scored`)
-    .get(userId, since)!.n;
+  const total = deps.market.query<{ n: number }, [number, number]>(`${RECOMMENDED_CTE} SELECT count(*) AS n FROM scored`).get(userId, since)!.n;
   return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
 }
 
@@ -372,12 +373,7 @@ export function addMonths(day: string, months: number): string {
  * index is a driftless random walk), σ_h² = σ₀² + 0.0004·h where σ₀ = ln(max/min) / (2·Z80) is
  * read back from the stored 80 % band (the derivation's exp(μ ± Z80·σ)); low/high = mid·exp(∓Z80·σ_h).
  */
-export function estimateBand(
-  mid: number,
-  min: number | null,
-  max: number | null,
-  asOf: string,
-): { time: string; value: number; value_low: number; value_high: number }[] {
+export function estimateBand(mid: number, min: number | null, max: number | null, asOf: string): { time: string; value: number; value_low: number; value_high: number }[] {
   const sigma0 = min !== null && max !== null && min > 0 && max > 0 ? Math.log(max / min) / (2 * Z80) : 0;
   const out = [];
   for (let h = 1; h <= CHART_HORIZON_MONTHS; h++) {
@@ -443,18 +439,14 @@ interface EditionLotRow extends PriceRow {
 
 export function artworkEditions(deps: AppDeps, view: View, id: number) {
   const a = deps.market
-    .query<{ edition_group_id: number | null; edition_size: number | null }, [number]>(
-      "SELECT edition_group_id, edition_size FROM artworks WHERE id = ?",
-    )
+    .query<{ edition_group_id: number | null; edition_size: number | null }, [number]>("SELECT edition_group_id, edition_size FROM artworks WHERE id = ?")
     .get(id);
   if (!a) return null;
   const ids =
     a.edition_group_id === null
       ? [id]
       : deps.market
-          .query<{ id: number }, [number]>(
-            "SELECT id FROM artworks WHERE edition_group_id = ? ORDER BY edition_number ASC NULLS LAST, id ASC",
-          )
+          .query<{ id: number }, [number]>("SELECT id FROM artworks WHERE edition_group_id = ? ORDER BY edition_number ASC NULLS LAST, id ASC")
           .all(a.edition_group_id)
           .map((r) => r.id);
   const artworks = artworksByIds(deps, view, ids);

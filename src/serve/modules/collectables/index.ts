@@ -232,24 +232,39 @@ export const collectableEndpoints: Endpoint[] = [
     response: { full: AcquiredSchema },
     handle: (ctx) => asReply(service.updateAcquisition(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body), AcquiredSchema),
   }),
-  ...childEndpoints("appraisals", "appraisal_id", { one: "an appraisal", many: "appraisals" }, {
-    item: AppraisalSchema,
-    list: AppraisalList,
-    create: AppraisalCreateInput,
-    update: AppraisalUpdateInput,
-  }),
-  ...childEndpoints("provenance", "provenance_id", { one: "a provenance entry", many: "provenance entries" }, {
-    item: ProvenanceSchema,
-    list: ProvenanceList,
-    create: ProvenanceCreateInput,
-    update: ProvenanceUpdateInput,
-  }),
-  ...childEndpoints("sales", "sale_id", { one: "a private sale", many: "private sales" }, {
-    item: CollectableSaleSchema,
-    list: CollectableSaleList,
-    create: CollectableSaleCreateInput,
-    update: CollectableSaleUpdateInput,
-  }),
+  ...childEndpoints(
+    "appraisals",
+    "appraisal_id",
+    { one: "an appraisal", many: "appraisals" },
+    {
+      item: AppraisalSchema,
+      list: AppraisalList,
+      create: AppraisalCreateInput,
+      update: AppraisalUpdateInput,
+    },
+  ),
+  ...childEndpoints(
+    "provenance",
+    "provenance_id",
+    { one: "a provenance entry", many: "provenance entries" },
+    {
+      item: ProvenanceSchema,
+      list: ProvenanceList,
+      create: ProvenanceCreateInput,
+      update: ProvenanceUpdateInput,
+    },
+  ),
+  ...childEndpoints(
+    "sales",
+    "sale_id",
+    { one: "a private sale", many: "private sales" },
+    {
+      item: CollectableSaleSchema,
+      list: CollectableSaleList,
+      create: CollectableSaleCreateInput,
+      update: CollectableSaleUpdateInput,
+    },
+  ),
   defineEndpoint({
     ...common,
     method: "GET",

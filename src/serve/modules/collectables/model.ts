@@ -20,7 +20,11 @@ export const MAX_COMPS = 50;
 /** Most ids in one of material_ids, substrate_ids, surface_ids, damage_ids. */
 export const MAX_REFERENCE_IDS = 20;
 
-const oneOf = (values: readonly string[], description?: string) => t.Union(values.map((v) => t.Literal(v)), description ? { description } : {});
+const oneOf = (values: readonly string[], description?: string) =>
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    description ? { description } : {},
+  );
 const nullable = (s: TSchema, description?: string) => t.Union([s, t.Null()], description ? { description } : {});
 const num = (description: string) => nullable(t.Number(), description);
 const int = (description: string) => nullable(t.Integer(), description);
@@ -98,11 +102,10 @@ export const CompSchema = t.Object(
     weight: t.Number({ description: "weight of the comp in the set (default 1.0)" }),
     artist_name: str("the artist's name in the current market; null when the market no longer has the artist"),
     artwork_title: str("the artwork's title in the current market; null when the market no longer has the artwork"),
-    similarity: num(
-      "cosine similarity of the image embeddings of the collectable and the comp artwork (-1..1); null when either has no embedding",
-    ),
+    similarity: num("cosine similarity of the image embeddings of the collectable and the comp artwork (-1..1); null when either has no embedding"),
     verified: t.Boolean({
-      description: "the artwork is in the current market and is by artist_id (false for a pair saved with another artist's artwork, or after a market rebuild removed or reattributed it)",
+      description:
+        "the artwork is in the current market and is by artist_id (false for a pair saved with another artist's artwork, or after a market rebuild removed or reattributed it)",
     }),
   },
   { $id: "CompSchema" },
@@ -133,7 +136,10 @@ export const CollectableSchema = t.Object(
     current_estimated_price_currency: t.Literal("USD"),
     current_price_source: nullable(oneOf(PRICE_SOURCES), "which value current_estimated_price is: manual, acquisition or machine"),
     machine_estimated_price: num("the market's estimate for the work, USD; null when the market knows no estimated work by the artist"),
-    machine_estimate_basis: nullable(oneOf(MACHINE_BASES), "suggested_artwork: the suggested artwork's current estimate (an artwork by the record's artist); comparable_works: from the artist's estimated works"),
+    machine_estimate_basis: nullable(
+      oneOf(MACHINE_BASES),
+      "suggested_artwork: the suggested artwork's current estimate (an artwork by the record's artist); comparable_works: from the artist's estimated works",
+    ),
     manual_price_value: num("the owner's own value, USD"),
     selected_price_type: oneOf(SELECTED_PRICE_TYPES, "machine (default) or manual"),
     price_momentum_12mo: num("the artist's 12-month price index momentum, a fraction clipped to -1..1"),
@@ -255,7 +261,9 @@ export const CollectableCreateForm = t.Object(
     artist_id: t.Integer({ minimum: 1 }),
     category_id: t.Integer({ minimum: 1 }),
     edition_unique_type: oneOf(EDITION_UNIQUE_TYPES),
-    suggested_artwork_id: t.Optional(t.Integer({ minimum: 1, description: "seeds title, year, measurements, materials, substrate, edition data and image from this market artwork" })),
+    suggested_artwork_id: t.Optional(
+      t.Integer({ minimum: 1, description: "seeds title, year, measurements, materials, substrate, edition data and image from this market artwork" }),
+    ),
     ...createExtras,
   },
   { $id: "CollectableCreateForm", additionalProperties: false },
@@ -367,10 +375,7 @@ export const CompSetInput = t.Object(
 );
 
 /** The answer to a DELETE of a collectable or of one of its children. */
-export const DeletedSchema = t.Object(
-  { id: t.Integer({ description: "the id removed" }), deleted: t.Literal(true) },
-  { $id: "CollectableDeleted" },
-);
+export const DeletedSchema = t.Object({ id: t.Integer({ description: "the id removed" }), deleted: t.Literal(true) }, { $id: "CollectableDeleted" });
 
 export const AppraisalList = t.Array(AppraisalSchema, { $id: "AppraisalList" });
 export const ProvenanceList = t.Array(ProvenanceSchema, { $id: "ProvenanceList" });

@@ -132,9 +132,7 @@ function checkReference(market: Database, issues: ValidationIssue[], kind: Refer
   const { label, table } = REFERENCES[kind];
   list.forEach((id, i) => {
     if (!missing.has(id)) return;
-    issues.push(
-      issue.custom(Array.isArray(value) ? [...loc, i] : loc, id, `${label} ${id} does not exist`, "value_error", { reference: table }),
-    );
+    issues.push(issue.custom(Array.isArray(value) ? [...loc, i] : loc, id, `${label} ${id} does not exist`, "value_error", { reference: table }));
   });
   if (Array.isArray(value)) {
     const seen = new Set<number>();
@@ -292,7 +290,11 @@ export function present(deps: AppDeps, rows: Row[], origin: string): Row[] {
         ).map((a) => [a.id, a])
       : [],
   );
-  const categories = names(deps.market, "categories", rows.map((r) => r.category_id));
+  const categories = names(
+    deps.market,
+    "categories",
+    rows.map((r) => r.category_id),
+  );
   const houseIds: number[] = [];
   for (const q of acquisitions.values()) if (q.auction_house_id != null) houseIds.push(q.auction_house_id);
   for (const list of sales.values()) for (const s of list) if (s.auction_house_id != null) houseIds.push(s.auction_house_id);
@@ -367,13 +369,9 @@ export function listCollectables(deps: AppDeps, userId: number, q: ParsedList, o
     WHERE c.user_id = ? AND ${where.sql}`;
   const params = [userId, ...where.params] as Bind[];
   const total = get<{ n: number }>(deps.market, `SELECT count(*) AS n ${from}`, ...params)!.n;
-  const ids = all<{ id: number }>(
-    deps.market,
-    `SELECT c.id ${from} ORDER BY ${orderClause(COLLECTABLE_LIST, q.sort)} LIMIT ? OFFSET ?`,
-    ...params,
-    q.limit,
-    q.offset,
-  ).map((r) => r.id);
+  const ids = all<{ id: number }>(deps.market, `SELECT c.id ${from} ORDER BY ${orderClause(COLLECTABLE_LIST, q.sort)} LIMIT ? OFFSET ?`, ...params, q.limit, q.offset).map(
+    (r) => r.id,
+  );
   let items: Row[] = [];
   if (ids.length) {
     const byId = new Map(all(deps.account, `SELECT * FROM collectables WHERE user_id = ? AND id IN (${marks(ids.length)})`, userId, ...ids).map((r) => [r.id as number, r]));
@@ -484,7 +482,9 @@ export function checkCreate(deps: AppDeps, input: CreateInput): ArtworkSeed | nu
     // no way); only an artwork by the record's artist gives the machine estimate (valuation.ts).
     if (!seed) {
       issues.push(
-        issue.custom(["body", "suggested_artwork_id"], input.suggested_artwork_id, `Artwork ${input.suggested_artwork_id} does not exist`, "value_error", { reference: "artworks" }),
+        issue.custom(["body", "suggested_artwork_id"], input.suggested_artwork_id, `Artwork ${input.suggested_artwork_id} does not exist`, "value_error", {
+          reference: "artworks",
+        }),
       );
     }
   }
@@ -512,7 +512,12 @@ export function createCollectable(deps: AppDeps, userId: number, input: CreateIn
     measurements_width: seed?.width_cm ?? null,
     measurements_depth: seed?.depth_cm ?? null,
     material_ids: JSON.stringify(
-      seed ? seed.material_ids.split(",").map((s) => Number.parseInt(s, 10)).filter((n) => Number.isInteger(n) && n > 0) : [],
+      seed
+        ? seed.material_ids
+            .split(",")
+            .map((s) => Number.parseInt(s, 10))
+            .filter((n) => Number.isInteger(n) && n > 0)
+        : [],
     ),
     substrate_ids: JSON.stringify(seed?.substrate_id ? [seed.substrate_id] : []),
     selected_price_type: "machine",
@@ -615,7 +620,9 @@ export function updateCollectable(deps: AppDeps, userId: number, id: number, bod
   if ("suggested_artwork_id" in patch && next.suggested_artwork_id !== null && !issues.length) {
     const a = get<{ artist_id: number }>(deps.market, "SELECT artist_id FROM artworks WHERE id = ?", next.suggested_artwork_id);
     if (!a) {
-      issues.push(issue.custom(loc("suggested_artwork_id"), next.suggested_artwork_id, `Artwork ${next.suggested_artwork_id} does not exist`, "value_error", { reference: "artworks" }));
+      issues.push(
+        issue.custom(loc("suggested_artwork_id"), next.suggested_artwork_id, `Artwork ${next.suggested_artwork_id} does not exist`, "value_error", { reference: "artworks" }),
+      );
     }
   }
   if ("edition_number" in patch || "edition_size" in patch) checkEdition(issues, next.edition_number, next.edition_size, ["body"]);
@@ -627,13 +634,7 @@ export function updateCollectable(deps: AppDeps, userId: number, id: number, bod
     const sets = [...changed, "machine_estimate_usd", "machine_estimate_basis", "valued_on"];
     const values = [...changed.map((c) => next[c]), m.usd, m.basis, marketStamp(deps.market), Date.now()];
     // updated_at always moves forward, even within the millisecond of the previous write
-    run(
-      deps.account,
-      `UPDATE collectables SET ${sets.map((c) => `${c} = ?`).join(", ")}, updated_at = max(?, updated_at + 1) WHERE id = ? AND user_id = ?`,
-      ...values,
-      id,
-      userId,
-    );
+    run(deps.account, `UPDATE collectables SET ${sets.map((c) => `${c} = ?`).join(", ")}, updated_at = max(?, updated_at + 1) WHERE id = ? AND user_id = ?`, ...values, id, userId);
   }
   return getCollectable(deps, userId, id, origin);
 }
@@ -769,7 +770,11 @@ export const CHILDREN = {
 export type ChildName = keyof typeof CHILDREN;
 
 function presentChildren(deps: AppDeps, kind: ChildKind, rows: Row[]): Row[] {
-  const houses = names(deps.market, "auction_houses", rows.map((r) => r.auction_house_id).filter((x) => x != null));
+  const houses = names(
+    deps.market,
+    "auction_houses",
+    rows.map((r) => r.auction_house_id).filter((x) => x != null),
+  );
   return rows.map((r) => kind.present(r, houses));
 }
 
@@ -883,12 +888,18 @@ function presentComps(deps: AppDeps, row: Row): Row {
   const artworkIds = comps.map((c) => c.artwork_id);
   const artworks = new Map(
     artworkIds.length
-      ? all<{ id: number; title: string; artist_id: number }>(deps.market, `SELECT id, title, artist_id FROM artworks WHERE id IN (${marks(artworkIds.length)})`, ...artworkIds).map(
-          (a) => [a.id, a],
-        )
+      ? all<{ id: number; title: string; artist_id: number }>(
+          deps.market,
+          `SELECT id, title, artist_id FROM artworks WHERE id IN (${marks(artworkIds.length)})`,
+          ...artworkIds,
+        ).map((a) => [a.id, a])
       : [],
   );
-  const artists = names(deps.market, "artists", comps.map((c) => c.artist_id));
+  const artists = names(
+    deps.market,
+    "artists",
+    comps.map((c) => c.artist_id),
+  );
   const mine = collectableVector(deps, row);
   const index = imageIndex(deps.market);
   return {
@@ -924,7 +935,11 @@ export function replaceComps(deps: AppDeps, userId: number, id: number, comps: C
   );
   // An artwork by another artist than the comp's artist_id is saved as given (verified: false):
   // the spec pairs the two ids without tying them; only ids the market lacks are refused.
-  const unknownArtists = missingIds(deps.market, "artist", comps.map((c) => c.artist_id));
+  const unknownArtists = missingIds(
+    deps.market,
+    "artist",
+    comps.map((c) => c.artist_id),
+  );
   const seen = new Set<number>();
   comps.forEach((c, i) => {
     if (unknownArtists.has(c.artist_id)) {
@@ -945,7 +960,15 @@ export function replaceComps(deps: AppDeps, userId: number, id: number, comps: C
     if (comps.length) {
       run(deps.account, "INSERT INTO collectable_comp_sets (collectable_id, updated_at) VALUES (?, ?)", id, now);
       comps.forEach((c, i) =>
-        run(deps.account, "INSERT INTO collectable_comps (collectable_id, position, artist_id, artwork_id, weight) VALUES (?, ?, ?, ?, ?)", id, i, c.artist_id, c.artwork_id, c.weight ?? 1),
+        run(
+          deps.account,
+          "INSERT INTO collectable_comps (collectable_id, position, artist_id, artwork_id, weight) VALUES (?, ?, ?, ?, ?)",
+          id,
+          i,
+          c.artist_id,
+          c.artwork_id,
+          c.weight ?? 1,
+        ),
       );
     }
   })();

@@ -77,8 +77,7 @@ export const LOT_LIST: ListSpec = {
   params: {
     search: {
       type: T.str(200),
-      description:
-        "free text over the artist's name, the artwork's title and the lot's notes: every word must occur (whole words, case and accents ignored)",
+      description: "free text over the artist's name, the artwork's title and the lot's notes: every word must occur (whole words, case and accents ignored)",
     },
     preferred_currency: PREFERRED_CURRENCY,
   },

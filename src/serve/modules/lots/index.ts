@@ -55,8 +55,7 @@ export const lotEndpoints: Endpoint[] = [
     method: "POST",
     path: "/v1/lots/share",
     summary: "Share a list of lots",
-    description:
-      "Creates a public token for up to 500 lots (each must exist, else 422), shown in the given order at GET /v1/lots/shared/{token} for 30 days.",
+    description: "Creates a public token for up to 500 lots (each must exist, else 422), shown in the given order at GET /v1/lots/shared/{token} for 30 days.",
     tag: "Lots",
     auth: "required",
     body: LotShareInput,
@@ -66,9 +65,7 @@ export const lotEndpoints: Endpoint[] = [
       const known = existingLotIds(deps.market, ids);
       const missing = body.ids.flatMap((id, i) => (known.has(id) ? [] : [i]));
       if (missing.length) {
-        throw new ValidationFailed(
-          missing.map((i) => issue.custom(["body", "ids", i], body.ids[i], `Lot ${body.ids[i]} not found`, "value_error", { lot_id: body.ids[i] })),
-        );
+        throw new ValidationFailed(missing.map((i) => issue.custom(["body", "ids", i], body.ids[i], `Lot ${body.ids[i]} not found`, "value_error", { lot_id: body.ids[i] })));
       }
       const share = createShare(deps.account, caller.userId, "lot", ids, body.title ?? null);
       return {

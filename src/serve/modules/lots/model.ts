@@ -100,10 +100,7 @@ const LotSale = t.Object(
   { description: "the sale the lot is offered at" },
 );
 
-const LotArtist = t.Object(
-  { id: t.Integer(), uid: t.String(), name: t.String() },
-  { description: "the artist of the artwork (addition to the spec)" },
-);
+const LotArtist = t.Object({ id: t.Integer(), uid: t.String(), name: t.String() }, { description: "the artist of the artwork (addition to the spec)" });
 
 /** The fields every caller sees (the public schema); the full schema adds price and is_followed. */
 const publicLotFields = {

@@ -96,7 +96,12 @@ const schemaObjects = new WeakMap<Database, Set<string>>();
 function hasObject(db: Database, name: string): boolean {
   let names = schemaObjects.get(db);
   if (!names) {
-    names = new Set(db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')").all().map((r) => r.name));
+    names = new Set(
+      db
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")
+        .all()
+        .map((r) => r.name),
+    );
     schemaObjects.set(db, names);
   }
   return names.has(name);
@@ -111,9 +116,7 @@ function searchCondition(db: Database, text: string): SqlFragment | null {
   if (hasObject(db, "lots_fts")) {
     const q = ftsQuery(text);
     if (!q) return null;
-    const n = db
-      .query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ? LIMIT ?)")
-      .get(q, PLANNER.searchRows)!.n;
+    const n = db.query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ? LIMIT ?)").get(q, PLANNER.searchRows)!.n;
     return n < PLANNER.searchRows
       ? { sql: "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?)", params: [q] }
       : { sql: "EXISTS (SELECT 1 FROM lots_fts WHERE lots_fts MATCH ? AND rowid = lots.id)", params: [q] };
@@ -262,11 +265,8 @@ function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragm
 /** Replaces values that name something (uids, location names) by the ids the column holds; 0 when unknown. */
 function resolveFilters(db: Database, filters: readonly Filter[]): Filter[] {
   const byUid = (table: "artists" | "artworks", uid: string) =>
-    table === "artworks"
-      ? (artworkIdsByUids(db, [uid]).get(uid) ?? 0)
-      : (db.query<{ id: number }, [string]>("SELECT id FROM artists WHERE uid = ?").get(uid)?.id ?? 0);
-  const location = (name: string) =>
-    db.query<{ id: number }, [string]>("SELECT id FROM auction_locations WHERE name = ? COLLATE NOCASE").get(name)?.id ?? 0;
+    table === "artworks" ? (artworkIdsByUids(db, [uid]).get(uid) ?? 0) : (db.query<{ id: number }, [string]>("SELECT id FROM artists WHERE uid = ?").get(uid)?.id ?? 0);
+  const location = (name: string) => db.query<{ id: number }, [string]>("SELECT id FROM auction_locations WHERE name = ? COLLATE NOCASE").get(name)?.id ?? 0;
   const resolved = filters.map((f): Filter => {
     switch (f.field) {
       case "artist_uid":
@@ -344,7 +344,10 @@ export function lotListSql(db: Database, query: ParsedList, followedBy: number |
  */
 export function lotListIds(db: Database, query: ParsedList, followedBy: number | null = null): number[] {
   const list = lotListSql(db, query, followedBy);
-  const ids = db.query<{ id: number }, Bind[]>(list.sql).all(...list.params).map((r) => r.id);
+  const ids = db
+    .query<{ id: number }, Bind[]>(list.sql)
+    .all(...list.params)
+    .map((r) => r.id);
   const want = query.limit + 1;
   if (!list.nulls || ids.length === want) return ids;
   const { rows, count } = list.nulls;
@@ -427,7 +430,15 @@ function lotObject(r: LotRow, deps: AppDeps, view: LotView, followed: Set<number
 /** Response objects for `ids`, in that order, in the caller's schema. */
 export function lotObjects(deps: AppDeps, ids: readonly number[], view: LotView): Record<string, unknown>[] {
   const rows = lotRows(deps.market, ids);
-  const followed = view.schema === "full" ? followedAmong(deps.market, view.userId, "lot", rows.map((r) => r.id)) : new Set<number>();
+  const followed =
+    view.schema === "full"
+      ? followedAmong(
+          deps.market,
+          view.userId,
+          "lot",
+          rows.map((r) => r.id),
+        )
+      : new Set<number>();
   return rows.map((r) => lotObject(r, deps, view, followed));
 }
 

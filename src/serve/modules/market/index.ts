@@ -23,7 +23,6 @@ export const marketEndpoints: Endpoint[] = [
       },
     },
     response: { full: GlobalArtIndexChartResponse },
-    handle: ({ deps, query }) =>
-      asReply(indexChart(deps.market, deps.asOf, query.params.finance ?? [], query.params.rebase), GlobalArtIndexChartResponse),
+    handle: ({ deps, query }) => asReply(indexChart(deps.market, deps.asOf, query.params.finance ?? [], query.params.rebase), GlobalArtIndexChartResponse),
   }),
 ];

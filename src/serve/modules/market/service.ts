@@ -14,15 +14,11 @@ export interface Point {
 const monthTime = (month: string) => `${month}-01`;
 
 function artSeries(db: Database, lastMonth: string): { month: string; value: number }[] {
-  return db
-    .query<{ month: string; value: number }, [string]>("SELECT month, value FROM market_index WHERE month <= ? ORDER BY month")
-    .all(lastMonth);
+  return db.query<{ month: string; value: number }, [string]>("SELECT month, value FROM market_index WHERE month <= ? ORDER BY month").all(lastMonth);
 }
 
 function benchmarkSeries(db: Database, id: string, lastMonth: string): { month: string; value: number }[] {
-  return db
-    .query<{ month: string; value: number }, [string, string]>("SELECT month, value FROM benchmarks WHERE series = ? AND month <= ? ORDER BY month")
-    .all(id, lastMonth);
+  return db.query<{ month: string; value: number }, [string, string]>("SELECT month, value FROM benchmarks WHERE series = ? AND month <= ? ORDER BY month").all(id, lastMonth);
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -32,7 +28,10 @@ export function indexChart(db: Database, asOf: string, finance: readonly string[
   const ids = [...new Set(finance)];
   const art = artSeries(db, lastMonth);
   const labels = new Map(
-    db.query<{ id: string; label: string }, []>("SELECT id, label FROM benchmark_series").all().map((r) => [r.id, r.label]),
+    db
+      .query<{ id: string; label: string }, []>("SELECT id, label FROM benchmark_series")
+      .all()
+      .map((r) => [r.id, r.label]),
   );
   const bench = ids.map((id) => ({ id, label: labels.get(id) ?? `${id} (synthetic)`, rows: benchmarkSeries(db, id, lastMonth) }));
   const all = [art, ...bench.map((b) => b.rows)];

@@ -18,9 +18,6 @@ export const VocabularySchema = t.Object(
 
 export const CategorySchema = t.Object({ id: t.Integer(), name: t.String() }, { $id: "CategorySchema" });
 
-export const CurrencySchema = t.Object(
-  { code: t.String({ description: "ISO 4217 code" }), name: t.String(), symbol: t.String() },
-  { $id: "CurrencySchema" },
-);
+export const CurrencySchema = t.Object({ code: t.String({ description: "ISO 4217 code" }), name: t.String(), symbol: t.String() }, { $id: "CurrencySchema" });
 
 export const AuctionLocationList = t.Array(t.String({ description: "a sale location, usable as a sale_location filter value" }));

@@ -14,9 +14,7 @@ export function auctionHouses(db: Database, name?: string) {
 
 export function auctionLocations(db: Database, name?: string): string[] {
   return db
-    .query<{ name: string }, [string | null, string]>(
-      `SELECT name FROM auction_locations WHERE ?1 IS NULL OR name LIKE ?2 ESCAPE '\\' ORDER BY name`,
-    )
+    .query<{ name: string }, [string | null, string]>(`SELECT name FROM auction_locations WHERE ?1 IS NULL OR name LIKE ?2 ESCAPE '\\' ORDER BY name`)
     .all(name ?? null, containsPattern(name ?? ""))
     .map((r) => r.name);
 }

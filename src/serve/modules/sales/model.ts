@@ -57,8 +57,7 @@ export const SaleSchema = t.Object(
 
 export const SalePublicSchema = t.Object(publicSaleFields, { $id: "SalePublicSchema" });
 
-const salesPage = (sale: TSchema, $id: string) =>
-  t.Object({ sales: t.Array(sale), total: t.Integer(), limit: t.Integer(), offset: t.Integer() }, { $id });
+const salesPage = (sale: TSchema, $id: string) => t.Object({ sales: t.Array(sale), total: t.Integer(), limit: t.Integer(), offset: t.Integer() }, { $id });
 
 export const SalesResponse = salesPage(SaleSchema, "SalesResponse");
 export const SalesPublicResponse = salesPage(SalePublicSchema, "SalesPublicResponse");

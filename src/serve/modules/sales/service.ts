@@ -122,13 +122,24 @@ export function saleObjects(deps: AppDeps, ids: readonly number[], view: SaleVie
     .all(...ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.map((id) => byId.get(id)).filter((r): r is SaleRow => r !== undefined);
-  const followed = view.schema === "full" ? followedAmong(deps.market, view.userId, "sale", ordered.map((r) => r.id)) : new Set<number>();
+  const followed =
+    view.schema === "full"
+      ? followedAmong(
+          deps.market,
+          view.userId,
+          "sale",
+          ordered.map((r) => r.id),
+        )
+      : new Set<number>();
   return ordered.map((r) => saleObject(r, deps, view, followed));
 }
 
 export function listSales(deps: AppDeps, query: ParsedList, view: SaleView, followedBy: number | null = null) {
   const page = saleListSql(query, followedBy);
-  const ids = deps.market.query<{ id: number }, Bind[]>(page.sql).all(...page.params).map((r) => r.id);
+  const ids = deps.market
+    .query<{ id: number }, Bind[]>(page.sql)
+    .all(...page.params)
+    .map((r) => r.id);
   const where = saleWhere(query, followedBy);
   const total = deps.market.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM sales WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
   return { sales: saleObjects(deps, ids, view), total, limit: query.limit, offset: query.offset };

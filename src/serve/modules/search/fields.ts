@@ -16,9 +16,7 @@ export const MAX_EXCLUDED = 1000;
 /** Artwork-list filters that do not narrow a search pool. */
 const NOT_POOL = new Set(["id", "uid", "sale_auction_house_id", "sale_start_datetime"]);
 
-export const POOL_FIELDS: Readonly<Record<string, FieldDecl>> = Object.fromEntries(
-  Object.entries(ARTWORK_FIELDS).filter(([name]) => !NOT_POOL.has(name)),
-);
+export const POOL_FIELDS: Readonly<Record<string, FieldDecl>> = Object.fromEntries(Object.entries(ARTWORK_FIELDS).filter(([name]) => !NOT_POOL.has(name)));
 
 /** Metadata columns of the image index: these filters narrow the IVF scan itself. */
 export const INDEX_FILTERS = ["artist_id", "category_id"] as const;

@@ -18,7 +18,11 @@ const ANCHORS = ["image", "image_url", "collectable_id"] as const;
 const SHARED_KEYS = Object.keys(SHARED_PARAMS);
 
 /** A shared parameter from the form or the query string (422 when both carry it), with where it came from. */
-function sharedParam(ctx: RequestContext<unknown, Record<string, unknown>, Readonly<Record<string, unknown>> | undefined>, name: string, issues: ValidationIssue[]): { value: unknown; loc: (string | number)[] } | undefined {
+function sharedParam(
+  ctx: RequestContext<unknown, Record<string, unknown>, Readonly<Record<string, unknown>> | undefined>,
+  name: string,
+  issues: ValidationIssue[],
+): { value: unknown; loc: (string | number)[] } | undefined {
   const inBody = ctx.body?.[name] !== undefined;
   const inQuery = ctx.url.searchParams.has(name);
   if (inBody && inQuery) {
@@ -68,9 +72,10 @@ export const searchEndpoints: Endpoint[] = [
     records: (body: { results: unknown[] }) => body.results.length,
     handle: async (ctx) => {
       const issues: ValidationIssue[] = [];
-      const got = Object.fromEntries(
-        SHARED_KEYS.map((name) => [name, sharedParam(ctx, name, issues)] as const).filter(([, v]) => v !== undefined),
-      ) as Record<string, { value: unknown; loc: (string | number)[] }>;
+      const got = Object.fromEntries(SHARED_KEYS.map((name) => [name, sharedParam(ctx, name, issues)] as const).filter(([, v]) => v !== undefined)) as Record<
+        string,
+        { value: unknown; loc: (string | number)[] }
+      >;
       const image = ctx.files.image;
       const given = ANCHORS.filter((a) => (a === "image" ? image !== undefined : got[a] !== undefined));
       if (given.length === 0 && issues.length === 0) {
@@ -85,7 +90,9 @@ export const searchEndpoints: Endpoint[] = [
         for (const a of given) {
           const at = a === "image" ? ["body", "image"] : got[a]!.loc;
           const input = a === "image" ? image!.name : got[a]!.value;
-          issues.push(issue.custom(at, input, `Give exactly one anchor: an image file, image_url or collectable_id (got ${given.join(", ")})`, "value_error", { anchors: [...given] }));
+          issues.push(
+            issue.custom(at, input, `Give exactly one anchor: an image file, image_url or collectable_id (got ${given.join(", ")})`, "value_error", { anchors: [...given] }),
+          );
         }
       }
       const exclude = (got.exclude_artwork_id__in?.value as number[] | undefined) ?? [];

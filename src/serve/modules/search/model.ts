@@ -23,10 +23,7 @@ export const SimilarArtworksResponse = t.Object(
   { artwork_id: t.Integer({ description: "the artwork the neighbours are of" }), results: results(SearchResultSchema) },
   { $id: "SimilarArtworksResponse" },
 );
-export const SimilarArtworksPublicResponse = t.Object(
-  { artwork_id: t.Integer(), results: results(SearchResultPublicSchema) },
-  { $id: "SimilarArtworksPublicResponse" },
-);
+export const SimilarArtworksPublicResponse = t.Object({ artwork_id: t.Integer(), results: results(SearchResultPublicSchema) }, { $id: "SimilarArtworksPublicResponse" });
 
 /** The form fields of search by image (the same names may come in the query string instead). */
 export const SearchByImageForm = t.Object({

@@ -51,7 +51,13 @@ const shownScore = (score: number) => round6(Math.max(-1, Math.min(1, score)));
 
 /** Hits as response rows with their artworks (in hit order; a hit the market lacks is skipped). */
 function results(deps: AppDeps, view: View, hits: readonly Hit[]): { score: number; artwork: Record<string, unknown> }[] {
-  const artworks = new Map(artworksByIds(deps, view, hits.map((h) => h.id)).map((a) => [a.id as number, a]));
+  const artworks = new Map(
+    artworksByIds(
+      deps,
+      view,
+      hits.map((h) => h.id),
+    ).map((a) => [a.id as number, a]),
+  );
   return hits.flatMap((h) => {
     const artwork = artworks.get(h.id);
     return artwork ? [{ score: shownScore(h.score), artwork }] : [];
@@ -159,9 +165,7 @@ function deepSearch(
   let depth = Math.min(MAX_DEPTH - excluded.size, Math.max(4 * limit, 200));
   for (;;) {
     const hits = index.search(query, depth, options);
-    const st = db.prepare<{ id: number }, (string | number | boolean | null)[]>(
-      `SELECT a.id FROM artworks a WHERE a.id IN (SELECT value FROM json_each(?)) AND ${where.sql}`,
-    );
+    const st = db.prepare<{ id: number }, (string | number | boolean | null)[]>(`SELECT a.id FROM artworks a WHERE a.id IN (SELECT value FROM json_each(?)) AND ${where.sql}`);
     let pass: Set<number>;
     try {
       pass = new Set(st.all(JSON.stringify(hits.map((h) => h.id)), ...where.params).map((r) => r.id));

@@ -29,9 +29,7 @@ export const usageEndpoints: Endpoint[] = [
       const from = query.params.from ?? w.period.start;
       const to = query.params.to ?? today();
       if (from > to) {
-        throw new ValidationFailed([
-          issue.custom(["query", "from"], from, "from must not be after to", "value_error", { to }),
-        ]);
+        throw new ValidationFailed([issue.custom(["query", "from"], from, "from must not be after to", "value_error", { to })]);
       }
       return asReply(usageReport(deps.account, caller, w, { from, to }, query.params.group_by), UsageResponse);
     },

@@ -12,10 +12,7 @@ const windowFields = (prefix: string) => ({
   [`${prefix}monthly_du_remaining`]: t.Number(),
 });
 
-export const UsageBreakdownItem = t.Object(
-  { label: t.String(), du_consumed: t.Number(), requests: t.Integer() },
-  { $id: "UsageBreakdownItem" },
-);
+export const UsageBreakdownItem = t.Object({ label: t.String(), du_consumed: t.Number(), requests: t.Integer() }, { $id: "UsageBreakdownItem" });
 
 export const UsageResponse = t.Object(
   {

@@ -26,18 +26,10 @@ function labelSql(groupBy: GroupBy): string {
   }
 }
 
-export function usageReport(
-  db: Database,
-  caller: Caller,
-  w: Windows,
-  range: { from: string; to: string },
-  groupBy: GroupBy | undefined,
-): Record<string, unknown> {
+export function usageReport(db: Database, caller: Caller, w: Windows, range: { from: string; to: string }, groupBy: GroupBy | undefined): Record<string, unknown> {
   const rangeConsumed =
     db
-      .query<{ du: number | null }, [number, string, string]>(
-        "SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?",
-      )
+      .query<{ du: number | null }, [number, string, string]>("SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?")
       .get(caller.userId, range.from, range.to)?.du ?? 0;
   const report: Record<string, unknown> = {
     plan: caller.plan.slug,
