@@ -4,9 +4,8 @@
  * into dist/artmarket.
  */
 import { existsSync, mkdirSync } from "node:fs";
-import type { Database } from "bun:sqlite";
-import { createUserWithKey, KeyError, listKeys, revokeKey } from "./serve/accounts/keys";
-import { seedPlans } from "./serve/accounts/plans";
+import { KeyError } from "./serve/accounts/keys";
+import { accountStore, SqliteAccountStore } from "./serve/accounts/store";
 import { closeDeps, createApp, openDeps } from "./serve/app";
 import { ConfigError, dataDirFrom, demoMarketFrom, intFlag, parseArgs, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
 import { marketDbPath, openAccountDb } from "./db/connection";
@@ -40,11 +39,12 @@ function out(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-async function withAccount<T>(dataDir: string, fn: (db: Database) => T | Promise<T>): Promise<T> {
+async function withAccount<T>(dataDir: string, fn: (store: SqliteAccountStore) => T | Promise<T>): Promise<T> {
   const db = openAccountDb(dataDir);
   try {
-    seedPlans(db);
-    return await fn(db);
+    const store = new SqliteAccountStore(db);
+    store.seedPlans();
+    return await fn(store);
   } finally {
     db.close();
   }
@@ -78,8 +78,8 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
     process.stderr.write(`${formatSummary(summary)}\n`);
   }
   const deps = openDeps(config);
-  const hasUsers = deps.account.query("SELECT 1 FROM users LIMIT 1").get() !== null;
-  const created = hasUsers ? null : await createUserWithKey(deps.account, "enterprise", "first enterprise user");
+  const store = accountStore(deps.account);
+  const created = store.hasUsers() ? null : await store.createUserWithKey("enterprise", "first enterprise user");
   const app = createApp(deps);
   const listener = listen((req) => app.handle(req), { port: config.port, host: config.host });
   out(`listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.port}`);
@@ -110,17 +110,17 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
     const plan = stringFlag(flags, "plan");
     if (!plan) throw new ConfigError("keys create needs --plan SLUG");
     const name = stringFlag(flags, "name");
-    const created = await withAccount(dataDir, (db) => createUserWithKey(db, plan, name));
+    const created = await withAccount(dataDir, (store) => store.createUserWithKey(plan, name));
     out(`created user ${created.userId}, key id ${created.keyId} (${created.kid}) on plan ${created.plan}; the key is shown once:`);
     out(created.key);
   } else if (action === "list") {
-    const rows = await withAccount(dataDir, listKeys);
+    const rows = await withAccount(dataDir, (store) => store.listKeys());
     if (flags.json) return out(JSON.stringify(rows, null, 2));
     out(["id", "kid", "user", "plan", "name", "created", "revoked"].join("\t"));
     for (const r of rows) out([r.id, r.kid, r.user_id, r.plan, r.name, r.created_at, r.revoked_at ?? "-"].join("\t"));
   } else if (action === "revoke") {
     if (!arg) throw new ConfigError("keys revoke needs a key ID (the number from `keys list`, or the kid)");
-    const done = await withAccount(dataDir, (db) => revokeKey(db, arg));
+    const done = await withAccount(dataDir, (store) => store.revokeKey(arg));
     if (!done) throw new ConfigError(`no active key with id ${arg}`);
     out(`revoked key ${arg}`);
   } else {
@@ -129,21 +129,11 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
 }
 
 async function notices(flags: Record<string, string | true>): Promise<void> {
-  const rows = await withAccount(
-    dataDirFrom(flags),
-    (db) =>
-      db
-        .query(
-          `SELECT n.id, n.user_id, u.name AS user_name, n.plan_slug AS plan, n.pool, n.threshold, n.period_start, n.period_end,
-                n.du_limit, n.du_consumed, n.projected_eop, n.created_at
-         FROM notices n JOIN users u ON u.id = n.user_id ORDER BY n.id`,
-        )
-        .all() as Record<string, unknown>[],
-  );
+  const rows = await withAccount(dataDirFrom(flags), (store) => store.listNotices());
   if (flags.json)
     return out(
       JSON.stringify(
-        rows.map((r) => ({ ...r, created_at: new Date(r.created_at as number).toISOString() })),
+        rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
         null,
         2,
       ),
@@ -151,7 +141,7 @@ async function notices(flags: Record<string, string | true>): Promise<void> {
   if (rows.length === 0) return out("no allowance notices");
   for (const r of rows) {
     out(
-      `${new Date(r.created_at as number).toISOString()}  user ${r.user_id} (${r.user_name}, ${r.plan}) reached ${r.threshold}% of the ${r.pool} pool: ` +
+      `${new Date(r.created_at).toISOString()}  user ${r.user_id} (${r.user_name}, ${r.plan}) reached ${r.threshold}% of the ${r.pool} pool: ` +
         `${r.du_consumed} of ${r.du_limit} DU for ${r.period_start}..${r.period_end}, projected ${r.projected_eop} at period end`,
     );
   }

@@ -20,17 +20,18 @@ import { LOT_LIST } from "../../src/serve/modules/lots/fields";
 import * as lots from "../../src/serve/modules/lots/service";
 import { SALE_LIST } from "../../src/serve/modules/sales/fields";
 import * as sales from "../../src/serve/modules/sales/service";
+import { snapshotOf } from "../../src/serve/snapshot";
 import type { ListSpec, ParsedList, ScalarType } from "../../src/serve/query/grammar";
 import { today } from "../../src/market/time";
 
 /** What the service functions read from AppDeps (the market connection and the process services). */
-export type FloorDeps = Pick<AppDeps, "market" | "fx" | "signer" | "asOf">;
+export type FloorDeps = Pick<AppDeps, "market" | "snapshot" | "fx" | "signer" | "asOf">;
 
 /** The same connection and services openDeps gives the app, without account.db's writer, ledger or verifier. */
 export function openFloorDeps(dataDir: string, market?: Database): FloorDeps {
   const db = market ?? openMarketReader(dataDir);
   const asOf = db.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
-  return { market: db, fx: FxCache.lazy(db), signer: new ImageSigner(loadSecret(dataDir), null), asOf };
+  return { market: db, snapshot: snapshotOf(db), fx: FxCache.lazy(db), signer: new ImageSigner(loadSecret(dataDir), null), asOf };
 }
 
 const TRUE = new Set(["true", "1", "yes", "on", "t", "y"]);

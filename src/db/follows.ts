@@ -1,16 +1,12 @@
-/** Follows of artists, artworks, lots and sales, kept in account.db and read through the market reader. */
+/**
+ * Follows of artists, artworks, lots and sales, kept in account.db: written through the account
+ * store (src/serve/accounts/store.ts), read here through the market reader where account.db is
+ * attached (the market modules mark items of a page in the same connection as their query).
+ */
 import type { Database } from "bun:sqlite";
 
 export const FOLLOW_KINDS = ["artist", "artwork", "lot", "sale"] as const;
 export type FollowKind = (typeof FOLLOW_KINDS)[number];
-
-export function follow(account: Database, userId: number, kind: FollowKind, targetId: number): void {
-  account.query("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING").run(userId, kind, targetId, Date.now());
-}
-
-export function unfollow(account: Database, userId: number, kind: FollowKind, targetId: number): void {
-  account.query("DELETE FROM follows WHERE user_id = ? AND kind = ? AND target_id = ?").run(userId, kind, targetId);
-}
 
 /** Which of `ids` the user follows (read through the market connection, where account.db is attached). */
 export function followedAmong(market: Database, userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number> {

@@ -3,9 +3,7 @@
  * Tests drive it in-process with app.handle(new Request(...)); `serve` listens on it.
  */
 import { Elysia } from "elysia";
-import { KeyVerifier } from "./accounts/keys";
-import { Ledger } from "./accounts/ledger";
-import { seedPlans } from "./accounts/plans";
+import { accountStore } from "./accounts/store";
 import type { Config } from "../platform/config";
 import { openAccountDb, openMarketReader } from "../db/connection";
 import { pipeline, mountable, RESPONSE_HEADERS, type AppDeps, type Endpoint, type MountedEndpoint } from "./http/endpoint";
@@ -19,6 +17,7 @@ import { referenceEndpoints } from "./modules/reference";
 import { usageEndpoints } from "./modules/usage";
 import { FxCache } from "../db/fx";
 import { ImageSigner, loadSecret } from "./images/urls";
+import { snapshotOf } from "./snapshot";
 import { imageRoutes } from "./images/routes";
 import { artistEndpoints } from "./modules/artists";
 import { artworkEndpoints } from "./modules/artworks";
@@ -123,15 +122,17 @@ export type App = ReturnType<typeof createApp>;
 /** Opens the data directory for serving: both databases, plans seeded, the process services. */
 export function openDeps(config: Config, options: { bare?: boolean } = {}): AppDeps {
   const account = openAccountDb(config.dataDir);
-  seedPlans(account);
+  const store = accountStore(account);
+  store.seedPlans();
   const market = openMarketReader(config.dataDir);
-  const ledger = new Ledger(account);
-  const verifier = new KeyVerifier(account, () => ledger.reset());
+  const ledger = store.ledger();
+  const verifier = store.keyVerifier(() => ledger.reset());
   const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
   return {
     config,
     account,
     market,
+    snapshot: snapshotOf(market),
     verifier,
     ledger,
     limiter: new RateLimiter(),

@@ -47,7 +47,7 @@ export const BUILDER_PATTERNS: readonly Pattern[] = [
   { dir: ["lib", "*"], name: new RegExp(`^[^/]+\\.${PID}\\.\\d+\\.[0-9a-z]+\\.tmp$`), by: "library extraction" },
   // src/build/import/index.ts (copyImage): `<sha256>.<ext>.part-<pid>` in images/orig/
   { dir: ["images", "orig"], name: new RegExp(`^[0-9a-f]{64}\\.[a-z0-9]*\\.part-${PID}$`), by: "import", images: true },
-  // src/serve/modules/collectables/service.ts (storeImage): `c<24 hex>.<pid>.tmp` in images/collectables/
+  // src/serve/modules/collectables/images.ts (storeImage): `c<24 hex>.<pid>.tmp` in images/collectables/
   { dir: ["images", "collectables"], name: new RegExp(`^c[0-9a-f]{24}\\.${PID}\\.tmp$`), by: "image upload", images: true },
 ];
 

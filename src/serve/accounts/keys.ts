@@ -136,7 +136,7 @@ export function revokeKey(db: Database, idOrKid: string): boolean {
  * The hot path below uses one prepared statement instead of the query builder: it runs on every
  * request whose key is not cached, and the ledger likewise (see ledger.ts).
  */
-interface KeyRow {
+export interface KeyRow {
   key_id: number;
   hash: string;
   revoked_at: number | null;
@@ -144,6 +144,19 @@ interface KeyRow {
   user_name: string;
   plan_slug: string;
   period_anchor: string;
+}
+
+/** The key row behind a kid (one indexed lookup), prepared once; shared by KeyVerifier and SqliteAccountStore. */
+export function prepareKeyLookup(db: Database) {
+  return db.query<KeyRow, [string]>(
+    `SELECT k.id AS key_id, k.hash, k.revoked_at, u.id AS user_id, u.name AS user_name, u.plan_slug, u.period_anchor
+       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.kid = ?`,
+  );
+}
+
+/** PRAGMA data_version, prepared once: it changes when another connection commits to account.db. */
+export function prepareDataVersion(db: Database) {
+  return db.query<{ data_version: number }, []>("PRAGMA data_version");
 }
 
 /** The limits on failed verifications; see the module comment. Tests pass smaller ones. */
@@ -275,11 +288,8 @@ export class KeyVerifier {
     private readonly onChange: () => void = () => {},
     options: KeyVerifierOptions = {},
   ) {
-    this.lookup = db.query<KeyRow, [string]>(
-      `SELECT k.id AS key_id, k.hash, k.revoked_at, u.id AS user_id, u.name AS user_name, u.plan_slug, u.period_anchor
-       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.kid = ?`,
-    );
-    this.version = db.query<{ data_version: number }, []>("PRAGMA data_version");
+    this.lookup = prepareKeyLookup(db);
+    this.version = prepareDataVersion(db);
     this.now = options.now ?? Date.now;
     this.verifyHash = options.verifyHash ?? ((h, key) => verify(h, key));
     this.failedCacheSize = options.failedCacheSize ?? AUTH_LIMITS.failedCacheSize;

@@ -12,6 +12,7 @@ import type { Entitlement } from "../accounts/plans";
 import type { Config } from "../../platform/config";
 import type { FxCache } from "../../db/fx";
 import type { ImageSigner } from "../images/urls";
+import type { MarketSnapshot } from "../snapshot";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
 import { Value } from "@sinclair/typebox/value";
 import { forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
@@ -30,6 +31,8 @@ export interface AppDeps {
   readonly account: Database;
   /** market.db read-only, with account.db attached as `account`. */
   readonly market: Database;
+  /** The facts of `market` found once (indexes, counts, vector indexes…): snapshotOf(market). */
+  readonly snapshot: MarketSnapshot;
   readonly verifier: KeyVerifier;
   readonly ledger: Ledger;
   readonly limiter: RateLimiter;

@@ -24,12 +24,13 @@
  * - Single flight: concurrent first requests for one rendition share one render (a map of
  *   in-flight promises keyed by the cache file).
  */
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, unlinkSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { loadSharp } from "../../platform/native";
 import { artistPhotoSvg, renderSvg } from "../../images/procedural";
+import { snapshotOf } from "../snapshot";
 import { WIDTHS, type Variant } from "./urls";
 
 /** Bump when the drawing or encoding of renditions changes: old cache files are then ignored. */
@@ -82,20 +83,14 @@ export interface Rendition extends RenditionRef {
 export const renditionStats = { renders: 0, hits: 0, joined: 0 };
 
 const inflight = new Map<string, Promise<Uint8Array>>();
-const lookups = new WeakMap<Database, Statement<ImageRow, [number]>>();
+const IMAGE_SQL = `SELECT i.id, i.artwork_id, i.width, i.height, i.kind, i.seed, i.path, a.artist_id
+         FROM images i LEFT JOIN artworks a ON a.id = i.artwork_id
+        WHERE i.id = ?`;
 
 function lookup(market: Database, imageId: number | string): ImageRow | null {
   if (typeof imageId === "string") return lookupCollectable(market, imageId);
-  let st = lookups.get(market);
-  if (!st) {
-    st = market.query<ImageRow, [number]>(
-      `SELECT i.id, i.artwork_id, i.width, i.height, i.kind, i.seed, i.path, a.artist_id
-         FROM images i LEFT JOIN artworks a ON a.id = i.artwork_id
-        WHERE i.id = ?`,
-    );
-    lookups.set(market, st);
-  }
-  return st.get(imageId) ?? null;
+  // prepared once per connection, by its snapshot
+  return snapshotOf(market).statement<ImageRow, [number]>(IMAGE_SQL).get(imageId) ?? null;
 }
 
 /** A collectable's uploaded image by its key (account.db is attached to the market reader as `account`). */

@@ -14,8 +14,10 @@ import { containsPattern } from "../../../db/sql";
 import type { Schema } from "../../http/endpoint";
 import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors";
 import type { ImageSigner } from "../../images/urls";
-import { ARTIST_INDEX, VectorIndex } from "../../../images/vector-index";
+import { ARTIST_INDEX } from "../../../images/vector-index";
 import { whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { chooseRange, type PlanThresholds, probeRange, rangeRows, walkRows } from "../../query/planner";
+import { snapshotOf } from "../../snapshot";
 import { ARTIST_FIELDS, DEFAULT_SORT, orderBy, SORTS, type Resolution, type SortBy, type SortDir } from "./fields";
 import { EVENT_TYPES, FULL_KEYS, PUBLIC_KEYS, SHARPE_HORIZONS, STATS_FIELDS } from "./model";
 
@@ -153,18 +155,6 @@ function present(db: Database, rows: ArtistRow[], view: View): Record<string, un
 
 // ---------------------------------------------------------------- the list: filters and order
 
-const ftsPresent = new WeakMap<Database, boolean>();
-
-/** Whether this snapshot has the name index (built by src/db/market-indexes/artists.ts). */
-function hasFts(db: Database): boolean {
-  let has = ftsPresent.get(db);
-  if (has === undefined) {
-    has = db.query("SELECT 1 FROM main.sqlite_master WHERE name = 'artists_fts'").get() !== null;
-    ftsPresent.set(db, has);
-  }
-  return has;
-}
-
 /** The words of a free-text query, as the FTS tokenizer (unicode61) splits them. */
 export function queryWords(q: string): string[] {
   return q
@@ -183,7 +173,8 @@ export function filterSql(db: Database, query: ParsedList, userId: number | null
   if (typeof p.q === "string") {
     const words = queryWords(p.q);
     if (words.length === 0) throw new ValidationFailed([issue.custom(["query", "q"], p.q, "q must contain at least one letter or digit")]);
-    if (hasFts(db)) {
+    // the name index (built by src/db/market-indexes/artists.ts), absent from an older snapshot
+    if (snapshotOf(db).hasFts("artists_fts")) {
       // Each word quoted (it holds only letters and digits), as a prefix: "word"*. All must match.
       parts.push("a.id IN (SELECT rowid FROM artists_fts WHERE artists_fts MATCH ?)");
       params.push(words.map((w) => `"${w}"*`).join(" "));
@@ -243,7 +234,7 @@ function runOnce<T>(db: Database, sql: string, params: Bind[], all: boolean): T[
  * living sorted by TOTAL_SALES, walk the pair's index instead: the group in the sort's order.
  * Free text (q), ids, uids and followed are selective by nature: SQLite's own plan then.
  */
-export const ARTIST_PLAN = { probeRows: 4_000 };
+export const ARTIST_PLAN = { probeRows: 4_000 } satisfies PlanThresholds;
 
 /** The index of each range filter (src/db/market-indexes/artists.ts and the schema's). */
 const FILTER_INDEX: Readonly<Record<string, string>> = {
@@ -268,34 +259,13 @@ function sortIndex(sort: SortBy, dir: SortDir): string {
   return dir === "asc" && SORTS[sort].nullable ? `artists_${column}_nulls_last` : `artists_${column}`;
 }
 
-const listIndexNames = new WeakMap<Database, Set<string>>();
-
-function hasIndex(db: Database, name: string): boolean {
-  let names = listIndexNames.get(db);
-  if (!names) {
-    names = new Set(
-      db
-        .query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'artists'")
-        .all()
-        .map((r) => r.name),
-    );
-    listIndexNames.set(db, names);
-  }
-  return names.has(name);
-}
-
-interface ArtistProbe {
-  index: string;
-  read: number;
-  matched: number;
-}
-
 /**
  * The index the page is read through and the one the count is read through (null: SQLite's
  * choice), and the count when a probe already found it.
  */
 function planList(db: Database, query: ParsedList, where: SqlFragment, sort: SortBy, dir: SortDir, probeRows: number) {
   const none = { page: null, count: null, total: null } as { page: string | null; count: string | null; total: number | null };
+  const snapshot = snapshotOf(db);
   const p = query.params;
   if (typeof p.q === "string" || p.followed === true) return none;
   if (query.filters.some((f) => f.field === "id" || f.field === "uid")) return none;
@@ -313,24 +283,24 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
     const sql = [w.sql === "1" ? "" : w.sql, extra ?? ""].filter(Boolean).join(" AND ");
     ranges.set(index, { sql, params: w.params, covers: filterCount === only.length + (extra ? 1 : 0) });
   };
-  if (fields.has("nationality") && fields.has("market_cap") && hasIndex(db, "artists_nationality_market_cap")) {
+  if (fields.has("nationality") && fields.has("market_cap") && snapshot.hasIndex("artists_nationality_market_cap")) {
     range("artists_nationality_market_cap", ["nationality", "market_cap"]);
     fields.delete("nationality");
     fields.delete("market_cap");
   }
   let livingDone = false;
-  if (p.is_living === true && fields.has("total_sales") && hasIndex(db, "artists_living_total_sales")) {
+  if (p.is_living === true && fields.has("total_sales") && snapshot.hasIndex("artists_living_total_sales")) {
     range("artists_living_total_sales", ["total_sales"], living!);
     fields.delete("total_sales");
     livingDone = true;
   }
   for (const field of fields) {
     const index = FILTER_INDEX[field];
-    if (!index || !hasIndex(db, index)) return none;
+    if (!index || !snapshot.hasIndex(index)) return none;
     range(index, [field]);
   }
   if (living && !livingDone) {
-    if (!hasIndex(db, "artists_death")) return none;
+    if (!snapshot.hasIndex("artists_death")) return none;
     range("artists_death", [], living);
   }
   // One nationality (or the living) sorted by a key that an index holds right after it: the walk
@@ -338,47 +308,24 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
   const nationality = query.filters.filter((f) => f.field === "nationality");
   const oneNationality = nationality.length === 1 && (nationality[0]!.value as unknown[]).length === 1;
   const group =
-    oneNationality && sort === "NAME" && hasIndex(db, "artists_nationality_name")
+    oneNationality && sort === "NAME" && snapshot.hasIndex("artists_nationality_name")
       ? { index: "artists_nationality_name", only: filterCount === 1 }
-      : oneNationality && sort === "MARKET_CAP" && hasIndex(db, "artists_nationality_market_cap")
+      : oneNationality && sort === "MARKET_CAP" && snapshot.hasIndex("artists_nationality_market_cap")
         ? { index: "artists_nationality_market_cap", only: ranges.has("artists_nationality_market_cap") ? ranges.get("artists_nationality_market_cap")!.covers : filterCount === 1 }
-        : p.is_living === true && sort === "TOTAL_SALES" && hasIndex(db, "artists_living_total_sales")
+        : p.is_living === true && sort === "TOTAL_SALES" && snapshot.hasIndex("artists_living_total_sales")
           ? { index: "artists_living_total_sales", only: ranges.has("artists_living_total_sales") ? ranges.get("artists_living_total_sales")!.covers : filterCount === 1 }
           : null;
   const walk = group?.index ?? sortIndex(sort, dir);
-  if (ranges.size === 0 || !hasIndex(db, walk)) return none;
-  const probes: ArtistProbe[] = [...ranges].map(([index, range]) => {
-    const stmt = db.prepare<{ read: number; matched: number }, Bind[]>(
-      `SELECT count(*) AS read, coalesce(sum(ok), 0) AS matched FROM (SELECT (${where.sql}) AS ok FROM artists a INDEXED BY ${index} WHERE ${range.sql} LIMIT ?)`,
-    );
-    try {
-      return { index, ...stmt.get(...where.params, ...range.params, probeRows)! };
-    } finally {
-      stmt.finalize();
-    }
-  });
-  const share = (r: ArtistProbe) => (r.read === 0 ? 1 : r.matched / r.read);
-  const complete = probes.filter((r) => r.read < probeRows).sort((a, b) => a.read - b.read)[0];
-  const best = complete ?? probes.reduce((b, r) => (share(r) > share(b) ? r : b));
+  if (ranges.size === 0 || !snapshot.hasIndex(walk)) return none;
+  const probes = [...ranges].map(([index, range]) => probeRange(db, "artists a", index, where, range, probeRows));
+  const choice = chooseRange(probes, probeRows);
+  const { best, complete } = choice;
   const total = complete ? complete.matched : runOnce<{ n: number }>(db, `SELECT count(*) AS n FROM artists a INDEXED BY ${best.index} WHERE ${where.sql}`, where.params, false)!.n;
   // The page's two plans, in row look-ups.
-  const artists = artistCount(db);
-  const walked = group?.only ? query.offset + query.limit : Math.min(artists, ((query.offset + query.limit) * artists) / Math.max(total, 1));
-  const rangeRows = complete ? complete.read : share(best) > 0 ? total / share(best) : artists;
-  const fromRange = (ranges.get(best.index)!.covers ? 0 : rangeRows) + total;
+  const artists = snapshot.artistCount();
+  const walked = group?.only ? query.offset + query.limit : walkRows(query.offset + query.limit, artists, total);
+  const fromRange = (ranges.get(best.index)!.covers ? 0 : rangeRows(choice, total, artists)) + total;
   return { page: fromRange < walked ? best.index : walk, count: best.index, total };
-}
-
-const artistCounts = new WeakMap<Database, number>();
-
-/** Artists in the snapshot, counted once per connection. */
-function artistCount(db: Database): number {
-  let n = artistCounts.get(db);
-  if (n === undefined) {
-    n = db.query<{ n: number }, []>("SELECT count(*) AS n FROM artists").get()!.n;
-    artistCounts.set(db, n);
-  }
-  return n;
 }
 
 /**
@@ -439,20 +386,13 @@ export function getArtist(db: Database, id: number, view: View) {
 
 type FieldStats = { min: number | null; max: number | null; p50: number | null; p95: number | null };
 
-const statsCache = new WeakMap<Database, Map<string, unknown>>();
-const STATS_CACHE_SIZE = 64;
-
 export function artistStats(db: Database, query: ParsedList, userId: number | null) {
   const where = filterSql(db, query, userId);
   const key = JSON.stringify([where.sql, where.params]);
-  let cache = statsCache.get(db);
-  if (!cache) statsCache.set(db, (cache = new Map()));
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
+  // answered once per connection and filter (the most recently used kept: src/serve/snapshot.ts)
+  const snapshot = snapshotOf(db);
+  const hit = snapshot.artistStats(key);
+  if (hit) return hit;
   const cols = STATS_FIELDS.map((f) => `a.${f}`).join(", ");
   const rows = db.query<unknown, Bind[]>(`SELECT ${cols}, a.nationality FROM artists a WHERE ${where.sql}`).values(...where.params) as unknown[][];
   const columns = STATS_FIELDS.map(() => new Float64Array(rows.length));
@@ -473,31 +413,17 @@ export function artistStats(db: Database, query: ParsedList, userId: number | nu
     out[f] = { min: s.length ? s[0]! : null, max: s.length ? s[s.length - 1]! : null, p50: q(0.5), p95: q(0.95) } satisfies FieldStats;
   });
   out.nationalities = [...nationalities].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-  cache.set(key, out);
-  if (cache.size > STATS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  snapshot.keepArtistStats(key, out);
   return out;
 }
 
 // ---------------------------------------------------------------- related (the artist vector index)
 
-/**
- * The artist index of a read connection (artist_vectors: artist_index_vector normalised, zero
- * vectors left out; built by embedMarket), opened once per connection; null when the market has none.
- */
-const artistVectorIndexes = new WeakMap<Database, VectorIndex | null>();
-
-function artistVectors(db: Database): VectorIndex | null {
-  let index = artistVectorIndexes.get(db);
-  if (index === undefined) {
-    index = VectorIndex.exists(db, ARTIST_INDEX) ? new VectorIndex(db, ARTIST_INDEX) : null;
-    artistVectorIndexes.set(db, index);
-  }
-  return index;
-}
-
 /** The `limit` artists nearest to `id` by cosine similarity of artist_index_vector, best first (ties by id); none for an artist without a usable vector. */
 export function nearestArtists(db: Database, id: number, limit: number): { id: number; similarity: number }[] {
-  const index = artistVectors(db);
+  // the artist index (artist_vectors: artist_index_vector normalised, zero vectors left out; built
+  // by embedMarket), opened once per connection; null when the market has none
+  const index = snapshotOf(db).vectorIndex(ARTIST_INDEX);
   if (!index) throw new HttpError(503, "This market has no artist vector index yet: seed it, or re-run the import");
   const vector = index.vectorOf(id);
   if (!vector) return [];

@@ -10,6 +10,8 @@ import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { usdOf } from "../../../db/fx";
 import type { AppDeps } from "../../http/endpoint";
 import { orderClause, whereClause, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { allOnce, chooseRange, type PlanThresholds, type Probe, probeRange, rangeRows as rangeRowsOf, walkRows } from "../../query/planner";
+import { snapshotOf } from "../../snapshot";
 import { addDays, epochSeconds, isoOfSeconds } from "../../../market/time";
 import { priceObject, type PriceRow } from "../lots/model";
 import { ARTWORK_LIST, artworkWhere, SORT_BY_PRICE } from "./fields";
@@ -68,7 +70,7 @@ export function listStatements(q: ParsedList): { page: SqlFragment; count: SqlFr
  * and premium); any other filter (artist, ids, indexed ranges, upcoming sales) leaves the plan to
  * SQLite, as does a snapshot without these indexes.
  */
-export const CATEGORY_PLAN = { probeRows: 5_000, rowCost: 30 };
+export const CATEGORY_PLAN = { probeRows: 5_000, rowCost: 30 } satisfies PlanThresholds;
 
 /** Filters that leave a category list to SQLite's own plan: they have an index that may be better. */
 const PLANNER_FILTERS = new Set([
@@ -117,51 +119,6 @@ const CATEGORY_INDEXES = [
   "artworks_category_sold_year_estimate",
   ...Object.keys(WHOLE_INDEXES),
 ];
-const categoryIndexesPresent = new WeakMap<Database, boolean>();
-
-function hasCategoryIndexes(db: Database): boolean {
-  let has = categoryIndexesPresent.get(db);
-  if (has === undefined) {
-    const names = new Set(
-      db
-        .query<{ name: string }, []>("SELECT name FROM main.sqlite_master WHERE type = 'index' AND tbl_name = 'artworks'")
-        .all()
-        .map((r) => r.name),
-    );
-    has = CATEGORY_INDEXES.every((n) => names.has(n));
-    categoryIndexesPresent.set(db, has);
-  }
-  return has;
-}
-
-/** Works per category, counted once per connection and category (a snapshot never changes). */
-const categorySizes = new WeakMap<Database, Map<number, number>>();
-
-function categorySize(db: Database, category: number): number {
-  let sizes = categorySizes.get(db);
-  if (!sizes) categorySizes.set(db, (sizes = new Map()));
-  let n = sizes.get(category);
-  if (n === undefined) {
-    n = db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM artworks INDEXED BY artworks_category WHERE category_id = ?").get(category)!.n;
-    sizes.set(category, n);
-  }
-  return n;
-}
-
-const worksCounts = new WeakMap<Database, number>();
-/** Works in the market (by the largest id: the walk's cost is all it is used for). */
-function worksCount(db: Database): number {
-  let n = worksCounts.get(db);
-  if (n === undefined) worksCounts.set(db, (n = db.query<{ n: number | null }, []>("SELECT max(id) AS n FROM artworks").get()!.n ?? 0));
-  return n;
-}
-
-/** What a probe of one range found: entries read (at most probeRows), and of those, how many pass every filter. */
-interface Probe {
-  index: string;
-  read: number;
-  matched: number;
-}
 
 /**
  * The page and count statements of a list within one category, planned as described above, and
@@ -177,7 +134,8 @@ export function categoryPlan(
   const category = q.filters.filter((f) => f.field === "category_id");
   if (category.length !== 1 || category[0]!.suffix !== "") return null;
   if (q.filters.some((f) => PLANNER_FILTERS.has(f.field))) return null;
-  if (!hasCategoryIndexes(db)) return null;
+  const snapshot = snapshotOf(db);
+  if (!CATEGORY_INDEXES.every((n) => snapshot.hasIndex(n))) return null;
   const categoryId = category[0]!.value as number;
   const where = artworkWhere(ARTWORK_LIST, q);
   const order = artworkOrder(q);
@@ -197,56 +155,31 @@ export function categoryPlan(
   let total: number | null = null;
   /** Entries of the count's range (estimated when no probe reached its end). */
   let rangeRows: number | null = null;
-  if (where.sql === "a.category_id = ?") total = categorySize(db, categoryId);
+  if (where.sql === "a.category_id = ?") total = snapshot.categorySize(categoryId);
   if (years || estimates) {
-    const probe = (idx: string, column: string): Probe => {
-      const bounds = q.filters.filter((f) => f.field === column);
-      const range = whereClause(ARTWORK_LIST, [...category, ...bounds]);
-      const r = runAll<{ read: number; matched: number }>(db, {
-        sql: `SELECT count(*) AS read, coalesce(sum(ok), 0) AS matched FROM (
-          SELECT (${where.sql}) AS ok FROM artworks a INDEXED BY ${idx} WHERE ${range.sql} LIMIT ?)`,
-        params: [...where.params, ...range.params, limits.probeRows],
-      })[0]!;
-      return { index: idx, ...r };
-    };
+    const probe = (idx: string, column: string): Probe =>
+      probeRange(db, "artworks a", idx, where, whereClause(ARTWORK_LIST, [...category, ...q.filters.filter((f) => f.field === column)]), limits.probeRows);
     const probes: Probe[] = [];
     if (years) probes.push(probe("artworks_category_year_estimate", "creation_year"));
     if (estimates) probes.push(probe("artworks_category_estimate_year", "current_estimated_price"));
-    const complete = probes.filter((p) => p.read < limits.probeRows).sort((a, b) => a.read - b.read)[0];
-    if (complete) {
-      index = complete.index;
-      total = complete.matched;
-      rangeRows = complete.read;
-    } else {
-      // Both ranges are longer than a probe: range size ≈ count / (share of a probe that matched).
-      const share = (p: Probe) => p.matched / p.read;
-      const best = probes.reduce((b, p) => (share(p) > share(b) ? p : b));
-      index = best.index;
-      total = runAll<{ n: number }>(db, count(index))[0]!.n;
-      rangeRows = share(best) > 0 ? total / share(best) : Number.POSITIVE_INFINITY;
-    }
+    // A range that ended within its probe gives the count; else range size ≈ count / (share of a probe that matched).
+    const choice = chooseRange(probes, limits.probeRows);
+    index = choice.best.index;
+    total = choice.complete ? choice.complete.matched : allOnce<{ n: number }>(db, count(index))[0]!.n;
+    rangeRows = rangeRowsOf(choice, total, Number.POSITIVE_INFINITY);
   }
-  if (total === null) total = runAll<{ n: number }>(db, count(index))[0]!.n;
+  if (total === null) total = allOnce<{ n: number }>(db, count(index))[0]!.n;
   // The page's two plans, in steps (index entries; a row look-up costs rowCost).
-  const size = categorySize(db, categoryId);
-  const span = sort.index in WHOLE_INDEXES ? worksCount(db) : size;
-  const walked = Math.min(span, ((q.offset + q.limit) * span) / Math.max(total, 1));
+  const size = snapshot.categorySize(categoryId);
+  // works in the market by the largest id: the walk's cost is all it is used for
+  const span = sort.index in WHOLE_INDEXES ? snapshot.maxId("artworks") : size;
+  const walked = walkRows(q.offset + q.limit, span, total);
   const walkCost = walked * (covers(sort.index) ? 1 : limits.rowCost);
   const rangeCost =
     (rangeRows ?? size) * (covers(index) ? 1 : limits.rowCost) +
     (index === sort.index || sort.key === "" || INDEX_COLUMNS[index]?.includes(sort.key) ? total : total * limits.rowCost);
   const driver = index !== sort.index && rangeCost < walkCost ? "filter" : "sort";
   return { page: page(driver === "filter" ? index : sort.index), count: count(index), total, index, driver };
-}
-
-/** Runs a statement whose text depends on the request (uncached, so the statement cache stays bounded). */
-function runAll<T>(db: Database, f: SqlFragment): T[] {
-  const stmt = db.prepare<T, Bind[]>(f.sql);
-  try {
-    return stmt.all(...(f.params as Bind[]));
-  } finally {
-    stmt.finalize();
-  }
 }
 
 // ---------------------------------------------------------------- hydration
@@ -284,11 +217,11 @@ export function listArtworks(deps: AppDeps, view: View, query: ParsedList): Page
   let total: number;
   if (planned) {
     total = planned.total;
-    ids = total > q.offset ? runAll<{ id: number }>(deps.market, planned.page).map((r) => r.id) : [];
+    ids = total > q.offset ? allOnce<{ id: number }>(deps.market, planned.page).map((r) => r.id) : [];
   } else {
     const { page, count } = listStatements(q);
-    ids = runAll<{ id: number }>(deps.market, page).map((r) => r.id);
-    total = runAll<{ n: number }>(deps.market, count)[0]!.n;
+    ids = allOnce<{ id: number }>(deps.market, page).map((r) => r.id);
+    total = allOnce<{ n: number }>(deps.market, count)[0]!.n;
   }
   return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
 }
@@ -301,11 +234,11 @@ export function followedArtworks(deps: AppDeps, view: View, userId: number, quer
   const where = artworkWhere(ARTWORK_LIST, q);
   const from = `FROM account.follows f JOIN artworks a ON a.id = f.target_id
     WHERE f.user_id = ? AND f.kind = 'artwork' AND ${where.sql}`;
-  const ids = runAll<{ id: number }>(deps.market, {
+  const ids = allOnce<{ id: number }>(deps.market, {
     sql: `SELECT a.id ${from} ORDER BY f.created_at DESC, f.rowid DESC LIMIT ? OFFSET ?`,
     params: [userId, ...where.params, q.limit, q.offset],
   }).map((r) => r.id);
-  const total = runAll<{ n: number }>(deps.market, { sql: `SELECT count(*) AS n ${from}`, params: [userId, ...where.params] })[0]!.n;
+  const total = allOnce<{ n: number }>(deps.market, { sql: `SELECT count(*) AS n ${from}`, params: [userId, ...where.params] })[0]!.n;
   return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
 }
 

@@ -12,6 +12,10 @@
  * - price_momentum_12mo: the artist's 12-month index momentum as a fraction, clipped to −1..1.
  */
 import type { Database } from "bun:sqlite";
+import { accountStore, type CollectableRow } from "../../accounts/store";
+import type { AppDeps } from "../../http/endpoint";
+import { snapshotOf } from "../../snapshot";
+import { cents } from "./checks";
 
 /** Price elasticity to area and to edition size: the market model's hedonic coefficients. */
 export const AREA_ELASTICITY = 0.45;
@@ -155,4 +159,37 @@ export const CURRENT_VALUE_SQL = `(CASE
 export function momentumFraction(percent: number | null | undefined): number | null {
   if (percent === null || percent === undefined || !Number.isFinite(percent)) return null;
   return Math.max(-1, Math.min(1, Math.round(percent * 1e6) / 1e8));
+}
+
+// ---------------------------------------------------------------- valuing stored rows
+
+/** Identity of the market snapshot behind `market` (its metadata), for the valuation cache. */
+export function marketStamp(market: Database): string {
+  return snapshotOf(market).stamp();
+}
+
+/** An amount in `currency` on `date` in USD at the reference rate, rounded to cents (null when unknown). */
+export function toUsd(deps: AppDeps, amount: number | null, currency: string | null, date: string | null): number | null {
+  if (amount === null) return null;
+  const rate = deps.fx.usdPerUnit(currency ?? "USD", date ?? deps.asOf);
+  return rate === null ? null : cents(amount * rate);
+}
+
+/** Values again the user's rows computed on another market snapshot (machine estimate, acquisition in USD); updates `rows` in place. */
+export function ensureValued(deps: AppDeps, userId: number, rows: CollectableRow[]): void {
+  const stamp = marketStamp(deps.market);
+  const stale = rows.filter((r) => r.valued_on !== stamp);
+  if (!stale.length) return;
+  const store = accountStore(deps.account);
+  store.transaction(() => {
+    for (const r of stale) {
+      const m = machineEstimate(deps.market, r);
+      r.machine_estimate_usd = m.usd;
+      r.machine_estimate_basis = m.basis;
+      r.valued_on = stamp;
+      store.saveValuation(userId, r.id, m.usd, m.basis, stamp);
+      const q = store.acquisition(userId, r.id);
+      if (q) store.setAcquisitionPriceUsd(userId, r.id, toUsd(deps, q.price, q.currency, q.date));
+    }
+  });
 }

@@ -9,6 +9,8 @@ import { LOTS_FTS_TOKENIZE } from "../../../db/market-indexes/lots";
 import { containsPattern } from "../../../db/sql";
 import type { AppDeps, Schema } from "../../http/endpoint";
 import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { countUpTo, walkBound, type PlanThresholds } from "../../query/planner";
+import { snapshotOf } from "../../snapshot";
 import { isoOfSecondsSql } from "../../../market/time";
 import { LOT_LIST, NULLS_LAST_ASC, secondsBounds } from "./fields";
 import { PRICE_USD_COLUMNS, priceObject, type PriceRow } from "./model";
@@ -89,23 +91,7 @@ function searchWords(text: string): string[] {
  * walkSlack: how far past the expected length a sort's walk is tried (sortWalkIndex); sortRows:
  * the most rows it sorts from a filter's own index when that walk does not find the page.
  */
-export const PLANNER = { rangeRows: 20_000, searchRows: 50_000, walkSlack: 4, sortRows: 1_000_000 };
-
-const schemaObjects = new WeakMap<Database, Set<string>>();
-/** Tables and indexes of the snapshot (a market built before this code may lack the read indexes). */
-function hasObject(db: Database, name: string): boolean {
-  let names = schemaObjects.get(db);
-  if (!names) {
-    names = new Set(
-      db
-        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type IN ('table', 'index')")
-        .all()
-        .map((r) => r.name),
-    );
-    schemaObjects.set(db, names);
-  }
-  return names.has(name);
-}
+export const PLANNER = { rangeRows: 20_000, searchRows: 50_000, walkSlack: 4, sortRows: 1_000_000 } satisfies PlanThresholds;
 
 /**
  * The search condition over `lots`: the FTS table when built, else (an older snapshot) LIKE per
@@ -113,7 +99,7 @@ function hasObject(db: Database, name: string): boolean {
  * sort's index is walked and stops at the page.
  */
 function searchCondition(db: Database, text: string): SqlFragment | null {
-  if (hasObject(db, "lots_fts")) {
+  if (snapshotOf(db).hasFts("lots_fts")) {
     const q = ftsQuery(text);
     if (!q) return null;
     const n = db.query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ? LIMIT ?)").get(q, PLANNER.searchRows)!.n;
@@ -139,11 +125,6 @@ const RANGE_INDEXES: Readonly<Record<string, string>> = {
 /** Filters that make a small, indexed starting set on their own: the planner's choice is right then. */
 const DRIVING_FILTERS = new Set(["artist_id", "artist_uid", "artwork_id", "artwork_uid", "sale_id"]);
 
-/** The lots matching `where`, read from `index`, counted up to `cap` (the count stops there). */
-function countUpTo(db: Database, index: string, where: SqlFragment, cap: number): number {
-  return db.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM lots INDEXED BY ${index} WHERE ${where.sql} LIMIT ?)`).get(...where.params, cap)!.n;
-}
-
 /**
  * The index to drive a list from when a value range is narrow: its rows are counted on the
  * index (at most PLANNER.rangeRows of them), and the narrowest range under that bound wins.
@@ -155,8 +136,8 @@ function narrowRangeIndex(db: Database, filters: readonly Filter[]): string | nu
   let fewest = PLANNER.rangeRows;
   for (const [field, index] of Object.entries(RANGE_INDEXES)) {
     const ranges = filters.filter((f) => f.field === field);
-    if (!ranges.length || !hasObject(db, index)) continue;
-    const n = countUpTo(db, index, whereClause(LOT_LIST, ranges), PLANNER.rangeRows);
+    if (!ranges.length || !snapshotOf(db).hasIndex(index)) continue;
+    const n = countUpTo(db, "lots", index, whereClause(LOT_LIST, ranges), PLANNER.rangeRows);
     if (n < fewest) {
       best = index;
       fewest = n;
@@ -182,14 +163,6 @@ const SORT_INDEXES: Readonly<Record<string, string>> = {
   HAMMER_PRICE_ESTIMATE_MAX_ASC: "lots_estimate_max_usd",
   HAMMER_PRICE_ESTIMATE_MAX_DESC: "lots_estimate_max_usd",
 };
-
-const lotCounts = new WeakMap<Database, number>();
-/** The market's lots (by the largest id: a bound is all it is used for). */
-function lotCount(db: Database): number {
-  let n = lotCounts.get(db);
-  if (n === undefined) lotCounts.set(db, (n = db.query<{ n: number | null }, []>("SELECT max(id) AS n FROM lots").get()!.n ?? 0));
-  return n;
-}
 
 /** The equality filters' own indexes (each ends in sale_datetime), by column. */
 const EQUALITY_INDEXES: Readonly<Record<string, string>> = {
@@ -236,18 +209,20 @@ function equalityIndex(f: Filter): string | null | undefined {
 function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragment, sort: string | null | undefined, offset: number, limit: number): string | null {
   const index = sort ? SORT_INDEXES[sort] : undefined;
   if (index === undefined || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
-  if (index && !hasObject(db, index)) return null;
+  const snapshot = snapshotOf(db);
+  if (index && !snapshot.hasIndex(index)) return null;
   const equalities = filters.filter((f) => (f.suffix === "" || f.suffix === "__in") && equalityIndex(f));
   if (!equalities.length) {
     // a status of most lots (sold, passed) and no other equality filter with an index: walk
     return filters.some((f) => equalityIndex(f) === null) ? index : null;
   }
   const own = equalityIndex(equalities[0]!)!;
-  if (!hasObject(db, own)) return null;
+  if (!snapshot.hasIndex(own)) return null;
   const need = offset + limit + 1;
-  const bound = Math.ceil(Math.sqrt(need * lotCount(db)));
+  // the market's lots, by the largest id: a bound is all it is used for
+  const bound = walkBound(need, snapshot.maxId("lots"));
   const alone = whereClause(LOT_LIST, [equalities[0]!]);
-  if (countUpTo(db, own, alone, bound) < bound) return null;
+  if (countUpTo(db, "lots", own, alone, bound) < bound) return null;
   const x = NULLS_LAST_ASC[sort!];
   const head = `SELECT id AS wid FROM lots${index ? ` INDEXED BY ${index}` : ""}${x ? ` WHERE ${x} IS NOT NULL ORDER BY ${x}, id` : ` ORDER BY ${orderClause(LOT_LIST, sort!)}`} LIMIT ?`;
   const found = db
@@ -257,7 +232,7 @@ function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragm
   // the page lies deep in the sort's order: sort the filter's rows from its own index when there
   // are few enough (one equality filter, at most PLANNER.sortRows rows); else walk on past the head
   if (equalities.length !== 1) return null;
-  return countUpTo(db, own, alone, PLANNER.sortRows + 1) <= PLANNER.sortRows ? own : index;
+  return countUpTo(db, "lots", own, alone, PLANNER.sortRows + 1) <= PLANNER.sortRows ? own : index;
 }
 
 // ---------------------------------------------------------------- the list query

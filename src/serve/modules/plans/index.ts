@@ -1,5 +1,5 @@
 import { Type as t } from "@sinclair/typebox";
-import { listPlans } from "../../accounts/plans";
+import { accountStore } from "../../accounts/store";
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { PlanSchema } from "./model";
 
@@ -14,6 +14,6 @@ export const planEndpoints: Endpoint[] = [
     auth: "required",
     response: { full: PlanList },
     records: (body: unknown[]) => body.length,
-    handle: ({ deps }) => asReply(listPlans(deps.account), PlanList),
+    handle: ({ deps }) => asReply(accountStore(deps.account).listPlans(), PlanList),
   }),
 ];

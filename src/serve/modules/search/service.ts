@@ -12,14 +12,15 @@
  * docs/api-search.md has the decisions and figures.
  */
 import type { Database } from "bun:sqlite";
-import { collectableEmbedding } from "../../../db/collectables";
+import { accountStore } from "../../accounts/store";
 import type { AppDeps } from "../../http/endpoint";
 import { HttpError, issue, notFound, ValidationFailed } from "../../http/errors";
 import type { Filter, ParsedList } from "../../query/grammar";
 import { IMAGE_INDEX } from "../../../images/indexes";
-import { VectorIndex, type Hit, type SearchOptions } from "../../../images/vector-index";
+import type { Hit, SearchOptions, VectorIndex } from "../../../images/vector-index";
 import { artworkWhere } from "../artworks/fields";
 import { artworksByIds, type View } from "../artworks/model";
+import { type MarketSnapshot, snapshotOf } from "../../snapshot";
 import { INDEX_FILTERS, POOL_FIELDS } from "./fields";
 
 /** Pools of at most `candidatePool` works are ranked exactly (about 8 µs a work); tests lower it to reach the other paths. */
@@ -27,20 +28,13 @@ export const SEARCH_TUNING = { candidatePool: 5000 };
 /** Deepest the index is asked when a broad pool is filtered after the scan (sqlite-vec's k limit is 4096). */
 const MAX_DEPTH = 4096;
 
-const indexes = new WeakMap<Database, VectorIndex | null>();
-
-/** The image index of a read connection (opened once per connection), or null when the market has none. */
+/** The image index of a read connection (opened once per connection, by its snapshot), or null when the market has none. */
 export function imageIndex(db: Database): VectorIndex | null {
-  let index = indexes.get(db);
-  if (index === undefined) {
-    index = VectorIndex.exists(db, IMAGE_INDEX) ? new VectorIndex(db, IMAGE_INDEX) : null;
-    indexes.set(db, index);
-  }
-  return index;
+  return snapshotOf(db).vectorIndex(IMAGE_INDEX);
 }
 
-function requireIndex(db: Database): VectorIndex {
-  const index = imageIndex(db);
+function requireIndex(snapshot: MarketSnapshot): VectorIndex {
+  const index = snapshot.vectorIndex(IMAGE_INDEX);
   if (!index) throw new HttpError(503, "This market has no image index yet: seed it, or re-run the import, to embed its images");
   return index;
 }
@@ -73,7 +67,7 @@ function results(deps: AppDeps, view: View, hits: readonly Hit[]): { score: numb
 export function similarArtworks(deps: AppDeps, view: View, artworkId: number, limit: number) {
   const known = deps.market.query<{ id: number }, [number]>("SELECT id FROM artworks WHERE id = ?").get(artworkId);
   if (!known) throw notFound(`Artwork ${artworkId} not found`);
-  const index = requireIndex(deps.market);
+  const index = requireIndex(deps.snapshot);
   const vector = index.vectorOf(artworkId);
   if (!vector) return { artwork_id: artworkId, results: [] };
   return { artwork_id: artworkId, results: results(deps, view, index.search(vector, limit, { exclude: [artworkId] })) };
@@ -91,7 +85,7 @@ export interface SearchInput {
 
 /** The collectable anchor's vector: 404 when the caller has no such collectable, 422 when it has no image. */
 export function collectableAnchor(deps: AppDeps, userId: number, collectableId: number, loc: (string | number)[]): Float32Array {
-  const vector = collectableEmbedding(deps.account, userId, collectableId);
+  const vector = accountStore(deps.account).collectableEmbedding(userId, collectableId);
   if (vector === undefined) throw notFound(`Collectable ${collectableId} not found`);
   if (vector === null || vector.length !== IMAGE_INDEX.dims) {
     throw new ValidationFailed([
@@ -121,7 +115,7 @@ function poolOf(q: ParsedList): { filter: NonNullable<SearchOptions["filter"]>; 
  * `minScore`, none of `exclude`.
  */
 export function searchByVector(deps: AppDeps, view: View, query: Float32Array, input: SearchInput) {
-  const index = requireIndex(deps.market);
+  const index = requireIndex(deps.snapshot);
   const { limit, minScore, exclude } = input;
   const { filter, sqlFilters, other } = poolOf(input.pool);
   const filtered = sqlFilters.length > 0 || other;

@@ -4,8 +4,8 @@
  * du_consumed and the breakdown cover (by default the current period up to today, so that
  * du_consumed + du_remaining = du_limit).
  */
-import type { Database } from "bun:sqlite";
 import type { Caller } from "../../accounts/keys";
+import type { AccountStore } from "../../accounts/store";
 import { poolsOf, projectEndOfPeriod, type Windows } from "../../accounts/ledger";
 import { weekStart } from "../../../market/time";
 
@@ -13,24 +13,8 @@ export type GroupBy = "day" | "week" | "month" | "endpoint";
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-function labelSql(groupBy: GroupBy): string {
-  switch (groupBy) {
-    case "day":
-      return "day";
-    case "month":
-      return "substr(day, 1, 7)";
-    case "endpoint":
-      return "endpoint";
-    case "week":
-      return "day"; // folded to ISO weeks below
-  }
-}
-
-export function usageReport(db: Database, caller: Caller, w: Windows, range: { from: string; to: string }, groupBy: GroupBy | undefined): Record<string, unknown> {
-  const rangeConsumed =
-    db
-      .query<{ du: number | null }, [number, string, string]>("SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?")
-      .get(caller.userId, range.from, range.to)?.du ?? 0;
+export function usageReport(store: AccountStore, caller: Caller, w: Windows, range: { from: string; to: string }, groupBy: GroupBy | undefined): Record<string, unknown> {
+  const rangeConsumed = store.consumedBetween(caller.userId, range.from, range.to);
   const report: Record<string, unknown> = {
     plan: caller.plan.slug,
     from: range.from,
@@ -52,12 +36,8 @@ export function usageReport(db: Database, caller: Caller, w: Windows, range: { f
     report[`${p}monthly_du_remaining`] = round(Math.max(0, limits.monthly_du_limit - w.monthConsumed));
   }
   if (groupBy) {
-    const rows = db
-      .query<{ label: string; du: number; requests: number }, [number, string, string]>(
-        `SELECT ${labelSql(groupBy)} AS label, sum(du) AS du, sum(requests) AS requests
-         FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ? GROUP BY label ORDER BY label`,
-      )
-      .all(caller.userId, range.from, range.to);
+    // weeks are folded from days below
+    const rows = store.usageBreakdown(caller.userId, range.from, range.to, groupBy === "week" ? "day" : groupBy);
     let items = rows.map((r) => ({ label: r.label, du_consumed: round(r.du), requests: r.requests }));
     if (groupBy === "week") {
       const weeks = new Map<string, { label: string; du_consumed: number; requests: number }>();

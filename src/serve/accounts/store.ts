@@ -1,0 +1,570 @@
+/**
+ * The account store: every read and write of account data (users, API keys, plans, the DU ledger
+ * and its windows, allowance notices, follows, shares, collectables and their children) goes
+ * through one interface, so that a second store (PostgreSQL) can implement the same methods.
+ * `SqliteAccountStore` is the one over account.db, the single writing connection.
+ *
+ * Two places stay SQL over the market connection, where account.db is attached as `account`
+ * (src/db/connection.ts), because they join account rows with market rows in one query and
+ * moving them would change the query plans:
+ * - the followed lists and `followed=true` filters of artists, artworks, lots and sales
+ *   (`followedSubquery` gives the text they embed);
+ * - the collectables list, which filters and sorts `account.collectables` joined with the
+ *   market's artists (src/serve/modules/collectables/crud.ts).
+ * A PostgreSQL store cannot be attached to SQLite: it would answer those with `followedIds` /
+ * the ids of the caller's collectables, bound as a list (or a temporary table) instead.
+ *
+ * Hot paths keep their prepared statements exactly: KeyVerifier's lookup by kid and PRAGMA
+ * data_version (keys.ts, `prepareKeyLookup`/`prepareDataVersion`), and the Ledger's group commit
+ * (ledger.ts); the store constructs both over its connection (`keyVerifier`, `ledger`).
+ *
+ * What a second store has to supply differently, beyond the SQL:
+ * - the methods are synchronous, as bun:sqlite is (a write and the reads after it in one turn);
+ *   a network database needs them asynchronous, or a write-through cache in front;
+ * - `keyVerifier` and `ledger` return the SQLite implementations (their statements prepared on
+ *   the connection); another store returns its own over `findKeyByKid`/`dataVersion` and its
+ *   own batch insert, with the same group-commit contract (ledger.ts);
+ * - `followedSubquery` and the collectables list (above).
+ */
+import type { Database } from "bun:sqlite";
+import type { Table } from "drizzle-orm";
+import type {
+  apiKeys,
+  collectableAcquisitions,
+  collectableAppraisals,
+  collectableProvenance,
+  collectableSales,
+  collectables,
+  duDaily,
+  follows,
+  notices,
+  shares,
+  users,
+} from "../../db/schema/account";
+import { collectableEmbedding } from "../../db/collectables";
+import { FOLLOW_KINDS, type FollowKind } from "../../db/follows";
+import { SHARE_LIFETIME_DAYS, type Share, type ShareKind } from "../../db/shares";
+import {
+  createUserWithKey,
+  KeyVerifier,
+  listKeys,
+  prepareDataVersion,
+  prepareKeyLookup,
+  revokeKey,
+  type CreatedKey,
+  type KeyListing,
+  type KeyRow,
+  type KeyVerifierOptions,
+} from "./keys";
+import { Ledger, type LedgerOptions } from "./ledger";
+import { getPlan, listPlans, seedPlans, type Plan } from "./plans";
+
+export { FOLLOW_KINDS, type FollowKind, type Share, type ShareKind };
+
+type Bind = string | number | null | Uint8Array | boolean;
+
+/** How a column's value comes back from raw SQL: boolean-mode integers as 0/1, blobs as bytes. */
+type RawValue<D> = D extends boolean ? number : D extends Buffer ? Uint8Array : D;
+type ColumnsOf<T extends Table> = T["_"]["columns"];
+
+/**
+ * A row of `T` as SQLite answers raw SQL (`SELECT *`): the drizzle table's column names
+ * (snake_case) with its select types (`typeof table.$inferSelect`, nullable where the column is).
+ */
+export type SqlRow<T extends Table> = {
+  [K in keyof ColumnsOf<T> as ColumnsOf<T>[K]["_"]["name"]]: RawValue<ColumnsOf<T>[K]["_"]["data"]> | (ColumnsOf<T>[K]["_"]["notNull"] extends true ? never : null);
+};
+
+export type UserRow = SqlRow<typeof users>;
+export type ApiKeyRow = SqlRow<typeof apiKeys>;
+export type FollowRow = SqlRow<typeof follows>;
+export type ShareRow = SqlRow<typeof shares>;
+export type NoticeRow = SqlRow<typeof notices>;
+export type DuDailyRow = SqlRow<typeof duDaily>;
+export type CollectableRow = SqlRow<typeof collectables>;
+export type AcquisitionRow = SqlRow<typeof collectableAcquisitions>;
+export type AppraisalRow = SqlRow<typeof collectableAppraisals>;
+export type ProvenanceRow = SqlRow<typeof collectableProvenance>;
+export type SaleRow = SqlRow<typeof collectableSales>;
+export type ChildRow = AppraisalRow | ProvenanceRow | SaleRow;
+
+/** The child tables of a collectable reached through it (appraisals, provenance, private sales). */
+export type ChildTable = "collectable_appraisals" | "collectable_provenance" | "collectable_sales";
+
+/** An allowance notice as `artmarket notices` lists it (with the user's name). */
+export type NoticeListing = Omit<NoticeRow, "user_id" | "plan_slug"> & { user_id: number; user_name: string; plan: string };
+
+/** A usage breakdown row: one label (day, month or endpoint), its DU and requests. */
+export interface UsageBucket {
+  label: string;
+  du: number;
+  requests: number;
+}
+
+/** One comp of a saved comp set, in its saved order. */
+export interface CompRow {
+  artist_id: number;
+  artwork_id: number;
+  weight: number;
+}
+
+export interface AccountStore {
+  // ---------------------------------------------------------------- users & keys
+  /** Creates a user on `planSlug` with one key (argon2 hash stored); the key is returned once. */
+  createUserWithKey(planSlug: string, name?: string): Promise<CreatedKey>;
+  /** The key and its user behind a kid (active or revoked), or null. */
+  findKeyByKid(kid: string): KeyRow | null;
+  listKeys(): KeyListing[];
+  /** Revokes a key by numeric id or kid; false when no active key matched. */
+  revokeKey(idOrKid: string): boolean;
+  hasUsers(): boolean;
+  /** A counter that changes whenever another process commits account data (cache invalidation). */
+  dataVersion(): number;
+  /** The key verifier over this store (its lookup statements prepared once). */
+  keyVerifier(onChange?: () => void, options?: KeyVerifierOptions): KeyVerifier;
+
+  // ---------------------------------------------------------------- plans
+  getPlan(slug: string): Plan | null;
+  listPlans(): Plan[];
+  /** Inserts the default plans that are missing; operator edits survive. */
+  seedPlans(): void;
+
+  // ---------------------------------------------------------------- ledger
+  /**
+   * The DU ledger over this store: it appends batches of ledger rows with their daily roll-ups and
+   * allowance notices in one transaction (group commit), and loads the window consumption.
+   */
+  ledger(options?: LedgerOptions): Ledger;
+  /** DU consumed by the user over [from, to] (UTC days, inclusive), from the daily roll-ups. */
+  consumedBetween(userId: number, from: string, to: string): number;
+
+  // ---------------------------------------------------------------- usage
+  /** DU and requests per label over [from, to]: by day, month (YYYY-MM) or endpoint, ordered by label. */
+  usageBreakdown(userId: number, from: string, to: string, by: "day" | "month" | "endpoint"): UsageBucket[];
+
+  // ---------------------------------------------------------------- notices
+  listNotices(): NoticeListing[];
+
+  // ---------------------------------------------------------------- follows
+  follow(userId: number, kind: FollowKind, targetId: number): void;
+  unfollow(userId: number, kind: FollowKind, targetId: number): void;
+  /** Which of `ids` the user follows. */
+  followedAmong(userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number>;
+  /** Every id of `kind` the user follows, most recently followed first. */
+  followedIds(userId: number, kind: FollowKind): number[];
+  /**
+   * The followed-id subquery that market queries embed (`id IN (…)`, one `?` for the user id),
+   * over the attached `account` schema. SQLite only: a PostgreSQL store has no attached schema and
+   * supplies `followedIds` to the market query as a bound list instead.
+   */
+  followedSubquery(kind: FollowKind): string;
+
+  // ---------------------------------------------------------------- shares
+  createShare(userId: number, kind: ShareKind, ids: number[], title: string | null, now?: number): Share;
+  /** The share behind a token, or null when unknown, of another kind, or expired. */
+  findShare(token: string, kind: ShareKind, now?: number): Share | null;
+
+  // ---------------------------------------------------------------- collectables (user id always in the key)
+  /** Runs `fn` in one transaction. */
+  transaction<T>(fn: () => T): T;
+  collectable(userId: number, id: number): CollectableRow | null;
+  collectablesByIds(userId: number, ids: readonly number[]): CollectableRow[];
+  /** The user's collectables valued on another market snapshot than `stamp` (or never). */
+  staleCollectables(userId: number, stamp: string): CollectableRow[];
+  /** Inserts a collectable with its empty acquisition; returns its id. */
+  insertCollectable(userId: number, values: Record<string, Bind>, now: number): number;
+  /** Sets columns of a collectable; updated_at moves forward (at least one ms past the last write). */
+  updateCollectable(userId: number, id: number, values: Record<string, Bind>, now: number): void;
+  /** Stores a machine estimate (and the snapshot it was computed on). */
+  saveValuation(userId: number, id: number, usd: number | null, basis: string | null, stamp: string): void;
+  /** Deletes a collectable; its children go with it. */
+  deleteCollectable(userId: number, id: number): void;
+  /** Bumps updated_at of a collectable after a change to one of its children. */
+  touchCollectable(userId: number, id: number, now: number): void;
+  /** The image embedding: undefined without such a collectable of the user, null without embedding. */
+  collectableEmbedding(userId: number, id: number): Float32Array | null | undefined;
+
+  acquisition(userId: number, collectableId: number): AcquisitionRow | null;
+  acquisitionsOf(userId: number, collectableIds: readonly number[]): AcquisitionRow[];
+  /** Writes the acquisition (creating its row when missing) and bumps the collectable. */
+  saveAcquisition(userId: number, collectableId: number, values: Record<string, Bind>, now: number): void;
+  setAcquisitionPriceUsd(userId: number, collectableId: number, priceUsd: number | null): void;
+
+  children<R extends ChildRow>(userId: number, table: ChildTable, collectableIds: readonly number[], order: string): R[];
+  child<R extends ChildRow>(userId: number, table: ChildTable, collectableId: number, childId: number): R | null;
+  insertChild(userId: number, table: ChildTable, collectableId: number, values: Record<string, Bind>, now: number): number;
+  updateChild(userId: number, table: ChildTable, collectableId: number, childId: number, values: Record<string, Bind>, now: number): void;
+  deleteChild(userId: number, table: ChildTable, collectableId: number, childId: number, now: number): void;
+
+  /** When the saved comp set was last replaced (ms), or null without one. */
+  compSetUpdatedAt(userId: number, collectableId: number): number | null;
+  comps(userId: number, collectableId: number): CompRow[];
+  replaceComps(userId: number, collectableId: number, comps: readonly CompRow[], now: number): void;
+}
+
+const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+
+/** The store over account.db (the single writing connection). */
+export class SqliteAccountStore implements AccountStore {
+  private readonly lookup;
+  private readonly version;
+
+  constructor(readonly db: Database) {
+    this.lookup = prepareKeyLookup(db);
+    this.version = prepareDataVersion(db);
+  }
+
+  // ---------------------------------------------------------------- one-off statements (prepare, run, finalize)
+
+  private all<T>(sql: string, ...params: Bind[]): T[] {
+    const st = this.db.prepare(sql);
+    try {
+      return st.all(...(params as never[])) as T[];
+    } finally {
+      st.finalize();
+    }
+  }
+
+  private get<T>(sql: string, ...params: Bind[]): T | null {
+    const st = this.db.prepare(sql);
+    try {
+      return (st.get(...(params as never[])) as T | null) ?? null;
+    } finally {
+      st.finalize();
+    }
+  }
+
+  private run(sql: string, ...params: Bind[]): number {
+    const st = this.db.prepare(sql);
+    try {
+      return st.run(...(params as never[])).changes;
+    } finally {
+      st.finalize();
+    }
+  }
+
+  // ---------------------------------------------------------------- users & keys
+
+  createUserWithKey(planSlug: string, name?: string): Promise<CreatedKey> {
+    return createUserWithKey(this.db, planSlug, name);
+  }
+
+  findKeyByKid(kid: string): KeyRow | null {
+    return this.lookup.get(kid);
+  }
+
+  listKeys(): KeyListing[] {
+    return listKeys(this.db);
+  }
+
+  revokeKey(idOrKid: string): boolean {
+    return revokeKey(this.db, idOrKid);
+  }
+
+  hasUsers(): boolean {
+    return this.db.query("SELECT 1 FROM users LIMIT 1").get() !== null;
+  }
+
+  dataVersion(): number {
+    return this.version.get()!.data_version;
+  }
+
+  keyVerifier(onChange?: () => void, options?: KeyVerifierOptions): KeyVerifier {
+    return new KeyVerifier(this.db, onChange, options);
+  }
+
+  // ---------------------------------------------------------------- plans
+
+  getPlan(slug: string): Plan | null {
+    return getPlan(this.db, slug);
+  }
+
+  listPlans(): Plan[] {
+    return listPlans(this.db);
+  }
+
+  seedPlans(): void {
+    seedPlans(this.db);
+  }
+
+  // ---------------------------------------------------------------- ledger and usage
+
+  ledger(options?: LedgerOptions): Ledger {
+    return new Ledger(this.db, options);
+  }
+
+  consumedBetween(userId: number, from: string, to: string): number {
+    return (
+      this.db.query<{ du: number | null }, [number, string, string]>("SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?").get(userId, from, to)?.du ?? 0
+    );
+  }
+
+  usageBreakdown(userId: number, from: string, to: string, by: "day" | "month" | "endpoint"): UsageBucket[] {
+    const label = by === "month" ? "substr(day, 1, 7)" : by;
+    return this.db
+      .query<UsageBucket, [number, string, string]>(
+        `SELECT ${label} AS label, sum(du) AS du, sum(requests) AS requests
+         FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ? GROUP BY label ORDER BY label`,
+      )
+      .all(userId, from, to);
+  }
+
+  // ---------------------------------------------------------------- notices
+
+  listNotices(): NoticeListing[] {
+    return this.db
+      .query<NoticeListing, []>(
+        `SELECT n.id, n.user_id, u.name AS user_name, n.plan_slug AS plan, n.pool, n.threshold, n.period_start, n.period_end,
+                n.du_limit, n.du_consumed, n.projected_eop, n.created_at
+         FROM notices n JOIN users u ON u.id = n.user_id ORDER BY n.id`,
+      )
+      .all();
+  }
+
+  // ---------------------------------------------------------------- follows
+
+  follow(userId: number, kind: FollowKind, targetId: number): void {
+    this.db.query("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING").run(userId, kind, targetId, Date.now());
+  }
+
+  unfollow(userId: number, kind: FollowKind, targetId: number): void {
+    this.db.query("DELETE FROM follows WHERE user_id = ? AND kind = ? AND target_id = ?").run(userId, kind, targetId);
+  }
+
+  followedAmong(userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number> {
+    if (userId === null || ids.length === 0) return new Set();
+    const rows = this.db
+      .query<{ id: number }, (string | number)[]>(`SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? AND target_id IN (${marks(ids.length)})`)
+      .all(userId, kind, ...ids);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  followedIds(userId: number, kind: FollowKind): number[] {
+    return this.db
+      .query<{ id: number }, [number, string]>("SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, target_id DESC")
+      .all(userId, kind)
+      .map((r) => r.id);
+  }
+
+  followedSubquery(kind: FollowKind): string {
+    return `SELECT target_id FROM account.follows WHERE user_id = ? AND kind = '${kind}'`;
+  }
+
+  // ---------------------------------------------------------------- shares
+
+  createShare(userId: number, kind: ShareKind, ids: number[], title: string | null, now = Date.now()): Share {
+    const token = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url");
+    const expiresAt = now + SHARE_LIFETIME_DAYS * 86_400_000;
+    this.db
+      .query("INSERT INTO shares (token, user_id, kind, ids, title, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .run(token, userId, kind, JSON.stringify(ids), title, now, expiresAt);
+    return { token, kind, ids, title, expiresAt };
+  }
+
+  findShare(token: string, kind: ShareKind, now = Date.now()): Share | null {
+    if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) return null;
+    const row = this.db
+      .query<Pick<ShareRow, "token" | "kind" | "ids" | "title" | "expires_at">, [string]>("SELECT token, kind, ids, title, expires_at FROM shares WHERE token = ?")
+      .get(token);
+    if (!row || row.kind !== kind || row.expires_at <= now) return null;
+    return { token: row.token, kind, ids: JSON.parse(row.ids) as number[], title: row.title, expiresAt: row.expires_at };
+  }
+
+  // ---------------------------------------------------------------- collectables
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  collectable(userId: number, id: number): CollectableRow | null {
+    return this.get<CollectableRow>("SELECT * FROM collectables WHERE id = ? AND user_id = ?", id, userId);
+  }
+
+  collectablesByIds(userId: number, ids: readonly number[]): CollectableRow[] {
+    if (!ids.length) return [];
+    return this.all<CollectableRow>(`SELECT * FROM collectables WHERE user_id = ? AND id IN (${marks(ids.length)})`, userId, ...ids);
+  }
+
+  staleCollectables(userId: number, stamp: string): CollectableRow[] {
+    return this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ? AND (valued_on IS NULL OR valued_on <> ?)", userId, stamp);
+  }
+
+  insertCollectable(userId: number, values: Record<string, Bind>, now: number): number {
+    return this.transaction(() => {
+      const cols = { ...values, user_id: userId };
+      const names = Object.keys(cols);
+      const st = this.db.prepare(`INSERT INTO collectables (${names.join(", ")}) VALUES (${marks(names.length)}) RETURNING id`);
+      let newId: number;
+      try {
+        newId = (st.get(...(Object.values(cols) as never[])) as { id: number }).id;
+      } finally {
+        st.finalize();
+      }
+      this.run("INSERT INTO collectable_acquisitions (collectable_id, updated_at) VALUES (?, ?)", newId, now);
+      return newId;
+    });
+  }
+
+  updateCollectable(userId: number, id: number, values: Record<string, Bind>, now: number): void {
+    const sets = Object.keys(values);
+    // updated_at always moves forward, even within the millisecond of the previous write
+    this.run(
+      `UPDATE collectables SET ${sets.map((c) => `${c} = ?`).join(", ")}${sets.length ? ", " : ""}updated_at = max(?, updated_at + 1) WHERE id = ? AND user_id = ?`,
+      ...Object.values(values),
+      now,
+      id,
+      userId,
+    );
+  }
+
+  saveValuation(userId: number, id: number, usd: number | null, basis: string | null, stamp: string): void {
+    this.run("UPDATE collectables SET machine_estimate_usd = ?, machine_estimate_basis = ?, valued_on = ? WHERE id = ? AND user_id = ?", usd, basis, stamp, id, userId);
+  }
+
+  deleteCollectable(userId: number, id: number): void {
+    this.transaction(() => {
+      // children go with it (ON DELETE CASCADE): acquisition, appraisals, provenance, sales, comp set
+      this.run("DELETE FROM collectables WHERE id = ? AND user_id = ?", id, userId);
+    });
+  }
+
+  touchCollectable(userId: number, id: number, now: number): void {
+    this.run("UPDATE collectables SET updated_at = max(?, updated_at + 1) WHERE id = ? AND user_id = ?", now, id, userId);
+  }
+
+  collectableEmbedding(userId: number, id: number): Float32Array | null | undefined {
+    return collectableEmbedding(this.db, userId, id);
+  }
+
+  /** `AND` the collectable `collectable_id` names belongs to the user (children have no user id of their own). */
+  private static readonly OWNED = "collectable_id IN (SELECT id FROM collectables WHERE user_id = ?)";
+
+  acquisition(userId: number, collectableId: number): AcquisitionRow | null {
+    return this.get<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED}`, collectableId, userId);
+  }
+
+  acquisitionsOf(userId: number, collectableIds: readonly number[]): AcquisitionRow[] {
+    if (!collectableIds.length) return [];
+    return this.all<AcquisitionRow>(
+      `SELECT * FROM collectable_acquisitions WHERE collectable_id IN (${marks(collectableIds.length)}) AND ${SqliteAccountStore.OWNED}`,
+      ...collectableIds,
+      userId,
+    );
+  }
+
+  saveAcquisition(userId: number, collectableId: number, values: Record<string, Bind>, now: number): void {
+    this.transaction(() => {
+      if (!this.acquisition(userId, collectableId)) this.run("INSERT INTO collectable_acquisitions (collectable_id, updated_at) VALUES (?, ?)", collectableId, now);
+      const cols = Object.keys(values);
+      this.run(
+        `UPDATE collectable_acquisitions SET ${cols.map((c) => `${c} = ?`).join(", ")}, updated_at = ? WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED}`,
+        ...Object.values(values),
+        now,
+        collectableId,
+        userId,
+      );
+      this.touchCollectable(userId, collectableId, now);
+    });
+  }
+
+  setAcquisitionPriceUsd(userId: number, collectableId: number, priceUsd: number | null): void {
+    this.run(`UPDATE collectable_acquisitions SET price_usd = ? WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED}`, priceUsd, collectableId, userId);
+  }
+
+  children<R extends ChildRow>(userId: number, table: ChildTable, collectableIds: readonly number[], order: string): R[] {
+    if (!collectableIds.length) return [];
+    return this.all<R>(
+      `SELECT * FROM ${table} WHERE collectable_id IN (${marks(collectableIds.length)}) AND ${SqliteAccountStore.OWNED} ORDER BY ${order}`,
+      ...collectableIds,
+      userId,
+    );
+  }
+
+  child<R extends ChildRow>(userId: number, table: ChildTable, collectableId: number, childId: number): R | null {
+    return this.get<R>(`SELECT * FROM ${table} WHERE id = ? AND collectable_id = ? AND ${SqliteAccountStore.OWNED}`, childId, collectableId, userId);
+  }
+
+  insertChild(userId: number, table: ChildTable, collectableId: number, values: Record<string, Bind>, now: number): number {
+    return this.transaction(() => {
+      if (!this.collectable(userId, collectableId)) throw new Error(`collectable ${collectableId} is not the user's`);
+      const cols = Object.keys(values);
+      const st = this.db.prepare(`INSERT INTO ${table} (collectable_id, ${cols.join(", ")}, created_at) VALUES (?, ${marks(cols.length)}, ?) RETURNING id`);
+      let newId: number;
+      try {
+        newId = (st.get(collectableId, ...(Object.values(values) as never[]), now) as { id: number }).id;
+      } finally {
+        st.finalize();
+      }
+      this.touchCollectable(userId, collectableId, now);
+      return newId;
+    });
+  }
+
+  updateChild(userId: number, table: ChildTable, collectableId: number, childId: number, values: Record<string, Bind>, now: number): void {
+    const cols = Object.keys(values);
+    this.transaction(() => {
+      this.run(
+        `UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND collectable_id = ? AND ${SqliteAccountStore.OWNED}`,
+        ...Object.values(values),
+        childId,
+        collectableId,
+        userId,
+      );
+      this.touchCollectable(userId, collectableId, now);
+    });
+  }
+
+  deleteChild(userId: number, table: ChildTable, collectableId: number, childId: number, now: number): void {
+    this.transaction(() => {
+      this.run(`DELETE FROM ${table} WHERE id = ? AND collectable_id = ? AND ${SqliteAccountStore.OWNED}`, childId, collectableId, userId);
+      this.touchCollectable(userId, collectableId, now);
+    });
+  }
+
+  compSetUpdatedAt(userId: number, collectableId: number): number | null {
+    return (
+      this.get<{ updated_at: number }>(`SELECT updated_at FROM collectable_comp_sets WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED}`, collectableId, userId)
+        ?.updated_at ?? null
+    );
+  }
+
+  comps(userId: number, collectableId: number): CompRow[] {
+    return this.all<CompRow>(
+      `SELECT artist_id, artwork_id, weight FROM collectable_comps WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED} ORDER BY position`,
+      collectableId,
+      userId,
+    );
+  }
+
+  replaceComps(userId: number, collectableId: number, comps: readonly CompRow[], now: number): void {
+    this.transaction(() => {
+      if (!this.collectable(userId, collectableId)) throw new Error(`collectable ${collectableId} is not the user's`);
+      this.run("DELETE FROM collectable_comp_sets WHERE collectable_id = ?", collectableId); // its comps go with it
+      if (comps.length) {
+        this.run("INSERT INTO collectable_comp_sets (collectable_id, updated_at) VALUES (?, ?)", collectableId, now);
+        comps.forEach((c, i) =>
+          this.run(
+            "INSERT INTO collectable_comps (collectable_id, position, artist_id, artwork_id, weight) VALUES (?, ?, ?, ?, ?)",
+            collectableId,
+            i,
+            c.artist_id,
+            c.artwork_id,
+            c.weight,
+          ),
+        );
+      }
+    });
+  }
+}
+
+const stores = new WeakMap<Database, SqliteAccountStore>();
+
+/** The store over an account.db connection (one per connection, so its statements are prepared once). */
+export function accountStore(db: Database): SqliteAccountStore {
+  let s = stores.get(db);
+  if (!s) {
+    s = new SqliteAccountStore(db);
+    stores.set(db, s);
+  }
+  return s;
+}
