@@ -11,6 +11,7 @@ import type { Database } from "bun:sqlite";
 import { FxCache } from "../../src/db/fx";
 import { openMarketReader } from "../../src/db/connection";
 import type { AppDeps } from "../../src/serve/http/endpoint";
+import type { CallerView } from "../../src/serve/http/view";
 import { ImageSigner, loadSecret } from "../../src/serve/images/urls";
 import { ARTIST_LIST, FOLLOWED_LIST as ARTIST_FOLLOWED, type Resolution } from "../../src/serve/modules/artists/fields";
 import * as artists from "../../src/serve/modules/artists/service";
@@ -87,10 +88,8 @@ export function handleFloor(deps: FloorDeps, userId: number, url: URL): unknown 
   const qs = url.searchParams;
   const origin = url.origin;
   const d = deps as AppDeps; // the service functions take AppDeps and read only the FloorDeps part
-  const artistView = (includeChart: boolean): artists.View => ({ schema: "full", userId, keyless: false, signer: deps.signer, origin, includeChart });
-  const artworkView: artworks.View = { schema: "full", userId, preferred: qs.get("preferred_currency") ?? undefined, imageVariant: "full", origin };
-  const lotView: lots.LotView = { schema: "full", userId, blur: false, origin, preferred: qs.get("preferred_currency") ?? undefined };
-  const saleView: sales.SaleView = { schema: "full", userId, preferred: qs.get("preferred_currency") ?? undefined };
+  const view: CallerView = { schema: "full", userId, image: "full", origin, preferred: qs.get("preferred_currency") ?? undefined };
+  const artistView = (includeChart: boolean): artists.ArtistView => ({ ...view, signer: deps.signer, includeChart });
   switch (path) {
     case "/v1/artists": {
       const q = looseList(ARTIST_LIST, qs);
@@ -101,17 +100,17 @@ export function handleFloor(deps: FloorDeps, userId: number, url: URL): unknown 
       return artists.followedArtists(deps.market, q, artistView(q.params.include_chart === true));
     }
     case "/v1/artworks":
-      return artworks.listArtworks(d, artworkView, looseList(ARTWORK_LIST, qs));
+      return artworks.listArtworks(d, view, looseList(ARTWORK_LIST, qs));
     case "/v1/artworks/followed":
-      return artworks.followedArtworks(d, artworkView, userId, looseList(ARTWORK_FOLLOWED, qs));
+      return artworks.followedArtworks(d, view, userId, looseList(ARTWORK_FOLLOWED, qs));
     case "/v1/lots":
-      return lots.listLots(d, looseList(LOT_LIST, qs), lotView);
+      return lots.listLots(d, looseList(LOT_LIST, qs), view);
     case "/v1/lots/followed":
-      return lots.listLots(d, looseList(LOT_LIST, qs), lotView, userId);
+      return lots.listLots(d, looseList(LOT_LIST, qs), view, userId);
     case "/v1/sales":
-      return sales.listSales(d, looseList(SALE_LIST, qs), saleView);
+      return sales.listSales(d, looseList(SALE_LIST, qs), view);
     case "/v1/sales/followed":
-      return sales.listSales(d, looseList(SALE_LIST, qs), saleView, userId);
+      return sales.listSales(d, looseList(SALE_LIST, qs), view, userId);
   }
   const m = /^\/v1\/artists\/(\d+)(\/chart)?$/.exec(path);
   if (m) {

@@ -415,7 +415,7 @@ describe("start-up while another process holds account.db", () => {
       holder.run("CREATE TABLE IF NOT EXISTS __probe (x)");
       const keys = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "keys", "create", "--plan", "sandbox", "--data", dir], { stdout: "pipe", stderr: "pipe" });
       const serve = startServer(dir, false);
-      await Bun.sleep(1500);
+      await Bun.sleep(1000);
       expect(keys.exitCode).toBe(null); // still waiting
       holder.run("ROLLBACK");
       holder.close();

@@ -4,6 +4,7 @@
  */
 import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
 import { forbidden, unauthorized } from "../../http/errors";
+import { callerView } from "../../http/view";
 import { T } from "../../query/grammar";
 import { ARTIST_LIST, ARTIST_STATS, CHART_QUERY, EVENTS_QUERY, FOLLOWED_LIST, HIDDEN_FILTER_FIELDS, RELATED_LIST } from "./fields";
 import {
@@ -29,15 +30,8 @@ import type { TSchema } from "@sinclair/typebox";
 const byId = { artist_id: T.int(1) };
 const rows = (body: { artists: unknown[] }) => body.artists.length;
 
-function view(ctx: RequestContext, includeChart = false): service.View {
-  return {
-    schema: ctx.schema,
-    userId: ctx.caller?.userId ?? null,
-    keyless: ctx.caller === null,
-    signer: ctx.deps.signer,
-    origin: ctx.origin,
-    includeChart: includeChart && ctx.schema === "full",
-  };
+function view(ctx: RequestContext, includeChart = false): service.ArtistView {
+  return { ...callerView(ctx), signer: ctx.deps.signer, includeChart: includeChart && ctx.schema === "full" };
 }
 
 /**

@@ -11,8 +11,8 @@ import { unpackDocument } from "../../../db/documents";
 import { followedAmong } from "../../../db/follows";
 import { unpackSeries } from "../../../db/series";
 import { containsPattern } from "../../../db/sql";
-import type { Schema } from "../../http/endpoint";
 import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors";
+import type { CallerView } from "../../http/view";
 import type { ImageSigner } from "../../images/urls";
 import { ARTIST_INDEX } from "../../../images/vector-index";
 import { whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
@@ -51,14 +51,9 @@ const COLUMNS = `a.id, a.uid, a.name, a.nationality, a.birth, a.death, a.bio, a.
   a.max_price, a.min_price, a.price_momentum_percentage_12mo, a.price_momentum_percentage_5y, a.artworks_count, a.recent_lots_count,
   a.total_sales_lots_1yr, a.total_sales_price_median_1yr`;
 
-/** How rows are shown to this caller. */
-export interface View {
-  schema: Schema;
-  userId: number | null;
-  /** No key: the photo is the blurred variant. */
-  keyless: boolean;
+/** How rows are shown to this caller: the caller's view, the signer of photo URLs (the service takes a Database, not deps), the chart with include_chart. */
+export interface ArtistView extends CallerView {
   signer: ImageSigner;
-  origin: string;
   includeChart?: boolean;
 }
 
@@ -113,7 +108,7 @@ interface ChartRow {
 }
 
 /** Rows as the caller's schema shows them, in the order given. */
-function present(db: Database, rows: ArtistRow[], view: View): Record<string, unknown>[] {
+function present(db: Database, rows: ArtistRow[], view: ArtistView): Record<string, unknown>[] {
   if (rows.length === 0) return [];
   const full = view.schema === "full";
   const ids = rows.map((r) => r.id);
@@ -130,9 +125,8 @@ function present(db: Database, rows: ArtistRow[], view: View): Record<string, un
     );
     followed = followedAmong(db, view.userId, "artist", ids);
   }
-  const variant = view.keyless ? "blur" : "full";
   return rows.map((r) => {
-    const photo = r.photo_image_id === null ? null : view.signer.url(r.photo_image_id, 240, variant, view.origin);
+    const photo = r.photo_image_id === null ? null : view.signer.url(r.photo_image_id, 240, view.image, view.origin);
     if (!full) {
       const out: Record<string, unknown> = {};
       const all: Record<string, unknown> = { ...r, photo_thumbnail_url: photo };
@@ -345,7 +339,7 @@ export function listSql(db: Database, query: ParsedList, userId: number | null, 
   };
 }
 
-export function listArtists(db: Database, query: ParsedList, view: View) {
+export function listArtists(db: Database, query: ParsedList, view: ArtistView) {
   const q = listSql(db, query, view.userId);
   if (q.total !== null && q.total <= query.offset) return { artists: [], total: q.total, limit: query.limit, offset: query.offset };
   const rows = runOnce<ArtistRow>(db, q.sql, q.params, true);
@@ -354,7 +348,7 @@ export function listArtists(db: Database, query: ParsedList, view: View) {
   return { artists: present(db, rows, view), total, limit: query.limit, offset: query.offset };
 }
 
-export function followedArtists(db: Database, query: ParsedList, view: View) {
+export function followedArtists(db: Database, query: ParsedList, view: ArtistView) {
   const userId = view.userId ?? -1;
   const rows = db
     .query<ArtistRow, number[]>(
@@ -378,7 +372,7 @@ export function assertArtist(db: Database, id: number): void {
   if (!db.query("SELECT 1 FROM artists WHERE id = ?").get(id)) throw notFound(`Artist ${id} not found`);
 }
 
-export function getArtist(db: Database, id: number, view: View) {
+export function getArtist(db: Database, id: number, view: ArtistView) {
   return present(db, [artistRow(db, id)], view)[0]!;
 }
 
@@ -430,7 +424,7 @@ export function nearestArtists(db: Database, id: number, limit: number): { id: n
   return index.search(vector, limit, { exclude: [id] }).map((h) => ({ id: h.id, similarity: round(Math.max(-1, Math.min(1, h.score)), 6) }));
 }
 
-export function relatedArtists(db: Database, id: number, limit: number, view: View) {
+export function relatedArtists(db: Database, id: number, limit: number, view: ArtistView) {
   assertArtist(db, id);
   const near = nearestArtists(db, id, limit);
   if (near.length === 0) return { artist_id: id, artists: [] };

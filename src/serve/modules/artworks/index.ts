@@ -6,6 +6,7 @@
 import { accountStore } from "../../accounts/store";
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { issue, notFound, ValidationFailed } from "../../http/errors";
+import { callerView } from "../../http/view";
 import { T } from "../../query/grammar";
 import { ARTWORK_LIST, CURRENCY_ONLY, FOLLOWED_LIST, RECOMMENDED_LIST, SHARED_LIST } from "./fields";
 import {
@@ -20,7 +21,6 @@ import {
   EditionsPublicResponse,
   EditionsResponse,
   SharedArtworksResponse,
-  viewOf,
 } from "./model";
 import * as service from "./service";
 
@@ -40,7 +40,7 @@ export const artworkEndpoints: Endpoint[] = [
     list: ARTWORK_LIST,
     response: { full: ArtworksResponse, public: ArtworksPublicResponse },
     records: items,
-    handle: (ctx) => service.listArtworks(ctx.deps, viewOf(ctx), ctx.query),
+    handle: (ctx) => service.listArtworks(ctx.deps, callerView(ctx), ctx.query),
   }),
   defineEndpoint({
     method: "GET",
@@ -53,7 +53,7 @@ export const artworkEndpoints: Endpoint[] = [
     list: RECOMMENDED_LIST,
     response: { full: ArtworksResponse, public: ArtworksPublicResponse },
     records: items,
-    handle: (ctx) => service.recommendedArtworks(ctx.deps, viewOf(ctx), ctx.caller.userId, ctx.query),
+    handle: (ctx) => service.recommendedArtworks(ctx.deps, callerView(ctx), ctx.caller.userId, ctx.query),
   }),
   defineEndpoint({
     method: "GET",
@@ -65,7 +65,7 @@ export const artworkEndpoints: Endpoint[] = [
     list: FOLLOWED_LIST,
     response: { full: ArtworksResponse, public: ArtworksPublicResponse },
     records: items,
-    handle: (ctx) => service.followedArtworks(ctx.deps, viewOf(ctx), ctx.caller.userId, ctx.query),
+    handle: (ctx) => service.followedArtworks(ctx.deps, callerView(ctx), ctx.caller.userId, ctx.query),
   }),
   defineEndpoint({
     method: "POST",
@@ -105,7 +105,7 @@ export const artworkEndpoints: Endpoint[] = [
     handle: (ctx) => {
       const share = accountStore(ctx.deps.account).findShare(ctx.params.token, "artwork");
       if (!share) throw notFound("Shared list not found or expired");
-      const all = service.artworksByIds(ctx.deps, { ...viewOf(ctx), schema: "public", preferred: undefined }, share.ids);
+      const all = service.artworksByIds(ctx.deps, { ...callerView(ctx), schema: "public", preferred: undefined }, share.ids);
       return {
         title: share.title,
         expires_at: new Date(share.expiresAt).toISOString(),
@@ -127,7 +127,7 @@ export const artworkEndpoints: Endpoint[] = [
     list: CURRENCY_ONLY,
     response: { full: ArtworkSchema, public: ArtworkPublicSchema },
     handle: (ctx) => {
-      const artwork = service.artworkById(ctx.deps, viewOf(ctx), ctx.params.artwork_id);
+      const artwork = service.artworkById(ctx.deps, callerView(ctx), ctx.params.artwork_id);
       if (!artwork) throw unknownArtwork(ctx.params.artwork_id);
       return asReply(artwork, ArtworkSchema, ArtworkPublicSchema);
     },
@@ -163,7 +163,7 @@ export const artworkEndpoints: Endpoint[] = [
     response: { full: EditionsResponse, public: EditionsPublicResponse },
     records: (body: { editions: unknown[] }) => body.editions.length,
     handle: (ctx) => {
-      const editions = service.artworkEditions(ctx.deps, viewOf(ctx), ctx.params.artwork_id);
+      const editions = service.artworkEditions(ctx.deps, callerView(ctx), ctx.params.artwork_id);
       if (!editions) throw unknownArtwork(ctx.params.artwork_id);
       return editions;
     },

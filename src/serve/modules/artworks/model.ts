@@ -10,7 +10,8 @@ import type { Database } from "bun:sqlite";
 import { Type as t, type TSchema } from "@sinclair/typebox";
 import { artworkUid } from "../../../db/artwork-uid";
 import { followedAmong } from "../../../db/follows";
-import type { AppDeps, RequestContext, Schema } from "../../http/endpoint";
+import type { AppDeps } from "../../http/endpoint";
+import type { CallerView } from "../../http/view";
 import { ImageSchema } from "../../../images/model";
 import { slugify } from "../../../market/slug";
 import { LOT_STATUSES } from "../../../market/statuses";
@@ -258,27 +259,6 @@ export const SharedArtworksResponse = t.Object(
  * artworks (the lists here, similar and search by image in modules/search) serialises them alike.
  */
 
-/** What a caller sees: which schema, whose follows, which currency, which image variant. */
-export interface View {
-  schema: Schema;
-  userId: number | null;
-  /** Only for the full schema: the *_preferred values. */
-  preferred?: string;
-  imageVariant: "full" | "blur";
-  origin: string;
-}
-
-/** The caller's view: schema, follows, preferred currency (full schema only), image variant (blurred without a key). */
-export function viewOf(ctx: RequestContext<unknown>): View {
-  return {
-    schema: ctx.schema,
-    userId: ctx.caller?.userId ?? null,
-    preferred: ctx.schema === "full" ? (ctx.query.params.preferred_currency as string | undefined) : undefined,
-    imageVariant: ctx.caller ? "full" : "blur",
-    origin: ctx.origin,
-  };
-}
-
 interface ArtworkRow {
   id: number;
   uid: string;
@@ -345,7 +325,7 @@ const lastLots = (db: Database, ids: readonly number[]): Map<number, LastLotRow>
       .map((r) => [r.artwork_id, r]),
   );
 
-function artworkObject(r: ArtworkRow, deps: AppDeps, view: View, lastLot: LastLotRow | undefined, followed: boolean): Record<string, unknown> {
+function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: LastLotRow | undefined, followed: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: r.id,
     uid: artworkUid(r.id, r.title, r.uid),
@@ -379,7 +359,7 @@ function artworkObject(r: ArtworkRow, deps: AppDeps, view: View, lastLot: LastLo
     name: r.title,
     materials: r.medium,
     creation_year: r.creation_year,
-    image: deps.signer.imageObject(r.image_id, view.imageVariant, view.origin),
+    image: deps.signer.imageObject(r.image_id, view.image, view.origin),
     artist: { id: r.artist_id, name: r.artist_name ?? "" },
     category_id: r.category_id,
     measurements: { height_cm: r.height_cm, width_cm: r.width_cm, depth_cm: r.depth_cm, size: r.size_bucket },
@@ -396,7 +376,7 @@ function artworkObject(r: ArtworkRow, deps: AppDeps, view: View, lastLot: LastLo
 }
 
 /** The artworks of `ids` as response objects (ArtworkSchema or ArtworkPublicSchema by view.schema), in the order of `ids`; ids the market lacks are skipped. */
-export function artworksByIds(deps: AppDeps, view: View, ids: readonly number[]): Record<string, unknown>[] {
+export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly number[]): Record<string, unknown>[] {
   if (ids.length === 0) return [];
   const rows = new Map(rowsByIds(deps.market, ids).map((r) => [r.id, r]));
   const lots = view.schema === "full" ? lastLots(deps.market, ids) : new Map<number, LastLotRow>();
@@ -409,6 +389,6 @@ export function artworksByIds(deps: AppDeps, view: View, ids: readonly number[])
   return out;
 }
 
-export function artworkById(deps: AppDeps, view: View, id: number): Record<string, unknown> | null {
+export function artworkById(deps: AppDeps, view: CallerView, id: number): Record<string, unknown> | null {
   return artworksByIds(deps, view, [id])[0] ?? null;
 }

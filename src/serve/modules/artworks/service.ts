@@ -9,13 +9,14 @@ import { Z80 } from "../../../analytics/index-model";
 import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { usdOf } from "../../../db/fx";
 import type { AppDeps } from "../../http/endpoint";
+import type { CallerView } from "../../http/view";
 import { orderClause, whereClause, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { allOnce, chooseRange, type PlanThresholds, type Probe, probeRange, rangeRows as rangeRowsOf, walkRows } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
 import { addDays, epochSeconds, isoOfSeconds } from "../../../market/time";
 import { priceObject, type PriceRow } from "../lots/model";
 import { ARTWORK_LIST, artworkWhere, SORT_BY_PRICE } from "./fields";
-import { artworksByIds, PRICE_COLUMNS, type View } from "./model";
+import { artworksByIds, PRICE_COLUMNS } from "./model";
 
 type Bind = string | number | null;
 
@@ -186,7 +187,7 @@ export function categoryPlan(
 
 // The artwork object (full or public schema, *_preferred values, signed image, follows) is built by
 // artworksByIds in model.ts, so that other modules (search, similar) serialise artworks the same way.
-export { artworkById, artworksByIds, type View } from "./model";
+export { artworkById, artworksByIds } from "./model";
 
 export interface Page {
   items: Record<string, unknown>[];
@@ -210,7 +211,7 @@ export function resolveUids(db: Database, q: ParsedList): ParsedList {
   return { ...q, filters };
 }
 
-export function listArtworks(deps: AppDeps, view: View, query: ParsedList): Page {
+export function listArtworks(deps: AppDeps, view: CallerView, query: ParsedList): Page {
   const q = resolveUids(deps.market, query);
   const planned = categoryPlan(deps.market, q);
   let ids: number[];
@@ -229,7 +230,7 @@ export function listArtworks(deps: AppDeps, view: View, query: ParsedList): Page
 // ---------------------------------------------------------------- followed and recommended
 
 /** Followed artworks (with the list filters), most recently followed first. */
-export function followedArtworks(deps: AppDeps, view: View, userId: number, query: ParsedList): Page {
+export function followedArtworks(deps: AppDeps, view: CallerView, userId: number, query: ParsedList): Page {
   const q = resolveUids(deps.market, query);
   const where = artworkWhere(ARTWORK_LIST, q);
   const from = `FROM account.follows f JOIN artworks a ON a.id = f.target_id
@@ -268,7 +269,7 @@ const RECOMMENDED_CTE = `WITH fa AS (
       AND a.estimate_usd BETWEEN fa.estimate_usd / ${CLOSE_ESTIMATE_FACTOR} AND fa.estimate_usd * ${CLOSE_ESTIMATE_FACTOR}),
   scored AS (SELECT id, sum(DISTINCT w) AS score FROM cand WHERE id NOT IN (SELECT id FROM fa) GROUP BY id)`;
 
-export function recommendedArtworks(deps: AppDeps, view: View, userId: number, q: ParsedList): Page {
+export function recommendedArtworks(deps: AppDeps, view: CallerView, userId: number, q: ParsedList): Page {
   const since = epochSeconds(addDays(deps.asOf, -RECENT_DAYS), "lower");
   const ids = deps.market
     .query<{ id: number }, [number, number, number, number]>(
@@ -370,7 +371,7 @@ interface EditionLotRow extends PriceRow {
   house_name: string | null;
 }
 
-export function artworkEditions(deps: AppDeps, view: View, id: number) {
+export function artworkEditions(deps: AppDeps, view: CallerView, id: number) {
   const a = deps.market
     .query<{ edition_group_id: number | null; edition_size: number | null }, [number]>("SELECT edition_group_id, edition_size FROM artworks WHERE id = ?")
     .get(id);

@@ -4,23 +4,14 @@
  * /v1/lots/shared/{token}. Follow and unfollow live in the follows module. docs/api-lots-sales.md.
  */
 import { accountStore } from "../../accounts/store";
-import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { notFound, ValidationFailed, issue } from "../../http/errors";
+import { callerView } from "../../http/view";
 import { T } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
 import { LOT_LIST } from "./fields";
 import { LotPublicSchema, LotSchema, MAX_SHARE_IDS, LotShareInput, LotsPublicResponse, LotsResponse, ShareCreatedSchema, SharedLotsResponse } from "./model";
-import { existingLotIds, listLots, lotObjects, type LotView } from "./service";
-
-function viewOf(ctx: RequestContext): LotView {
-  return {
-    schema: ctx.schema,
-    userId: ctx.caller?.userId ?? null,
-    blur: ctx.caller === null && !ctx.deps.bare,
-    origin: ctx.origin,
-    preferred: ctx.query.params.preferred_currency as string | undefined,
-  };
-}
+import { existingLotIds, listLots, lotObjects } from "./service";
 
 const count = (body: { lots: unknown[] }) => body.lots.length;
 
@@ -37,7 +28,7 @@ export const lotEndpoints: Endpoint[] = [
     list: LOT_LIST,
     response: { full: LotsResponse, public: LotsPublicResponse },
     records: count,
-    handle: (ctx) => listLots(ctx.deps, ctx.query, viewOf(ctx)),
+    handle: (ctx) => listLots(ctx.deps, ctx.query, callerView(ctx)),
   }),
   defineEndpoint({
     method: "GET",
@@ -49,7 +40,7 @@ export const lotEndpoints: Endpoint[] = [
     list: LOT_LIST,
     response: { full: LotsResponse, public: LotsPublicResponse },
     records: count,
-    handle: (ctx) => listLots(ctx.deps, ctx.query, viewOf(ctx), ctx.caller?.userId ?? -1),
+    handle: (ctx) => listLots(ctx.deps, ctx.query, callerView(ctx), ctx.caller?.userId ?? -1),
   }),
   defineEndpoint({
     method: "POST",
@@ -89,7 +80,7 @@ export const lotEndpoints: Endpoint[] = [
       const share = accountStore(deps.account).findShare(params.token, "lot");
       if (!share) throw notFound("Shared list not found or expired");
       // ids of lots that left the market (a later snapshot) are skipped
-      const lots = lotObjects(deps, share.ids, { schema: "public", userId: null, blur: true, origin });
+      const lots = lotObjects(deps, share.ids, { schema: "public", userId: null, image: "blur", origin });
       return {
         title: share.title,
         expires_at: new Date(share.expiresAt).toISOString(),
@@ -111,7 +102,7 @@ export const lotEndpoints: Endpoint[] = [
     list: { fields: {}, params: { preferred_currency: PREFERRED_CURRENCY } },
     response: { full: LotSchema, public: LotPublicSchema },
     handle: (ctx) => {
-      const [lot] = lotObjects(ctx.deps, [ctx.params.lot_id], viewOf(ctx));
+      const [lot] = lotObjects(ctx.deps, [ctx.params.lot_id], callerView(ctx));
       if (!lot) throw notFound(`Lot ${ctx.params.lot_id} not found`);
       return asReply(lot, LotSchema, LotPublicSchema);
     },

@@ -7,7 +7,8 @@ import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { followedAmong } from "../../../db/follows";
 import { LOTS_FTS_TOKENIZE } from "../../../db/market-indexes/lots";
 import { containsPattern } from "../../../db/sql";
-import type { AppDeps, Schema } from "../../http/endpoint";
+import type { AppDeps } from "../../http/endpoint";
+import type { CallerView } from "../../http/view";
 import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { countUpTo, walkBound, type PlanThresholds } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
@@ -16,16 +17,6 @@ import { LOT_LIST, NULLS_LAST_ASC, secondsBounds } from "./fields";
 import { PRICE_USD_COLUMNS, priceObject, type PriceRow } from "./model";
 
 type Bind = SqlFragment["params"][number];
-
-/** The caller's view: which schema, whose follows, which image variant, which currency. */
-export interface LotView {
-  schema: Schema;
-  userId: number | null;
-  /** Keyless callers get blurred image previews. */
-  blur: boolean;
-  origin: string;
-  preferred?: string;
-}
 
 // ---------------------------------------------------------------- search
 
@@ -377,7 +368,7 @@ function lotRows(db: Database, ids: readonly number[]): LotRow[] {
   return ids.map((id) => byId.get(id)).filter((r): r is LotRow => r !== undefined);
 }
 
-function lotObject(r: LotRow, deps: AppDeps, view: LotView, followed: Set<number>): Record<string, unknown> {
+function lotObject(r: LotRow, deps: AppDeps, view: CallerView, followed: Set<number>): Record<string, unknown> {
   const lot: Record<string, unknown> = {
     id: r.id,
     lot_num: r.lot_num,
@@ -393,7 +384,7 @@ function lotObject(r: LotRow, deps: AppDeps, view: LotView, followed: Set<number
     artist: { id: r.artist_id, uid: r.artist_uid ?? "", name: r.artist_name ?? "" },
     sale: { id: r.sale_id, name: r.sale_name ?? "", location: r.sale_location ?? "", start_datetime: r.sale_start ?? r.sale_datetime },
     notes: r.notes,
-    image: deps.signer.imageObject(r.image_id, view.blur ? "blur" : "full", view.origin),
+    image: deps.signer.imageObject(r.image_id, view.image, view.origin),
   };
   if (view.schema === "full") {
     lot.price = priceObject(r, deps.fx, view.preferred);
@@ -403,7 +394,7 @@ function lotObject(r: LotRow, deps: AppDeps, view: LotView, followed: Set<number
 }
 
 /** Response objects for `ids`, in that order, in the caller's schema. */
-export function lotObjects(deps: AppDeps, ids: readonly number[], view: LotView): Record<string, unknown>[] {
+export function lotObjects(deps: AppDeps, ids: readonly number[], view: CallerView): Record<string, unknown>[] {
   const rows = lotRows(deps.market, ids);
   const followed =
     view.schema === "full"
@@ -417,7 +408,7 @@ export function lotObjects(deps: AppDeps, ids: readonly number[], view: LotView)
   return rows.map((r) => lotObject(r, deps, view, followed));
 }
 
-export function listLots(deps: AppDeps, query: ParsedList, view: LotView, followedBy: number | null = null) {
+export function listLots(deps: AppDeps, query: ParsedList, view: CallerView, followedBy: number | null = null) {
   const ids = lotListIds(deps.market, query, followedBy);
   const hasMore = ids.length > query.limit;
   return { lots: lotObjects(deps, ids.slice(0, query.limit), view), has_more: hasMore, limit: query.limit, offset: query.offset };

@@ -3,18 +3,13 @@
  * /v1/sales/{sale_id} (1 DU) and GET /v1/sales/followed. Follow and unfollow live in the follows
  * module. docs/api-lots-sales.md.
  */
-import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { notFound } from "../../http/errors";
+import { callerView } from "../../http/view";
 import { T } from "../../query/grammar";
 import { SALE_LIST } from "./fields";
 import { SalePublicSchema, SaleSchema, SalesPublicResponse, SalesResponse } from "./model";
-import { listSales, saleObjects, type SaleView } from "./service";
-
-const viewOf = (ctx: RequestContext): SaleView => ({
-  schema: ctx.schema,
-  userId: ctx.caller?.userId ?? null,
-  preferred: ctx.query.params.preferred_currency as string | undefined,
-});
+import { listSales, saleObjects } from "./service";
 
 const count = (body: { sales: unknown[] }) => body.sales.length;
 
@@ -31,7 +26,7 @@ export const saleEndpoints: Endpoint[] = [
     list: SALE_LIST,
     response: { full: SalesResponse, public: SalesPublicResponse },
     records: count,
-    handle: (ctx) => listSales(ctx.deps, ctx.query, viewOf(ctx)),
+    handle: (ctx) => listSales(ctx.deps, ctx.query, callerView(ctx)),
   }),
   defineEndpoint({
     method: "GET",
@@ -43,7 +38,7 @@ export const saleEndpoints: Endpoint[] = [
     list: SALE_LIST,
     response: { full: SalesResponse, public: SalesPublicResponse },
     records: count,
-    handle: (ctx) => listSales(ctx.deps, ctx.query, viewOf(ctx), ctx.caller?.userId ?? -1),
+    handle: (ctx) => listSales(ctx.deps, ctx.query, callerView(ctx), ctx.caller?.userId ?? -1),
   }),
   defineEndpoint({
     method: "GET",
@@ -55,7 +50,7 @@ export const saleEndpoints: Endpoint[] = [
     list: { fields: {}, params: { preferred_currency: SALE_LIST.params!.preferred_currency! } },
     response: { full: SaleSchema, public: SalePublicSchema },
     handle: (ctx) => {
-      const [sale] = saleObjects(ctx.deps, [ctx.params.sale_id], viewOf(ctx));
+      const [sale] = saleObjects(ctx.deps, [ctx.params.sale_id], callerView(ctx));
       if (!sale) throw notFound(`Sale ${ctx.params.sale_id} not found`);
       return asReply(sale, SaleSchema, SalePublicSchema);
     },

@@ -1,17 +1,12 @@
 /** Sales: one query for the page, one count for the total, then the response objects. */
 import { followedAmong } from "../../../db/follows";
-import type { AppDeps, Schema } from "../../http/endpoint";
+import type { AppDeps } from "../../http/endpoint";
+import type { CallerView } from "../../http/view";
 import { orderClause, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { storedDatetimeBounds } from "../lots/fields";
 import { SALE_LIST } from "./fields";
 
 type Bind = SqlFragment["params"][number];
-
-export interface SaleView {
-  schema: Schema;
-  userId: number | null;
-  preferred?: string;
-}
 
 interface SaleRow {
   id: number;
@@ -69,7 +64,7 @@ export function saleListSql(query: ParsedList, followedBy: number | null = null)
 /** Money totals are sums of cent amounts: rounded to cents, so float noise (50680.419999999984) never shows. */
 const cents = (x: number) => Math.round(x * 100) / 100;
 
-function saleObject(r: SaleRow, deps: AppDeps, view: SaleView, followed: Set<number>): Record<string, unknown> {
+function saleObject(r: SaleRow, deps: AppDeps, view: CallerView, followed: Set<number>): Record<string, unknown> {
   const closed = r.status === "closed";
   const sale: Record<string, unknown> = {
     id: r.id,
@@ -115,7 +110,7 @@ function saleObject(r: SaleRow, deps: AppDeps, view: SaleView, followed: Set<num
 }
 
 /** Response objects for `ids`, in that order (ids the market lacks are skipped). */
-export function saleObjects(deps: AppDeps, ids: readonly number[], view: SaleView): Record<string, unknown>[] {
+export function saleObjects(deps: AppDeps, ids: readonly number[], view: CallerView): Record<string, unknown>[] {
   if (!ids.length) return [];
   const rows = deps.market
     .query<SaleRow, number[]>(`SELECT ${COLUMNS} FROM sales s LEFT JOIN auction_houses h ON h.id = s.house_id WHERE s.id IN (${ids.map(() => "?").join(", ")})`)
@@ -134,7 +129,7 @@ export function saleObjects(deps: AppDeps, ids: readonly number[], view: SaleVie
   return ordered.map((r) => saleObject(r, deps, view, followed));
 }
 
-export function listSales(deps: AppDeps, query: ParsedList, view: SaleView, followedBy: number | null = null) {
+export function listSales(deps: AppDeps, query: ParsedList, view: CallerView, followedBy: number | null = null) {
   const page = saleListSql(query, followedBy);
   const ids = deps.market
     .query<{ id: number }, Bind[]>(page.sql)

@@ -4,12 +4,12 @@
  */
 import { defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
 import { issue, ValidationFailed, type ValidationIssue } from "../../http/errors";
+import { callerView } from "../../http/view";
 import { embedImage } from "../../../images/embedding";
 import { fetchCheckedImage } from "../../images/fetch";
 import { checkUploadPart, MAX_UPLOAD_BYTES, UPLOAD_MEDIA_TYPES } from "../../images/upload";
 import { loadSharp } from "../../../platform/native";
 import { T } from "../../query/grammar";
-import { viewOf } from "../artworks/model";
 import { MAX_EXCLUDED, SEARCH_LIMIT, SEARCH_QUERY, SHARED_PARAMS, SIMILAR_QUERY } from "./fields";
 import { SearchByImageForm, SearchByImagePublicResponse, SearchByImageResponse, SimilarArtworksPublicResponse, SimilarArtworksResponse } from "./model";
 import * as service from "./service";
@@ -48,7 +48,7 @@ export const searchEndpoints: Endpoint[] = [
     list: SIMILAR_QUERY,
     response: { full: SimilarArtworksResponse, public: SimilarArtworksPublicResponse },
     records: (body: { results: unknown[] }) => body.results.length,
-    handle: (ctx) => service.similarArtworks(ctx.deps, viewOf(ctx), ctx.params.artwork_id, ctx.query.params.limit),
+    handle: (ctx) => service.similarArtworks(ctx.deps, callerView(ctx), ctx.params.artwork_id, ctx.query.params.limit),
   }),
   defineEndpoint({
     method: "POST",
@@ -110,7 +110,7 @@ export const searchEndpoints: Endpoint[] = [
       } else {
         query = service.collectableAnchor(ctx.deps, ctx.caller?.userId ?? 0, got.collectable_id!.value as number, got.collectable_id!.loc);
       }
-      return service.searchByVector(ctx.deps, viewOf(ctx), query, {
+      return service.searchByVector(ctx.deps, callerView(ctx), query, {
         limit: (got.limit?.value as number | undefined) ?? SEARCH_LIMIT.default,
         minScore: got.min_score?.value as number | undefined,
         exclude,

@@ -14,12 +14,13 @@
 import type { Database } from "bun:sqlite";
 import { accountStore } from "../../accounts/store";
 import type { AppDeps } from "../../http/endpoint";
+import type { CallerView } from "../../http/view";
 import { HttpError, issue, notFound, ValidationFailed } from "../../http/errors";
 import type { Filter, ParsedList } from "../../query/grammar";
 import { IMAGE_INDEX } from "../../../images/indexes";
 import type { Hit, SearchOptions, VectorIndex } from "../../../images/vector-index";
 import { artworkWhere } from "../artworks/fields";
-import { artworksByIds, type View } from "../artworks/model";
+import { artworksByIds } from "../artworks/model";
 import { type MarketSnapshot, snapshotOf } from "../../snapshot";
 import { INDEX_FILTERS, POOL_FIELDS } from "./fields";
 
@@ -44,7 +45,7 @@ const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 const shownScore = (score: number) => round6(Math.max(-1, Math.min(1, score)));
 
 /** Hits as response rows with their artworks (in hit order; a hit the market lacks is skipped). */
-function results(deps: AppDeps, view: View, hits: readonly Hit[]): { score: number; artwork: Record<string, unknown> }[] {
+function results(deps: AppDeps, view: CallerView, hits: readonly Hit[]): { score: number; artwork: Record<string, unknown> }[] {
   const artworks = new Map(
     artworksByIds(
       deps,
@@ -64,7 +65,7 @@ function results(deps: AppDeps, view: View, hits: readonly Hit[]): { score: numb
  * The `limit` artworks whose images are nearest to the artwork's own, itself left out. 404 for an
  * unknown artwork; an artwork without an image has no neighbours (empty results).
  */
-export function similarArtworks(deps: AppDeps, view: View, artworkId: number, limit: number) {
+export function similarArtworks(deps: AppDeps, view: CallerView, artworkId: number, limit: number) {
   const known = deps.market.query<{ id: number }, [number]>("SELECT id FROM artworks WHERE id = ?").get(artworkId);
   if (!known) throw notFound(`Artwork ${artworkId} not found`);
   const index = requireIndex(deps.snapshot);
@@ -114,7 +115,7 @@ function poolOf(q: ParsedList): { filter: NonNullable<SearchOptions["filter"]>; 
  * The artworks nearest to `query` in the pool, best first: at most `limit`, each scoring at least
  * `minScore`, none of `exclude`.
  */
-export function searchByVector(deps: AppDeps, view: View, query: Float32Array, input: SearchInput) {
+export function searchByVector(deps: AppDeps, view: CallerView, query: Float32Array, input: SearchInput) {
   const index = requireIndex(deps.snapshot);
   const { limit, minScore, exclude } = input;
   const { filter, sqlFilters, other } = poolOf(input.pool);
