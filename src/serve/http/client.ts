@@ -16,8 +16,23 @@ export function setPeerAddress(request: Request, address: string | null | undefi
   if (address) peers.set(request, address);
 }
 
+/** The listening server, which knows the peer of each request it received (set by `listen`). */
+let source: { requestIP(request: Request): { address: string } | null } | null = null;
+
+/** Tells where requests come from: the server that received them (nothing is stored per request). */
+export function setPeerSource(server: { requestIP(request: Request): { address: string } | null } | null): void {
+  source = server;
+}
+
 function peerOf(request: Request): string | undefined {
   let peer = peers.get(request);
+  if (peer === undefined && source) {
+    try {
+      return source.requestIP(request)?.address ?? undefined;
+    } catch {
+      return undefined; // a request the server did not receive (built in process)
+    }
+  }
   if (typeof peer === "function") {
     peer = peer() ?? undefined;
     if (peer) peers.set(request, peer);
