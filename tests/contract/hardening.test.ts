@@ -376,9 +376,17 @@ describe("the real server", () => {
         headers: { Authorization: `Bearer ${s.key}`, "Content-Type": "application/json" },
         duplex: "half",
       } as RequestInit);
-      await Bun.sleep(300);
+      await Bun.sleep(500);
       s.proc.kill("SIGTERM");
-      await Bun.sleep(300);
+      // the server says it is stopping, with the upload in flight
+      const errReader = s.proc.stderr.getReader();
+      let stderrText = "";
+      while (!stderrText.includes("stopping")) {
+        const { value, done } = await errReader.read();
+        if (done) break;
+        stderrText += new TextDecoder().decode(value);
+      }
+      expect(stderrText).toContain("SIGTERM: stopping; 1 request(s) in flight");
       const refused = await fetch(`${s.url}/healthcheck`).then(
         (r) => r.status,
         () => "refused",
@@ -389,8 +397,13 @@ describe("the real server", () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as Json).token).toBeTruthy();
       expect(await s.proc.exited).toBe(0);
-      const stderr = await s.stderr();
-      expect(stderr).not.toContain("AbortError");
+      for (;;) {
+        const { value, done } = await errReader.read();
+        if (done) break;
+        stderrText += new TextDecoder().decode(value);
+      }
+      expect(stderrText).toContain("stopped");
+      expect(stderrText).not.toContain("AbortError");
       // the ledger has the call, and the server's lock is gone
       const db = new Database(accountDbPath(dir), { readonly: true });
       expect((db.query("SELECT count(*) AS n FROM du_ledger WHERE route = '/v1/artworks/share'").get() as { n: number }).n).toBe(1);
