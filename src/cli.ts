@@ -7,7 +7,9 @@ import { existsSync, mkdirSync } from "node:fs";
 import { KeyError } from "./serve/accounts/keys";
 import { accountStore, SqliteAccountStore } from "./serve/accounts/store";
 import { closeDeps, createApp, openDeps } from "./serve/app";
-import { ConfigError, dataDirFrom, demoMarketFrom, intFlag, parseArgs, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
+import { parseCommandLine, UsageError } from "./platform/cli-spec";
+import { ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
+import { BUILD_ID } from "./platform/native";
 import { marketDbPath, openAccountDb } from "./db/connection";
 import { DEFAULT_SEED, formatSummary, seedMarket, type SeedOptions } from "./build/seed";
 import { selfCheck } from "./platform/selfcheck";
@@ -15,25 +17,6 @@ import { DataDirHeld, holdDataDir, type ServeLock } from "./platform/serve-lock"
 import { listen } from "./serve/http/serve";
 import { isIsoDate } from "./market/time";
 import { VERSION } from "./platform/version";
-
-const HELP = `artmarket ${VERSION}: on-prem art-market data service
-
-Usage:
-  artmarket serve [--data DIR] [--port N] [--host ADDR] [--public-url URL] [--trust-proxy]
-                  [--fetch-allow CIDR,...] [--shutdown-timeout SECONDS]
-  artmarket seed --scale tiny|small|medium|large|full [--data DIR] [--seed N] [--as-of YYYY-MM-DD]
-  artmarket keys create --plan SLUG [--name TEXT] [--data DIR]
-  artmarket keys list [--json] [--data DIR]
-  artmarket keys revoke ID [--data DIR]
-  artmarket notices [--json] [--data DIR]
-  artmarket import --from DIR [--mode replace|merge] [--data DIR]
-                                     loads records in the import format (docs/import-format.md)
-  artmarket export --to DIR [--format jsonl|csv] [--data DIR]
-                                     writes the market's records in the import format
-  artmarket doctor [--data DIR]      checks the native parts (sqlite-vec, argon2, sharp)
-  artmarket version
-
---data defaults to $ARTMARKET_DATA, else ./data.`;
 
 function out(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -148,8 +131,24 @@ async function notices(flags: Record<string, string | true>): Promise<void> {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const { positionals, flags } = parseArgs(argv, ["json", "help", "trust-proxy", "with-market"]);
-  const [command, ...rest] = positionals;
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv, VERSION);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`artmarket: ${err.message}\n`);
+    return 2;
+  }
+  // a help or version request is answered before anything runs
+  if (parsed.kind === "version") {
+    out(`artmarket ${VERSION} (${BUILD_ID})`);
+    return 0;
+  }
+  if (parsed.kind === "help") {
+    out(parsed.text);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const { command, positionals: rest, flags } = parsed;
   try {
     // the files of a seed or import that was killed (src/build/db/leftovers.ts); image copies: serve and import
     const { DATA_DIR_COMMANDS, removeStaleBuildsAtStart } = await import("./build/db/leftovers");
@@ -204,15 +203,8 @@ export async function main(argv: string[]): Promise<number> {
         for (const r of results) out(`${r.ok ? "ok  " : "FAIL"} ${r.name}: ${r.detail}`);
         return results.every((r) => r.ok) ? 0 : 1;
       }
-      case "version":
-        out(VERSION);
-        return 0;
-      case undefined:
-      case "help":
-        out(HELP);
-        return command === undefined && !flags.help ? 2 : 0;
       default:
-        process.stderr.write(`unknown command "${command}"\n\n${HELP}\n`);
+        process.stderr.write(`artmarket: unknown command "${command}" (see artmarket --help)\n`);
         return 2;
     }
   } catch (err) {

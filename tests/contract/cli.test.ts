@@ -1,6 +1,6 @@
 /** The command line from source: keys create/list/revoke, seed arguments, errors without stack traces. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tempDataDir } from "../helpers/app";
 
@@ -69,6 +69,66 @@ describe("argument errors", () => {
       expect(r.code).toBe(2);
       expect(r.err).toContain(says);
       expect(r.err).not.toContain("    at ");
+    });
+  }
+});
+
+describe("help, version and strict options", () => {
+  test("--version and version print `artmarket <semver> (<build>)`", () => {
+    for (const args of [["--version"], ["version"], ["--data", dataDir, "--version"]]) {
+      const r = cli(...args);
+      expect(r.code).toBe(0);
+      expect(r.out.trim()).toMatch(/^artmarket \d+\.\d+\.\d+ \(\S+\)$/);
+    }
+  });
+
+  test("--help and -h print help and exit 0 without running anything", () => {
+    const empty = tempDataDir("artmarket-help-");
+    try {
+      for (const args of [
+        ["--help"],
+        ["-h"],
+        ["help"],
+        ["serve", "--help"],
+        ["serve", "-h", "--port", "0"],
+        ["keys", "create", "--plan", "pro", "--help"],
+        ["seed", "--scale", "tiny", "--help"],
+        ["doctor", "--help"],
+        ["notices", "--help"],
+        ["keys", "list", "-h"],
+        ["help", "import"],
+      ]) {
+        const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args, "--data", join(empty, "d")], { timeout: 20_000 });
+        expect({ args, code: proc.exitCode }).toEqual({ args, code: 0 });
+        expect(proc.stdout.toString()).toContain("Usage:");
+      }
+      // nothing was created: no data directory, no key, no market
+      expect(existsSync(join(empty, "d"))).toBe(false);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  test("a command's help lists its options with defaults and environment variables", () => {
+    const r = cli("serve", "--help");
+    for (const s of ["--port N", "default 8080", "env ARTMARKET_PORT", "--trust-proxy", "--fetch-allow", "--shutdown-timeout", "Examples:"]) expect(r.out).toContain(s);
+  });
+
+  for (const [args, says] of [
+    [["serve", "--prot", "9001"], "unknown option --prot"],
+    [["serve", "-p", "9003"], "unknown option -p"],
+    [["serve", "--port"], "option --port needs a value"],
+    [["seed", "--scale", "--seed", "3"], "option --scale needs a value"],
+    [["keys", "list", "--plan-x"], "unknown option --plan-x"],
+    [["--bogus"], "unknown option --bogus"],
+    [["help", "frobnicate"], "unknown command"],
+  ] as const) {
+    test(`${args.join(" ")} → exit 2 with one line naming it`, () => {
+      const r = cli(...args);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(says);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+      expect(r.out).toBe("");
     });
   }
 });

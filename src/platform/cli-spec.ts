@@ -1,0 +1,234 @@
+/**
+ * The command line's declaration: every command, its options (with their defaults and
+ * environment variables), its usage and examples. From it come the help pages (`artmarket
+ * --help`, `artmarket COMMAND --help`) and the strict parse: an unknown command or option, or an
+ * option without its value, is a UsageError (exit 2, one line naming it). A help or version
+ * request is answered before anything else runs.
+ */
+
+export class UsageError extends Error {}
+
+export interface OptionSpec {
+  name: string;
+  /** The value's placeholder (`DIR`, `N`); absent for a switch. */
+  value?: string;
+  description: string;
+  default?: string;
+  env?: string;
+}
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string[];
+  description?: string;
+  options: OptionSpec[];
+  examples?: string[];
+}
+
+const DATA: OptionSpec = { name: "data", value: "DIR", description: "the data directory", default: "./data", env: "ARTMARKET_DATA" };
+const JSON_OUT: OptionSpec = { name: "json", description: "print JSON instead of text" };
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: "serve",
+    summary: "run the HTTP service",
+    usage: ["artmarket serve [options]"],
+    description:
+      "Serves the market snapshot and the account store of the data directory. On an empty data directory it first builds the demo market and prints a new enterprise key once. The first stdout line is `listening on http://HOST:PORT`. SIGTERM or SIGINT lets the requests in flight finish, then exits 0.",
+    options: [
+      DATA,
+      { name: "port", value: "N", description: "TCP port (0 picks a free one)", default: "8080", env: "ARTMARKET_PORT" },
+      { name: "host", value: "ADDR", description: "address to listen on", default: "127.0.0.1", env: "ARTMARKET_HOST" },
+      { name: "public-url", value: "URL", description: "scheme and host written into signed image URLs, share links and /openapi.json", env: "ARTMARKET_PUBLIC_URL" },
+      { name: "trust-proxy", description: "honour X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For from a reverse proxy", env: "ARTMARKET_TRUST_PROXY=1" },
+      { name: "fetch-allow", value: "CIDR,...", description: "non-public address ranges an image_url may resolve to", env: "ARTMARKET_FETCH_ALLOW" },
+      {
+        name: "shutdown-timeout",
+        value: "SECONDS",
+        description: "how long requests in flight get to finish on SIGTERM or SIGINT",
+        default: "30",
+        env: "ARTMARKET_SHUTDOWN_TIMEOUT",
+      },
+    ],
+    examples: ["artmarket serve --data /var/lib/artmarket --host 0.0.0.0 --port 8080", "artmarket serve --port 0"],
+  },
+  {
+    name: "seed",
+    summary: "build a deterministic synthetic market",
+    usage: ["artmarket seed --scale tiny|small|medium|large|full [options]"],
+    description: "Builds market.db (and its latent truth, truth.db) beside the current one and swaps it in when done. The same seed and as-of date give the same data.",
+    options: [
+      { name: "scale", value: "SCALE", description: "tiny, small, medium, large or full (required)" },
+      { name: "seed", value: "N", description: "the random seed", default: "1986" },
+      { name: "as-of", value: "YYYY-MM-DD", description: "the market's today", default: "today" },
+      DATA,
+    ],
+    examples: ["artmarket seed --scale small", "artmarket seed --scale full --data /srv/artmarket"],
+  },
+  {
+    name: "keys",
+    summary: "create, list and revoke API keys",
+    usage: ["artmarket keys create --plan SLUG [--name TEXT] [--data DIR]", "artmarket keys list [--json] [--data DIR]", "artmarket keys revoke ID [--data DIR]"],
+    description:
+      "create makes a user on a plan with one key and prints the key alone on the last line (only its hash is stored). revoke takes the key's id or kid and takes effect at once, also on a running server.",
+    options: [
+      { name: "plan", value: "SLUG", description: "create: the plan (sandbox, pro, enterprise)" },
+      { name: "name", value: "TEXT", description: "create: the user's name" },
+      JSON_OUT,
+      DATA,
+    ],
+    examples: ["artmarket keys create --plan pro --name 'Research desk'", "artmarket keys list --json", "artmarket keys revoke 3"],
+  },
+  {
+    name: "notices",
+    summary: "list the allowance notices (80 % and 100 % of a paid plan's allowance)",
+    usage: ["artmarket notices [--json] [--data DIR]"],
+    options: [JSON_OUT, DATA],
+  },
+  {
+    name: "import",
+    summary: "load auction records in the import format, then derive",
+    usage: ["artmarket import --from DIR [--mode replace|merge] [--data DIR]"],
+    description:
+      "Reads JSONL or CSV files in the import format (docs/import-format.md), reports rejected rows, derives every metric and swaps the new market in. A failed import changes nothing.",
+    options: [
+      { name: "from", value: "DIR", description: "the directory to import (required)" },
+      { name: "mode", value: "MODE", description: "replace the market, or merge the records into it", default: "replace" },
+      DATA,
+    ],
+    examples: ["artmarket import --from ./records", "artmarket import --from ./update --mode merge"],
+  },
+  {
+    name: "export",
+    summary: "write the current market in the import format",
+    usage: ["artmarket export --to DIR [--format jsonl|csv] [--data DIR]"],
+    options: [
+      { name: "to", value: "DIR", description: "the directory to write (required)" },
+      { name: "format", value: "FORMAT", description: "jsonl or csv", default: "jsonl" },
+      DATA,
+    ],
+  },
+  {
+    name: "doctor",
+    summary: "check the native parts (sqlite-vec, argon2, sharp)",
+    usage: ["artmarket doctor [--data DIR]"],
+    options: [DATA],
+  },
+  { name: "version", summary: "print the version", usage: ["artmarket version", "artmarket --version"], options: [] },
+  { name: "help", summary: "print this help, or a command's", usage: ["artmarket help [COMMAND]", "artmarket COMMAND --help"], options: [] },
+];
+
+const HELP_FLAGS = new Set(["--help", "-h"]);
+
+export function commandSpec(name: string): CommandSpec | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** The general help page. */
+export function generalHelp(version: string): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    `artmarket ${version}: on-prem art-market data service`,
+    "",
+    "Usage:",
+    "  artmarket COMMAND [options]",
+    "",
+    "Commands:",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Options of every command: --help (-h) prints the command's help and does nothing else.",
+    "artmarket --version prints the version. `--data` defaults to $ARTMARKET_DATA, else ./data.",
+    "Run `artmarket COMMAND --help` for a command's options.",
+  ].join("\n");
+}
+
+/** A command's help page: usage, description, options with defaults and environment, examples. */
+export function commandHelp(spec: CommandSpec): string {
+  const lines = ["Usage:", ...spec.usage.map((u) => `  ${u}`), "", spec.description ?? `${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`];
+  if (spec.options.length) {
+    lines.push("", "Options:");
+    const label = (o: OptionSpec) => `--${o.name}${o.value ? ` ${o.value}` : ""}`;
+    const width = Math.max(...spec.options.map((o) => label(o).length), "-h, --help".length);
+    for (const o of spec.options) {
+      const extra = [o.default !== undefined ? `default ${o.default}` : "", o.env ? `env ${o.env}` : ""].filter(Boolean).join("; ");
+      lines.push(`  ${label(o).padEnd(width)}  ${o.description}${extra ? ` (${extra})` : ""}`);
+    }
+    lines.push(`  ${"-h, --help".padEnd(width)}  print this help and do nothing else`);
+  }
+  if (spec.examples?.length) lines.push("", "Examples:", ...spec.examples.map((e) => `  ${e}`));
+  return lines.join("\n");
+}
+
+/** Options that take a value, in any command (options may come before the command). */
+const VALUE_OPTIONS = new Set(COMMANDS.flatMap((c) => c.options.filter((o) => o.value).map((o) => `--${o.name}`)));
+
+/** Where the command word is: the first word that is neither an option nor an option's value. */
+function commandIndex(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!word.startsWith("-")) return i;
+    if (VALUE_OPTIONS.has(word)) i++;
+  }
+  return -1;
+}
+
+export type Parsed = { kind: "help"; text: string } | { kind: "version" } | { kind: "run"; command: string; positionals: string[]; flags: Record<string, string | true> };
+
+/**
+ * Parses argv against the declaration. Help and version requests win over everything else (they
+ * are found before any option is checked); then every option must be one the command declares,
+ * and an option that takes a value must have one.
+ */
+export function parseCommandLine(argv: readonly string[], version: string): Parsed {
+  const first = commandIndex(argv);
+  const command = first >= 0 ? argv[first]! : undefined;
+  const spec = command === undefined ? undefined : commandSpec(command);
+  if (argv.some((w) => HELP_FLAGS.has(w))) {
+    if (command !== undefined && !spec) throw new UsageError(`unknown command "${command}" (see artmarket --help)`);
+    return { kind: "help", text: spec && spec.name !== "help" ? commandHelp(spec) : generalHelp(version) };
+  }
+  if (argv.includes("--version") || command === "version") return { kind: "version" };
+  if (command === undefined) {
+    const option = argv[0];
+    if (option !== undefined) throw new UsageError(`unknown option ${option} (see artmarket --help)`);
+    return { kind: "help", text: generalHelp(version) };
+  }
+  if (!spec) throw new UsageError(`unknown command "${command}" (see artmarket --help)`);
+  if (spec.name === "help") {
+    const after = argv.slice(first + 1);
+    const at = commandIndex(after);
+    const topic = at < 0 ? undefined : after[at];
+    const about = topic === undefined ? undefined : commandSpec(topic);
+    if (topic !== undefined && !about) throw new UsageError(`unknown command "${topic}" (see artmarket --help)`);
+    return { kind: "help", text: about ? commandHelp(about) : generalHelp(version) };
+  }
+  const positionals: string[] = [];
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (i === first) continue;
+    const word = argv[i]!;
+    if (!word.startsWith("-") || word === "-") {
+      positionals.push(word);
+      continue;
+    }
+    if (!word.startsWith("--")) throw new UsageError(`unknown option ${word} (see artmarket ${spec.name} --help)`);
+    const eq = word.indexOf("=");
+    const name = eq > 0 ? word.slice(2, eq) : word.slice(2);
+    const option = spec.options.find((o) => o.name === name);
+    if (!option) throw new UsageError(`unknown option --${name} (see artmarket ${spec.name} --help)`);
+    if (eq > 0) {
+      flags[name] = word.slice(eq + 1);
+      continue;
+    }
+    if (!option.value) {
+      flags[name] = true;
+      continue;
+    }
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith("--")) throw new UsageError(`option --${name} needs a value (${option.value})`);
+    flags[name] = next;
+    i++;
+  }
+  return { kind: "run", command: spec.name, positionals, flags };
+}
