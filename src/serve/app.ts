@@ -97,12 +97,34 @@ export function errorResponse(code: unknown, error: unknown, request?: Request):
 
 export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOINTS) {
   const mounted: MountedEndpoint[] = endpoints.map(mountable);
+  // every API path as a pattern, with its methods (HEAD with GET, OPTIONS for CORS preflight)
+  const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  for (const e of [...mounted, { method: "GET", path: "/openapi.json" }, { method: "GET", path: "/" }]) {
+    const route = routes.get(e.path) ?? { pattern: new RegExp(`^${e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{\w+\}/g, "[^/]+")}/?$`), methods: new Set<string>() };
+    route.methods.add(e.method);
+    if (e.method === "GET") route.methods.add("HEAD");
+    routes.set(e.path, route);
+  }
+  const methodsFor = (path: string): string[] => {
+    const methods = new Set<string>();
+    for (const r of routes.values()) if (r.pattern.test(path)) for (const m of r.methods) methods.add(m);
+    if (methods.size) methods.add("OPTIONS");
+    return [...methods];
+  };
   const openapi = JSON.stringify(buildOpenApi(mounted, { version: VERSION, serverUrl: deps.config.publicUrl ?? undefined }));
   const app = new Elysia({ name: "artmarket" })
     .onRequest(({ request }) => {
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     })
-    .onError(({ code, error, request }) => errorResponse(code, error, request))
+    .onError(({ code, error, request }) => {
+      // a known path asked with a method it does not take: 405 with the methods it does
+      if (code === "NOT_FOUND") {
+        const allowed = methodsFor(new URL(request.url).pathname);
+        if (allowed.length) return json(405, { detail: `Method ${request.method} not allowed on this path; allowed: ${allowed.join(", ")}` }, { Allow: allowed.join(", ") });
+      }
+      return errorResponse(code, error, request);
+    })
+    .get("/", () => new Response(null, { status: 302, headers: { Location: "/docs", ...CORS_HEADERS } }))
     .get("/openapi.json", () => new Response(openapi, { headers: { "Content-Type": "application/json", ...CORS_HEADERS } }))
     .use(docsPage())
     .use(imageRoutes(deps));

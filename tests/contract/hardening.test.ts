@@ -461,3 +461,43 @@ describe("start-up while another process holds account.db", () => {
     }
   }, 60_000);
 });
+
+describe("HTTP conventions at the edge", () => {
+  test("a known path with the wrong method is 405 with Allow; an unknown path stays 404", async () => {
+    for (const [method, path, allow] of [
+      ["POST", "/v1/categories", "GET, HEAD, OPTIONS"],
+      ["DELETE", "/v1/artists", "GET, HEAD, OPTIONS"],
+      ["PUT", "/v1/artists/1/follow", "POST, DELETE, OPTIONS"],
+      ["PATCH", "/v1/lots/7", "GET, HEAD, OPTIONS"],
+    ] as const) {
+      const res = await ctx.call(path, { method });
+      expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} 405`);
+      expect(res.headers.get("Allow")).toBe(allow);
+      expect(((await res.json()) as Json).detail).toContain(method);
+    }
+    const unknown = await ctx.call("/v1/nothing-here", { method: "POST" });
+    expect(unknown.status).toBe(404);
+  });
+
+  test("GET / redirects to the docs page", async () => {
+    const res = await ctx.call("/", { key: null });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/docs");
+  });
+
+  test("a 401 says what was wrong and how to get a key", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{}, "No API key"],
+      [{ Authorization: "Token abc" }, "Malformed Authorization header"],
+      [{ Authorization: "Bearer not-a-key" }, "Malformed API key"],
+      [{ Authorization: `Bearer am_0123456789abcdef_${"x".repeat(43)}` }, "Unknown or revoked API key"],
+    ];
+    for (const [headers, says] of cases) {
+      const res = await ctx.call("/v1/usage", { key: null, headers });
+      expect(res.status).toBe(401);
+      const detail = ((await res.json()) as Json).detail as string;
+      expect(detail).toContain(says);
+      expect(detail).toContain("artmarket keys create");
+    }
+  });
+});

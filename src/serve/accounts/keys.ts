@@ -39,6 +39,11 @@ import { today } from "../../market/time";
 import { HttpError } from "../http/errors";
 
 const KEY_PATTERN = /^am_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+
+/** Whether `key` has the shape of an artmarket key (am_<16 hex>_<43 base64url>), whether or not it exists. */
+export function isWellFormedKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
 const ARGON2 = { algorithm: 2 /* argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 export class KeyError extends Error {}

@@ -6,7 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { Caller, KeyVerifier } from "../accounts/keys";
+import { type Caller, isWellFormedKey, type KeyVerifier } from "../accounts/keys";
 import type { Ledger } from "../accounts/ledger";
 import type { Entitlement } from "../accounts/plans";
 import type { Config } from "../../platform/config";
@@ -15,7 +15,7 @@ import type { ImageSigner } from "../images/urls";
 import type { MarketSnapshot } from "../snapshot";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
 import { Value } from "@sinclair/typebox/value";
-import { forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
+import { AUTH_PROBLEMS, forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
 import { DU_HEADERS, enforceCap, setDuHeaders, type RateLimiter } from "./metering";
 import { BodyBudget } from "./body-budget";
 import { clientAddressOf, requestOrigin } from "./client";
@@ -246,10 +246,10 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     if (e.auth !== "public" && !deps.bare) {
       const key = bearer(request);
       if (key === undefined) {
-        if (e.auth === "required") throw unauthorized();
+        if (e.auth === "required") throw unauthorized(AUTH_PROBLEMS.none);
       } else {
         caller = key === null ? null : (deps.verifier.cached(key) ?? (await deps.verifier.verify(key, clientAddressOf(request, deps.config.trustProxy ?? false))));
-        if (!caller) throw unauthorized();
+        if (!caller) throw unauthorized(key === null ? AUTH_PROBLEMS.header : isWellFormedKey(key) ? AUTH_PROBLEMS.refused : AUTH_PROBLEMS.shape);
       }
     } else if (e.auth === "public" && !deps.bare) {
       // A public route never refuses a key, but a valid one makes the call an authenticated one:

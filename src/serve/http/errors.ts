@@ -30,7 +30,18 @@ export class ValidationFailed extends Error {
 }
 
 export const notFound = (what = "Not found") => new HttpError(404, what);
-export const unauthorized = (why = "Missing or invalid bearer token") => new HttpError(401, why, { "WWW-Authenticate": 'Bearer realm="artmarket"' });
+/** How a caller gets a key, said in every 401. */
+export const GET_A_KEY = "Keys are created by the operator with `artmarket keys create --plan SLUG`.";
+
+/** What was wrong with the credentials, for the 401's detail. */
+export const AUTH_PROBLEMS = {
+  none: `No API key: send the header \`Authorization: Bearer <key>\`. ${GET_A_KEY}`,
+  header: `Malformed Authorization header: expected \`Authorization: Bearer <key>\`. ${GET_A_KEY}`,
+  shape: `Malformed API key: a key looks like am_<16 hex digits>_<43 characters>. ${GET_A_KEY}`,
+  refused: `Unknown or revoked API key, or a wrong secret. ${GET_A_KEY}`,
+} as const;
+
+export const unauthorized = (why: string = AUTH_PROBLEMS.none) => new HttpError(401, why, { "WWW-Authenticate": 'Bearer realm="artmarket"' });
 export const forbidden = (why: string) => new HttpError(403, why);
 
 /** Builders for the usual issue kinds, phrased like the common Python API stacks phrase them. */

@@ -222,7 +222,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
       };
     }
     if (e.auth !== "public") {
-      responses["401"] = errorResponse("Missing or invalid bearer token");
+      responses["401"] = errorResponse("No, malformed, unknown or revoked API key (the detail says which, and how to get a key)");
       responses["429"] = errorResponse(
         "Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry)",
         "ErrorResponse",
