@@ -501,3 +501,29 @@ describe("HTTP conventions at the edge", () => {
     }
   });
 });
+
+describe("request ids on the real server", () => {
+  test("every response carries X-Request-Id: the client's safe one, else a new one each time", async () => {
+    const dir = tempDataDir();
+    copyFileSync(join(await tinyMarketDir(), "market.db"), join(dir, "market.db"));
+    const s = await startServer(dir);
+    try {
+      const kept = await fetch(`${s.url}/v1/categories`, { headers: { Authorization: `Bearer ${s.key}`, "X-Request-Id": "trace-42:abc/1" } });
+      expect(kept.headers.get("X-Request-Id")).toBe("trace-42:abc/1");
+      const ids = new Set<string | null>();
+      for (const path of ["/v1/categories", "/v1/categories", "/healthcheck", "/v1/nowhere", "/docs"]) {
+        const res = await fetch(`${s.url}${path}`, { headers: { Authorization: `Bearer ${s.key}`, "X-Request-Id": "bad id with spaces" } });
+        ids.add(res.headers.get("X-Request-Id"));
+      }
+      expect(ids.size).toBe(5);
+      for (const id of ids) expect(id).toMatch(/^[a-z0-9-]+$/);
+      const tooLong = await fetch(`${s.url}/healthcheck`, { headers: { "X-Request-Id": "x".repeat(129) } });
+      expect(tooLong.headers.get("X-Request-Id")).not.toBe("x".repeat(129));
+      const bad = await raw(s.port, "GET /healthcheck HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n");
+      expect(bad.status).toBe(400);
+    } finally {
+      s.proc.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});

@@ -6,6 +6,7 @@
  * - The Host header is validated (400 otherwise) and the app always sees an absolute URL it can
  *   route, whatever the Host (a one-letter Host must not change the path the router finds).
  * - The peer address is recorded for rate limits (src/serve/http/client.ts).
+ * - Every response carries X-Request-Id: the client's, when it sends a safe one, else a new one.
  * - A graceful stop: no new connections, requests in flight finish (up to a timeout), then the
  *   caller closes the databases.
  */
@@ -19,6 +20,28 @@ export const MAX_REQUEST_HEAD = 1024 * 1024;
 const RUNTIME_HEAD_LIMIT = 16 * MAX_REQUEST_HEAD;
 /** The runtime's body limit: above every endpoint's cap (each refuses larger bodies itself, in JSON). */
 const RUNTIME_BODY_LIMIT = 1024 * 1024 * 1024;
+
+/** A client's X-Request-Id is kept when it is 1 to 128 characters of this set; else a new one is made. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+const BOOT = Date.now().toString(36);
+let sequence = 0;
+
+/** The request's id: the client's when it is safe, else this process's next (boot time, sequence). */
+export function requestId(sent: string | null): string {
+  return sent !== null && SAFE_REQUEST_ID.test(sent) ? sent : `${BOOT}-${process.pid.toString(36)}-${(++sequence).toString(36)}`;
+}
+
+function withId(res: Response, id: string): Response {
+  try {
+    res.headers.set("X-Request-Id", id);
+    return res;
+  } catch {
+    // immutable headers (a Response.redirect, a fetched body): a copy carries the id
+    const copy = new Response(res.body, res);
+    copy.headers.set("X-Request-Id", id);
+    return copy;
+  }
+}
 
 function json(status: number, detail: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ detail }), { status, headers: { "Content-Type": "application/json", ...RESPONSE_HEADERS, ...headers } });
@@ -73,18 +96,22 @@ export function listen(handle: (request: Request) => Response | Promise<Response
     // not async: the checks run in line and the app's promise is handed back as it is (an async
     // wrapper costs a promise and a microtask per request, about 2 µs of CPU here)
     fetch(request, srv) {
-      if (draining) return json(503, "The server is shutting down", { Connection: "close", "Retry-After": "1" });
+      if (draining) return json(503, "The server is shutting down", { Connection: "close", "Retry-After": "1", "X-Request-Id": requestId(request.headers.get("x-request-id")) });
       const host = request.headers.get("host");
-      if (host !== null && !isValidHost(host)) return json(400, "Invalid Host header");
+      if (host !== null && !isValidHost(host)) return withId(json(400, "Invalid Host header"), requestId(request.headers.get("x-request-id")));
       const raw = request.url;
       const url = canonicalUrl(raw, host, `${fallbackHost}:${srv.port}`);
-      if (url === null) return json(400, "Invalid request target");
-      if (url.length > MAX_REQUEST_HEAD) return json(414, `URI longer than ${MAX_REQUEST_HEAD} bytes`);
-      if (url === raw) return handle(request);
-      // a rebuilt request is not the one the server received: its peer is recorded with it
-      const req = new Request(url, request);
-      setPeerAddress(req, () => srv.requestIP(request)?.address);
-      return handle(req);
+      if (url === null) return withId(json(400, "Invalid request target"), requestId(request.headers.get("x-request-id")));
+      if (url.length > MAX_REQUEST_HEAD) return withId(json(414, `URI longer than ${MAX_REQUEST_HEAD} bytes`), requestId(request.headers.get("x-request-id")));
+      const id = requestId(request.headers.get("x-request-id"));
+      let req = request;
+      if (url !== raw) {
+        // a rebuilt request is not the one the server received: its peer is recorded with it
+        req = new Request(url, request);
+        setPeerAddress(req, () => srv.requestIP(request)?.address);
+      }
+      const res = handle(req);
+      return res instanceof Response ? withId(res, id) : res.then((r) => withId(r, id));
     },
   });
   setPeerSource(server);
