@@ -3,7 +3,9 @@
  * artmarket command line: serve, seed, import, keys, notices. The same entry point is compiled
  * into dist/artmarket.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { KeyError } from "./serve/accounts/keys";
 import { accountStore, SqliteAccountStore } from "./serve/accounts/store";
 import { closeDeps, createApp, openDeps } from "./serve/app";
@@ -199,7 +201,17 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case "doctor": {
-        const results = await selfCheck(dataDirFrom(flags));
+        // the default data directory (./data) is not created when it does not exist: the check
+        // extracts into a temporary one, removed afterwards; a --data or $ARTMARKET_DATA given is used
+        const given = dataDirFrom(flags);
+        const defaulted = flags.data === undefined && process.env.ARTMARKET_DATA === undefined;
+        const scratch = defaulted && !existsSync(given) ? mkdtempSync(join(tmpdir(), "artmarket-doctor-")) : null;
+        let results: Awaited<ReturnType<typeof selfCheck>>;
+        try {
+          results = await selfCheck(scratch ?? given);
+        } finally {
+          if (scratch) rmSync(scratch, { recursive: true, force: true });
+        }
         for (const r of results) out(`${r.ok ? "ok  " : "FAIL"} ${r.name}: ${r.detail}`);
         return results.every((r) => r.ok) ? 0 : 1;
       }

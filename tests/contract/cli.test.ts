@@ -132,3 +132,18 @@ describe("help, version and strict options", () => {
     });
   }
 });
+
+test("doctor without --data, where ./data does not exist, checks the native parts and creates nothing", () => {
+  const parent = tempDataDir("artmarket-doctor-test-");
+  try {
+    const missing = join(parent, "data");
+    const env = { ...process.env };
+    delete env.ARTMARKET_DATA;
+    const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), "doctor"], { cwd: parent, env, timeout: 60_000 });
+    expect(proc.exitCode).toBe(0);
+    expect(proc.stdout.toString()).toContain("sqlite-vec");
+    expect(existsSync(missing)).toBe(false);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
