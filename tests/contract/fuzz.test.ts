@@ -26,7 +26,7 @@ import { connect } from "node:net";
 import fc from "fast-check";
 import { createUserWithKey, revokeKey, type Caller } from "../../src/serve/accounts/keys";
 import { isValidHost } from "../../src/serve/http/client";
-import { RateLimiter } from "../../src/serve/http/metering";
+import { RateLimiter, type RateState } from "../../src/serve/http/metering";
 import { listen } from "../../src/serve/http/serve";
 import { collectableImageDir } from "../../src/serve/images/renditions";
 import { loadSharp } from "../../src/platform/native";
@@ -1112,9 +1112,9 @@ async function check(r: FuzzRequest): Promise<void> {
  */
 class VirtualClockLimiter extends RateLimiter {
   private now = Date.UTC(2026, 10, 26);
-  override check(caller: Caller): void {
+  override check(caller: Caller): RateState {
     this.now += 5;
-    super.check(caller, this.now);
+    return super.check(caller, this.now);
   }
 }
 

@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { connect } from "node:net";
 import { createApp } from "../../src/serve/app";
 import { accountDbPath } from "../../src/db/connection";
+import { type Caller, createUserWithKey } from "../../src/serve/accounts/keys";
 import { BodyBudget } from "../../src/serve/http/body-budget";
+import { RateLimiter } from "../../src/serve/http/metering";
 import { ECHO_LIMITS } from "../../src/serve/http/errors";
 import { MAX_REQUEST_HEAD } from "../../src/serve/http/serve";
 import { loadSharp } from "../../src/platform/native";
@@ -526,4 +528,36 @@ describe("request ids on the real server", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe("IETF RateLimit headers", () => {
+  test("authenticated responses carry RateLimit-Policy and RateLimit; a 429 too", async () => {
+    const { key } = await createUserWithKey(ctx.deps.account, "sandbox", "ratelimit headers");
+    const plan = (await (await ctx.call("/v1/plans", { key })).json()) as Json[];
+    const sandbox = plan.find((p) => p.slug === "sandbox")!;
+    const rps = Math.max(1, Math.floor(sandbox.rps_limit * sandbox.throttle_multiplier));
+    const rpm = Math.max(1, Math.floor(sandbox.rpm_limit * sandbox.throttle_multiplier));
+    // one fixed instant for every call: the second's window is the one that runs out
+    const t = Date.UTC(2026, 10, 26, 12, 0, 0, 250);
+    class Frozen extends RateLimiter {
+      override check(caller: Caller) {
+        return super.check(caller, t);
+      }
+    }
+    const app = createApp({ ...ctx.deps, limiter: new Frozen() });
+    const get = () => app.handle(new Request("http://artmarket.test/v1/categories", { headers: { Authorization: `Bearer ${key}` } }));
+    for (let i = 1; i <= rps; i++) {
+      const res = await get();
+      expect(res.status).toBe(200);
+      expect(res.headers.get("RateLimit-Policy")).toBe(`"second";q=${rps};w=1, "minute";q=${rpm};w=60`);
+      expect(res.headers.get("RateLimit")).toBe(`"second";r=${rps - i};t=1`);
+    }
+    const refused = await get();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("RateLimit")).toBe(`"second";r=0;t=1`);
+    expect(refused.headers.get("Retry-After")).toBe("1");
+    // a call without a key carries none
+    const anonymous = await app.handle(new Request("http://artmarket.test/v1/artists?limit=1"));
+    expect(anonymous.headers.get("RateLimit")).toBeNull();
+  });
 });

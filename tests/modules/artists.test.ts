@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import { createTestContext, type TestContext } from "../helpers/app";
-import { RateLimiter } from "../../src/serve/http/metering";
+import { RateLimiter, type RateState } from "../../src/serve/http/metering";
 import type { Caller } from "../../src/serve/accounts/keys";
 import { ARTIST_LIST, SORT_BY, SORTS, type SortBy } from "../../src/serve/modules/artists/fields";
 import {
@@ -90,9 +90,9 @@ const userOf = (plan: string) => (ctx.deps.account.query("SELECT id FROM users W
  */
 class PacedLimiter extends RateLimiter {
   private t = 0;
-  override check(caller: Caller): void {
+  override check(caller: Caller): RateState {
     this.t += 110;
-    super.check(caller, this.t);
+    return super.check(caller, this.t);
   }
 }
 

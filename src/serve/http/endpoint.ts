@@ -16,7 +16,7 @@ import type { MarketSnapshot } from "../snapshot";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
 import { Value } from "@sinclair/typebox/value";
 import { AUTH_PROBLEMS, forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
-import { DU_HEADERS, enforceCap, setDuHeaders, type RateLimiter } from "./metering";
+import { DU_HEADERS, enforceCap, type RateLimiter, type RateState, rateLimitHeaders, setDuHeaders } from "./metering";
 import { BodyBudget } from "./body-budget";
 import { clientAddressOf, requestOrigin } from "./client";
 import { MAX_FORM_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
@@ -180,7 +180,7 @@ export function asReply<S extends TSchema[]>(body: object, ..._schemas: S): Stat
 /** Headers on every response of the API: CORS for browsers, with the DU headers exposed. */
 export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": [...DU_HEADERS, "Retry-After"].join(", "),
+  "Access-Control-Expose-Headers": [...DU_HEADERS, "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"].join(", "),
 };
 
 const EMPTY_LIST: ParsedList = Object.freeze({ filters: [], sort: null, limit: 0, offset: 0, params: {} }) as ParsedList;
@@ -257,8 +257,9 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       const key = bearer(request);
       if (key) caller = deps.verifier.cached(key) ?? (await deps.verifier.verify(key, clientAddressOf(request, deps.config.trustProxy ?? false), false));
     }
+    let rate: RateState | undefined;
     if (caller && e.auth !== "public") {
-      deps.limiter.check(caller);
+      rate = deps.limiter.check(caller) ?? undefined;
       // The cap guards DU: calls that cost none (usage, follows, shares) are served past it, so a
       // capped caller can still read /v1/usage.
       if (price.base > 0 || price.perRecord > 0) enforceCap(caller, deps.ledger.windows(caller));
@@ -301,6 +302,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       });
       await charged.committed;
       setDuHeaders(headers, caller, du, charged);
+      if (rate) Object.assign(headers, rateLimitHeaders(rate));
     }
     if (status === 204) return new Response(null, { status, headers });
     if (body instanceof Response) {

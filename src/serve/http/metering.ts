@@ -21,10 +21,30 @@ interface Counter {
  * Fixed-window request counters per user: rps_limit × throttle_multiplier per second and
  * rpm_limit × throttle_multiplier per minute. A refused request does not count.
  */
+/** An account's request windows after a call: each window's quota, what is left, seconds to its reset. */
+export interface RateState {
+  second: { quota: number; remaining: number; reset: number };
+  minute: { quota: number; remaining: number; reset: number };
+}
+
+/**
+ * The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers): the policy of both windows,
+ * and the state of the window nearest to running out (the smaller share left).
+ */
+export function rateLimitHeaders(state: RateState): Record<string, string> {
+  const { second: s, minute: m } = state;
+  const nearest = m.remaining / m.quota < s.remaining / s.quota ? (["minute", m] as const) : (["second", s] as const);
+  return {
+    "RateLimit-Policy": `"second";q=${s.quota};w=1, "minute";q=${m.quota};w=60`,
+    RateLimit: `"${nearest[0]}";r=${nearest[1].remaining};t=${nearest[1].reset}`,
+  };
+}
+
 export class RateLimiter {
   private readonly counters = new Map<number, Counter>();
 
-  check(caller: Caller, now: number = Date.now()): void {
+  /** Counts the call, or throws 429 (with Retry-After and the RateLimit headers); returns the windows' state. */
+  check(caller: Caller, now: number = Date.now()): RateState {
     const plan = caller.plan;
     const rps = Math.max(1, Math.floor(plan.rps_limit * plan.throttle_multiplier));
     const rpm = Math.max(1, Math.floor(plan.rpm_limit * plan.throttle_multiplier));
@@ -43,18 +63,21 @@ export class RateLimiter {
       c.minute = minute;
       c.perMinute = 0;
     }
+    const state = (): RateState => ({
+      second: { quota: rps, remaining: Math.max(0, rps - c.perSecond), reset: Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000)) },
+      minute: { quota: rpm, remaining: Math.max(0, rpm - c.perMinute), reset: Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)) },
+    });
     if (c.perSecond >= rps) {
-      throw new HttpError(429, `Rate limit exceeded: ${rps} requests per second`, {
-        "Retry-After": String(Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000))),
-      });
+      const s = state();
+      throw new HttpError(429, `Rate limit exceeded: ${rps} requests per second`, { "Retry-After": String(s.second.reset), ...rateLimitHeaders(s) });
     }
     if (c.perMinute >= rpm) {
-      throw new HttpError(429, `Rate limit exceeded: ${rpm} requests per minute`, {
-        "Retry-After": String(Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000))),
-      });
+      const s = state();
+      throw new HttpError(429, `Rate limit exceeded: ${rpm} requests per minute`, { "Retry-After": String(s.minute.reset), ...rateLimitHeaders(s) });
     }
     c.perSecond++;
     c.perMinute++;
+    return state();
   }
 }
 
