@@ -2,8 +2,8 @@
  * Command-line flags and environment, parsed once into a frozen object.
  * A bad flag ends the program with a clear message (ConfigError), never a stack trace.
  */
-import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { parseCidr } from "./address-guard";
 
 export class ConfigError extends Error {}
 
@@ -129,13 +129,7 @@ export function demoMarketFrom(env: Record<string, string | undefined> = process
   return { scale: scale as Scale, embed: /^(1|true)$/i.test(embedRaw) };
 }
 
-/** `a.b.c.d/n` (n 0..32) or an IPv6 address with `/n` (n 0..128). */
+/** `a.b.c.d/n` (n 0..32) or an IPv6 address with `/n` (n 0..128): what the fetch guard's allow list takes. */
 export function isCidr(text: string): boolean {
-  const slash = text.lastIndexOf("/");
-  if (slash < 0) return false;
-  const addr = text.slice(0, slash);
-  const bits = text.slice(slash + 1);
-  if (!/^\d{1,3}$/.test(bits)) return false;
-  const kind = isIP(addr);
-  return (kind === 4 && Number(bits) <= 32) || (kind === 6 && Number(bits) <= 128);
+  return parseCidr(text) !== null;
 }

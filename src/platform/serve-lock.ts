@@ -62,14 +62,3 @@ export function heldBy(dataDir: string): number | null {
     return null;
   }
 }
-
-/** Whether a server holds `dataDir` now (for commands that must not run beside one). */
-export function isDataDirHeld(dataDir: string): boolean {
-  try {
-    holdDataDir(dataDir).release();
-    return false;
-  } catch (err) {
-    if (err instanceof DataDirHeld) return true;
-    throw err;
-  }
-}

@@ -1,12 +1,12 @@
 /**
- * The address classification behind image_url fetching (src/serve/images/address-guard.ts): IPv4 and
+ * The address classification behind image_url fetching (src/platform/address-guard.ts): IPv4 and
  * IPv6 special ranges and their boundaries, IPv4-mapped, NAT64 and 6to4 forms judged by the IPv4
  * address they carry, text that is no address, CIDR parsing and the operator's allow list. Pure
  * functions: nothing here touches the network.
  */
 import { describe, expect, test } from "bun:test";
 import { isCidr } from "../../src/platform/config";
-import { allowedBy, isFetchableAddress, isForbiddenAddress, parseCidr, parseIp } from "../../src/serve/images/address-guard";
+import { allowedBy, isFetchableAddress, isForbiddenAddress, parseCidr, parseIp } from "../../src/platform/address-guard";
 
 const verdicts = (ips: string[]) => Object.fromEntries(ips.map((ip) => [ip, isForbiddenAddress(ip)]));
 const all = (ips: string[], value: boolean) => Object.fromEntries(ips.map((ip) => [ip, value]));

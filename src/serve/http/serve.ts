@@ -60,6 +60,8 @@ function raiseHeadLimit(): void {
  * drops again: the router reads the path from the fifth character after "//" on.
  */
 export function canonicalUrl(raw: string, host: string | null, fallbackHost: string): string | null {
+  // the usual request: already http://<Host>/path, nothing to build
+  if (host !== null && host.length >= 4 && raw.startsWith("http://") && raw.startsWith(host, 7) && raw.charCodeAt(7 + host.length) === 47) return raw;
   let path = raw;
   if (/^[a-z]+:\/\//i.test(raw)) {
     const slash = raw.indexOf("/", raw.indexOf("//") + 2);

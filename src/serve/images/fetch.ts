@@ -9,7 +9,7 @@
  *
  * Internal addresses are refused (SSRF): before each request, the first and every redirect hop,
  * the host is resolved (a literal IP as WHATWG URL normalised it, else DNS `lookup` with
- * `all: true`) and every address it resolves to must be public (src/serve/images/address-guard.ts) or
+ * `all: true`) and every address it resolves to must be public (src/platform/address-guard.ts) or
  * covered by the operator's allow list (`--fetch-allow` / ARTMARKET_FETCH_ALLOW, CIDR ranges,
  * passed in as `limits.allow`); otherwise 422 fetch_forbidden_address with `ctx.address`, and no
  * connection is made. For http the request then goes to the checked IP itself (the URL's host
@@ -24,7 +24,7 @@ import { lookup } from "node:dns/promises";
 import { HttpError, ValidationFailed, issue } from "../http/errors";
 import { readStreamCapped } from "../http/multipart";
 import type { Sharp } from "../../platform/native";
-import { isFetchableAddress, parseIp } from "./address-guard";
+import { isFetchableAddress, parseIp } from "../../platform/address-guard";
 import { checkUpload, MAX_UPLOAD_BYTES, type CheckedImage } from "./upload";
 
 export interface FetchLimits {
