@@ -561,3 +561,13 @@ describe("IETF RateLimit headers", () => {
     expect(anonymous.headers.get("RateLimit")).toBeNull();
   });
 });
+
+test("/openapi.json documents the RateLimit headers and X-Request-Id", async () => {
+  const doc = (await (await ctx.call("/openapi.json")).json()) as Json;
+  const op = doc.paths["/v1/categories"].get;
+  expect(Object.keys(op.responses["200"].headers)).toEqual(expect.arrayContaining(["X-Request-Id", "RateLimit-Policy", "RateLimit", "X-Service-DataUnits"]));
+  expect(Object.keys(op.responses["429"].headers)).toEqual(expect.arrayContaining(["Retry-After", "RateLimit-Policy", "RateLimit"]));
+  const health = doc.paths["/healthcheck"].get.responses["200"].headers;
+  expect(Object.keys(health)).toContain("X-Request-Id");
+  expect(Object.keys(health)).not.toContain("RateLimit");
+});

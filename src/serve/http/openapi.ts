@@ -184,16 +184,33 @@ const RETRY_AFTER = {
   "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer", minimum: 1 } },
 };
 
+const REQUEST_ID_DOCS = {
+  "X-Request-Id": { description: "the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one", schema: { type: "string" } },
+};
+
+/** The IETF RateLimit headers of a call the rate limiter counted (routes that take a key). */
+const RATE_LIMIT_DOCS = {
+  "RateLimit-Policy": { description: 'the account\'s windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60', schema: { type: "string" } },
+  RateLimit: { description: 'the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset>', schema: { type: "string" } },
+};
+
 const DU_HEADER_DOCS = {
+  ...REQUEST_ID_DOCS,
+  ...RATE_LIMIT_DOCS,
   "X-Service-DataUnits": { description: "DU cost of this call", schema: { type: "number" } },
   "X-Service-DataUnits-Remaining": { description: "DU remaining in the current entitlement period", schema: { type: "number" } },
   "X-Service-DataUnits-Period-End": { description: "last day of the current period", schema: { type: "string", format: "date" } },
 };
 
 /** On the public routes the DU headers come only with a valid key (the call is then an authenticated one, at 0 DU). */
-const PUBLIC_DU_HEADER_DOCS = Object.fromEntries(
-  Object.entries(DU_HEADER_DOCS).map(([name, h]) => [name, { ...h, description: `${h.description}; only when a valid bearer key is sent` }]),
-);
+const PUBLIC_DU_HEADER_DOCS = {
+  ...REQUEST_ID_DOCS,
+  ...Object.fromEntries(
+    Object.entries(DU_HEADER_DOCS)
+      .filter(([name]) => name.startsWith("X-Service-DataUnits"))
+      .map(([name, h]) => [name, { ...h, description: `${h.description}; only when a valid bearer key is sent` }]),
+  ),
+};
 
 export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { version: string; serverUrl?: string }): Json {
   const components: Record<string, Json> = { ...ERROR_SCHEMAS };
@@ -223,11 +240,10 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
     }
     if (e.auth !== "public") {
       responses["401"] = errorResponse("No, malformed, unknown or revoked API key (the detail says which, and how to get a key)");
-      responses["429"] = errorResponse(
-        "Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry)",
-        "ErrorResponse",
-        RETRY_AFTER,
-      );
+      responses["429"] = errorResponse("Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry)", "ErrorResponse", {
+        ...RETRY_AFTER,
+        ...RATE_LIMIT_DOCS,
+      });
     }
     if (e.entitlement) responses["403"] = errorResponse("The caller's plan does not include this resource");
     if (pathNames.length) responses["404"] = errorResponse("Not found, or not accessible to the caller");
