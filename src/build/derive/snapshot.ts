@@ -24,7 +24,7 @@ import { openSnapshotReader } from "./artist-pool";
  * `keepUnique` leaves UNIQUE indexes in place (they check the rows as they come). A table of an
  * attached file is named with its schema ("works.src_artworks").
  */
-export function deferIndexes(db: Database, tables: string[], options: { keepUnique?: boolean } = {}): () => void {
+export function deferIndexes(db: Database, tables: string[], options: { keepUnique?: boolean } = {}): (onIndex?: (done: number, total: number) => void) => void {
   const rows: { schema: string; name: string; sql: string }[] = [];
   for (const qualified of tables) {
     const [schema, table] = qualified.includes(".") ? (qualified.split(".") as [string, string]) : ["main", qualified];
@@ -39,9 +39,12 @@ export function deferIndexes(db: Database, tables: string[], options: { keepUniq
     }
   }
   for (const r of rows) db.run(`DROP INDEX "${r.schema}"."${r.name}"`);
-  return () => {
+  return (onIndex) => {
     withSortRuns(db, () => {
-      for (const r of rows) db.run(r.sql);
+      rows.forEach((r, i) => {
+        db.run(r.sql);
+        onIndex?.(i + 1, rows.length);
+      });
     });
   };
 }

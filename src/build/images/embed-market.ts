@@ -208,6 +208,9 @@ class EmbedPool {
   private wake: (() => void) | null = null;
   /** The last artwork id sent (rows after it are still to be read). */
   lastSent = Number.MIN_SAFE_INTEGER;
+  /** Rows the workers have embedded so far (staged or not), and who hears of each batch back (progress). */
+  finished = 0;
+  onFinished: ((rows: number) => void) | null = null;
   readonly started = performance.now();
 
   constructor(dataDir: string, count: number) {
@@ -221,7 +224,10 @@ class EmbedPool {
         if (msg.error !== undefined) this.error ??= new Error(`embedding worker: ${msg.error}`);
         else {
           this.back.set(msg.batch, { vectors: msg.vectors!, ok: msg.ok! });
-          this.outstanding[this.sent.get(msg.batch)!.worker]!--;
+          const sent = this.sent.get(msg.batch)!;
+          this.outstanding[sent.worker]!--;
+          this.finished += sent.rows.length;
+          this.onFinished?.(this.finished);
         }
         this.wake?.();
       };
@@ -358,17 +364,22 @@ export async function embedMarket(
         });
       })();
       done += rows.length;
-      onProgress?.("embed images", done, total);
+      if (!pooled) onProgress?.("embed images", done, total);
     };
     const workers = options.workers ?? (total >= MIN_IMAGES_FOR_WORKERS ? Math.max(1, availableParallelism()) : 0);
     const started = options.started as (StartedEmbedding & { pool: EmbedPool }) | null | undefined;
     let embedStart = t0;
-    if (started || (workers > 0 && total > 0)) {
+    const pooled = Boolean(started || (workers > 0 && total > 0));
+    if (pooled) {
       const pool = started?.pool ?? new EmbedPool(dataDir, workers);
       embedStart = Math.min(t0, pool.started);
+      // progress as the workers finish batches (those done beside the derivation count at once)
+      pool.onFinished = (rows) => onProgress?.("embed images", Math.min(rows, total), total);
+      pool.onFinished(pool.finished);
       try {
         await pool.drain(db, stage);
       } finally {
+        pool.onFinished = null;
         pool.close();
       }
     } else await embedInProcess(db, dataDir, Math.max(1, options.concurrency ?? Math.max(2, availableParallelism())), stage);

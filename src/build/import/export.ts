@@ -87,10 +87,13 @@ export async function exportMarket(dataDir: string, toDir: string, options: Expo
     const run = async (name: RecordName, sql: string, map: (row: any) => Rec | null) => {
       const phase = progress.phase(name);
       const w = new RecordWriter(join(out, `${name}.${format}`), name, csv);
+      let read = 0;
       for (const row of db.query(sql).iterate()) {
         const rec = map(row);
         if (rec) w.write(rec);
+        if (++read % 8192 === 0) phase.tick(w.count);
       }
+      phase.tick(w.count);
       await w.end();
       files.push({ file: `${name}.${format}`, records: w.count });
       phase.end();

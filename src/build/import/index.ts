@@ -251,9 +251,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const onPhase = options.onPhase;
   if (onPhase) {
     const phase = progress.phase.bind(progress);
-    progress.phase = (name: string, total?: number) => {
+    progress.phase = (name, total, options) => {
       onPhase(name);
-      return phase(name, total);
+      return phase(name, total, options);
     };
   }
   const dataDir = resolve(options.dataDir);
@@ -274,7 +274,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   attachNewWorks(db, tmp);
   const summaries: FileSummary[] = [];
   let loadSeconds = 0;
-  let counts: Record<string, number> = {};
+  const counts: Record<string, number> = {};
   let derived = { estimated: 0, pairs: 0 };
   let embed: EmbedMarketSummary | null = null;
   try {
@@ -292,7 +292,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
       phase.end();
     }
     phase = progress.phase("indexes");
-    restore();
+    restore((done, total) => phase.tick(done, total));
     phase.end();
 
     const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
@@ -605,7 +605,7 @@ class Importer {
     const summary: FileSummary = { file: fileName, accepted: 0, rejected: 0 };
     this.ctx.summaries.push(summary);
     const size = statSync(file.path).size;
-    const phase = this.ctx.progress.phase(fileName, size);
+    const phase = this.ctx.progress.phase(fileName, size, { unit: "bytes" });
     const reject = (line: number, reason: string, row: unknown) => {
       summary.rejected++;
       this.ctx.report.add(fileName, line, reason, row);

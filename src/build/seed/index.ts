@@ -138,7 +138,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
 
     detail.generate.tables = progress.elapsed();
     phase = progress.phase("indexes");
-    restore();
+    restore((done, total) => phase.tick(done, total));
     phase.end();
     detail.generate.indexes = progress.elapsed() - detail.generate.tables;
     const generated = progress.elapsed();

@@ -8,10 +8,18 @@ import { Type as t, type Static, type TSchema } from "@sinclair/typebox";
 const num = (description: string) => t.Union([t.Number(), t.Null()], { description });
 const int = (description: string) => t.Union([t.Integer(), t.Null()], { description });
 
+/** `extrapolated` of an artist index point (the chart's and artist_index_chart's). */
+const EXTRAPOLATED = t.Boolean({
+  description:
+    "true for a point dated before the artist's first priced lot (the first sold lot with a hammer price; every point when the artist has none): " +
+    "its value is carried back by the index model from later sales, not measured on a sale of the artist's; false from that lot's day on",
+});
+
 export const ChartPointSchema = t.Object(
   {
     time: t.String({ format: "date", description: "YYYY-MM-DD (the first of the month for monthly points)" }),
-    value: t.Number(),
+    value: t.Number({ description: "the artist index: price of a typical work, USD" }),
+    extrapolated: EXTRAPOLATED,
   },
   { $id: "ArtistIndexPoint" },
 );
@@ -136,8 +144,11 @@ export const ArtistStatsResponse = t.Object(
 export const ArtistChartResponse = t.Object(
   {
     resolution: t.Union([t.Literal("daily"), t.Literal("monthly"), t.Literal("yearly")]),
-    unit: t.String(),
-    currency: t.String(),
+    unit: t.String({ description: "unit of the values: USD (US dollars)" }),
+    currency: t.String({
+      description:
+        "currency of the values (value, value_low, value_high): always USD, the index being built from the lots' prices in US dollars (each at its sale day's reference rate)",
+    }),
     series: t.Array(
       t.Object({
         id: t.String(),
@@ -145,9 +156,10 @@ export const ArtistChartResponse = t.Object(
         data: t.Array(
           t.Object({
             time: t.String({ format: "date" }),
-            value: t.Number(),
+            value: t.Number({ description: "the artist index: price of a typical work, USD" }),
             value_low: t.Optional(t.Number({ description: "low end of the central 80 % band" })),
             value_high: t.Optional(t.Number({ description: "high end of the central 80 % band" })),
+            extrapolated: EXTRAPOLATED,
           }),
         ),
       }),
@@ -211,7 +223,7 @@ const careerPath = ($id: string, unit: string, what: string) =>
   t.Object(
     {
       artist_id: t.Integer(),
-      unit: t.Literal(unit),
+      unit: t.Literal(unit, { description: unit === "USD" ? "unit of the values: USD (US dollars)" : `unit of the values: ${unit} (a count)` }),
       items: t.Array(
         t.Object({
           medium: t.String(),

@@ -90,15 +90,42 @@ function monthsFrom(start: string, n: number): string[] {
 }
 
 /** The monthly index as chart points; months without a value (NaN) are left out. */
-function indexPoints(start: string, points: Float64Array): { time: string; value: number }[] {
+function indexPoints(start: string, points: Float64Array, firstPriced: string | null): { time: string; value: number; extrapolated: boolean }[] {
   const labels = monthsFrom(start, points.length);
-  const out: { time: string; value: number }[] = [];
+  const out: { time: string; value: number; extrapolated: boolean }[] = [];
   for (let i = 0; i < points.length; i++) {
     const v = points[i]!;
-    if (Number.isFinite(v)) out.push({ time: labels[i]!, value: Math.round(v * 100) / 100 });
+    if (Number.isFinite(v)) out.push({ time: labels[i]!, value: Math.round(v * 100) / 100, extrapolated: extrapolated(labels[i]!, firstPriced) });
   }
   return out;
 }
+
+/**
+ * The day (YYYY-MM-DD) of each artist's first priced lot (sold, with a hammer price), null for an
+ * artist without one: one probe of lots_artist_date (artist_id, sale_datetime) per artist, read
+ * in date order up to the first priced lot. The unary + keeps the planner off the status and
+ * price indexes, which would read every priced lot of the market.
+ */
+function firstPricedDays(db: Database, ids: readonly number[]): Map<number, string | null> {
+  if (ids.length === 0) return new Map();
+  const rows = db
+    .query<{ id: number; day: string | null }, [string]>(
+      `SELECT j.value AS id,
+              (SELECT strftime('%Y-%m-%d', l.sale_datetime, 'unixepoch') FROM lots l
+                WHERE l.artist_id = j.value AND +l.status = 'sold' AND +l.hammer_usd_cents > 0
+                ORDER BY l.sale_datetime LIMIT 1) AS day
+         FROM json_each(?) j`,
+    )
+    .all(JSON.stringify(ids));
+  return new Map(rows.map((r) => [r.id, r.day]));
+}
+
+/**
+ * Whether an index point dated `time` (YYYY-MM-DD) lies before the artist's first priced lot: its
+ * value is carried back from later sales by the index model, not measured on a sale of the
+ * artist's (every point, for an artist without a priced lot).
+ */
+const extrapolated = (time: string, firstPriced: string | null): boolean => firstPriced === null || time < firstPriced;
 
 interface ChartRow {
   artist_id: number;
@@ -114,6 +141,7 @@ function present(db: Database, rows: ArtistRow[], view: ArtistView): Record<stri
   const ids = rows.map((r) => r.id);
   let charts = new Map<number, ChartRow>();
   let followed = new Set<number>();
+  let firstPriced = new Map<number, string | null>();
   if (full) {
     const marks = ids.map(() => "?").join(",");
     const cols = view.includeChart ? "artist_id, start_month, vector, points" : "artist_id, start_month, vector";
@@ -124,6 +152,7 @@ function present(db: Database, rows: ArtistRow[], view: ArtistView): Record<stri
         .map((c) => [c.artist_id, c]),
     );
     followed = followedAmong(db, view.userId, "artist", ids);
+    if (view.includeChart) firstPriced = firstPricedDays(db, ids);
   }
   return rows.map((r) => {
     const photo = r.photo_image_id === null ? null : view.signer.url(r.photo_image_id, 240, view.image, view.origin);
@@ -136,7 +165,7 @@ function present(db: Database, rows: ArtistRow[], view: ArtistView): Record<stri
     const chart = charts.get(r.id);
     const all: Record<string, unknown> = {
       ...r,
-      artist_index_chart: view.includeChart ? (chart?.points ? indexPoints(chart.start_month, unpackSeries(chart.points)) : []) : undefined,
+      artist_index_chart: view.includeChart ? (chart?.points ? indexPoints(chart.start_month, unpackSeries(chart.points), firstPriced.get(r.id) ?? null) : []) : undefined,
       artist_index_vector: chart ? Array.from(float32s(chart.vector), (x) => round(x, 6)) : null,
       is_followed: followed.has(r.id),
       photo_thumbnail_url: photo,
@@ -449,11 +478,15 @@ interface Point {
   value: number;
   value_low?: number;
   value_high?: number;
+  extrapolated: boolean;
 }
 
-/** A chart point, its central 80 % band exp(log value ± Z80 · stderr) where the standard error is known. */
-function point(time: string, value: number, se: number): Point {
-  const p: Point = { time, value: round(value, 2) };
+/**
+ * A chart point, its central 80 % band exp(log value ± Z80 · stderr) where the standard error is
+ * known, flagged when it lies before the artist's first priced lot (`firstPriced`).
+ */
+function chartPoint(time: string, value: number, se: number, firstPriced: string | null): Point {
+  const p: Point = { time, value: round(value, 2), extrapolated: extrapolated(time, firstPriced) };
   if (Number.isFinite(se) && se >= 0) {
     p.value_low = round(value * Math.exp(-Z80 * se), 2);
     p.value_high = round(value * Math.exp(Z80 * se), 2);
@@ -471,6 +504,8 @@ export function artistChart(db: Database, id: number, resolution: Resolution) {
     .get(id);
   const data: Point[] = [];
   if (chart) {
+    const firstPriced = firstPricedDays(db, [id]).get(id) ?? null;
+    const point = (time: string, value: number, se: number) => chartPoint(time, value, se, firstPriced);
     const values = unpackSeries(chart.points);
     const errs = unpackSeries(chart.stderr);
     const n = values.length;

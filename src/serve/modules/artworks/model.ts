@@ -93,16 +93,25 @@ export const ArtworkSchema = t.Object(
     last_lot_status: oneOf(LOT_STATUSES, "outcome of the most recent lot"),
     date_last_upcoming: date("date of the most recent upcoming lot"),
     date_last_sold: date("date of the most recent sale"),
-    currency: t.String({ description: "native currency: the currency of the most recent lot" }),
+    currency: t.String({
+      description:
+        "the native currency of the work's most recent lot: the currency of the sale it was offered in (the same as price.currency); USD for a work never offered. " +
+        "Not the currency of the estimate fields: see current_estimated_price_currency",
+    }),
     current_estimated_price: num("the service's estimate of the hammer price today, USD (the median of the prediction); null without a prediction"),
     current_estimated_price_min: num("low end of the central 80 % prediction interval, USD"),
     current_estimated_price_max: num("high end of the central 80 % prediction interval, USD"),
-    current_estimated_price_currency: t.Literal("USD", { description: "the currency of the estimate fields and price changes: always USD" }),
+    current_estimated_price_currency: t.Literal("USD", {
+      description:
+        "the currency of current_estimated_price, its _min and _max and price_change_12mo and _24mo: always USD (US dollars), whatever the native currency of the work's lots",
+    }),
     price_momentum_12mo: num("change of the artist's price index over 12 months, a fraction clipped to -1..1"),
     price_change_12mo: num("estimate now minus the estimate 12 months ago, USD"),
     price_momentum_24mo: num("change of the artist's price index over 24 months, a fraction clipped to -1..1"),
     price_change_24mo: num("estimate now minus the estimate 24 months ago, USD"),
-    preferred_currency: t.Optional(t.String({ description: "the preferred_currency asked for" })),
+    preferred_currency: t.Optional(
+      t.String({ description: "the preferred_currency asked for (ISO 4217 code): the currency of the *_preferred fields, converted from USD at the market's as-of date" }),
+    ),
     current_estimated_price_preferred: preferred("current_estimated_price"),
     current_estimated_price_min_preferred: preferred("current_estimated_price_min"),
     current_estimated_price_max_preferred: preferred("current_estimated_price_max"),

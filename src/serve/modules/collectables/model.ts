@@ -38,7 +38,7 @@ export const AcquiredSchema = t.Object(
   {
     date: date("date of the acquisition"),
     price: num("price paid, in `currency`"),
-    currency: str("currency of the price (one of the 16 supported codes)"),
+    currency: str("the currency of price, as the owner gave it (ISO 4217, one of the 16 supported codes; USD for a price given without one); null without a price"),
     price_usd: num("the price in USD at the reference rate of the acquisition date (of the market's as-of date when the date is unknown)"),
     location: str("where the work was acquired"),
     source_type: str("how it was acquired, free text (for example auction, gallery, private, inheritance)"),
@@ -58,7 +58,7 @@ export const AppraisalSchema = t.Object(
     id: t.Integer(),
     type: t.String({ description: "kind of appraisal, free text (for example insurance, fair market value)" }),
     value: t.Number({ description: "appraised value, in `currency`" }),
-    currency: t.String({ description: "currency of the value" }),
+    currency: t.String({ description: "the currency of value, as the owner gave it (ISO 4217, one of the 16 supported codes; USD when not given)" }),
     value_usd: t.Number({ description: "the value in USD at the reference rate of the appraisal date" }),
     date: t.String({ format: "date" }),
     company_name: str("who appraised the work"),
@@ -83,7 +83,7 @@ export const CollectableSaleSchema = t.Object(
   {
     id: t.Integer(),
     value: t.Number({ description: "sale price, in `currency`" }),
-    currency: t.String({ description: "currency of the value (USD when not given)" }),
+    currency: t.String({ description: "the currency of value, as the owner gave it (ISO 4217, one of the 16 supported codes; USD when not given)" }),
     value_usd: t.Number({ description: "the value in USD at the reference rate of the sale date" }),
     date: t.String({ format: "date" }),
     location: str("where the sale took place"),
@@ -133,7 +133,9 @@ export const CollectableSchema = t.Object(
     suggested_artwork_id: int("the market artwork the record was seeded from or linked to"),
     creation_year: int("year the work was made"),
     current_estimated_price: num("the value in effect, USD: see current_price_source and docs/api-collectables.md; null when nothing is known"),
-    current_estimated_price_currency: t.Literal("USD"),
+    current_estimated_price_currency: t.Literal("USD", {
+      description: "the currency of current_estimated_price and machine_estimated_price: always USD (US dollars), whatever the currencies of the owner's own amounts",
+    }),
     current_price_source: nullable(oneOf(PRICE_SOURCES), "which value current_estimated_price is: manual, acquisition or machine"),
     machine_estimated_price: num("the market's estimate for the work, USD; null when the market knows no estimated work by the artist"),
     machine_estimate_basis: nullable(
@@ -196,7 +198,7 @@ const year = () => t.Integer({ minimum: 0, maximum: 2100 });
 const size = () => t.Number({ minimum: 0, maximum: 100000 });
 const refIds = (description: string) => t.Array(t.Integer({ minimum: 1 }), { maxItems: MAX_REFERENCE_IDS, description });
 const dateInput = (description: string) => t.String({ maxLength: 10, description: `${description} (YYYY-MM-DD)` });
-const currency = () => t.String({ description: `currency code: ${CURRENCY_CODES.join(", ")}` });
+const currency = (of: string) => t.String({ description: `the currency of ${of}, a code: ${CURRENCY_CODES.join(", ")}` });
 
 /** Fields a PATCH may set; the same names the record shows. */
 const updatable = {
@@ -276,7 +278,7 @@ export const AcquiredUpdateInput = t.Object(
   {
     date: t.Optional(nullable(dateInput("date of the acquisition"))),
     price: t.Optional(nullable(money("price paid"))),
-    currency: t.Optional(nullable(currency())),
+    currency: t.Optional(nullable(currency("price"), `the currency of price, a code: ${CURRENCY_CODES.join(", ")}; null clears it (a price without one is in USD)`)),
     location: optText(500),
     source_type: optText(100),
     seller_name: optText(500),
@@ -292,7 +294,7 @@ export const AppraisalCreateInput = t.Object(
   {
     type: text(100, "kind of appraisal, free text (for example insurance, fair market value)"),
     value: money("appraised value, in currency"),
-    currency: t.Optional(currency()),
+    currency: t.Optional(currency("value")),
     date: dateInput("date of the appraisal"),
     company_name: optText(500),
     is_best_guess: t.Optional(t.Boolean()),
@@ -304,7 +306,7 @@ export const AppraisalUpdateInput = t.Object(
   {
     type: t.Optional(text(100)),
     value: t.Optional(money("appraised value")),
-    currency: t.Optional(currency()),
+    currency: t.Optional(currency("value")),
     date: t.Optional(dateInput("date of the appraisal")),
     company_name: optText(500),
     is_best_guess: t.Optional(t.Boolean()),
@@ -337,7 +339,7 @@ export const ProvenanceUpdateInput = t.Object(
 export const CollectableSaleCreateInput = t.Object(
   {
     value: money("sale price, in currency"),
-    currency: t.Optional(currency()),
+    currency: t.Optional(currency("value")),
     date: dateInput("date of the sale"),
     location: optText(500),
     type: optText(100),
@@ -350,7 +352,7 @@ export const CollectableSaleCreateInput = t.Object(
 export const CollectableSaleUpdateInput = t.Object(
   {
     value: t.Optional(money("sale price")),
-    currency: t.Optional(currency()),
+    currency: t.Optional(currency("value")),
     date: t.Optional(dateInput("date of the sale")),
     location: optText(500),
     type: optText(100),

@@ -14,16 +14,20 @@ const money = (what: string) => t.Union([t.Number(), t.Null()], { description: w
 
 export const PriceSchema = t.Object(
   {
-    currency: t.String({ description: "native sale currency code" }),
+    currency: t.String({
+      description: "the lot's native currency: the currency of the sale it was offered in (ISO 4217 code), in which hammer, the estimates and premium are given",
+    }),
     hammer: money("hammer price in the sale currency; null unless sold"),
     hammer_estimate_min: money("low estimate, sale currency"),
     hammer_estimate_max: money("high estimate, sale currency"),
     premium: money("price with buyer's premium, sale currency; null unless sold"),
-    hammer_usd: money("hammer in USD at the sale day's reference rate"),
-    hammer_estimate_min_usd: money("low estimate in USD"),
-    hammer_estimate_max_usd: money("high estimate in USD"),
-    premium_usd: money("price with buyer's premium in USD"),
-    preferred_currency: t.Optional(t.String({ description: "the preferred_currency asked for" })),
+    hammer_usd: money("hammer in US dollars (USD) at the sale day's reference rate"),
+    hammer_estimate_min_usd: money("low estimate in US dollars (USD) at the sale day's reference rate"),
+    hammer_estimate_max_usd: money("high estimate in US dollars (USD) at the sale day's reference rate"),
+    premium_usd: money("price with buyer's premium in US dollars (USD) at the sale day's reference rate"),
+    preferred_currency: t.Optional(
+      t.String({ description: "the preferred_currency asked for (ISO 4217 code): the currency of the *_preferred amounts, converted from USD at the sale day's reference rate" }),
+    ),
     hammer_preferred: t.Optional(money("hammer in the preferred currency")),
     hammer_estimate_min_preferred: t.Optional(money("low estimate in the preferred currency")),
     hammer_estimate_max_preferred: t.Optional(money("high estimate in the preferred currency")),

@@ -9,7 +9,7 @@ export const PlanSchema = t.Object(
     rps_limit: t.Integer(),
     rpm_limit: t.Integer(),
     throttle_multiplier: t.Number(),
-    price_usd: t.Number(),
+    price_usd: t.Number({ description: "the plan's price for one period (period_days), in US dollars (USD)" }),
     features: t.Record(t.String(), t.Unknown(), { description: "entitlements and the daily, monthly and API-pool windows" }),
   },
   { $id: "PlanSchema" },
