@@ -69,7 +69,7 @@ const probeFail = defineEndpoint({
   },
 });
 
-const probes: Endpoint[] = [probeList, probeAnalytics, probeArtworks, probeFail];
+const probes: Endpoint[] = [probeList, probeAnalytics, probeArtworks, probeFail].map((p, i) => ({ ...p, operationId: `probe${i}` }));
 
 let ctx: TestContext;
 let app: ReturnType<typeof createApp>;

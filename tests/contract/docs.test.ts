@@ -99,6 +99,15 @@ describe("/docs", () => {
     expect(doc.openapi).toBe("3.1.0");
   });
 
+  test("Try it starts with the bearer key selected: the page names the document's bearer scheme as the preferred one", async () => {
+    const config = JSON.parse(/data-configuration='([^']*)'/.exec(html)![1]!);
+    expect(config.authentication).toEqual({ preferredSecurityScheme: "bearerAuth" });
+    const doc = (await (await ctx.call("/openapi.json", { key: null })).json()) as { components: { securitySchemes: Record<string, unknown> }; info: { description: string } };
+    expect(doc.components.securitySchemes[config.authentication.preferredSecurityScheme]).toMatchObject({ type: "http", scheme: "bearer" });
+    // the page's introduction (the document's) says where a key comes from
+    expect(doc.info.description).toContain("artmarket keys create --plan SLUG");
+  });
+
   test("the plugin's own 3.0.3 document is not offered: /docs/json redirects to /openapi.json", async () => {
     const res = await ctx.call("/docs/json", { key: null });
     expect(res.status).toBe(308);

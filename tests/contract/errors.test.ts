@@ -15,6 +15,7 @@ afterAll(() => ctx.close());
 const probeBody = defineEndpoint({
   method: "POST",
   path: "/v1/artworks/share",
+  operationId: "probeBody",
   summary: "probe body",
   tag: "Test",
   auth: "required",

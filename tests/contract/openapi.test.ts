@@ -12,6 +12,7 @@
  * public schemas, 204s, list grammar, TypeBox references), so they bite before such endpoints exist.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Type as t } from "@sinclair/typebox";
 import Ajv2020 from "ajv/dist/2020.js";
@@ -22,6 +23,7 @@ import { buildOpenApi } from "../../src/serve/http/openapi";
 import { PRICES } from "../../src/serve/http/pricing";
 import { T } from "../../src/serve/query/grammar";
 import { VERSION } from "../../src/platform/version";
+import { createApp } from "../../src/serve/app";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 type Json = Record<string, any>;
@@ -48,6 +50,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "GET",
       path: "/v1/artists",
+      operationId: "listArtists",
       summary: "Artist list",
       tag: "Artists",
       auth: "optional",
@@ -71,6 +74,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "GET",
       path: "/v1/artists/{artist_id}",
+      operationId: "getArtist",
       summary: "One artist",
       tag: "Artists",
       auth: "optional",
@@ -81,6 +85,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "GET",
       path: "/v1/artists/{artist_id}/chart",
+      operationId: "getArtistChart",
       summary: "Artist chart",
       tag: "Artists",
       auth: "required",
@@ -93,6 +98,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "POST",
       path: "/v1/artists/{artist_id}/follow",
+      operationId: "followArtist",
       summary: "Follow",
       tag: "Artists",
       auth: "required",
@@ -103,6 +109,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "GET",
       path: "/v1/lots/shared/{token}",
+      operationId: "getSharedLots",
       summary: "Shared lots",
       tag: "Lots",
       auth: "public",
@@ -114,6 +121,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
       // pathParams names only one of the two template parameters: both must still be declared.
       method: "PATCH",
       path: "/v1/collectables/{collectable_id}/appraisals/{appraisal_id}",
+      operationId: "updateCollectableAppraisal",
       summary: "Update an appraisal",
       tag: "Collectables",
       auth: "required",
@@ -127,6 +135,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
       // a multipart form: text fields and a file part
       method: "PUT",
       path: "/v1/collectables/{collectable_id}/image",
+      operationId: "uploadCollectableImage",
       summary: "Upload an image",
       tag: "Collectables",
       auth: "required",
@@ -357,6 +366,77 @@ function documentSuite(name: string, get: () => { doc: Json; endpoints: readonly
         expect(op.description).toContain(" DU.");
       }
     });
+
+    test("every operation has its declared operationId: unique, camelCase, none generated from the path", () => {
+      const byRoute = new Map(endpoints.map((e) => [`${e.method} ${e.path}`, e]));
+      const ids = operations().map(([path, method, op]) => {
+        const route = `${method.toUpperCase()} ${path}`;
+        expect({ route, operationId: op.operationId }).toEqual({ route, operationId: byRoute.get(route)!.operationId });
+        // camelCase, and nothing like the old generated ids (getV1ArtistsByArtistIdChart)
+        expect({ route, camel: /^[a-z][a-zA-Z0-9]*$/.test(op.operationId), generated: /V1|By[A-Z]\w*Id|^(get|post|put|patch|delete)V/.test(op.operationId) }).toEqual({
+          route,
+          camel: true,
+          generated: false,
+        });
+        return op.operationId as string;
+      });
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    test("every tag used has a description, and the tag list is exactly the tags used", () => {
+      const used = [...new Set(operations().flatMap(([, , op]) => op.tags as string[]))].sort();
+      expect((doc.tags as Json[]).map((t) => t.name).sort()).toEqual(used);
+      for (const tag of doc.tags as Json[])
+        expect({ tag: tag.name, described: typeof tag.description === "string" && tag.description.length > 20 }).toEqual({ tag: tag.name, described: true });
+    });
+
+    test("every file part of a multipart body is a binary string (format: binary), so generated clients type it as a Blob", () => {
+      let parts = 0;
+      for (const e of endpoints) {
+        const media = doc.paths[e.path][e.method.toLowerCase()].requestBody?.content?.["multipart/form-data"];
+        if (!media) continue;
+        const schema = deref(media.schema);
+        // the file parts are among the body's own properties, not behind a reference to a closed object
+        expect(schema.allOf).toBeUndefined();
+        for (const [name, decl] of Object.entries(e.form?.files ?? {})) {
+          parts++;
+          expect({ where: `${e.method} ${e.path} ${name}`, ...schema.properties[name] }).toMatchObject({
+            where: `${e.method} ${e.path} ${name}`,
+            type: "string",
+            format: "binary",
+          });
+          expect({ name, required: (schema.required ?? []).includes(name) }).toEqual({ name, required: decl.required === true });
+        }
+      }
+      expect(parts).toBeGreaterThan(0);
+    });
+
+    test("the introduction says how to get a key, how Data Units are charged with every operation's price, and the limits", () => {
+      const intro = doc.info.description as string;
+      for (const text of [
+        "artmarket keys create --plan SLUG",
+        "prints its key once",
+        "enterprise",
+        "Authorization: Bearer <key>",
+        ...DU_HEADERS,
+        "RateLimit-Policy",
+        "429",
+        "Retry-After",
+      ]) {
+        expect({ text, found: intro.includes(text) }).toEqual({ text, found: true });
+      }
+      const rows = new Map(
+        [...intro.matchAll(/^\| `(\w+)` \| `([A-Z]+ \S+)` \| ([\d.]+) \| ([\d.]+|–) \|$/gm)].map((m) => [
+          m[2]!,
+          { operationId: m[1], base: Number(m[3]), perRecord: m[4] === "–" ? 0 : Number(m[4]) },
+        ]),
+      );
+      expect([...rows.keys()].sort()).toEqual(endpoints.map((e) => `${e.method} ${e.path}`).sort());
+      for (const e of endpoints) {
+        const route = `${e.method} ${e.path}`;
+        expect({ route, ...rows.get(route) }).toEqual({ route, operationId: e.operationId, base: PRICES[route]!.base, perRecord: PRICES[route]!.perRecord });
+      }
+    });
   });
 }
 
@@ -382,7 +462,7 @@ describe("/openapi.json", () => {
     expect(servedDoc).toEqual(buildOpenApi(ctx.app.endpoints, { version: VERSION, serverUrl: "http://artmarket.test" }) as Json);
     expect(servedDoc.openapi).toBe("3.1.0");
     expect(servedDoc.info.version).toBe(VERSION);
-    expect(servedDoc.servers).toEqual([{ url: "http://artmarket.test" }]);
+    expect(servedDoc.servers).toEqual([{ url: "http://artmarket.test", description: "this service (its --public-url)" }]);
   });
 
   test("the 3.1 validator rejects a broken document (it really checks)", async () => {
@@ -410,8 +490,79 @@ describe("/openapi.json", () => {
 
   test("two different schemas under one $id are refused rather than one silently replacing the other", () => {
     const [one] = syntheticEndpoints();
-    const clash = { ...one!, method: "GET" as const, path: "/v1/artists/followed", response: { full: t.Object({ other: t.String() }, { $id: "ArtistSchema" }) } };
+    const clash = {
+      ...one!,
+      method: "GET" as const,
+      path: "/v1/artists/followed",
+      operationId: "listFollowedArtists",
+      response: { full: t.Object({ other: t.String() }, { $id: "ArtistSchema" }) },
+    };
     expect(() => buildOpenApi([one!, mountable(clash)], { version: "test" })).toThrow(/ArtistSchema/);
+  });
+
+  test("an endpoint without an operationId, two sharing one, or one not in camelCase is refused when the document is built", () => {
+    const [list, detail] = syntheticEndpoints();
+    expect(() => buildOpenApi([list!, { ...detail!, operationId: undefined }], { version: "test" })).toThrow(/GET \/v1\/artists\/\{artist_id\} declares no operationId/);
+    expect(() => buildOpenApi([list!, { ...detail!, operationId: "listArtists" }], { version: "test" })).toThrow(/share the operationId "listArtists"/);
+    expect(() => buildOpenApi([list!, { ...detail!, operationId: "get_artist" }], { version: "test" })).toThrow(/not camelCase/);
+  });
+
+  test("the served document's operation ids are the readable ones (a sample, by route)", () => {
+    const byRoute: Record<string, string> = {};
+    for (const [path, item] of Object.entries(servedDoc.paths as Json))
+      for (const method of METHODS) if (item[method]) byRoute[`${method.toUpperCase()} ${path}`] = item[method].operationId;
+    expect(byRoute).toMatchObject({
+      "GET /v1/artists": "listArtists",
+      "GET /v1/artists/{artist_id}": "getArtist",
+      "GET /v1/artists/{artist_id}/chart": "getArtistChart",
+      "GET /v1/artists/followed": "listFollowedArtists",
+      "POST /v1/artists/{artist_id}/follow": "followArtist",
+      "DELETE /v1/artists/{artist_id}/follow": "unfollowArtist",
+      "POST /v1/artworks/search-by-image": "searchArtworksByImage",
+      "GET /v1/collectables": "listCollectables",
+      "POST /v1/collectables": "createCollectable",
+      "PUT /v1/collectables/{collectable_id}/image": "uploadCollectableImage",
+      "GET /v1/materials": "listMaterials",
+      "GET /healthcheck": "getHealth",
+    });
+  });
+
+  test("servers: the --public-url when set, else the origin the request reached (the forwarded one behind a trusted proxy)", async () => {
+    expect(servedDoc.servers).toEqual([{ url: "http://artmarket.test", description: expect.any(String) }]);
+    const fetchDoc = async (app: ReturnType<typeof createApp>, url: string, headers: Record<string, string> = {}) => {
+      const res = await app.handle(new Request(url, { headers }));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toStartWith("application/json");
+      return (await res.json()) as Json;
+    };
+    const direct = createApp({ ...ctx.deps, config: { ...ctx.deps.config, publicUrl: null, trustProxy: false } });
+    const here = await fetchDoc(direct, "http://127.0.0.1:8123/openapi.json", { "X-Forwarded-Host": "evil.test" });
+    expect(here.servers).toEqual([{ url: "http://127.0.0.1:8123", description: expect.any(String) }]);
+    // the rest of the document is the one built once, its keys in the same order
+    const { servers: _, ...rest } = here;
+    const { servers: __, ...expected } = servedDoc;
+    expect(Object.keys(here)).toEqual(Object.keys(servedDoc));
+    expect(rest).toEqual(expected);
+    expect((await fetchDoc(direct, "http://localhost:9000/openapi.json")).servers[0].url).toBe("http://localhost:9000");
+    const proxied = createApp({ ...ctx.deps, config: { ...ctx.deps.config, publicUrl: null, trustProxy: true } });
+    const behind = await fetchDoc(proxied, "http://10.0.0.5:8000/openapi.json", { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "api.example.test" });
+    expect(behind.servers[0].url).toBe("https://api.example.test");
+    // a forwarded host that is no host is not written into the document
+    const bad = await fetchDoc(proxied, "http://10.0.0.5:8000/openapi.json", { "X-Forwarded-Host": "a b/c" });
+    expect(bad.servers[0].url).toBe("http://10.0.0.5:8000");
+  });
+
+  test("Redocly's recommended lint finds no error in the document served without --public-url, and no missing tag description or operationId", async () => {
+    const app = createApp({ ...ctx.deps, config: { ...ctx.deps.config, publicUrl: null } });
+    const source = await (await app.handle(new Request("http://127.0.0.1:8000/openapi.json"))).text();
+    const problems = await lintFromString({ source, absoluteRef: "/openapi.json", config: await createConfig({ extends: ["recommended"] }) });
+    const found = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`);
+    expect(found.filter((p) => p.startsWith("error"))).toEqual([]);
+    expect(found.filter((p) => /tag-description|operation-operationId|operation-tag|no-empty-servers|no-server/.test(p))).toEqual([]);
+    // it does report: the same document without servers is an error
+    const { servers: _, ...bare } = JSON.parse(source) as Json;
+    const without = await lintFromString({ source: JSON.stringify(bare), absoluteRef: "/openapi.json", config: await createConfig({ extends: ["recommended"] }) });
+    expect(without.filter((p) => p.severity === "error").map((p) => p.ruleId)).toEqual(["no-empty-servers"]);
   });
 
   test("a path parameter left out of pathParams is still declared (as a string)", () => {

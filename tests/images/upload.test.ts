@@ -71,6 +71,7 @@ const picture = (format: "jpeg" | "png" | "webp" | "gif" | "tiff", w = 320, h = 
 const echo: Endpoint = defineEndpoint({
   method: "PUT",
   path: "/v1/collectables/{collectable_id}/image",
+  operationId: "formEcho",
   summary: "form echo",
   tag: "Test",
   auth: "required",

@@ -11,6 +11,7 @@
 import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";
 import { SCALAR_ASSET_PATH, scalarAsset } from "./docs-assets";
+import { BEARER_SCHEME } from "./openapi";
 
 export const DOCS_PATH = "/docs";
 export const OPENAPI_PATH = "/openapi.json";
@@ -28,6 +29,12 @@ export const SCALAR_CONFIG = {
   showDeveloperTools: "never",
   telemetry: false,
   documentDownloadType: "json",
+  /**
+   * Try it starts with the bearer key selected on every operation. Without this the UI takes an
+   * operation's first security requirement, which on the public and optional-key routes is the
+   * empty one ("Optional / none"), and a key entered once would not be sent there.
+   */
+  authentication: { preferredSecurityScheme: BEARER_SCHEME },
 };
 
 export function docsPage() {
@@ -49,7 +56,7 @@ export function docsPage() {
           info: {
             title: "artmarket API",
             version: "1",
-            description: "Auction-market data metered in Data Units. Machine-readable description: /openapi.json (OpenAPI 3.1.0).",
+            description: "Auction-market data metered in Data Units: the API reference, with how to get a key. Machine-readable description: /openapi.json (OpenAPI 3.1.0).",
           },
         },
         scalarConfig: SCALAR_CONFIG as never,

@@ -1,12 +1,14 @@
 /**
  * /openapi.json: an OpenAPI 3.1.0 document built from the endpoint declarations, so the route
  * table, the parameters (from the list grammar), the response schemas (full and public) and the
- * DU prices are described by the same objects that serve them.
+ * DU prices are described by the same objects that serve them. Every endpoint declares its
+ * operationId (the name generated clients give its method); the document is not built without one.
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { MountedEndpoint } from "./endpoint";
 import { MAX_IN_VALUES, type ListSpec, type ScalarType } from "../query/grammar";
-import { FORM_MEDIA_TYPES, type FormSpec } from "./multipart";
+import { requestOrigin } from "./client";
+import { FORM_MEDIA_TYPES, MAX_FORM_BYTES, type FormSpec } from "./multipart";
 import { formatDu } from "./pricing";
 
 type Json = Record<string, unknown>;
@@ -115,16 +117,24 @@ const componentRef = (name: string) => `#/components/schemas/${name}`;
 
 /**
  * A form request body: the text fields' schema with the file parts added as binary strings
- * (OpenAPI 3.1: `contentMediaType`), as multipart/form-data; urlencoded too when it has no files,
- * and a JSON object of the text fields when no file is required.
+ * (`format: binary`, which client generators type as Blob or File, and OpenAPI 3.1's
+ * `contentMediaType`), as multipart/form-data; urlencoded too when it has no files, and a JSON
+ * object of the text fields when no file is required. The fields' schema is written in place,
+ * with the file parts among its properties.
  */
 function formRequestBody(form: FormSpec, components: Record<string, Json>): Json {
   const files = Object.entries(form.files ?? {});
   const fileProps: Json = Object.fromEntries(
-    files.map(([name, decl]) => [name, { type: "string", contentMediaType: "application/octet-stream", ...(decl.description && { description: decl.description }) }]),
+    files.map(([name, decl]) => [
+      name,
+      { type: "string", format: "binary", contentMediaType: "application/octet-stream", ...(decl.description && { description: decl.description }) },
+    ]),
   );
   const fileRequired = files.filter(([, decl]) => decl.required).map(([name]) => name);
-  const fields = hoist(form.fields, components);
+  // The fields' own $id is not hoisted: the file parts join their properties (a reference to a
+  // closed object, in allOf with the files, would refuse the files).
+  const { $id: _, ...own } = form.fields;
+  const fields = hoist(own as TSchema, components);
   let schema: Json;
   if (typeof fields.$ref === "string") {
     const filePart = { type: "object", properties: fileProps, ...(fileRequired.length && { required: fileRequired }) };
@@ -212,11 +222,68 @@ const PUBLIC_DU_HEADER_DOCS = {
   ),
 };
 
+/** The name of the bearer scheme in components.securitySchemes (the docs page preselects it). */
+export const BEARER_SCHEME = "bearerAuth";
+
+/** What each tag holds, for the document's tag list (the docs page's sections). */
+export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  Service: "The service itself: `/healthcheck` (public, free).",
+  Artists:
+    "Artists of the market: the screener list (public schema without a key) and its statistics, one artist, the artist price index chart, related artists, events, the six analytics (plans with analytics), following and the followed list.",
+  Artworks:
+    "Artworks: the list (public schema without a key), recommended and followed lists, one artwork with its estimate chart, edition ladder and CAGR, similar artworks and search by image, shared lists behind public tokens, following.",
+  Lots: "Auction lots: the list (public schema without a key) with search, followed lots, one lot, shared lists behind public tokens, following.",
+  Sales: "Auction sales (the events lots are offered in): the list (public schema without a key) with the concluded-sale aggregates, followed sales, one sale, following.",
+  Market: "The global art market index chart, with synthetic finance benchmarks.",
+  Reference: "Reference data: auction houses, auction locations, categories, currencies and the materials, substrates, surfaces and damages vocabularies.",
+  Account: "The plans with their allowances, rate limits and features, and the caller's Data Unit consumption (`/v1/usage`, free).",
+  Collectables:
+    "Each user's private collection: records with an image, acquisition, appraisals, provenance, private sales and a comp set, valued against the market. Only the caller's own records are visible; another user's are 404.",
+};
+
+/** The document's introduction (Markdown): keys, Data Units with the price of every operation, limits, errors. */
+function introduction(endpoints: readonly MountedEndpoint[]): string {
+  const optional = endpoints.filter((e) => e.auth === "optional").map((e) => `\`${e.method} ${e.path}\``);
+  const open = endpoints.filter((e) => e.auth === "public").map((e) => `\`${e.method} ${e.path}\``);
+  const rows = endpoints.map((e) => {
+    const per = e.price.perRecord > 0 ? formatDu(e.price.perRecord) : "–";
+    return `| \`${e.operationId}\` | \`${e.method} ${e.path}\` | ${formatDu(e.price.base)} | ${per} |`;
+  });
+  return [
+    "Auction-market data: artists, artworks, lots, sales, charts, estimates and analytics, metered in Data Units (DU), plus each user's private collection.",
+    "## API keys",
+    "Send the key as `Authorization: Bearer <key>`; on this page, enter it under Authentication (bearer) to use Try it. A missing, malformed, unknown or revoked key is 401 with a `detail` that says which.",
+    "Keys are created by the operator of this server: `artmarket keys create --plan SLUG` (a plan of `GET /v1/plans`: sandbox, pro or enterprise) creates a user on that plan and prints its key once, as the last line of its output; only a hash is stored, so a lost key is replaced, not recovered (`artmarket keys list`, `artmarket keys revoke ID`). The first start of `artmarket serve` on an empty data directory creates an enterprise user and prints its key once, after the `listening on` line.",
+    `Without a key, ${optional.join(", ")} answer with the reduced public schema, unmetered; ${open.join(", ")} are public. Every other operation needs a key.`,
+    "## Data Units",
+    "A call costs base + per record × the records it returns (below, in each operation's description and in its `x-data-units`). Every successful call made with a key carries `X-Service-DataUnits` (its cost), `X-Service-DataUnits-Remaining` (left in the current period) and `X-Service-DataUnits-Period-End` (the period's last day); errors and calls without a key cost nothing. `GET /v1/usage` (free) gives the period's, the day's and the month's consumption.",
+    ["| operation | route | base DU | per record |", "|---|---|---|---|", ...rows].join("\n"),
+    // HTTP conventions (HEAD, ETag and 304, compression): src/serve/http/endpoint.ts, etag.ts, compression.ts
+    "`HEAD` on a GET costs nothing: it answers the GET's headers with `X-Service-DataUnits: 0` and `X-Service-DataUnits-Quote` (what the GET would cost). Market reads (artists, artworks, lots, sales, charts, reference lists) carry a weak `ETag`; sent back in `If-None-Match`, it answers 304 with no body at the base price only (no per-record part). JSON bodies of 1 KiB or more are compressed (br, else gzip) when `Accept-Encoding` allows, with `Vary: Accept-Encoding`.",
+    "## Limits",
+    "Each plan has a request rate per second and per minute (`GET /v1/plans`). Responses to keyed calls carry `RateLimit-Policy` and `RateLimit` (the window nearest to running out). Past a limit the answer is 429 with `Retry-After` (seconds). A plan with a hard cap (sandbox) answers 429 with `Retry-After` to every call that costs DU once its period's allowance is used up (free calls such as `/v1/usage` are still served); paid plans are served on past their allowance.",
+    `A JSON body may have 1 MiB, a form with its uploads ${MAX_FORM_BYTES / 2 ** 20} MiB (413 beyond); a list parameter takes up to ${MAX_IN_VALUES.toLocaleString("en")} values.`,
+    "## Errors",
+    'Validation errors are 422 `{"detail": [{"loc", "msg", "type", "input", "ctx"}]}`; every other error is `{"detail": "…"}`.',
+  ].join("\n\n");
+}
+
+/** camelCase: a lower-case letter, then letters and digits (listArtists, getArtistChart). */
+const OPERATION_ID = /^[a-z][a-zA-Z0-9]*$/;
+
 export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { version: string; serverUrl?: string }): Json {
   const components: Record<string, Json> = { ...ERROR_SCHEMAS };
   const paths: Record<string, Json> = {};
   const tags: string[] = [];
+  const operationIds = new Map<string, string>();
   for (const e of endpoints) {
+    const route = `${e.method} ${e.path}`;
+    if (!e.operationId) throw new Error(`OpenAPI: ${route} declares no operationId; give it a readable camelCase one (listArtists, getArtistChart)`);
+    if (!OPERATION_ID.test(e.operationId))
+      throw new Error(`OpenAPI: the operationId "${e.operationId}" of ${route} is not camelCase (a lower-case letter, then letters and digits)`);
+    const taken = operationIds.get(e.operationId);
+    if (taken) throw new Error(`OpenAPI: ${taken} and ${route} share the operationId "${e.operationId}"`);
+    operationIds.set(e.operationId, route);
     if (!tags.includes(e.tag)) tags.push(e.tag);
     // Every {name} of the template is declared: typed from pathParams where declared, else a string.
     const pathNames = templateParams(e.path);
@@ -253,7 +320,7 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
     if (e.list || e.pathParams || e.body || e.form) responses["422"] = errorResponse("Validation error", "HTTPValidationError");
     const du = e.price.perRecord > 0 ? `${formatDu(e.price.base)} + ${formatDu(e.price.perRecord)} per record` : formatDu(e.price.base);
     const operation: Json = {
-      operationId: `${e.method.toLowerCase()}${e.path.replace(/\{(\w+)\}/g, "By_$1").replace(/[^A-Za-z0-9]+(\w)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+      operationId: e.operationId,
       summary: e.summary,
       description: `${e.description ? `${e.description}\n\n` : ""}Cost: ${du} DU.`,
       tags: [e.tag],
@@ -262,23 +329,51 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
       ...(e.form && { requestBody: formRequestBody(e.form, components) }),
       responses,
       "x-data-units": { base: e.price.base, per_record: e.price.perRecord },
-      security: e.auth === "public" ? [{}, { bearerAuth: [] }] : e.auth === "optional" ? [{ bearerAuth: [] }, {}] : [{ bearerAuth: [] }],
+      security: e.auth === "public" ? [{}, { [BEARER_SCHEME]: [] }] : e.auth === "optional" ? [{ [BEARER_SCHEME]: [] }, {}] : [{ [BEARER_SCHEME]: [] }],
     };
     (paths[e.path] ??= {})[e.method.toLowerCase()] = operation;
   }
   return {
     openapi: "3.1.0",
-    info: {
-      title: "artmarket",
-      version: info.version,
-      description: "Auction-market data: artists, artworks, lots, sales, charts, estimates and analytics, metered in Data Units, plus each user's private collection.",
-    },
-    ...(info.serverUrl && { servers: [{ url: info.serverUrl }] }),
-    tags: tags.map((name) => ({ name })),
+    info: { title: "artmarket", version: info.version, description: introduction(endpoints) },
+    ...(info.serverUrl && { servers: [{ url: info.serverUrl, description: "this service (its --public-url)" }] }),
+    tags: tags.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) })),
     paths,
     components: {
       schemas: components,
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "API key: Authorization: Bearer <key>" } },
+      securitySchemes: {
+        [BEARER_SCHEME]: {
+          type: "http",
+          scheme: "bearer",
+          description: "API key: `Authorization: Bearer <key>`. The operator creates keys with `artmarket keys create --plan SLUG`; each is shown once.",
+        },
+      },
     },
+  };
+}
+
+/** Documents kept per origin when `servers` follows the request (a server is reached under few names). */
+const MAX_ORIGINS = 16;
+
+/**
+ * GET /openapi.json. The document (buildOpenApi's, as JSON) names its server: the --public-url when
+ * one is set (already in the document), else the origin the request reached, as requestOrigin
+ * finds it (X-Forwarded-Proto and -Host with --trust-proxy), so that clients generated from it or
+ * the docs page's Try it call this service wherever it listens.
+ */
+export function openApiRoute(document: string, options: { publicUrl: string | null; trustProxy?: boolean; headers: Readonly<Record<string, string>> }) {
+  const headers = { "Content-Type": "application/json", ...options.headers };
+  if (options.publicUrl) return () => new Response(document, { headers });
+  const { openapi, info, ...rest } = JSON.parse(document) as Json;
+  const byOrigin = new Map<string, string>();
+  return ({ request }: { request: Request }) => {
+    const origin = requestOrigin(request, new URL(request.url), options.trustProxy);
+    let text = byOrigin.get(origin);
+    if (text === undefined) {
+      text = JSON.stringify({ openapi, info, servers: [{ url: origin, description: "this service, as this request reached it" }], ...rest });
+      if (byOrigin.size >= MAX_ORIGINS) byOrigin.clear();
+      byOrigin.set(origin, text);
+    }
+    return new Response(text, { headers });
   };
 }

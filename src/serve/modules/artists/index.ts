@@ -49,9 +49,10 @@ function guardPublicFilters(ctx: RequestContext): void {
     : forbidden(`${why}, which your plan (${ctx.caller.plan.slug}) does not include`);
 }
 
-const ANALYTICS: { path: string; kind: service.AnalyticsKind; summary: string; description: string; schema: TSchema }[] = [
+const ANALYTICS: { path: string; operationId: string; kind: service.AnalyticsKind; summary: string; description: string; schema: TSchema }[] = [
   {
     path: "sales-volume",
+    operationId: "getArtistSalesVolume",
     kind: "sales-volume",
     summary: "Sales volume by year and outcome",
     description:
@@ -60,6 +61,7 @@ const ANALYTICS: { path: string; kind: service.AnalyticsKind; summary: string; d
   },
   {
     path: "sharpe-ratio",
+    operationId: "getArtistSharpeRatios",
     kind: "sharpe-ratio",
     summary: "Sharpe ratios of the artist index",
     description: "Horizons 1, 2, 3, 5, 7 and 10 years; a ratio is null when the sales history is insufficient.",
@@ -67,6 +69,7 @@ const ANALYTICS: { path: string; kind: service.AnalyticsKind; summary: string; d
   },
   {
     path: "career-path-count",
+    operationId: "getArtistCareerPathCount",
     kind: "career-path-count",
     summary: "Career path: artworks per medium and creation year",
     description: "Creation years bounded by birth and death where known; every medium has the same contiguous years.",
@@ -74,6 +77,7 @@ const ANALYTICS: { path: string; kind: service.AnalyticsKind; summary: string; d
   },
   {
     path: "career-path-lae",
+    operationId: "getArtistCareerPathEstimate",
     kind: "career-path-lae",
     summary: "Career path weighted by estimate",
     description: "As career-path-count, each artwork weighted by its current estimated value in USD.",
@@ -81,6 +85,7 @@ const ANALYTICS: { path: string; kind: service.AnalyticsKind; summary: string; d
   },
   {
     path: "returns-vs-period",
+    operationId: "getArtistReturnsVsPeriod",
     kind: "returns-vs-period",
     summary: "Returns vs. holding period",
     description: "One point per repeat-sale pair: compound annual return (percent per year) and months held. Pairs held under 12 months are excluded.",
@@ -88,6 +93,7 @@ const ANALYTICS: { path: string; kind: service.AnalyticsKind; summary: string; d
   },
   {
     path: "compound-annual-returns",
+    operationId: "getArtistCompoundAnnualReturns",
     kind: "compound-annual-returns",
     summary: "Median compound annual return by year",
     description: "Median car (percent per year) of the repeat-sale pairs sold each calendar year; years without repeat sales are omitted.",
@@ -99,6 +105,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists",
+    operationId: "listArtists",
     summary: "Artist list",
     description:
       "Filters combine with AND. Without a key (or on a plan with the public schema) rows are ArtistPublicSchema and filters on the hidden values are refused (401 without a key, 403 with one). Sorts end with the id; NULLs sort last in both directions.",
@@ -115,6 +122,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/stats",
+    operationId: "getArtistStats",
     summary: "Statistics of the artists matching the list's filters",
     description: "min, max, median and 95th percentile of each numeric field (NULLs left out), and the nationality facet.",
     tag: "Artists",
@@ -130,6 +138,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/followed",
+    operationId: "listFollowedArtists",
     summary: "Artists the caller follows",
     description: "Most recently followed first; the same shape as the artist list.",
     tag: "Artists",
@@ -142,6 +151,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}",
+    operationId: "getArtist",
     summary: "One artist",
     description: "ArtistSchema for plans with the full schema, ArtistPublicSchema for the others. artist_index_chart: see /chart.",
     tag: "Artists",
@@ -153,6 +163,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}/chart",
+    operationId: "getArtistChart",
     summary: "Artist price index chart",
     description:
       "One series (id service_index): the price of the artist's typical work in USD, with the central 80 % band (value_low, value_high). resolution=monthly (default, from 1986-01), yearly (December, or the last month of the current year), daily (the last two years, linearly interpolated between the monthly points).",
@@ -167,6 +178,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}/related",
+    operationId: "listRelatedArtists",
     summary: "Related artists",
     description: "The artists nearest by cosine similarity of artist_index_vector, most similar first.",
     tag: "Artists",
@@ -181,6 +193,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}/events",
+    operationId: "listArtistEvents",
     summary: "Artist events",
     description: "Visible events only, by date ascending.",
     tag: "Artists",
@@ -195,6 +208,7 @@ export const artistEndpoints: Endpoint[] = [
     defineEndpoint({
       method: "GET",
       path: `/v1/artists/{artist_id}/${a.path}`,
+      operationId: a.operationId,
       summary: a.summary,
       description: a.description,
       tag: "Artists",

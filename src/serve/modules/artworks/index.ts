@@ -32,6 +32,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks",
+    operationId: "listArtworks",
     summary: "List artworks",
     description:
       "Filters combine with AND. Estimates and their filters are in USD. Without a key (unmetered) and for sandbox keys the items are ArtworkPublicSchema. limit up to 1000.",
@@ -45,6 +46,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/recommended",
+    operationId: "listRecommendedArtworks",
     summary: "Recommended artworks",
     description:
       "Personalised: works by the artists of the caller's followed artworks, works of followed artists with a lot in the last 12 months or upcoming, and works of a followed artwork's category whose estimate is within a factor 1.5 of its estimate. Followed artworks are left out; empty when the caller follows nothing. Ordered by how many of these reasons hold (artist of a followed work first), then by the latest sale or upcoming date, then id.",
@@ -58,6 +60,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/followed",
+    operationId: "listFollowedArtworks",
     summary: "Followed artworks",
     description: "The caller's followed artworks, most recently followed first; the artwork list's filters apply.",
     tag: "Artworks",
@@ -70,6 +73,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "POST",
     path: "/v1/artworks/share",
+    operationId: "shareArtworks",
     summary: "Share a list of artworks",
     description: "Creates a public token for up to 500 artworks (each must exist, else 422), shown in the given order at GET /v1/artworks/shared/{token} for 30 days.",
     tag: "Artworks",
@@ -96,6 +100,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/shared/{token}",
+    operationId: "getSharedArtworks",
     summary: "A shared list of artworks",
     description: "Public, no key needed, 0 DU. The artworks in the order they were shared, public schema. Unknown or expired token: 404.",
     tag: "Artworks",
@@ -119,6 +124,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}",
+    operationId: "getArtwork",
     summary: "One artwork",
     description: "ArtworkSchema for entitled callers; ArtworkPublicSchema for sandbox keys.",
     tag: "Artworks",
@@ -135,6 +141,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/chart",
+    operationId: "getArtworkChart",
     summary: "Artwork price chart",
     description:
       "Hammer prices of the work's sold lots (at the sale day's rate with preferred_currency) and a forward monthly 80 % band around the current estimate for 12 months: σ₀ = ln(max/min)/(2·1.2816) from the stored band, widened by the artist index's monthly step variance 0.0004 per month (σ_h² = σ₀² + 0.0004·h). The band's values use the as-of date's rate.",
@@ -153,6 +160,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/editions",
+    operationId: "listArtworkEditions",
     summary: "The edition ladder of an artwork",
     description:
       "Every tracked copy of the artwork's edition (same edition_group_id), by edition number, each with its lots oldest first; a unique work: just itself. A record is one copy.",
@@ -171,6 +179,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/cagr",
+    operationId: "getArtworkCagr",
     summary: "Compound annual growth of an artwork's estimate",
     description: "A fraction per year over the last 10 years. 404 when the artwork is unknown or has no price prediction.",
     tag: "Artworks",

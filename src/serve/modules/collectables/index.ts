@@ -60,6 +60,8 @@ function childEndpoints(
   param: string,
   words: { one: string; many: string },
   schemas: { item: TSchema; list: TSchema; create: TObject; update: TObject },
+  /** The operationIds of the list, add, update and remove routes. */
+  ids: { list: string; add: string; update: string; remove: string },
 ): Endpoint[] {
   const itemPath = `${BASE}/${name}/{${param}}`;
   const childParams: typeof idParam & Record<string, IntType> = { ...idParam, [param]: T.int(1) };
@@ -68,6 +70,7 @@ function childEndpoints(
       ...common,
       method: "GET",
       path: `${BASE}/${name}`,
+      operationId: ids.list,
       summary: `List a collectable's ${words.many}`,
       description: `A JSON array${name === "provenance" ? ", in the order added" : ", oldest date first"}. 1 DU + 1 per entry.`,
       pathParams: idParam,
@@ -79,6 +82,7 @@ function childEndpoints(
       ...common,
       method: "POST",
       path: `${BASE}/${name}`,
+      operationId: ids.add,
       summary: `Add ${words.one}`,
       description:
         name === "provenance"
@@ -93,6 +97,7 @@ function childEndpoints(
       ...common,
       method: "PATCH",
       path: itemPath,
+      operationId: ids.update,
       summary: `Update ${words.one}`,
       description: "Only the fields sent change; null clears a nullable field; unknown fields are 422.",
       pathParams: childParams,
@@ -104,6 +109,7 @@ function childEndpoints(
       ...common,
       method: "DELETE",
       path: itemPath,
+      operationId: ids.remove,
       summary: `Remove ${words.one}`,
       description: "200 {id, deleted: true}; removing it again is 404 (it no longer exists).",
       pathParams: childParams,
@@ -121,6 +127,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "GET",
     path: "/v1/collectables",
+    operationId: "listCollectables",
     summary: "List the caller's collectables",
     description:
       "Filters: artist_id, category_id (exact or __in), artist_name__ilike, title__ilike, value__gte / value__lte (the value in effect, USD), creation_year (exact, __gte, __lte), edition_unique_type, created_at__gte / __lte. sort: CREATED_AT, VALUE, ARTIST_NAME, TITLE or CREATION_YEAR with _ASC or _DESC (default CREATED_AT_DESC; records without a value or year last). limit default 20, max 100. 1 DU + 1 per item.",
@@ -133,6 +140,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "POST",
     path: "/v1/collectables",
+    operationId: "createCollectable",
     summary: "Create a collectable",
     description:
       "multipart/form-data: artist_id, category_id, edition_unique_type (unique or edition), optional suggested_artwork_id (a market artwork: seeds title, creation year, measurements, materials, substrate, edition data and image), optionally any field of CollectableUpdateInput by its flat name (overrides the seeds; id lists repeated or comma-separated), optional image file (JPEG, PNG, WebP, GIF or TIFF; replaces the seeded image). Returns the created CollectableSchema. Unknown reference ids are 422.",
@@ -157,6 +165,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "GET",
     path: BASE,
+    operationId: "getCollectable",
     summary: "One collectable",
     description: "The full CollectableSchema with its acquisition, appraisals, provenance and private sales. 1 DU + 1 (one record).",
     pathParams: idParam,
@@ -168,6 +177,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "PATCH",
     path: BASE,
+    operationId: "updateCollectable",
     summary: "Update a collectable",
     description:
       "CollectableUpdateInput: only the fields sent change; null clears a nullable field; unknown fields, wrong types and unknown reference ids are 422 and change nothing. Returns the updated record.",
@@ -180,6 +190,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "DELETE",
     path: BASE,
+    operationId: "deleteCollectable",
     summary: "Delete a collectable",
     description:
       "Removes the record with its acquisition, appraisals, provenance, private sales, comp set and image, in one transaction. 200 {id, deleted: true}; deleting it again is 404.",
@@ -194,6 +205,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "PUT",
     path: `${BASE}/image`,
+    operationId: "uploadCollectableImage",
     summary: "Upload or replace a collectable's image",
     description:
       "multipart/form-data with one file part `image` (JPEG, PNG, WebP, GIF or TIFF, sniffed from the bytes). Returns the updated record with fresh signed image URLs; the image is embedded for comps and search by image.",
@@ -213,6 +225,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "GET",
     path: `${BASE}/acquired`,
+    operationId: "getCollectableAcquisition",
     summary: "A collectable's acquisition",
     description: "AcquiredSchema; every field null (use_instead_of_estimates false) until set. 1 DU + 1 (one record).",
     pathParams: idParam,
@@ -224,6 +237,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "PATCH",
     path: `${BASE}/acquired`,
+    operationId: "updateCollectableAcquisition",
     summary: "Update a collectable's acquisition",
     description:
       "AcquiredUpdateInput: only the fields sent change; null clears. A price without a currency is in USD; price_usd is at the reference rate of the date (of the market's as-of date without one). use_instead_of_estimates makes the acquisition price the value in effect unless a manual price is selected.",
@@ -242,6 +256,7 @@ export const collectableEndpoints: Endpoint[] = [
       create: AppraisalCreateInput,
       update: AppraisalUpdateInput,
     },
+    { list: "listCollectableAppraisals", add: "addCollectableAppraisal", update: "updateCollectableAppraisal", remove: "removeCollectableAppraisal" },
   ),
   ...childEndpoints(
     "provenance",
@@ -253,6 +268,7 @@ export const collectableEndpoints: Endpoint[] = [
       create: ProvenanceCreateInput,
       update: ProvenanceUpdateInput,
     },
+    { list: "listCollectableProvenance", add: "addCollectableProvenance", update: "updateCollectableProvenance", remove: "removeCollectableProvenance" },
   ),
   ...childEndpoints(
     "sales",
@@ -264,11 +280,13 @@ export const collectableEndpoints: Endpoint[] = [
       create: CollectableSaleCreateInput,
       update: CollectableSaleUpdateInput,
     },
+    { list: "listCollectableSales", add: "addCollectableSale", update: "updateCollectableSale", remove: "removeCollectableSale" },
   ),
   defineEndpoint({
     ...common,
     method: "GET",
     path: `${BASE}/comps`,
+    operationId: "getCollectableComps",
     summary: "A collectable's comp set",
     description: "Always 200: {comps: [], updated_at: null} when no set is saved. 1 DU + 1 per comp.",
     pathParams: idParam,
@@ -280,6 +298,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "PUT",
     path: `${BASE}/comps`,
+    operationId: "replaceCollectableComps",
     summary: "Replace a collectable's comp set",
     description: `The whole set (at most ${MAX_COMPS} comps, each artwork once, artworks and artists the market has; weight default 1.0) replaces the stored one; an empty array clears it. Returns the saved set with names, similarity and verified (false for an artwork not by the comp's artist_id). Any invalid comp is 422 and keeps the stored set.`,
     pathParams: idParam,
@@ -291,6 +310,7 @@ export const collectableEndpoints: Endpoint[] = [
     ...common,
     method: "DELETE",
     path: `${BASE}/comps`,
+    operationId: "clearCollectableComps",
     summary: "Clear a collectable's comp set",
     description: "Same effect and answer as PUT with an empty array: 200 {comps: [], updated_at: null}, whether or not a set was saved.",
     pathParams: idParam,

@@ -9,17 +9,19 @@ import { defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { notFound } from "../../http/errors";
 import { T } from "../../query/grammar";
 
-const KINDS: { kind: FollowKind; plural: string; table: string; tag: string; param: string }[] = [
-  { kind: "artist", plural: "artists", table: "artists", tag: "Artists", param: "artist_id" },
-  { kind: "artwork", plural: "artworks", table: "artworks", tag: "Artworks", param: "artwork_id" },
-  { kind: "lot", plural: "lots", table: "lots", tag: "Lots", param: "lot_id" },
-  { kind: "sale", plural: "sales", table: "sales", tag: "Sales", param: "sale_id" },
+/** Each kind with the operationIds of its follow and unfollow routes. */
+const KINDS: { kind: FollowKind; plural: string; table: string; tag: string; param: string; ids: { follow: string; unfollow: string } }[] = [
+  { kind: "artist", plural: "artists", table: "artists", tag: "Artists", param: "artist_id", ids: { follow: "followArtist", unfollow: "unfollowArtist" } },
+  { kind: "artwork", plural: "artworks", table: "artworks", tag: "Artworks", param: "artwork_id", ids: { follow: "followArtwork", unfollow: "unfollowArtwork" } },
+  { kind: "lot", plural: "lots", table: "lots", tag: "Lots", param: "lot_id", ids: { follow: "followLot", unfollow: "unfollowLot" } },
+  { kind: "sale", plural: "sales", table: "sales", tag: "Sales", param: "sale_id", ids: { follow: "followSale", unfollow: "unfollowSale" } },
 ];
 
-export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table, tag, param }) => [
+export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table, tag, param, ids }) => [
   defineEndpoint({
     method: "POST",
     path: `/v1/${plural}/{${param}}/follow`,
+    operationId: ids.follow,
     summary: `Follow a${kind === "artist" || kind === "artwork" ? "n" : ""} ${kind}`,
     description: "Idempotent: following twice keeps one follow. 404 when the market has no such record.",
     tag,
@@ -36,6 +38,7 @@ export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table,
   defineEndpoint({
     method: "DELETE",
     path: `/v1/${plural}/{${param}}/follow`,
+    operationId: ids.unfollow,
     summary: `Unfollow a${kind === "artist" || kind === "artwork" ? "n" : ""} ${kind}`,
     description: "Idempotent: 204 whether or not it was followed.",
     tag,

@@ -5,6 +5,7 @@ export const healthEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/healthcheck",
+    operationId: "getHealth",
     summary: "Liveness: 200 while the service is reachable",
     tag: "Service",
     auth: "public",

@@ -19,6 +19,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/lots",
+    operationId: "listLots",
     summary: "Lot list",
     description:
       "Filters combine with AND. Without a key, or on a plan with the public schema, lots come without price and is_followed. " +
@@ -33,6 +34,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/lots/followed",
+    operationId: "listFollowedLots",
     summary: "Followed lots",
     description: "The lot list's grammar, limited to the lots the caller follows.",
     tag: "Lots",
@@ -45,6 +47,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "POST",
     path: "/v1/lots/share",
+    operationId: "shareLots",
     summary: "Share a list of lots",
     description: "Creates a public token for up to 500 lots (each must exist, else 422), shown in the given order at GET /v1/lots/shared/{token} for 30 days.",
     tag: "Lots",
@@ -69,6 +72,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/lots/shared/{token}",
+    operationId: "getSharedLots",
     summary: "A shared list of lots",
     description: "Public, 0 DU. The lots in the public schema (no price), images blurred. An unknown or expired token is 404.",
     tag: "Lots",
@@ -95,6 +99,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/lots/{lot_id}",
+    operationId: "getLot",
     summary: "One lot",
     tag: "Lots",
     auth: "required",

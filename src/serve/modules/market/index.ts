@@ -8,6 +8,7 @@ export const marketEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/market/index-chart",
+    operationId: "getMarketIndexChart",
     summary: "Global art index chart",
     description:
       "The monthly global art index and, for each `finance` value, a benchmark series (synthetic, as their labels say). " +

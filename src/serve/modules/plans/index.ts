@@ -9,6 +9,7 @@ export const planEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/plans",
+    operationId: "listPlans",
     summary: "Plans with their allowances, rate limits and features",
     tag: "Account",
     auth: "required",

@@ -10,12 +10,20 @@ const byName = {
   params: { name: { type: T.str(200), description: "case-insensitive substring of the name" } },
 } satisfies ListSpec;
 const count = (body: unknown[]) => body.length;
+/** The operationId of each vocabulary's list. */
+const VOCABULARY_OPERATIONS: Record<service.Vocabulary, string> = {
+  materials: "listMaterials",
+  substrates: "listSubstrates",
+  surfaces: "listSurfaces",
+  damages: "listDamages",
+};
 const name = (q: { params: { name?: string } }) => q.params.name;
 
 export const referenceEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/auction-houses",
+    operationId: "listAuctionHouses",
     summary: "Auction houses",
     tag: "Reference",
     auth: "required",
@@ -27,6 +35,7 @@ export const referenceEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/auction-locations",
+    operationId: "listAuctionLocations",
     summary: "Every known sale location",
     tag: "Reference",
     auth: "required",
@@ -38,6 +47,7 @@ export const referenceEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/categories",
+    operationId: "listCategories",
     summary: "Category taxonomy",
     tag: "Reference",
     auth: "required",
@@ -48,6 +58,7 @@ export const referenceEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/currencies",
+    operationId: "listCurrencies",
     summary: "Supported currencies (the preferred_currency values)",
     tag: "Reference",
     auth: "required",
@@ -59,6 +70,7 @@ export const referenceEndpoints: Endpoint[] = [
     defineEndpoint({
       method: "GET",
       path: `/v1/${table}`,
+      operationId: VOCABULARY_OPERATIONS[table],
       summary: `${table[0]!.toUpperCase()}${table.slice(1)} vocabulary`,
       tag: "Reference",
       auth: "required",

@@ -17,6 +17,7 @@ export const saleEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/sales",
+    operationId: "listSales",
     summary: "Sale list",
     description:
       "Filters combine with AND. Without a key, or on a plan with the public schema, sales come without the money aggregates " +
@@ -31,6 +32,7 @@ export const saleEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/sales/followed",
+    operationId: "listFollowedSales",
     summary: "Followed sales",
     description: "The sale list's grammar, limited to the sales the caller follows.",
     tag: "Sales",
@@ -43,6 +45,7 @@ export const saleEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/sales/{sale_id}",
+    operationId: "getSale",
     summary: "One sale",
     tag: "Sales",
     auth: "required",

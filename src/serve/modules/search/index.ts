@@ -38,6 +38,7 @@ export const searchEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/similar",
+    operationId: "listSimilarArtworks",
     summary: "Similar artworks",
     description:
       "The artworks whose images look most like this artwork's (cosine similarity of the image embeddings, docs/vectors.md), best first, the artwork itself left out. An artwork without an image has no neighbours: empty results. limit 1 to 100, default 20. A record is one result.",
@@ -53,6 +54,7 @@ export const searchEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "POST",
     path: "/v1/artworks/search-by-image",
+    operationId: "searchArtworksByImage",
     summary: "Search artworks by image",
     description: [
       "Exactly one anchor: an uploaded file part `image` (JPEG, PNG, WebP, GIF or TIFF, at most 20 MiB and 64 megapixels), `image_url` (an http(s) address, fetched with a 10 s timeout, at most 3 redirects and 20 MiB), or `collectable_id` (one of the caller's collectables, by its image); none or several: 422.",
