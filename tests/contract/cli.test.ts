@@ -147,3 +147,40 @@ test("doctor without --data, where ./data does not exist, checks the native part
     rmSync(parent, { recursive: true, force: true });
   }
 });
+
+describe("backup, restore and keys usage: arguments", () => {
+  for (const [args, says] of [
+    [["backup"], "backup needs --to DIR"],
+    [["backup", "--to"], "option --to needs a value"],
+    [["restore"], "restore needs --from DIR"],
+    [["restore", "--from", "x", "--with-market"], "unknown option --with-market"],
+    [["keys", "usage", "--since", "2026-02-30"], "--since must be a date"],
+    [["keys", "frobnicate"], "create, list, revoke, usage"],
+  ] as const) {
+    test(`${args.join(" ")} → exit 2, "${says}"`, () => {
+      const r = cli(...args);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(says);
+      expect(r.err.trim().split("\n")).toHaveLength(1);
+    });
+  }
+
+  test("restore from a directory that is no backup: exit 1, the data directory untouched", () => {
+    const from = tempDataDir("artmarket-not-a-backup-");
+    const target = join(from, "data");
+    try {
+      const r = cli("restore", "--from", from, "--data", target);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain("has no manifest.json");
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      rmSync(from, { recursive: true, force: true });
+    }
+  });
+
+  test("backup and restore are in the general help", () => {
+    const r = cli("--help");
+    expect(r.out).toMatch(/^ {2}backup\s+copy the account store/m);
+    expect(r.out).toMatch(/^ {2}restore\s+put a backup back/m);
+  });
+});

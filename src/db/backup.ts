@@ -1,0 +1,538 @@
+/**
+ * Backups of a data directory, taken while a server runs, and their restore.
+ *
+ * A backup is a directory: `account.db` (a consistent snapshot of the account store, made with
+ * `VACUUM INTO` on a connection of its own: a read transaction of WAL mode, so the server goes on
+ * writing its ledger meanwhile and the copy holds every transaction committed before it began and
+ * none after), `secret` (the signing key of image URLs, so that signed URLs stay valid),
+ * `images/collectables/` (the uploaded originals the snapshot's collectables name), with
+ * `--with-market` also `market.db` and the imported image originals `images/orig/` (both
+ * immutable once built: plain copies), and `manifest.json` (written last: a directory without it
+ * is not a backup) with the size and SHA-256 of every file.
+ *
+ * Collectable originals are written before the row that names them and never changed (a new
+ * upload gets a new random key), so the originals present are copied first, the account store
+ * next, then whatever the snapshot names that was uploaded in between; originals the snapshot does
+ * not name (replaced or deleted before it) are left out.
+ *
+ * A restore verifies the manifest and takes the data directory's server lock (refused while a
+ * server holds it), copies every file into a staging folder inside the data directory while
+ * checking its size and checksum, checks the staged account store, and only then moves the live
+ * files aside into `pre-restore-<UTC time>/` and the staged ones into place, each by a rename (an
+ * error half-way puts the moved files back). What was replaced stays in `pre-restore-…/` until the
+ * operator removes it.
+ */
+import { Database } from "bun:sqlite";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { ConfigError } from "../platform/config";
+import { BUILD_ID } from "../platform/native";
+import { DataDirHeld, holdDataDir } from "../platform/serve-lock";
+import { VERSION } from "../platform/version";
+import { ACCOUNT_DB, accountDbPath, BUSY_TIMEOUT_MS, MARKET_DB } from "./connection";
+
+export const MANIFEST = "manifest.json";
+export const BACKUP_FORMAT = "artmarket-backup";
+export const BACKUP_VERSION = 1;
+/** The signing secret of image URLs (src/serve/images/urls.ts, loadSecret). */
+export const SECRET_FILE = "secret";
+/** Uploaded collectable originals, named by their key (src/serve/images/renditions.ts, collectableImageDir). */
+export const COLLECTABLE_IMAGES = "images/collectables";
+/** Imported image originals of the market (src/build/import, copyImage). */
+export const ORIG_IMAGES = "images/orig";
+
+const COLLECTABLE_KEY = /^c[0-9a-f]{24}$/;
+/** An imported original: `<sha256>.<ext>` (an import's `.part-<pid>` copies are left out). */
+const ORIG_NAME = /^[0-9a-f]{64}\.[a-z0-9]*$/;
+/** Every path a manifest may name; anything else is refused (no path leaves the data directory). */
+const BACKUP_PATH = /^(?:account\.db|secret|market\.db|images\/collectables\/c[0-9a-f]{24}|images\/orig\/[0-9a-f]{64}\.[a-z0-9]*)$/;
+
+/** A refusal of the command as given (exit 2): a non-empty target, a held data directory. */
+export class BackupRefused extends ConfigError {}
+/** A backup that cannot be restored (exit 1): no manifest, a missing file, a checksum that differs. */
+export class BackupInvalid extends Error {}
+
+export interface BackupFile {
+  /** Relative to the backup (and to the data directory it restores into), `/`-separated. */
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/** What the account store of a backup holds, counted in the snapshot itself. */
+export interface AccountCounts {
+  users: number;
+  api_keys: number;
+  du_ledger_rows: number;
+  du_total: number;
+  collectables: number;
+}
+
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  version: number;
+  artmarket: string;
+  created_at: string;
+  source: string;
+  with_market: boolean;
+  files: BackupFile[];
+  account: AccountCounts;
+  /** Originals the snapshot names that were gone by the time they were copied (deleted meanwhile). */
+  missing: string[];
+}
+
+export interface BackupOptions {
+  dataDir: string;
+  to: string;
+  withMarket?: boolean;
+  now?: () => Date;
+}
+
+// ---------------------------------------------------------------- files
+
+const CHUNK = 8 << 20;
+
+/** Copies `src` to `dst` (mode 0600, synced) and returns its size and SHA-256, read once. */
+function copyHashed(src: string, dst: string): { size: number; sha256: string } {
+  mkdirSync(dirname(dst), { recursive: true, mode: 0o700 });
+  const hash = createHash("sha256");
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const input = openSync(src, "r");
+  let size = 0;
+  try {
+    const output = openSync(dst, "wx", 0o600);
+    try {
+      for (;;) {
+        const n = readSync(input, buf, 0, CHUNK, null);
+        if (n === 0) break;
+        hash.update(buf.subarray(0, n));
+        for (let off = 0; off < n; ) off += writeSync(output, buf, off, n - off);
+        size += n;
+      }
+      fsyncSync(output);
+    } finally {
+      closeSync(output);
+    }
+  } finally {
+    closeSync(input);
+  }
+  return { size, sha256: hash.digest("hex") };
+}
+
+function hashFile(path: string): { size: number; sha256: string } {
+  const hash = createHash("sha256");
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const fd = openSync(path, "r");
+  let size = 0;
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, CHUNK, null);
+      if (n === 0) break;
+      hash.update(buf.subarray(0, n));
+      size += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { size, sha256: hash.digest("hex") };
+}
+
+/** fsync of a directory (its renames and new entries), where the platform allows it. */
+function syncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // not every file system lets a directory be opened for sync
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The regular files of `dir` whose names match `name` (none when `dir` is absent). */
+function filesIn(dir: string, name: RegExp): string[] {
+  if (!isDir(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isFile() && name.test(e.name))
+    .map((e) => e.name)
+    .sort();
+}
+
+function counts(db: Database): AccountCounts {
+  const n = (sql: string) => (db.query(sql).get() as { n: number | null }).n ?? 0;
+  return {
+    users: n("SELECT count(*) AS n FROM users"),
+    api_keys: n("SELECT count(*) AS n FROM api_keys"),
+    du_ledger_rows: n("SELECT count(*) AS n FROM du_ledger"),
+    du_total: n("SELECT sum(du) AS n FROM du_ledger"),
+    collectables: n("SELECT count(*) AS n FROM collectables"),
+  };
+}
+
+// ---------------------------------------------------------------- backup
+
+/**
+ * Writes a backup of `dataDir` into `to` (created, or an existing empty directory) and returns its
+ * manifest. Safe while a server runs on `dataDir`. A failure removes what it wrote.
+ */
+export function backup(options: BackupOptions): BackupManifest {
+  const dataDir = resolve(options.dataDir);
+  const to = resolve(options.to);
+  const accountPath = accountDbPath(dataDir);
+  if (!existsSync(accountPath)) throw new BackupRefused(`no account store in ${dataDir} (${ACCOUNT_DB}): nothing to back up`);
+  if (options.withMarket && !existsSync(join(dataDir, MARKET_DB))) throw new BackupRefused(`no market in ${dataDir} (${MARKET_DB}): leave out --with-market`);
+  if (existsSync(to)) {
+    if (!isDir(to)) throw new BackupRefused(`${to} exists and is not a directory`);
+    if (readdirSync(to).length) throw new BackupRefused(`${to} exists and is not empty: give a new or empty directory`);
+  }
+  if (to === dataDir || to.startsWith(`${dataDir}/`)) throw new BackupRefused(`the backup directory ${to} is inside the data directory ${dataDir}: give one outside it`);
+  const created = !existsSync(to);
+  mkdirSync(to, { recursive: true, mode: 0o700 });
+  const now = options.now ?? (() => new Date());
+  try {
+    const files = new Map<string, { size: number; sha256: string }>();
+    // 1. the collectable originals present now (immutable; their rows come later or never)
+    const liveImages = join(dataDir, COLLECTABLE_IMAGES);
+    for (const key of filesIn(liveImages, COLLECTABLE_KEY)) {
+      try {
+        files.set(`${COLLECTABLE_IMAGES}/${key}`, copyHashed(join(liveImages, key), join(to, COLLECTABLE_IMAGES, key)));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err; // removed meanwhile: the snapshot decides below
+      }
+    }
+    // 2. the account store: one consistent snapshot, the server writing on meanwhile
+    const createdAt = now().toISOString();
+    const live = new Database(accountPath, { readwrite: true, create: false });
+    try {
+      live.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      live.run("VACUUM INTO ?", [join(to, ACCOUNT_DB)]);
+    } finally {
+      live.close();
+    }
+    chmodSync(join(to, ACCOUNT_DB), 0o600);
+    // 3. the originals the snapshot names: those uploaded since step 1 are copied now; those it
+    //    does not name (replaced or deleted before it) are dropped
+    const snapshot = new Database(join(to, ACCOUNT_DB), { readonly: true });
+    let named: string[];
+    let account: AccountCounts;
+    try {
+      named = (snapshot.query("SELECT image_key AS k FROM collectables WHERE image_kind = 'upload' AND image_key IS NOT NULL").all() as { k: string }[])
+        .map((r) => r.k)
+        .filter((k) => COLLECTABLE_KEY.test(k));
+      account = counts(snapshot);
+    } finally {
+      snapshot.close();
+    }
+    const wanted = new Set(named.map((k) => `${COLLECTABLE_IMAGES}/${k}`));
+    for (const path of [...files.keys()]) {
+      if (!wanted.has(path)) {
+        rmSync(join(to, path));
+        files.delete(path);
+      }
+    }
+    const missing: string[] = [];
+    for (const path of wanted) {
+      if (files.has(path)) continue;
+      try {
+        files.set(path, copyHashed(join(dataDir, path), join(to, path)));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+        missing.push(path);
+      }
+    }
+    files.set(ACCOUNT_DB, hashFile(join(to, ACCOUNT_DB)));
+    // 4. the signing secret (absent until a server first started)
+    if (existsSync(join(dataDir, SECRET_FILE))) files.set(SECRET_FILE, copyHashed(join(dataDir, SECRET_FILE), join(to, SECRET_FILE)));
+    // 5. the market and its imported originals: immutable once built (a new build is renamed
+    //    over market.db; the copy reads the file it opened)
+    if (options.withMarket) {
+      files.set(MARKET_DB, copyHashed(join(dataDir, MARKET_DB), join(to, MARKET_DB)));
+      for (const name of filesIn(join(dataDir, ORIG_IMAGES), ORIG_NAME))
+        files.set(`${ORIG_IMAGES}/${name}`, copyHashed(join(dataDir, ORIG_IMAGES, name), join(to, ORIG_IMAGES, name)));
+    }
+    const manifest: BackupManifest = {
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      artmarket: `${VERSION} (${BUILD_ID})`,
+      created_at: createdAt,
+      source: dataDir,
+      with_market: Boolean(options.withMarket),
+      files: [...files].map(([path, f]) => ({ path, ...f })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+      account,
+      missing: missing.sort(),
+    };
+    // the manifest last, by rename: a directory without it is not a backup
+    const tmp = join(to, `${MANIFEST}.tmp`);
+    writeFileSync(tmp, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, join(to, MANIFEST));
+    syncDir(join(to, COLLECTABLE_IMAGES));
+    syncDir(to);
+    return manifest;
+  } catch (err) {
+    if (created) rmSync(to, { recursive: true, force: true });
+    else for (const name of readdirSync(to)) rmSync(join(to, name), { recursive: true, force: true });
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------- restore
+
+/** Reads and checks the shape of a backup's manifest (not yet its files' checksums). */
+export function readManifest(from: string): BackupManifest {
+  const path = join(from, MANIFEST);
+  if (!isDir(from)) throw new BackupInvalid(`${from} is not a directory`);
+  if (!existsSync(path)) throw new BackupInvalid(`${from} has no ${MANIFEST}: not an artmarket backup, or one that did not finish`);
+  let manifest: BackupManifest;
+  try {
+    manifest = JSON.parse(readFileSync(path, "utf8")) as BackupManifest;
+  } catch (err) {
+    throw new BackupInvalid(`${path} is not valid JSON (${(err as Error).message})`);
+  }
+  if (manifest?.format !== BACKUP_FORMAT || !Array.isArray(manifest.files)) throw new BackupInvalid(`${path} is not an artmarket backup manifest`);
+  if (manifest.version !== BACKUP_VERSION) throw new BackupInvalid(`${path} has format version ${manifest.version}; this artmarket reads version ${BACKUP_VERSION}`);
+  const seen = new Set<string>();
+  for (const f of manifest.files) {
+    if (typeof f?.path !== "string" || !BACKUP_PATH.test(f.path) || seen.has(f.path)) throw new BackupInvalid(`${path} names an unexpected file: ${JSON.stringify(f?.path)}`);
+    if (!Number.isSafeInteger(f.size) || f.size < 0 || typeof f.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(f.sha256))
+      throw new BackupInvalid(`${path}: the entry of ${f.path} has no valid size and sha256`);
+    seen.add(f.path);
+  }
+  if (!seen.has(ACCOUNT_DB)) throw new BackupInvalid(`${path} names no ${ACCOUNT_DB}`);
+  return manifest;
+}
+
+export interface RestoreOptions {
+  from: string;
+  dataDir: string;
+  now?: () => Date;
+  /** Told when an earlier restore, killed half-way, is undone first. */
+  log?: (line: string) => void;
+}
+
+export interface RestoreSummary {
+  manifest: BackupManifest;
+  /** Where the files it replaced now are, or null when it replaced nothing. */
+  previous: string | null;
+  /** Paths (relative to the data directory) put in place. */
+  restored: string[];
+}
+
+/**
+ * The swap in progress, written before the first rename and removed after the last: a restore
+ * killed half-way (SIGKILL, a power cut) leaves it, and the next restore puts the previous files
+ * back from it before anything else (`undoSwaps`).
+ */
+interface Journal {
+  /** Folder names inside the data directory. */
+  keep: string;
+  stage: string;
+  swaps: { rel: string; existed: boolean }[];
+}
+
+/** What a journal may name: the folders and files a restore moves, nothing else. */
+const SWAPPED = new Set([ACCOUNT_DB, `${ACCOUNT_DB}-wal`, `${ACCOUNT_DB}-shm`, COLLECTABLE_IMAGES, SECRET_FILE, MARKET_DB, ORIG_IMAGES]);
+
+function isJournal(j: Journal): boolean {
+  return (
+    typeof j?.keep === "string" &&
+    /^pre-restore-\d{8}T\d{6}Z(?:-\d+)?$/.test(j.keep) &&
+    typeof j.stage === "string" &&
+    /^\.restore-\d+$/.test(j.stage) &&
+    Array.isArray(j.swaps) &&
+    j.swaps.every((s) => SWAPPED.has(s?.rel) && typeof s.existed === "boolean")
+  );
+}
+
+const JOURNAL = "restore-journal.json";
+
+function writeJournal(dataDir: string, journal: Journal): void {
+  const tmp = join(dataDir, `${JOURNAL}.tmp`);
+  const fd = openSync(tmp, "w", 0o600);
+  try {
+    writeSync(fd, JSON.stringify(journal));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, join(dataDir, JOURNAL));
+  syncDir(dataDir);
+}
+
+/** Puts back what a swap moved: each previous thing from `keep` into place, the restored ones removed. */
+function undoSwaps(dataDir: string, journal: Journal): void {
+  for (const { rel, existed } of [...journal.swaps].reverse()) {
+    const live = join(dataDir, rel);
+    const kept = join(dataDir, journal.keep, rel);
+    if (existed) {
+      if (!existsSync(kept)) continue; // not moved yet: the live one is the previous one
+      rmSync(live, { recursive: true, force: true });
+      renameSync(kept, live);
+    } else rmSync(live, { recursive: true, force: true });
+  }
+  rmSync(join(dataDir, journal.keep), { recursive: true, force: true });
+  rmSync(join(dataDir, journal.stage), { recursive: true, force: true });
+  rmSync(join(dataDir, JOURNAL), { force: true });
+  syncDir(dataDir);
+}
+
+/** Undoes a restore that was killed while it swapped (its journal is there), and removes staging folders left by killed restores. */
+function recoverInterrupted(dataDir: string): string | null {
+  let note: string | null = null;
+  const path = join(dataDir, JOURNAL);
+  if (existsSync(path)) {
+    let journal: Journal | null = null;
+    try {
+      journal = JSON.parse(readFileSync(path, "utf8")) as Journal;
+    } catch {}
+    if (!journal || !isJournal(journal)) throw new BackupRefused(`${path} is not a restore journal artmarket wrote: move it away, then restore again`);
+    undoSwaps(dataDir, journal);
+    note = `an interrupted restore was undone: the data directory holds what it held before that restore`;
+  }
+  // the server lock is ours: no other restore runs here, so every staging folder is a killed one's
+  for (const name of readdirSync(dataDir)) if (/^\.restore-\d+$/.test(name)) rmSync(join(dataDir, name), { recursive: true, force: true });
+  return note;
+}
+
+/**
+ * Restores the backup in `from` into `dataDir` (created when absent). Refused (BackupRefused)
+ * while a server holds the data directory; a backup whose files do not match its manifest
+ * (BackupInvalid) changes nothing.
+ */
+export function restore(options: RestoreOptions): RestoreSummary {
+  const from = resolve(options.from);
+  const dataDir = resolve(options.dataDir);
+  const manifest = readManifest(from);
+  const createdDir = !existsSync(dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  let lock: ReturnType<typeof holdDataDir>;
+  try {
+    lock = holdDataDir(dataDir);
+  } catch (err) {
+    if (createdDir) rmSync(dataDir, { recursive: true, force: true });
+    if (err instanceof DataDirHeld) throw new BackupRefused(`${err.message} (a restore needs the server stopped)`);
+    throw err;
+  }
+  const stage = join(dataDir, `.restore-${process.pid}`);
+  let done = false;
+  try {
+    const recovered = recoverInterrupted(dataDir);
+    if (recovered) options.log?.(recovered);
+    rmSync(stage, { recursive: true, force: true });
+    mkdirSync(stage, { mode: 0o700 });
+    // 1. every file into the staging folder, each checked against the manifest as it is copied
+    const bad: string[] = [];
+    for (const f of manifest.files) {
+      const src = join(from, f.path);
+      if (!existsSync(src)) {
+        bad.push(`${f.path}: missing`);
+        continue;
+      }
+      const got = copyHashed(src, join(stage, f.path));
+      if (got.size !== f.size) bad.push(`${f.path}: ${got.size} bytes, the manifest says ${f.size}`);
+      else if (got.sha256 !== f.sha256) bad.push(`${f.path}: its SHA-256 differs from the manifest's`);
+    }
+    if (bad.length)
+      throw new BackupInvalid(`the backup in ${from} does not match its manifest (${bad.length} file(s)): ${bad.slice(0, 5).join("; ")}${bad.length > 5 ? "; …" : ""}`);
+    // 2. the staged account store opens and is sound
+    const check = new Database(join(stage, ACCOUNT_DB), { readonly: true });
+    try {
+      const result = check.query("PRAGMA quick_check").all() as { quick_check: string }[];
+      if (result.length !== 1 || result[0]!.quick_check !== "ok") throw new BackupInvalid(`${ACCOUNT_DB} of the backup fails SQLite's check: ${result[0]?.quick_check}`);
+    } finally {
+      check.close();
+    }
+    // 3. the live account store in one file (its WAL merged), so a rename moves all of it
+    const liveAccount = accountDbPath(dataDir);
+    if (existsSync(liveAccount)) settleAccountDb(liveAccount);
+    // 4. swap: each live thing aside into pre-restore-<time>/, the staged one into place
+    const stamp = (options.now ?? (() => new Date()))()
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d+Z$/, "Z");
+    let keepName = `pre-restore-${stamp}`;
+    for (let n = 2; existsSync(join(dataDir, keepName)); n++) keepName = `pre-restore-${stamp}-${n}`; // two restores in one second
+    const keep = join(dataDir, keepName);
+    // the folders of originals are replaced whole (none in the backup: none after the restore)
+    const rels = [ACCOUNT_DB, `${ACCOUNT_DB}-wal`, `${ACCOUNT_DB}-shm`, COLLECTABLE_IMAGES];
+    if (manifest.files.some((f) => f.path === SECRET_FILE)) rels.push(SECRET_FILE);
+    if (manifest.with_market) rels.push(MARKET_DB, ORIG_IMAGES);
+    for (const rel of [COLLECTABLE_IMAGES, ...(manifest.with_market ? [ORIG_IMAGES] : [])]) mkdirSync(join(stage, rel), { recursive: true, mode: 0o700 });
+    const journal: Journal = { keep: keepName, stage: basename(stage), swaps: rels.map((rel) => ({ rel, existed: existsSync(join(dataDir, rel)) })) };
+    writeJournal(dataDir, journal);
+    try {
+      for (const { rel, existed } of journal.swaps) {
+        if (existed) {
+          mkdirSync(dirname(join(keep, rel)), { recursive: true });
+          renameSync(join(dataDir, rel), join(keep, rel));
+        }
+        if (existsSync(join(stage, rel))) {
+          mkdirSync(dirname(join(dataDir, rel)), { recursive: true });
+          renameSync(join(stage, rel), join(dataDir, rel));
+        }
+      }
+    } catch (err) {
+      undoSwaps(dataDir, journal);
+      throw err;
+    }
+    rmSync(join(dataDir, JOURNAL), { force: true });
+    syncDir(join(dataDir, "images"));
+    syncDir(dataDir);
+    done = true;
+    return {
+      manifest,
+      previous: journal.swaps.some((s) => s.existed) ? keep : null,
+      restored: manifest.files.map((f) => f.path),
+    };
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+    lock.release();
+    if (!done && createdDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Merges account.db's WAL into the file and leaves WAL mode (which needs every other connection
+ * closed), so that the file alone is the whole store and no stale WAL is left beside the restored
+ * one. The server switches it back to WAL when it opens it.
+ */
+function settleAccountDb(path: string): void {
+  const db = new Database(path, { readwrite: true, create: false });
+  try {
+    db.run("PRAGMA busy_timeout = 5000");
+    db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    const mode = (db.query("PRAGMA journal_mode = DELETE").get() as { journal_mode: string }).journal_mode;
+    if (mode !== "delete") throw new BackupRefused(`${path} is open in another process (a keys or notices command?): let it finish, then restore again`);
+  } catch (err) {
+    if (err instanceof BackupRefused) throw err;
+    if (/locked|busy/i.test((err as Error).message)) throw new BackupRefused(`${path} is open in another process: let it finish, then restore again`);
+    throw err;
+  } finally {
+    db.close();
+  }
+}
