@@ -80,6 +80,7 @@ const cmd = [
   join(root, "src/build/images/embed-worker.ts"),
   join(root, "src/build/derive/artist-worker.ts"),
   join(root, "src/build/db/index-builder-worker.ts"),
+  join(root, "src/serve/cluster/worker.ts"),
   join(root, "src/build/seed/generate-worker.ts"),
 ];
 

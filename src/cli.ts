@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KeyError } from "./serve/accounts/keys";
-import { accountStore, SqliteAccountStore } from "./serve/accounts/store";
-import { closeDeps, createApp, openDeps } from "./serve/app";
+import { SqliteAccountStore } from "./serve/accounts/store";
+import { type Cluster, ClusterStartError, startCluster } from "./serve/cluster/supervisor";
 import { parseCommandLine, UsageError } from "./platform/cli-spec";
 import { ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
 import { BUILD_ID } from "./platform/native";
@@ -16,7 +16,6 @@ import { marketDbPath, openAccountDb } from "./db/connection";
 import { DEFAULT_SEED, formatSummary, seedMarket, type SeedOptions } from "./build/seed";
 import { selfCheck } from "./platform/selfcheck";
 import { DataDirHeld, holdDataDir, type ServeLock } from "./platform/serve-lock";
-import { listen } from "./serve/http/serve";
 import { isIsoDate } from "./market/time";
 import { VERSION } from "./platform/version";
 
@@ -62,12 +61,17 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
     const summary = await seedMarket(firstStartSeed(config.dataDir));
     process.stderr.write(`${formatSummary(summary)}\n`);
   }
-  const deps = openDeps(config);
-  const store = accountStore(deps.account);
-  const created = store.hasUsers() ? null : await store.createUserWithKey("enterprise", "first enterprise user");
-  const app = createApp(deps);
-  const listener = listen((req) => app.handle(req), { port: config.port, host: config.host });
-  out(`listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.port}`);
+  // the first start's key, made before the workers start (they read it from account.db)
+  const created = await withAccount(config.dataDir, async (store) => (store.hasUsers() ? null : await store.createUserWithKey("enterprise", "first enterprise user")));
+  let cluster: Cluster;
+  try {
+    cluster = await startCluster(config, { workers: config.workers ?? 1, logFormat: config.logFormat ?? "json" });
+  } catch (err) {
+    lock.release();
+    if (err instanceof ClusterStartError) throw new ConfigError(err.message);
+    throw err;
+  }
+  out(`listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${cluster.port}`);
   if (created) {
     out(`created user ${created.userId} on plan enterprise; its API key (shown once, keep it secret):`);
     out(created.key);
@@ -77,9 +81,9 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
     if (stopping) return;
     stopping = true;
     const timeoutS = config.shutdownTimeoutS ?? 30;
-    process.stderr.write(`${signal}: stopping; ${listener.inFlight()} request(s) in flight (up to ${timeoutS} s)\n`);
-    const { unfinished } = await listener.drain(timeoutS * 1000);
-    closeDeps(deps);
+    const { unfinished } = await cluster.drain(timeoutS * 1000, (inFlight) => {
+      process.stderr.write(`${signal}: stopping; ${inFlight} request(s) in flight (up to ${timeoutS} s), ${cluster.workers} worker(s)\n`);
+    });
     lock.release();
     process.stderr.write(unfinished ? `stopped; ${unfinished} request(s) cut at the shutdown timeout\n` : "stopped\n");
     process.exit(0);
@@ -108,8 +112,30 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
     const done = await withAccount(dataDir, (store) => store.revokeKey(arg));
     if (!done) throw new ConfigError(`no active key with id ${arg}`);
     out(`revoked key ${arg}`);
+  } else if (action === "usage") {
+    const since = stringFlag(flags, "since");
+    if (since !== undefined && !isIsoDate(since)) throw new ConfigError(`--since must be a date (YYYY-MM-DD), got "${since}"`);
+    const rows = await withAccount(dataDir, (store) => store.usageByKey(since));
+    if (flags.json) return out(JSON.stringify(rows, null, 2));
+    const table = [
+      ["user", "name", "plan", "key", "kid", "requests", "du", "first day", "last day"],
+      ...rows.map((r) =>
+        [r.user_id, r.user_name, r.plan, r.revoked ? `${r.key_id} (revoked)` : r.key_id, r.kid, r.requests, r.du, r.first_day ?? "-", r.last_day ?? "-"].map(String),
+      ),
+      ["total", "", "", "", "", String(rows.reduce((n, r) => n + r.requests, 0)), String(Math.round(rows.reduce((n, r) => n + r.du, 0) * 1e6) / 1e6), "", ""],
+    ];
+    const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+    const numeric = new Set([0, 3, 5, 6]);
+    if (since !== undefined) out(`usage from ${since} on (UTC days)`);
+    for (const row of table)
+      out(
+        row
+          .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+          .join("  ")
+          .trimEnd(),
+      );
   } else {
-    throw new ConfigError("keys needs one of: create, list, revoke");
+    throw new ConfigError("keys needs one of: create, list, revoke, usage");
   }
 }
 
@@ -174,6 +200,34 @@ export async function main(argv: string[]): Promise<number> {
       case "notices":
         await notices(flags);
         return 0;
+      case "backup": {
+        const to = stringFlag(flags, "to");
+        if (!to) throw new ConfigError("backup needs --to DIR (a new or empty directory)");
+        const { backup } = await import("./db/backup");
+        const m = backup({ dataDir: dataDirFrom(flags), to, withMarket: flags["with-market"] === true });
+        const bytes = m.files.reduce((n, f) => n + f.size, 0);
+        out(
+          `backed up ${m.files.length} file(s), ${bytes} bytes, into ${to}: ${m.account.users} user(s), ${m.account.api_keys} key(s), ` +
+            `${m.account.du_ledger_rows} ledger row(s), ${m.account.collectables} collectable(s)${m.with_market ? ", the market" : ""}`,
+        );
+        for (const path of m.missing) process.stderr.write(`artmarket backup: ${path} was deleted while the backup ran; its collectable has no image in the backup\n`);
+        return 0;
+      }
+      case "restore": {
+        const from = stringFlag(flags, "from");
+        if (!from) throw new ConfigError("restore needs --from DIR (a directory written by artmarket backup)");
+        const { BackupInvalid, restore } = await import("./db/backup");
+        try {
+          const r = restore({ from, dataDir: dataDirFrom(flags), log: (line) => process.stderr.write(`artmarket restore: ${line}\n`) });
+          out(`restored ${r.restored.length} file(s) of the backup of ${r.manifest.created_at} into ${dataDirFrom(flags)}`);
+          if (r.previous) out(`the files it replaced are in ${r.previous} (remove it once the restored data is checked)`);
+        } catch (err) {
+          if (!(err instanceof BackupInvalid)) throw err;
+          process.stderr.write(`artmarket restore: ${err.message}\nnothing was restored; the data directory is unchanged\n`);
+          return 1;
+        }
+        return 0;
+      }
       case "import": {
         const from = stringFlag(flags, "from");
         if (!from) throw new ConfigError("import needs --from DIR (a directory in the import format, docs/import-format.md)");

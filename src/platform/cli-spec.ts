@@ -43,6 +43,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "public-url", value: "URL", description: "scheme and host written into signed image URLs, share links and /openapi.json", env: "ARTMARKET_PUBLIC_URL" },
       { name: "trust-proxy", description: "honour X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For from a reverse proxy", env: "ARTMARKET_TRUST_PROXY=1" },
       { name: "fetch-allow", value: "CIDR,...", description: "non-public address ranges an image_url may resolve to", env: "ARTMARKET_FETCH_ALLOW" },
+      { name: "workers", value: "N", description: "HTTP workers sharing the port (one thread each; 1: a single worker)", default: "the CPU count", env: "ARTMARKET_WORKERS" },
+      { name: "log-format", value: "FORMAT", description: "access log on stderr, one line per request: json, text, or off", default: "json", env: "ARTMARKET_LOG_FORMAT" },
       {
         name: "shutdown-timeout",
         value: "SECONDS",
@@ -51,7 +53,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         env: "ARTMARKET_SHUTDOWN_TIMEOUT",
       },
     ],
-    examples: ["artmarket serve --data /var/lib/artmarket --host 0.0.0.0 --port 8080", "artmarket serve --port 0"],
+    examples: ["artmarket serve --data /var/lib/artmarket --host 0.0.0.0 --port 8080", "artmarket serve --port 0 --workers 4"],
   },
   {
     name: "seed",
@@ -68,17 +70,23 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "keys",
-    summary: "create, list and revoke API keys",
-    usage: ["artmarket keys create --plan SLUG [--name TEXT] [--data DIR]", "artmarket keys list [--json] [--data DIR]", "artmarket keys revoke ID [--data DIR]"],
+    summary: "create, list and revoke API keys; DU and requests per key",
+    usage: [
+      "artmarket keys create --plan SLUG [--name TEXT] [--data DIR]",
+      "artmarket keys list [--json] [--data DIR]",
+      "artmarket keys revoke ID [--data DIR]",
+      "artmarket keys usage [--json] [--since YYYY-MM-DD] [--data DIR]",
+    ],
     description:
-      "create makes a user on a plan with one key and prints the key alone on the last line (only its hash is stored). revoke takes the key's id or kid and takes effect at once, also on a running server.",
+      "create makes a user on a plan with one key and prints the key alone on the last line (only its hash is stored). revoke takes the key's id or kid and takes effect at once, also on a running server. usage adds up the DU ledger per user and key: requests and DU, from --since on (UTC days), every key listed.",
     options: [
       { name: "plan", value: "SLUG", description: "create: the plan (sandbox, pro, enterprise)" },
       { name: "name", value: "TEXT", description: "create: the user's name" },
+      { name: "since", value: "YYYY-MM-DD", description: "usage: count the requests of this UTC day and later", default: "every day" },
       JSON_OUT,
       DATA,
     ],
-    examples: ["artmarket keys create --plan pro --name 'Research desk'", "artmarket keys list --json", "artmarket keys revoke 3"],
+    examples: ["artmarket keys create --plan pro --name 'Research desk'", "artmarket keys list --json", "artmarket keys revoke 3", "artmarket keys usage --since 2026-01-01"],
   },
   {
     name: "notices",
@@ -108,6 +116,28 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "format", value: "FORMAT", description: "jsonl or csv", default: "jsonl" },
       DATA,
     ],
+  },
+  {
+    name: "backup",
+    summary: "copy the account store, the signing secret and the collectable images, while serve runs",
+    usage: ["artmarket backup --to DIR [--with-market] [--data DIR]"],
+    description:
+      "Writes a consistent copy of the account store (SQLite's VACUUM INTO: the running server goes on writing), the signing secret of image URLs and the uploaded collectable originals into DIR, a new or empty directory, with manifest.json (sizes and SHA-256 of every file) written last. --with-market adds market.db and the imported image originals.",
+    options: [
+      { name: "to", value: "DIR", description: "the backup directory, new or empty (required)" },
+      { name: "with-market", description: "also copy market.db and images/orig/ (immutable once built)" },
+      DATA,
+    ],
+    examples: ["artmarket backup --to /var/backups/artmarket/2026-01-31", "artmarket backup --to /mnt/backup/am --with-market --data /var/lib/artmarket"],
+  },
+  {
+    name: "restore",
+    summary: "put a backup back into the data directory (the server stopped)",
+    usage: ["artmarket restore --from DIR [--data DIR]"],
+    description:
+      "Checks every file of the backup against its manifest, copies them beside the live ones, then moves the live account store, secret and collectable images (and, for a backup made with --with-market, the market) into pre-restore-<UTC time>/ in the data directory and the restored ones into place. Refused (exit 2) while a server holds the data directory; a backup that does not match its manifest changes nothing (exit 1).",
+    options: [{ name: "from", value: "DIR", description: "the backup directory (required)" }, DATA],
+    examples: ["artmarket restore --from /var/backups/artmarket/2026-01-31 --data /var/lib/artmarket"],
   },
   {
     name: "doctor",

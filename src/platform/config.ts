@@ -2,6 +2,7 @@
  * Command-line flags and environment, parsed once into a frozen object.
  * A bad flag ends the program with a clear message (ConfigError), never a stack trace.
  */
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseCidr } from "./address-guard";
 
@@ -21,7 +22,14 @@ export interface Config {
   readonly trustProxy?: boolean;
   /** Seconds that requests in flight get to finish on SIGTERM/SIGINT (`--shutdown-timeout`). */
   readonly shutdownTimeoutS?: number;
+  /** HTTP workers sharing the port (`--workers`; default: the CPU count). */
+  readonly workers?: number;
+  /** The access log's format (`--log-format`): json, text, or off. */
+  readonly logFormat?: "json" | "text" | "off";
 }
+
+/** The most workers one server starts. */
+export const MAX_WORKERS = 256;
 
 export interface ParsedArgs {
   readonly positionals: string[];
@@ -105,6 +113,13 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
   if (!/^\d+(\.\d+)?$/.test(shutdownRaw ?? "30") || !(shutdownTimeoutS >= 0 && shutdownTimeoutS <= 3600)) {
     throw new ConfigError(`--shutdown-timeout must be a number of seconds from 0 to 3600, got "${shutdownRaw}"`);
   }
+  const workersRaw = stringFlag(flags, "workers") ?? env.ARTMARKET_WORKERS;
+  const workers = workersRaw === undefined || workersRaw === "" ? Math.max(1, Math.min(MAX_WORKERS, availableParallelism())) : Number(workersRaw);
+  if (!/^\d+$/.test(workersRaw ?? "1") || !Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
+    throw new ConfigError(`--workers must be a whole number from 1 to ${MAX_WORKERS}, got "${workersRaw}"`);
+  }
+  const logFormat = stringFlag(flags, "log-format") ?? env.ARTMARKET_LOG_FORMAT ?? "json";
+  if (logFormat !== "json" && logFormat !== "text" && logFormat !== "off") throw new ConfigError(`--log-format must be json, text or off, got "${logFormat}"`);
   return Object.freeze({
     dataDir: dataDirFrom(flags, env),
     port,
@@ -113,6 +128,8 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     fetchAllow: Object.freeze(fetchAllow),
     trustProxy,
     shutdownTimeoutS,
+    workers,
+    logFormat,
   });
 }
 

@@ -9,7 +9,13 @@ import { openAccountDb, openMarketReader } from "../db/connection";
 import { pipeline, mountable, RESPONSE_HEADERS, type AppDeps, type Endpoint, type MountedEndpoint } from "./http/endpoint";
 import { errorBody, fromSchemaErrors, HttpError, issue, ValidationFailed } from "./http/errors";
 import { RateLimiter } from "./http/metering";
-import { buildOpenApi } from "./http/openapi";
+import { AccountCounters } from "./accounts/counters";
+import type { KeyVerifierOptions } from "./accounts/keys";
+import type { LedgerOptions } from "./accounts/ledger";
+import { localControl, type ServiceControl } from "./http/control";
+import { MetricsRegistry } from "./http/metrics";
+import { compressResponse } from "./http/compression";
+import { buildOpenApi, openApiRoute } from "./http/openapi";
 import { docsPage } from "./http/docs";
 import { healthEndpoints } from "./modules/health";
 import { planEndpoints } from "./modules/plans";
@@ -125,13 +131,22 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
       return errorResponse(code, error, request);
     })
     .get("/", () => new Response(null, { status: 302, headers: { Location: "/docs", ...CORS_HEADERS } }))
-    .get("/openapi.json", () => new Response(openapi, { headers: { "Content-Type": "application/json", ...CORS_HEADERS } }))
+    .get("/readyz", () => readiness(deps))
+    .get("/metrics", async () => new Response(await control(deps).metrics(), { headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", ...CORS_HEADERS } }))
+    .get("/openapi.json", openApiRoute(openapi, { publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy, headers: CORS_HEADERS }))
     .use(docsPage())
     .use(imageRoutes(deps));
   for (const e of mounted) {
     const run = pipeline(e, deps);
     app.route(e.method, e.elysiaPath, async ({ request, params }) => {
-      const res = await run(request, params as Record<string, string>);
+      let res: Response;
+      try {
+        res = await run(request, params as Record<string, string>);
+      } catch (error) {
+        // mapped here rather than by onError so that a large error body (a 422 with many issues)
+        // is compressed like any other JSON; the pipeline compresses its own bodies
+        return compressResponse(request, errorResponse("UNKNOWN", error, request));
+      }
       if (!res.headers.has("Access-Control-Allow-Origin")) for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
       return res;
     });
@@ -141,14 +156,59 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
 
 export type App = ReturnType<typeof createApp>;
 
+/** The server's control, or the one of a lone in-process app (always ready, one worker, its own metrics). */
+function control(deps: AppDeps): ServiceControl {
+  if (deps.control) return deps.control;
+  let local = localControls.get(deps);
+  if (!local) {
+    local = localControl(
+      deps.metrics ?? new MetricsRegistry(),
+      () => ({ keyCacheHits: deps.verifier.cacheHits, ledgerPending: deps.ledger.pendingRows(), keyVerifications: deps.verifier.argon2Runs }),
+      VERSION,
+    );
+    localControls.set(deps, local);
+  }
+  return local;
+}
+const localControls = new WeakMap<AppDeps, ServiceControl>();
+
+/** GET /readyz: 200 with the version, workers and snapshot once serving; 503 while starting or draining. */
+function readiness(deps: AppDeps): Response {
+  const c = control(deps);
+  const state = c.state();
+  const headers = { "Content-Type": "application/json", "Cache-Control": "no-store", ...CORS_HEADERS };
+  if (state !== "ready") return new Response(JSON.stringify({ status: state }), { status: 503, headers });
+  try {
+    // the market and the account store both answer
+    deps.account.query("SELECT 1").get();
+    const snapshot = deps.snapshot.info();
+    return new Response(JSON.stringify({ status: "ready", version: VERSION, workers: c.workers, snapshot }), { headers });
+  } catch {
+    return new Response(JSON.stringify({ status: "starting" }), { status: 503, headers });
+  }
+}
+
+export interface OpenDepsOptions {
+  bare?: boolean;
+  /** The per-account counters shared by the server's workers (a table of its own by default). */
+  counters?: AccountCounters;
+  /** The supervisor's key verification (several workers). */
+  remoteVerify?: KeyVerifierOptions["remote"];
+  /** The supervisor's ledger writer (several workers). */
+  ledgerSink?: LedgerOptions["sink"];
+  control?: ServiceControl;
+  metrics?: MetricsRegistry;
+}
+
 /** Opens the data directory for serving: both databases, plans seeded, the process services. */
-export function openDeps(config: Config, options: { bare?: boolean } = {}): AppDeps {
+export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps {
   const account = openAccountDb(config.dataDir);
   const store = accountStore(account);
   store.seedPlans();
   const market = openMarketReader(config.dataDir);
-  const ledger = store.ledger();
-  const verifier = store.keyVerifier(() => ledger.reset());
+  const counters = options.counters ?? AccountCounters.create();
+  const ledger = store.ledger({ counters, sink: options.ledgerSink });
+  const verifier = store.keyVerifier(undefined, { remote: options.remoteVerify });
   const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
   return {
     config,
@@ -157,11 +217,13 @@ export function openDeps(config: Config, options: { bare?: boolean } = {}): AppD
     snapshot: snapshotOf(market),
     verifier,
     ledger,
-    limiter: new RateLimiter(),
+    limiter: new RateLimiter(counters),
     fx: FxCache.lazy(market),
     signer: new ImageSigner(loadSecret(config.dataDir), config.publicUrl),
     asOf,
     bare: options.bare,
+    control: options.control,
+    metrics: options.metrics ?? new MetricsRegistry(),
   };
 }
 

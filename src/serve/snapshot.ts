@@ -123,6 +123,17 @@ export class MarketSnapshot {
     }
     return this.#stamp;
   }
+
+  /**
+   * What identifies the snapshot to an operator and a load balancer (/readyz): `id` is the first
+   * 16 hex digits of the SHA-256 of its market_meta (the same market.db copied to several nodes
+   * has the same id), with its as-of date and build time.
+   */
+  info(): { id: string; as_of: string | null; built_at: string | null } {
+    const meta = this.db.query<{ key: string; value: string }, []>("SELECT key, value FROM market_meta WHERE key IN ('as_of', 'built_at')").all();
+    const get = (k: string) => meta.find((m) => m.key === k)?.value ?? null;
+    return { id: new Bun.CryptoHasher("sha256").update(this.stamp()).digest("hex").slice(0, 16), as_of: get("as_of"), built_at: get("built_at") };
+  }
 }
 
 const snapshots = new WeakMap<Database, MarketSnapshot>();

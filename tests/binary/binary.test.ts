@@ -131,9 +131,9 @@ test(
 );
 
 test(
-  "serve answers an authenticated request and the healthcheck",
+  "serve with two workers answers an authenticated request, the healthcheck, /readyz and /metrics",
   async () => {
-    const proc = Bun.spawn([bin, "serve", "--data", data, "--port", "0"], { cwd: work, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([bin, "serve", "--data", data, "--port", "0", "--workers", "2"], { cwd: work, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
     try {
       const reader = proc.stdout.getReader();
       let buffered = "";
@@ -170,6 +170,14 @@ test(
       const health = await fetch(`${base}/healthcheck`);
       await health.arrayBuffer();
       expect(health.status).toBe(200);
+
+      const ready = (await (await fetch(`${base}/readyz`)).json()) as { status: string; workers: number; snapshot: { id: string } };
+      expect(ready.status).toBe("ready");
+      expect(ready.workers).toBe(2);
+      expect(ready.snapshot.id).toMatch(/^[0-9a-f]{16}$/);
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toContain('artmarket_http_requests_total{route="/v1/categories",method="GET",status="200"} 1');
+      expect(metrics).toContain('artmarket_info{version="');
     } finally {
       proc.kill();
       await proc.exited;

@@ -4,6 +4,7 @@ import account_0000_init from "./account/0000_init.sql" with { type: "text" };
 import account_0001_follows_shares from "./account/0001_follows_shares.sql" with { type: "text" };
 import account_0002_lean_ledger from "./account/0002_lean_ledger.sql" with { type: "text" };
 import account_0003_collectables from "./account/0003_collectables.sql" with { type: "text" };
+import account_0004_account_epoch from "./account/0004_account_epoch.sql" with { type: "text" };
 import market_0000_init from "./market/0000_init.sql" with { type: "text" };
 import market_0001_compact_lots from "./market/0001_compact_lots.sql" with { type: "text" };
 import market_0002_lean_artworks from "./market/0002_lean_artworks.sql" with { type: "text" };
@@ -19,6 +20,7 @@ export const accountMigrations: Migration[] = [
   { tag: "0001_follows_shares", sql: account_0001_follows_shares },
   { tag: "0002_lean_ledger", sql: account_0002_lean_ledger },
   { tag: "0003_collectables", sql: account_0003_collectables },
+  { tag: "0004_account_epoch", sql: account_0004_account_epoch },
 ];
 
 export const marketMigrations: Migration[] = [

@@ -48,6 +48,17 @@ export const apiKeys = sqliteTable(
 );
 
 /**
+ * One row whose counter moves (by triggers, migration 0004) whenever something a running server
+ * caches about keys and plans changes: a key revoked or removed, a user's plan or period anchor,
+ * a plan's row. Every worker and node compares it with what it saw last (one indexed read) and
+ * drops its cached key verdicts and plan limits when it moved.
+ */
+export const accountEpoch = sqliteTable("account_epoch", {
+  id: integer("id").primaryKey(),
+  n: integer("n").notNull(),
+});
+
+/**
  * One row per metered request: the durable record behind every X-Service-DataUnits header.
  * Append-only and written on the hot path, so it carries no secondary index and no AUTOINCREMENT
  * (its rowid only grows anyway); reports read the roll-up du_daily.

@@ -1,8 +1,18 @@
 /**
  * API keys. A key is `am_<kid>_<secret>`: kid is a public id that finds the row, the secret is 32
  * random bytes. Only an argon2id hash of the whole key is stored. Verification runs argon2 once
- * per key and process; the result is cached, and the cache is dropped whenever another process
- * (for example `artmarket keys revoke`) commits to account.db, so a revocation takes effect at once.
+ * per key and server; the verdict is cached with the hash it was checked against. Revocation and
+ * plan changes: account.db's `account_epoch` counter moves (triggers) whenever a key is revoked or
+ * removed or a user's plan or a plan changes, whoever made the change (`artmarket keys revoke`,
+ * another worker, another node). Each verifier reads it at most once per event-loop turn (after
+ * PRAGMA data_version said account.db changed); when it moved, every cached verdict is checked
+ * again on its next use with one indexed lookup, no argon2: a revoked key is refused from the next
+ * turn on, a key whose stored hash is still the one verified keeps going with its user's current
+ * plan.
+ *
+ * With several HTTP workers (src/serve/cluster), a worker's verifier asks the supervisor's
+ * (`remote`) for every key it has not verified yet: argon2 and the limits below run in one place,
+ * once per key for the whole server, and the workers cache the answer.
  *
  * Failed verifications. The kid is public, so anyone can make the server run argon2 (about 10 ms of
  * CPU) by sending a real kid with a random secret. Hence:
@@ -164,6 +174,14 @@ export function prepareDataVersion(db: Database) {
   return db.query<{ data_version: number }, []>("PRAGMA data_version");
 }
 
+/** The account epoch (migration 0004): it moves when a key is revoked or a plan changes. */
+export function prepareEpoch(db: Database) {
+  return db.query<{ n: number }, []>("SELECT n FROM account_epoch WHERE id = 1");
+}
+
+/** What the supervisor answers a worker's verification: the key is right or wrong, or the limits refused it. */
+export type RemoteVerdict = { ok: boolean } | { status: number; message: string; headers: Record<string, string> };
+
 /** The limits on failed verifications; see the module comment. Tests pass smaller ones. */
 export const AUTH_LIMITS = {
   /** Failed argon2 verifications one kid may cause per window (a token bucket: one back every window/failures). */
@@ -190,6 +208,11 @@ export interface KeyVerifierOptions {
   maxConcurrent?: number;
   maxQueued?: number;
   failedCacheSize?: number;
+  /**
+   * The supervisor's verification (several workers): runs argon2 and its limits there, once per key
+   * for the server. Without it argon2 runs here.
+   */
+  remote?: (key: string, address: string, refuse: boolean) => Promise<RemoteVerdict>;
 }
 
 /**
@@ -267,8 +290,8 @@ const retryAfter = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
 
 /** Resolves bearer keys to callers, with argon2 run once per distinct key. */
 export class KeyVerifier {
-  /** Verified keys: bounded by the live keys, never evicted by failed ones. */
-  private readonly valid = new Map<string, Caller>();
+  /** Verified keys (with the hash they matched and the epoch they were last checked in): bounded by the live keys, never evicted by failed ones. */
+  private readonly valid = new Map<string, { caller: Caller; hash: string; epoch: number }>();
   /** Keys whose argon2 check failed, least recently used first (bounded). */
   private readonly failed = new Map<string, true>();
   /** Verifications running now, so concurrent requests with one key share one argon2 run. */
@@ -276,10 +299,15 @@ export class KeyVerifier {
   /** Bumped whenever the verdicts are dropped: a verification that straddles it caches nothing. */
   private generation = 0;
   private dataVersion = -1;
+  private epoch = -1;
+  /** Lookups a verified key was served from the cache with (the metrics' key cache hits). */
+  cacheHits = 0;
   /** How many times argon2 verification ran (tests hold this to one per key). */
   argon2Runs = 0;
   private readonly lookup;
   private readonly version;
+  private readonly epochStmt;
+  private readonly remote: KeyVerifierOptions["remote"];
   private readonly now: () => number;
   private readonly verifyHash: (hash: string, key: string) => Promise<boolean>;
   private readonly failedCacheSize: number;
@@ -295,6 +323,8 @@ export class KeyVerifier {
   ) {
     this.lookup = prepareKeyLookup(db);
     this.version = prepareDataVersion(db);
+    this.epochStmt = prepareEpoch(db);
+    this.remote = options.remote;
     this.now = options.now ?? Date.now;
     this.verifyHash = options.verifyHash ?? ((h, key) => verify(h, key));
     this.failedCacheSize = options.failedCacheSize ?? AUTH_LIMITS.failedCacheSize;
@@ -305,7 +335,7 @@ export class KeyVerifier {
     this.gate = new Gate(options.maxConcurrent ?? AUTH_LIMITS.maxConcurrent, options.maxQueued ?? AUTH_LIMITS.maxQueued);
   }
 
-  /** Drops every cached verdict (called when account.db changed under us). */
+  /** Drops every cached verdict. */
   invalidate(): void {
     this.valid.clear();
     this.failed.clear();
@@ -316,8 +346,10 @@ export class KeyVerifier {
   private versionCheckedThisTurn = false;
 
   /**
-   * Reads PRAGMA data_version at most once per event-loop turn: requests handled in the same turn
-   * share the answer, and a change made by another process is seen from the next turn on.
+   * Reads PRAGMA data_version at most once per event-loop turn, and the account epoch when it
+   * changed: requests handled in the same turn share the answer, and a revocation or plan change
+   * made anywhere is seen from the next turn on. When the epoch moved, failed verdicts are dropped
+   * and valid ones are checked again on their next use (`cached`).
    */
   private checkVersion(): void {
     if (this.versionCheckedThisTurn) return;
@@ -326,12 +358,30 @@ export class KeyVerifier {
       this.versionCheckedThisTurn = false;
     });
     const v = this.version.get()!.data_version;
-    if (v !== this.dataVersion) {
-      const first = this.dataVersion === -1;
-      this.dataVersion = v;
-      this.invalidate();
-      if (!first) this.onChange();
+    if (v === this.dataVersion) return;
+    this.dataVersion = v;
+    const epoch = this.epochStmt.get()?.n ?? 0;
+    if (epoch === this.epoch) return;
+    const first = this.epoch === -1;
+    this.epoch = epoch;
+    this.failed.clear();
+    this.pending.clear();
+    this.generation++;
+    if (!first) this.onChange();
+  }
+
+  /** A verified key's entry brought to the current epoch: its row read again, no argon2; null once revoked or changed. */
+  private recheck(key: string, entry: { caller: Caller; hash: string; epoch: number }): Caller | null {
+    const kid = KEY_PATTERN.exec(key)![1]!;
+    const row = this.lookup.get(kid);
+    const plan = row && row.revoked_at === null && row.hash === entry.hash ? getPlan(this.db, row.plan_slug) : null;
+    if (!row || !plan) {
+      this.valid.delete(key);
+      return null;
     }
+    entry.caller = Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor });
+    entry.epoch = this.epoch;
+    return entry.caller;
   }
 
   /**
@@ -340,8 +390,11 @@ export class KeyVerifier {
    */
   cached(key: string): Caller | null | undefined {
     this.checkVersion();
-    const caller = this.valid.get(key);
-    if (caller) return caller;
+    const entry = this.valid.get(key);
+    if (entry) {
+      this.cacheHits++;
+      return entry.epoch === this.epoch ? entry.caller : this.recheck(key, entry);
+    }
     if (!this.failed.has(key)) return undefined;
     this.failed.delete(key); // touched: now the most recently used
     this.failed.set(key, true);
@@ -364,6 +417,7 @@ export class KeyVerifier {
     const kid = match[1]!;
     const row = this.lookup.get(kid);
     if (!row || row.revoked_at !== null) return null; // unknown or revoked: one indexed lookup, no argon2
+    if (this.remote) return this.share(key, this.checkRemote(row, key, address, refuse));
     const now = this.now();
     if (this.kids.wait(kid, now) > 0 || this.addresses.wait(address, now) > 0) {
       // a refused attempt costs its address a token too, down to a debt of one window: an address
@@ -381,12 +435,36 @@ export class KeyVerifier {
     // the tokens are spent before argon2 runs, so a burst of concurrent wrong keys cannot overdraw them
     this.kids.take(kid, now);
     this.addresses.take(address, now);
-    const run = this.check(entered, row, key, kid, address);
+    return this.share(key, this.check(entered, row, key, kid, address));
+  }
+
+  /** Lets concurrent requests with the same key wait on one verification. */
+  private async share(key: string, run: Promise<Caller | null>): Promise<Caller | null> {
     this.pending.set(key, run);
     try {
       return await run;
     } finally {
       if (this.pending.get(key) === run) this.pending.delete(key);
+    }
+  }
+
+  /** The supervisor's verdict on a key this worker has not verified, cached like a local one. */
+  private async checkRemote(row: KeyRow, key: string, address: string, refuse: boolean): Promise<Caller | null> {
+    const generation = this.generation;
+    const verdict = await this.remote!(key, address, refuse);
+    if ("status" in verdict) throw new HttpError(verdict.status, verdict.message, verdict.headers);
+    const plan = verdict.ok ? getPlan(this.db, row.plan_slug) : null;
+    const caller: Caller | null = plan ? Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor }) : null;
+    this.remember(generation, key, row.hash, caller);
+    return caller;
+  }
+
+  private remember(generation: number, key: string, hash: string, caller: Caller | null): void {
+    if (generation !== this.generation) return;
+    if (caller) this.valid.set(key, { caller, hash, epoch: this.epoch });
+    else {
+      if (this.failed.size >= this.failedCacheSize) this.failed.delete(this.failed.keys().next().value!);
+      this.failed.set(key, true);
     }
   }
 
@@ -408,13 +486,7 @@ export class KeyVerifier {
       this.kids.give(kid, now);
       this.addresses.give(address, now);
     }
-    if (generation === this.generation) {
-      if (caller) this.valid.set(key, caller);
-      else {
-        if (this.failed.size >= this.failedCacheSize) this.failed.delete(this.failed.keys().next().value!);
-        this.failed.set(key, true);
-      }
-    }
+    this.remember(generation, key, row.hash, caller);
     return caller;
   }
 }

@@ -9,12 +9,22 @@
  * turn (see IDLE_MS).
  *
  * Consumption per user is also kept in memory for the three windows (entitlement period,
- * UTC day, calendar month) so that the Remaining header and the caps cost no query.
+ * UTC day, calendar month) so that the Remaining header and the caps cost no query. Those
+ * counters live in the AccountCounters table every worker of the server shares (counters.ts):
+ * loaded from the roll-up once per account and server, then moved by every charge under the
+ * account's lock, and rolled forward at a new day, month or period.
+ *
+ * With several workers, one thread writes account.db's ledger: each worker's Ledger gathers the
+ * rows of one event-loop turn and hands them to the supervisor (`sink`), which commits the rows
+ * of all workers that arrive together in one transaction and answers; a response still waits for
+ * its row's commit (src/serve/cluster).
  */
 import type { Database } from "bun:sqlite";
 import type { Caller } from "./keys";
 import type { Plan } from "./plans";
-import { dayNumber, monthContaining, periodContaining, today, type Period } from "../../market/time";
+import { AccountCounters, F } from "./counters";
+import { HttpError } from "../http/errors";
+import { addDays, dayNumber, monthContaining, periodContaining, today, type Period } from "../../market/time";
 
 export interface LedgerEntry {
   userId: number;
@@ -35,8 +45,6 @@ export interface Windows {
   month: Period;
   monthConsumed: number;
 }
-
-interface UserCounters extends Windows {}
 
 /** What a charge returns at once: the figures for the headers, and the commit to wait for. */
 export interface Charged {
@@ -100,48 +108,50 @@ export const IDLE_MS = 0.25;
 export interface LedgerOptions {
   /** The group commit's clock in milliseconds (default performance.now()); tests inject their own. */
   now?: () => number;
+  /** The per-account counters (shared by the server's workers); a table of its own by default. */
+  counters?: AccountCounters;
+  /**
+   * Where the rows go when another thread writes the ledger: resolves once they are committed.
+   * Without it the Ledger commits over its own connection (group commit, below).
+   */
+  sink?: (entries: LedgerEntry[], notices: NoticeRow[]) => Promise<void>;
 }
 
-export class Ledger {
-  private readonly counters = new Map<number, UserCounters>();
-  private readonly now: () => number;
-  private pending: LedgerEntry[] = [];
-  /** The batch being gathered: one promise shared by every response waiting on it. */
-  private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void; started: number; seen: number } | null = null;
+/** An allowance notice's row as the ledger inserts it (user, plan, pool, threshold, period, limit, consumed, projection, time). */
+export type NoticeRow = [number, string, string, number, string, string, number, number, number, number];
 
-  /**
-   * Runs once per event-loop turn while a batch is open: as long as requests keep arriving (each
-   * turn brought new entries), wait one more turn, up to MAX_WAIT_MS from the batch's first entry;
-   * when a turn brought nothing new, commit. (A request that finds the ledger idle never opens a
-   * batch: it is committed in `charge`.)
-   */
-  private readonly tick = () => {
-    const batch = this.batch;
-    if (!batch) return;
-    const grew = this.pending.length > batch.seen;
-    batch.seen = this.pending.length;
-    if (grew && batch.seen > 1 && this.now() - batch.started < MAX_WAIT_MS) setImmediate(this.tick);
-    else this.flush();
-  };
-  private readonly sumStmt;
+/** A call admitted under a hard cap: what it may add at most, until it is charged or released. */
+export interface Admission {
+  readonly userId: number;
+  readonly maxDu: number;
+  /** Gives the reservation back (a call that ends without a charge); no-op once charged or released. */
+  release(): void;
+}
+
+/** The calendar facts of one caller on one day, as day numbers. */
+interface Calendar {
+  day: string;
+  dayN: number;
+  period: Period;
+  periodStartN: number;
+  periodEndN: number;
+  month: Period;
+  monthStartN: number;
+}
+
+/** How long a call under a hard cap waits before looking again for room beside the calls in flight (ms). */
+const ADMIT_RETRY_MS = 1;
+
+/** The ledger's statements over account.db: one transaction per batch of rows. */
+export class LedgerWriter {
   private readonly insertStmt;
   private readonly dailyStmt;
   private readonly noticeStmt;
-  private readonly writeBatch;
   private readonly insertMany;
-  private pendingNotices: unknown[][] = [];
-  /** now() when the last commit ended (-Infinity: none yet), and how many rows it held. */
-  private lastCommitEnd = Number.NEGATIVE_INFINITY;
-  private lastCommitRows = 0;
-  /** Commits so far, and how many of them were a request committed alone in its own turn. */
-  readonly commits = { total: 0, immediate: 0 };
+  readonly write: (entries: LedgerEntry[], noticeRows: NoticeRow[]) => void;
+  private lastDay = { from: 0, to: 0, day: "" };
 
-  constructor(
-    private readonly db: Database,
-    options: LedgerOptions = {},
-  ) {
-    this.now = options.now ?? (() => performance.now());
-    this.sumStmt = db.query<{ du: number | null }, [number, string, string]>("SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?");
+  constructor(db: Database) {
     this.insertStmt = db.query("INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     this.dailyStmt = db.query(
       `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, ?)
@@ -154,7 +164,7 @@ export class Ledger {
     this.insertMany = db.query(
       `INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES ${Array.from({ length: CHUNK }, () => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
     );
-    this.writeBatch = db.transaction((entries: LedgerEntry[], noticeRows: unknown[][]) => {
+    this.write = db.transaction((entries: LedgerEntry[], noticeRows: NoticeRow[]) => {
       // One row per request (many per statement), one roll-up upsert per user, day and endpoint.
       const rollup = new Map<string, { userId: number; day: string; endpoint: string; du: number; requests: number }>();
       const values: (string | number)[] = [];
@@ -180,11 +190,9 @@ export class Ledger {
         i++;
       }
       for (const r of rollup.values()) this.dailyStmt.run(r.userId, r.day, r.endpoint, r.du, r.requests);
-      for (const row of noticeRows) this.noticeStmt.run(...(row as [number]));
-    });
+      for (const row of noticeRows) this.noticeStmt.run(...row);
+    }) as (entries: LedgerEntry[], noticeRows: NoticeRow[]) => void;
   }
-
-  private lastDay = { from: 0, to: 0, day: "" };
 
   /** The UTC day of a timestamp, without formatting a date for every request of the same day. */
   private dayOf(ts: number): string {
@@ -194,48 +202,215 @@ export class Ledger {
     this.lastDay = { from, to: from + 86_400_000, day: today(ts) };
     return this.lastDay.day;
   }
+}
+
+export class Ledger {
+  private readonly now: () => number;
+  readonly counters: AccountCounters;
+  private readonly sink: LedgerOptions["sink"];
+  private readonly writer: LedgerWriter | null;
+  private pending: LedgerEntry[] = [];
+  private pendingNotices: NoticeRow[] = [];
+  /** The batch being gathered: one promise shared by every response waiting on it. */
+  private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void; started: number; seen: number } | null = null;
+  /** Batches handed to the sink and not answered yet. */
+  private inSink = new Set<Promise<void>>();
+
+  /**
+   * Runs once per event-loop turn while a batch is open: as long as requests keep arriving (each
+   * turn brought new entries), wait one more turn, up to MAX_WAIT_MS from the batch's first entry;
+   * when a turn brought nothing new, commit. (A request that finds the ledger idle never opens a
+   * batch: it is committed in `charge`.) With a sink, the batch goes at the end of its first turn:
+   * the supervisor gathers the workers' batches itself.
+   */
+  private readonly tick = () => {
+    const batch = this.batch;
+    if (!batch) return;
+    const grew = this.pending.length > batch.seen;
+    batch.seen = this.pending.length;
+    if (!this.sink && grew && batch.seen > 1 && this.now() - batch.started < MAX_WAIT_MS) setImmediate(this.tick);
+    else this.flush();
+  };
+  private readonly sumStmt;
+  /** now() when the last commit ended (-Infinity: none yet), and how many rows it held. */
+  private lastCommitEnd = Number.NEGATIVE_INFINITY;
+  private lastCommitRows = 0;
+  /** Commits so far, and how many of them were a request committed alone in its own turn. */
+  readonly commits = { total: 0, immediate: 0 };
+  private readonly calendars = new WeakMap<Caller, Calendar>();
+
+  constructor(db: Database, options: LedgerOptions = {}) {
+    this.now = options.now ?? (() => performance.now());
+    this.counters = options.counters ?? AccountCounters.create();
+    this.sink = options.sink;
+    this.writer = options.sink ? null : new LedgerWriter(db);
+    this.sumStmt = db.query<{ du: number | null }, [number, string, string]>("SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?");
+  }
 
   private sum(userId: number, from: string, to: string): number {
     return this.sumStmt.get(userId, from, to)?.du ?? 0;
   }
 
-  /** Current consumption of the caller's three windows (read from memory, loaded once per window). */
-  windows(caller: Caller, now: number = Date.now()): Windows {
-    const day = this.dayOf(now);
-    let c = this.counters.get(caller.userId);
-    if (!c || c.day !== day) {
-      const period = periodContaining(caller.periodAnchor, caller.plan.period_days, day);
-      const month = monthContaining(day);
-      c = {
-        period,
-        periodConsumed: this.sum(caller.userId, period.start, period.end),
-        day,
-        dayConsumed: this.sum(caller.userId, day, day),
-        month,
-        monthConsumed: this.sum(caller.userId, month.start, month.end),
-      };
-      this.counters.set(caller.userId, c);
-    }
-    return c;
+  /** The caller's day, period and month at `ts` (computed once per caller and day). */
+  private calendar(caller: Caller, ts: number): Calendar {
+    const dayN = Math.floor(ts / 86_400_000);
+    const known = this.calendars.get(caller);
+    if (known && known.dayN === dayN) return known;
+    const day = today(ts);
+    const period = periodContaining(caller.periodAnchor, caller.plan.period_days, day);
+    const month = monthContaining(day);
+    const cal = { day, dayN, period, periodStartN: dayNumber(period.start), periodEndN: dayNumber(period.end), month, monthStartN: dayNumber(month.start) };
+    this.calendars.set(caller, cal);
+    return cal;
   }
 
   /**
-   * Records a metered request. The in-memory windows move at once (so the Remaining header is
-   * exact under concurrency); the returned promise settles when the row is committed: at once
-   * (already settled) when the ledger was idle, else with the batch it joins or opens.
+   * Brings the slot at `b` to the caller's windows at `cal` (the slot's lock held): loads them from
+   * the roll-up the first time, moves to a later day, month or period (starting it at zero), and
+   * reloads the period when it no longer matches the caller's (the plan or its anchor changed).
+   * Never moves back: a call stamped just before midnight that is charged after another worker
+   * moved on counts in the windows it still shares with the slot's (see `charge`).
    */
-  charge(caller: Caller, entry: LedgerEntry): Charged {
-    const w = this.windows(caller, entry.ts);
-    const before = w.periodConsumed;
-    w.periodConsumed += entry.du;
-    w.dayConsumed += entry.du;
-    w.monthConsumed += entry.du;
+  private align(b: number, caller: Caller, cal: Calendar): void {
+    const v = this.counters.values;
+    if (v[b + F.loaded] !== 1) {
+      v[b + F.periodStart] = cal.periodStartN;
+      v[b + F.periodEnd] = cal.periodEndN;
+      v[b + F.periodConsumed] = this.sum(caller.userId, cal.period.start, cal.period.end);
+      v[b + F.day] = cal.dayN;
+      v[b + F.dayConsumed] = this.sum(caller.userId, cal.day, cal.day);
+      v[b + F.monthStart] = cal.monthStartN;
+      v[b + F.monthConsumed] = this.sum(caller.userId, cal.month.start, cal.month.end);
+      v[b + F.loaded] = 1;
+      return;
+    }
+    if (cal.dayN > v[b + F.day]!) {
+      v[b + F.day] = cal.dayN;
+      v[b + F.dayConsumed] = 0;
+    }
+    if (cal.monthStartN > v[b + F.monthStart]!) {
+      v[b + F.monthStart] = cal.monthStartN;
+      v[b + F.monthConsumed] = 0;
+    }
+    if (cal.periodStartN !== v[b + F.periodStart] || cal.periodEndN !== v[b + F.periodEnd]) {
+      const rolled = cal.periodStartN > v[b + F.periodEnd]!;
+      if (rolled || cal.dayN >= v[b + F.day]!) {
+        v[b + F.periodConsumed] = rolled ? 0 : this.sum(caller.userId, cal.period.start, cal.period.end);
+        v[b + F.periodStart] = cal.periodStartN;
+        v[b + F.periodEnd] = cal.periodEndN;
+      }
+    }
+  }
+
+  /** The windows as the slot at `b` holds them, for the caller's calendar. */
+  private read(b: number, cal: Calendar): Windows {
+    const v = this.counters.values;
+    return {
+      period: cal.period,
+      periodConsumed: v[b + F.periodConsumed]!,
+      day: cal.day,
+      dayConsumed: v[b + F.dayConsumed]!,
+      month: cal.month,
+      monthConsumed: v[b + F.monthConsumed]!,
+    };
+  }
+
+  /** Current consumption of the caller's three windows (from the shared counters, loaded once per account). */
+  windows(caller: Caller, now: number = Date.now()): Windows {
+    const cal = this.calendar(caller, now);
+    return this.counters.withSlot(caller.userId, (b) => {
+      this.align(b, caller, cal);
+      return this.read(b, cal);
+    });
+  }
+
+  /**
+   * Admits a call that may cost up to `maxDu` under the caller's hard cap, or throws 429 once the
+   * period's allowance is used up. Calls are admitted together only while all of them at their
+   * most stay within the allowance; past that one is admitted at a time (the next waits for room),
+   * so the cap is crossed by at most the one call that crosses it, whatever the concurrency and on
+   * whichever worker. The admission ends with the call's charge, or with `release`.
+   */
+  async admit(caller: Caller, maxDu: number, now: () => number = Date.now): Promise<Admission> {
+    const limit = caller.plan.du_limit;
+    const v = this.counters.values;
+    for (;;) {
+      const at = now();
+      const cal = this.calendar(caller, at);
+      const verdict = this.counters.withSlot(caller.userId, (b): "used-up" | "wait" | "admitted" => {
+        this.align(b, caller, cal);
+        const consumed = v[b + F.periodConsumed]!;
+        if (consumed >= limit) return "used-up";
+        if (v[b + F.inFlight]! > 0 && consumed + v[b + F.reserved]! + maxDu >= limit) return "wait";
+        v[b + F.inFlight]!++;
+        v[b + F.reserved]! += maxDu;
+        return "admitted";
+      });
+      if (verdict === "used-up") {
+        const resetAt = Date.parse(`${addDays(cal.period.end, 1)}T00:00:00Z`);
+        throw new HttpError(429, `Data Unit allowance of ${limit} for the period ${cal.period.start} to ${cal.period.end} is used up`, {
+          "Retry-After": String(Math.max(1, Math.ceil((resetAt - at) / 1000))),
+        });
+      }
+      if (verdict === "admitted") {
+        let open = true;
+        return {
+          userId: caller.userId,
+          maxDu,
+          release: () => {
+            if (!open) return;
+            open = false;
+            this.endAdmission(caller.userId, maxDu);
+          },
+          // the charge ends it under the same lock as it adds the DU (see charge)
+          [ADMISSION_END]: () => {
+            const was = open;
+            open = false;
+            return was;
+          },
+        } as Admission;
+      }
+      await Bun.sleep(ADMIT_RETRY_MS);
+    }
+  }
+
+  private endAdmission(userId: number, maxDu: number, b?: number): void {
+    const v = this.counters.values;
+    const end = (base: number) => {
+      v[base + F.inFlight] = Math.max(0, v[base + F.inFlight]! - 1);
+      v[base + F.reserved] = v[base + F.inFlight] === 0 ? 0 : Math.max(0, v[base + F.reserved]! - maxDu);
+    };
+    if (b !== undefined) end(b);
+    else this.counters.withSlot(userId, end);
+  }
+
+  /**
+   * Records a metered request. The shared windows move at once (so the Remaining header is exact
+   * under concurrency, across workers); the returned promise settles when the row is committed:
+   * at once (already settled) when the ledger was idle, else with the batch it joins or opens.
+   * An admission under a hard cap ends here, in the same step as the DU are added.
+   */
+  charge(caller: Caller, entry: LedgerEntry, admission?: Admission): Charged {
+    const cal = this.calendar(caller, entry.ts);
+    const v = this.counters.values;
+    const ending = admission ? (admission as Admission & { [ADMISSION_END]: () => boolean })[ADMISSION_END]() : false;
+    const { before, w } = this.counters.withSlot(caller.userId, (b) => {
+      this.align(b, caller, cal);
+      const before = v[b + F.periodConsumed]!;
+      // a call stamped on an earlier day than the slot's (another worker moved on at midnight)
+      // counts in the windows it shares with the slot
+      if (cal.periodStartN === v[b + F.periodStart]) v[b + F.periodConsumed]! += entry.du;
+      if (cal.dayN === v[b + F.day]) v[b + F.dayConsumed]! += entry.du;
+      if (cal.monthStartN === v[b + F.monthStart]) v[b + F.monthConsumed]! += entry.du;
+      if (ending) this.endAdmission(caller.userId, admission!.maxDu, b);
+      return { before, w: this.read(b, cal) };
+    });
     if (caller.plan.features.cap === "soft" && entry.du > 0) this.queueNotices(caller, w, before, entry.ts);
     this.pending.push(entry);
-    if (!this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS) {
+    if (!this.sink && !this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS) {
       // Idle: commit this row now, in the request's own turn.
       this.commits.immediate++;
-      const error = this.commit();
+      const error = this.commitLocal();
       return {
         periodConsumed: w.periodConsumed,
         periodEnd: w.period.end,
@@ -279,27 +454,60 @@ export class Ledger {
     }
   }
 
-  /** Commits everything pending in one transaction and settles the waiting responses. */
+  /** Rows charged and not yet committed (for the metrics). */
+  pendingRows(): number {
+    return this.pending.length;
+  }
+
+  /** Commits everything pending (hands it to the sink) and settles the waiting responses. */
   flush(): void {
     const batch = this.batch;
     this.batch = null;
-    const error = this.commit();
+    if (this.sink) {
+      const entries = this.pending;
+      const noticeRows = this.pendingNotices;
+      this.pending = [];
+      this.pendingNotices = [];
+      if (entries.length === 0) {
+        batch?.resolve();
+        return;
+      }
+      this.commits.total++;
+      const sent = this.sink(entries, noticeRows).then(
+        () => batch?.resolve(),
+        (err) => {
+          // nothing of this batch is stored: the accounts' windows reload from the roll-up
+          for (const e of entries) this.counters.unload(e.userId);
+          batch?.reject(err);
+        },
+      );
+      this.inSink.add(sent);
+      void sent.finally(() => this.inSink.delete(sent));
+      return;
+    }
+    const error = this.commitLocal();
     if (error) batch?.reject(error.err);
     else batch?.resolve();
   }
 
-  /** Writes everything pending in one transaction; what it threw, if it failed. */
-  private commit(): { err: unknown } | undefined {
+  /** Flushes, then waits until every row charged so far is committed. */
+  async settled(): Promise<void> {
+    this.flush();
+    await Promise.allSettled([...this.inSink]);
+  }
+
+  /** Writes everything pending in one transaction over the Ledger's connection; what it threw, if it failed. */
+  private commitLocal(): { err: unknown } | undefined {
     const entries = this.pending;
     const noticeRows = this.pendingNotices;
     if (entries.length === 0) return undefined;
     this.pending = [];
     this.pendingNotices = [];
     try {
-      this.writeBatch(entries, noticeRows);
+      this.writer!.write(entries, noticeRows);
     } catch (err) {
-      // Nothing of this batch is stored: forget the in-memory windows so they reload from disk.
-      for (const e of entries) this.counters.delete(e.userId);
+      // Nothing of this batch is stored: the accounts' windows reload from the roll-up.
+      for (const e of entries) this.counters.unload(e.userId);
       return { err };
     } finally {
       this.commits.total++;
@@ -309,9 +517,12 @@ export class Ledger {
     return undefined;
   }
 
-  /** Drops cached windows (after a plan change, or in tests). */
+  /** Reloads every account's windows from the roll-up (after a plan change, or in tests). */
   reset(): void {
     this.flush();
-    this.counters.clear();
+    this.counters.unloadAll();
   }
 }
+
+/** The charge's private handle on an admission (ends it without taking the lock twice). */
+const ADMISSION_END = Symbol("admission end");

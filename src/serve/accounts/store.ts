@@ -200,6 +200,13 @@ export interface AccountStore {
   compSetUpdatedAt(userId: number, collectableId: number): number | null;
   comps(userId: number, collectableId: number): CompRow[];
   replaceComps(userId: number, collectableId: number, comps: readonly CompRow[], now: number): void;
+
+  // ---------------------------------------------------------------- usage per key (`artmarket keys usage`)
+  /**
+   * DU and requests per user and key from the ledger (every key listed, unused ones with 0), over
+   * the days from `since` (YYYY-MM-DD, UTC; all days when absent), ordered by user and key.
+   */
+  usageByKey(since?: string): KeyUsage[];
 }
 
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
@@ -555,6 +562,21 @@ export class SqliteAccountStore implements AccountStore {
       }
     });
   }
+
+  // ---------------------------------------------------------------- usage per key
+
+  usageByKey(since?: string): KeyUsage[] {
+    // du_ledger has no index (it is written on the hot path): one scan, grouped by key
+    return this.all<KeyUsage>(
+      `SELECT u.id AS user_id, u.name AS user_name, u.plan_slug AS plan, k.id AS key_id, k.kid, k.name AS key_name,
+              k.revoked_at IS NOT NULL AS revoked, coalesce(l.requests, 0) AS requests, coalesce(l.du, 0) AS du, l.first_day, l.last_day
+       FROM api_keys k JOIN users u ON u.id = k.user_id
+       LEFT JOIN (SELECT key_id, count(*) AS requests, sum(du) AS du, min(day) AS first_day, max(day) AS last_day
+                  FROM du_ledger WHERE day >= ? GROUP BY key_id) l ON l.key_id = k.id
+       ORDER BY u.id, k.id`,
+      since ?? "",
+    ).map((r) => ({ ...r, revoked: Boolean(r.revoked), du: Math.round(r.du * 1e6) / 1e6 }));
+  }
 }
 
 const stores = new WeakMap<Database, SqliteAccountStore>();
@@ -567,4 +589,20 @@ export function accountStore(db: Database): SqliteAccountStore {
     stores.set(db, s);
   }
   return s;
+}
+
+/** A key's usage as `artmarket keys usage` lists it: its user, plan, requests and DU, and the days they span. */
+export interface KeyUsage {
+  user_id: number;
+  user_name: string;
+  plan: string;
+  key_id: number;
+  kid: string;
+  key_name: string;
+  revoked: boolean;
+  requests: number;
+  du: number;
+  /** The first and last UTC day with a request (in the range asked), or null without one. */
+  first_day: string | null;
+  last_day: string | null;
 }

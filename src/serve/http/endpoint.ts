@@ -7,7 +7,7 @@
 import type { Database } from "bun:sqlite";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { type Caller, isWellFormedKey, type KeyVerifier } from "../accounts/keys";
-import type { Ledger } from "../accounts/ledger";
+import type { Admission, Ledger } from "../accounts/ledger";
 import type { Entitlement } from "../accounts/plans";
 import type { Config } from "../../platform/config";
 import type { FxCache } from "../../db/fx";
@@ -16,11 +16,16 @@ import type { MarketSnapshot } from "../snapshot";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
 import { Value } from "@sinclair/typebox/value";
 import { AUTH_PROBLEMS, forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
-import { DU_HEADERS, enforceCap, type RateLimiter, type RateState, rateLimitHeaders, setDuHeaders } from "./metering";
+import { DU_HEADERS, type RateLimiter, type RateState, rateLimitHeaders, setDuHeaders } from "./metering";
 import { BodyBudget } from "./body-budget";
 import { clientAddressOf, requestOrigin } from "./client";
 import { MAX_FORM_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
-import { costOf, priceOf, type Price } from "./pricing";
+import { costOf, formatDu, priceOf, type Price } from "./pricing";
+import { isCompressible, jsonResponse, varyOnEncoding } from "./compression";
+import { etagOf, ifNoneMatch, isMarketRead, requestKey, snapshotId } from "./etag";
+import { noteOf } from "./request-note";
+import type { ServiceControl } from "./control";
+import type { MetricsRegistry } from "./metrics";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -45,6 +50,10 @@ export interface AppDeps {
   readonly bare?: boolean;
   /** The bound on request-body bytes held at once (default: one process-wide budget). */
   readonly bodies?: BodyBudget;
+  /** The server's state, worker count and metrics (/readyz, /metrics); one ready worker when absent. */
+  readonly control?: ServiceControl;
+  /** This worker's metrics (the listener records into it). */
+  readonly metrics?: MetricsRegistry;
 }
 
 /** The budget of request bodies for deps that bring none. */
@@ -100,6 +109,12 @@ interface EndpointCommon {
   method: Method;
   /** OpenAPI form: /v1/artists/{artist_id}. */
   path: string;
+  /**
+   * The OpenAPI operationId: a readable, unique camelCase name (listArtists, getArtistChart), which
+   * generated clients name their methods after. Every endpoint the document describes declares one;
+   * building the document throws on one that does not.
+   */
+  operationId?: string;
   summary: string;
   description?: string;
   tag: string;
@@ -177,10 +192,13 @@ export function asReply<S extends TSchema[]>(body: object, ..._schemas: S): Stat
   return body as Static<S[number]>;
 }
 
-/** Headers on every response of the API: CORS for browsers, with the DU headers exposed. */
+/** What a HEAD on a metered GET answers instead of charging: the DU the GET would cost. */
+export const DU_QUOTE_HEADER = "X-Service-DataUnits-Quote";
+
+/** Headers on every response of the API: CORS for browsers, with the DU headers (and the quote, the ETag) exposed. */
 export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": [...DU_HEADERS, "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"].join(", "),
+  "Access-Control-Expose-Headers": [...DU_HEADERS, DU_QUOTE_HEADER, "ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"].join(", "),
 };
 
 const EMPTY_LIST: ParsedList = Object.freeze({ filters: [], sort: null, limit: 0, offset: 0, params: {} }) as ParsedList;
@@ -233,13 +251,25 @@ async function readJsonBody(request: Request, schema: TSchema, onChunk?: (bytes:
   return value;
 }
 
-/** The request pipeline for one endpoint; returns the function Elysia calls. */
+/**
+ * The request pipeline for one endpoint; returns the function Elysia calls. Besides the steps above:
+ * a HEAD (Elysia runs the GET's route for it and drops the body) runs the handler, charges 0 DU and
+ * answers the GET's cost in X-Service-DataUnits-Quote; a market read carries a weak ETag
+ * (src/serve/http/etag.ts), and If-None-Match with it answers 304 at the base price, no per-record
+ * part; a JSON body of 1 KiB or more is compressed as Accept-Encoding allows (compression.ts).
+ */
 export function pipeline(e: MountedEndpoint, deps: AppDeps) {
   const { price } = e;
   const status = e.status ?? 200;
+  const marketRead = isMarketRead(e.method, e.path);
+  // the most a call can cost (a hard cap admits calls by it): a list's largest page, else the base
+  // (an endpoint priced per record without a bound on its records is admitted alone)
+  const maxCost = e.list?.limit ? costOf(price, e.list.limit.max) : price.perRecord > 0 ? Number.POSITIVE_INFINITY : price.base;
   const maxBody = e.body ? MAX_JSON_BODY : e.form ? (e.form.maxBytes ?? MAX_FORM_BYTES) : null;
   return async (request: Request, rawParams: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
+    const note = noteOf(request, e.path);
+    const head = request.method === "HEAD";
     // a body declared larger than the endpoint takes is refused before anything else is read
     if (maxBody !== null) refuseDeclaredOver(request, maxBody);
     let caller: Caller | null = null;
@@ -257,60 +287,95 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       const key = bearer(request);
       if (key) caller = deps.verifier.cached(key) ?? (await deps.verifier.verify(key, clientAddressOf(request, deps.config.trustProxy ?? false), false));
     }
+    if (caller) {
+      note.keyId = caller.keyId;
+      note.plan = caller.plan.slug;
+    }
     let rate: RateState | undefined;
     if (caller && e.auth !== "public") {
       rate = deps.limiter.check(caller) ?? undefined;
-      // The cap guards DU: calls that cost none (usage, follows, shares) are served past it, so a
-      // capped caller can still read /v1/usage.
-      if (price.base > 0 || price.perRecord > 0) enforceCap(caller, deps.ledger.windows(caller));
+      // The cap guards DU: calls that cost none (usage, follows, shares, any HEAD) are served past
+      // it, so a capped caller can still read /v1/usage and ask what a call would cost.
       if (e.entitlement && !caller.plan.features[e.entitlement]) {
         throw forbidden(`Your plan (${caller.plan.slug}) does not include ${e.entitlement}`);
       }
     }
-    const params = parsePathParams(e, rawParams);
-    const query = e.list ? parseList(e.list, url.searchParams) : EMPTY_LIST;
-    let input: unknown;
-    let files: Record<string, FilePart> = NO_FILES;
-    // the body's bytes are held against the process's budget until the response is made
-    const lease =
-      e.body || e.form ? (deps.bodies ?? DEFAULT_BODY_BUDGET).lease(caller ? `user:${caller.userId}` : `addr:${clientAddressOf(request, deps.config.trustProxy)}`) : null;
-    let body: unknown;
+    // a plan with a hard cap: the call is admitted against the allowance (or 429 once it is used
+    // up), beside the calls of the same account in flight on any worker, so that the cap is
+    // crossed by at most one call (Ledger.admit); the admission ends with the charge below
+    const admission =
+      caller && e.auth !== "public" && !head && caller.plan.features.cap === "hard" && (price.base > 0 || price.perRecord > 0)
+        ? await deps.ledger.admit(caller, maxCost)
+        : undefined;
     try {
-      const take = lease ? (n: number) => lease.take(n) : undefined;
-      if (e.body) input = await readJsonBody(request, e.body, take);
-      else if (e.form) ({ fields: input, files } = await readForm(request, e.form, take));
-      const schema = deps.bare || (e.auth !== "public" && caller?.plan.features.schema === "full") ? "full" : "public";
-      const origin = requestOrigin(request, url, deps.config.trustProxy);
-      body = await e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin });
-    } finally {
-      lease?.release();
-    }
+      const params = parsePathParams(e, rawParams);
+      const query = e.list ? parseList(e.list, url.searchParams) : EMPTY_LIST;
+      let input: unknown;
+      let files: Record<string, FilePart> = NO_FILES;
+      // the body's bytes are held against the process's budget until the response is made
+      const lease =
+        e.body || e.form ? (deps.bodies ?? DEFAULT_BODY_BUDGET).lease(caller ? `user:${caller.userId}` : `addr:${clientAddressOf(request, deps.config.trustProxy)}`) : null;
+      let body: unknown;
+      let schema: Schema = "public";
+      try {
+        const take = lease ? (n: number) => lease.take(n) : undefined;
+        if (e.body) input = await readJsonBody(request, e.body, take);
+        else if (e.form) ({ fields: input, files } = await readForm(request, e.form, take));
+        schema = deps.bare || (e.auth !== "public" && caller?.plan.features.schema === "full") ? "full" : "public";
+        const origin = requestOrigin(request, url, deps.config.trustProxy);
+        body = await e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin });
+      } finally {
+        lease?.release();
+      }
 
-    const headers: Record<string, string> = { ...RESPONSE_HEADERS };
-    if (caller) {
-      const records = e.records ? e.records(body) : 0;
-      const du = costOf(price, records);
-      const charged = deps.ledger.charge(caller, {
-        userId: caller.userId,
-        keyId: caller.keyId,
-        ts: Date.now(),
-        method: e.method,
-        route: e.path,
-        status,
-        records,
-        du,
-      });
-      await charged.committed;
-      setDuHeaders(headers, caller, du, charged);
-      if (rate) Object.assign(headers, rateLimitHeaders(rate));
+      const headers: Record<string, string> = { ...RESPONSE_HEADERS };
+      const json = status === 204 || body instanceof Response ? null : JSON.stringify(body);
+      // a market read's validator; a match answers 304 (RFC 9110: If-None-Match on GET and HEAD)
+      const etag = marketRead && json !== null && status === 200 ? etagOf(snapshotId(deps.snapshot), requestKey(url, schema, caller !== null), json) : null;
+      const notModified = etag !== null && ifNoneMatch(request.headers.get("if-none-match"), etag);
+      if (caller) {
+        // a 304 delivers no records: the base price only; a HEAD costs nothing and quotes the GET
+        const records = notModified ? 0 : e.records ? e.records(body) : 0;
+        const quote = costOf(price, records);
+        const du = head ? 0 : quote;
+        const charged = deps.ledger.charge(
+          caller,
+          {
+            userId: caller.userId,
+            keyId: caller.keyId,
+            ts: Date.now(),
+            method: head ? "HEAD" : e.method,
+            route: e.path,
+            status: notModified ? 304 : status,
+            records: head ? 0 : records,
+            du,
+          },
+          admission,
+        );
+        await charged.committed;
+        note.du = du;
+        note.keyId = caller.keyId;
+        note.plan = caller.plan.slug;
+        setDuHeaders(headers, caller, du, charged);
+        if (head) headers[DU_QUOTE_HEADER] = formatDu(quote);
+        if (rate) Object.assign(headers, rateLimitHeaders(rate));
+      }
+      if (status === 204) return new Response(null, { status, headers });
+      if (body instanceof Response) {
+        for (const [k, v] of Object.entries(headers)) body.headers.set(k, v);
+        return body;
+      }
+      if (etag !== null) headers.ETag = etag;
+      if (notModified) {
+        // the 304 has the headers the 200 would have had that describe it: ETag, Vary
+        if (isCompressible(json!)) varyOnEncoding(headers);
+        return new Response(null, { status: 304, headers });
+      }
+      headers["Content-Type"] = "application/json";
+      return jsonResponse(request, json!, status, headers);
+    } finally {
+      admission?.release();
     }
-    if (status === 204) return new Response(null, { status, headers });
-    if (body instanceof Response) {
-      for (const [k, v] of Object.entries(headers)) body.headers.set(k, v);
-      return body;
-    }
-    headers["Content-Type"] = "application/json";
-    return new Response(JSON.stringify(body), { status, headers });
   };
 }
 

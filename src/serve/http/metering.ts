@@ -7,20 +7,10 @@ import type { Windows } from "../accounts/ledger";
 import { addDays } from "../../market/time";
 import { formatDu } from "./pricing";
 import { HttpError } from "./errors";
+import { AccountCounters, F } from "../accounts/counters";
 
 export const DU_HEADERS = ["X-Service-DataUnits", "X-Service-DataUnits-Remaining", "X-Service-DataUnits-Period-End"] as const;
 
-interface Counter {
-  second: number;
-  perSecond: number;
-  minute: number;
-  perMinute: number;
-}
-
-/**
- * Fixed-window request counters per user: rps_limit × throttle_multiplier per second and
- * rpm_limit × throttle_multiplier per minute. A refused request does not count.
- */
 /** An account's request windows after a call: each window's quota, what is left, seconds to its reset. */
 export interface RateState {
   second: { quota: number; remaining: number; reset: number };
@@ -40,8 +30,14 @@ export function rateLimitHeaders(state: RateState): Record<string, string> {
   };
 }
 
+/**
+ * Fixed-window request counters per account, across every worker of the server: rps_limit ×
+ * throttle_multiplier per second and rpm_limit × throttle_multiplier per minute. A refused
+ * request does not count.
+ */
 export class RateLimiter {
-  private readonly counters = new Map<number, Counter>();
+  /** The counters shared by every worker of the server (a table of its own by default). */
+  constructor(readonly counters: AccountCounters = AccountCounters.create()) {}
 
   /** Counts the call, or throws 429 (with Retry-After and the RateLimit headers); returns the windows' state. */
   check(caller: Caller, now: number = Date.now()): RateState {
@@ -50,34 +46,34 @@ export class RateLimiter {
     const rpm = Math.max(1, Math.floor(plan.rpm_limit * plan.throttle_multiplier));
     const second = Math.floor(now / 1000);
     const minute = Math.floor(now / 60_000);
-    let c = this.counters.get(caller.userId);
-    if (!c) {
-      c = { second, perSecond: 0, minute, perMinute: 0 };
-      this.counters.set(caller.userId, c);
-    }
-    if (c.second !== second) {
-      c.second = second;
-      c.perSecond = 0;
-    }
-    if (c.minute !== minute) {
-      c.minute = minute;
-      c.perMinute = 0;
-    }
-    const state = (): RateState => ({
-      second: { quota: rps, remaining: Math.max(0, rps - c.perSecond), reset: Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000)) },
-      minute: { quota: rpm, remaining: Math.max(0, rpm - c.perMinute), reset: Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)) },
+    const v = this.counters.values;
+    // the windows' counts after this call (or as they stand, when it is refused)
+    const [perSecond, perMinute, refused] = this.counters.withSlot(caller.userId, (b): [number, number, "second" | "minute" | null] => {
+      if (v[b + F.second] !== second) {
+        v[b + F.second] = second;
+        v[b + F.perSecond] = 0;
+      }
+      if (v[b + F.minute] !== minute) {
+        v[b + F.minute] = minute;
+        v[b + F.perMinute] = 0;
+      }
+      if (v[b + F.perSecond]! >= rps) return [v[b + F.perSecond]!, v[b + F.perMinute]!, "second"];
+      if (v[b + F.perMinute]! >= rpm) return [v[b + F.perSecond]!, v[b + F.perMinute]!, "minute"];
+      v[b + F.perSecond]!++;
+      v[b + F.perMinute]!++;
+      return [v[b + F.perSecond]!, v[b + F.perMinute]!, null];
     });
-    if (c.perSecond >= rps) {
-      const s = state();
-      throw new HttpError(429, `Rate limit exceeded: ${rps} requests per second`, { "Retry-After": String(s.second.reset), ...rateLimitHeaders(s) });
+    const state: RateState = {
+      second: { quota: rps, remaining: Math.max(0, rps - perSecond), reset: Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000)) },
+      minute: { quota: rpm, remaining: Math.max(0, rpm - perMinute), reset: Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)) },
+    };
+    if (refused === "second") {
+      throw new HttpError(429, `Rate limit exceeded: ${rps} requests per second`, { "Retry-After": String(state.second.reset), ...rateLimitHeaders(state) });
     }
-    if (c.perMinute >= rpm) {
-      const s = state();
-      throw new HttpError(429, `Rate limit exceeded: ${rpm} requests per minute`, { "Retry-After": String(s.minute.reset), ...rateLimitHeaders(s) });
+    if (refused === "minute") {
+      throw new HttpError(429, `Rate limit exceeded: ${rpm} requests per minute`, { "Retry-After": String(state.minute.reset), ...rateLimitHeaders(state) });
     }
-    c.perSecond++;
-    c.perMinute++;
-    return state();
+    return state;
   }
 }
 

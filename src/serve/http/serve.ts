@@ -9,8 +9,13 @@
  * - Every response carries X-Request-Id: the client's, when it sends a safe one, else a new one.
  * - A graceful stop: no new connections, requests in flight finish (up to a timeout), then the
  *   caller closes the databases.
+ * - Each answered request is handed to `onAnswered` (the access log and the metrics), with its id
+ *   and the time it took.
+ * - Several workers listen on one port with `reusePort` (src/serve/cluster): the kernel spreads
+ *   the connections over them.
  */
 import type { Server } from "bun";
+import { threadId } from "node:worker_threads";
 import { isValidHost, setPeerAddress, setPeerSource } from "./client";
 import { RESPONSE_HEADERS } from "./endpoint";
 
@@ -26,9 +31,12 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 const BOOT = Date.now().toString(36);
 let sequence = 0;
 
-/** The request's id: the client's when it is safe, else this process's next (boot time, sequence). */
+/** This thread's prefix of new ids: boot time, process and worker thread. */
+const PREFIX = `${BOOT}-${process.pid.toString(36)}-${threadId.toString(36)}`;
+
+/** The request's id: the client's when it is safe, else this thread's next (boot time, process, thread, sequence). */
 export function requestId(sent: string | null): string {
-  return sent !== null && SAFE_REQUEST_ID.test(sent) ? sent : `${BOOT}-${process.pid.toString(36)}-${(++sequence).toString(36)}`;
+  return sent !== null && SAFE_REQUEST_ID.test(sent) ? sent : `${PREFIX}-${(++sequence).toString(36)}`;
 }
 
 function withId(res: Response, id: string): Response {
@@ -86,26 +94,54 @@ export interface Listener {
   drain(timeoutMs: number): Promise<{ unfinished: number }>;
 }
 
-export function listen(handle: (request: Request) => Response | Promise<Response>, options: { port: number; host: string }): Listener {
+export interface ListenOptions {
+  port: number;
+  host: string;
+  /** Share the port with other listeners that set it too (the workers of one server). */
+  reusePort?: boolean;
+  /** Requests in flight across the server's listeners: element 1, updated with Atomics. */
+  inFlight?: Int32Array;
+  /** Called once per answered request, with its id and when it arrived (performance.now()). */
+  onAnswered?: (request: Request, response: Response, id: string, started: number) => void;
+}
+
+export function listen(handle: (request: Request) => Response | Promise<Response>, options: ListenOptions): Listener {
   raiseHeadLimit();
+  const onAnswered = options.onAnswered;
+  const counter = options.inFlight;
+  const answered = (req: Request, res: Response, id: string, started: number): Response => {
+    if (counter) Atomics.sub(counter, 1, 1);
+    const out = withId(res, id);
+    if (onAnswered) {
+      try {
+        onAnswered(req, out, id, started);
+      } catch {
+        // the log and the metrics never fail a response
+      }
+    }
+    return out;
+  };
   let draining = false;
   const fallbackHost = options.host.includes(":") ? `[${options.host}]` : options.host;
   const server: Server<undefined> = Bun.serve({
     port: options.port,
     hostname: options.host,
+    reusePort: options.reusePort ?? false,
     development: false,
     maxRequestBodySize: RUNTIME_BODY_LIMIT,
     // not async: the checks run in line and the app's promise is handed back as it is (an async
     // wrapper costs a promise and a microtask per request, about 2 µs of CPU here)
     fetch(request, srv) {
-      if (draining) return json(503, "The server is shutting down", { Connection: "close", "Retry-After": "1", "X-Request-Id": requestId(request.headers.get("x-request-id")) });
+      const started = performance.now();
+      if (counter) Atomics.add(counter, 1, 1);
+      const id = requestId(request.headers.get("x-request-id"));
+      if (draining) return answered(request, json(503, "The server is shutting down", { Connection: "close", "Retry-After": "1" }), id, started);
       const host = request.headers.get("host");
-      if (host !== null && !isValidHost(host)) return withId(json(400, "Invalid Host header"), requestId(request.headers.get("x-request-id")));
+      if (host !== null && !isValidHost(host)) return answered(request, json(400, "Invalid Host header"), id, started);
       const raw = request.url;
       const url = canonicalUrl(raw, host, `${fallbackHost}:${srv.port}`);
-      if (url === null) return withId(json(400, "Invalid request target"), requestId(request.headers.get("x-request-id")));
-      if (url.length > MAX_REQUEST_HEAD) return withId(json(414, `URI longer than ${MAX_REQUEST_HEAD} bytes`), requestId(request.headers.get("x-request-id")));
-      const id = requestId(request.headers.get("x-request-id"));
+      if (url === null) return answered(request, json(400, "Invalid request target"), id, started);
+      if (url.length > MAX_REQUEST_HEAD) return answered(request, json(414, `URI longer than ${MAX_REQUEST_HEAD} bytes`), id, started);
       let req = request;
       if (url !== raw) {
         // a rebuilt request is not the one the server received: its peer is recorded with it
@@ -113,7 +149,7 @@ export function listen(handle: (request: Request) => Response | Promise<Response
         setPeerAddress(req, () => srv.requestIP(request)?.address);
       }
       const res = handle(req);
-      return res instanceof Response ? withId(res, id) : res.then((r) => withId(r, id));
+      return res instanceof Response ? answered(req, res, id, started) : res.then((r) => answered(req, r, id, started));
     },
   });
   setPeerSource(server);

@@ -10,6 +10,7 @@ export const usageEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/usage",
+    operationId: "getUsage",
     summary: "Data Unit consumption: period, daily and monthly windows, optional breakdown",
     description:
       "du_consumed and breakdown cover from..to (default: the current period up to today); the remaining figures and projected_eop always describe the current windows. group_by=week labels each week by its Monday.",
@@ -24,8 +25,9 @@ export const usageEndpoints: Endpoint[] = [
       },
     },
     response: { full: UsageResponse },
-    handle: ({ deps, caller, query }) => {
-      deps.ledger.flush();
+    handle: async ({ deps, caller, query }) => {
+      // this worker's rows committed first (the breakdowns read the roll-up)
+      await deps.ledger.settled();
       const w = deps.ledger.windows(caller);
       const from = query.params.from ?? w.period.start;
       const to = query.params.to ?? today();

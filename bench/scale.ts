@@ -1,0 +1,191 @@
+#!/usr/bin/env bun
+/**
+ * bench/scale: throughput of `serve --workers N` for N in a list, on the same endpoints, with the
+ * ledger checked after each run.
+ *
+ *   bun bench/scale.ts [--workers 1,2] [--seconds 6] [--rounds 2] [--connections 64] [--loaders 1]
+ *                      [--loadgen auto|wrk|bun] [--binary dist/artmarket] [--scale tiny] [--cases a,b]
+ *                      [--out .bench/scale.json]
+ *
+ * The server is the compiled binary (--binary) or src/cli.ts run by this Bun, on a fresh data
+ * directory (`seed --scale tiny` by default) whose enterprise plan has its request rates raised
+ * (an operator's edit: what is measured is the service, not 429s), started once per worker count
+ * with `--log-format off`. The load runs in separate processes (wrk when on PATH, else `--loaders`
+ * processes of bench/lib/loadgen.ts sharing the connections). Cases:
+ *   categories  GET /v1/categories (1 DU, the cheapest metered call)
+ *   artists     GET /v1/artists?limit=20
+ *   artworks    GET /v1/artworks with filters and a sort, limit 20
+ * After each worker count the server is stopped with SIGTERM and the bench user's du_ledger rows
+ * are compared with the 200s the load generators counted: they must be equal.
+ * The table gives each case's median requests/s per worker count and its ratio to the first.
+ * It imports nothing from src/ (it drives the program by its command line), so the compiled binary
+ * can run it on a machine without node_modules: BUN_BE_BUN=1 dist/artmarket bench/scale.ts --binary dist/artmarket.
+ */
+import { Database } from "bun:sqlite";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { LoadOptions, LoadResult } from "./lib/load";
+import { runBunLoad } from "./lib/loadgen";
+import { fmt, median, table } from "./lib/stats";
+import { runWrk, wrkPath } from "./lib/wrk";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+const CASES: Record<string, string> = {
+  categories: "/v1/categories",
+  artists: "/v1/artists?limit=20",
+  artworks: "/v1/artworks?category_id=1&creation_year__gte=1900&sort=SALE_DATE_DESC&limit=20",
+};
+
+function parseFlags(argv: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    const w = argv[i]!;
+    if (!w.startsWith("--") || argv[i + 1] === undefined) throw new Error(`expected --flag value, got "${w}"`);
+    flags[w.slice(2)] = argv[i + 1]!;
+  }
+  return flags;
+}
+
+const flags = parseFlags(process.argv.slice(2));
+const workerCounts = (flags.workers ?? "1,2").split(",").map(Number);
+const seconds = Number(flags.seconds ?? 6);
+const rounds = Number(flags.rounds ?? 2);
+const connections = Number(flags.connections ?? 64);
+const loaders = Number(flags.loaders ?? 1);
+const loadgen = flags.loadgen ?? "auto";
+const useWrk = loadgen === "wrk" || (loadgen === "auto" && wrkPath() !== null);
+const binary = flags.binary ? resolve(flags.binary) : null;
+const scale = flags.scale ?? "tiny";
+const cases = (flags.cases ?? Object.keys(CASES).join(",")).split(",");
+const out = resolve(ROOT, flags.out ?? ".bench/scale.json");
+for (const c of cases) if (!CASES[c]) throw new Error(`unknown case ${c} (${Object.keys(CASES).join(", ")})`);
+
+/** The program's command line: the binary, or src/cli.ts run by this Bun. */
+const program = (args: string[]) => (binary ? [binary, ...args] : [process.execPath, join(ROOT, "src/cli.ts"), ...args]);
+/** The binary must not run as Bun itself even when this bench does (BUN_BE_BUN=1). */
+const programEnv: Record<string, string | undefined> = { ...process.env };
+delete programEnv.BUN_BE_BUN;
+
+async function run(args: string[]): Promise<string> {
+  const proc = Bun.spawn(program(args), { stdout: "pipe", stderr: "pipe", env: programEnv });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr}`);
+  return stdout;
+}
+
+async function startServer(dataDir: string, workers: number) {
+  const proc = Bun.spawn(program(["serve", "--data", dataDir, "--port", "0", "--workers", String(workers), "--log-format", "off"]), {
+    stdout: "pipe",
+    stderr: "inherit",
+    env: programEnv,
+  });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("server exited before listening");
+    text += new TextDecoder().decode(value);
+  }
+  return { proc, url: text.split("\n")[0]!.replace("listening on ", "") };
+}
+
+async function load(url: string, key: string): Promise<LoadResult> {
+  const o: LoadOptions = { url, headers: { Authorization: `Bearer ${key}` }, connections, threads: Math.max(1, Math.min(4, loaders)), seconds, maxRequests: 50_000_000 };
+  if (useWrk) return runWrk(o);
+  const parts = await Promise.all(Array.from({ length: loaders }, () => runBunLoad({ ...o, connections: Math.max(1, Math.round(connections / loaders)) })));
+  const sum = (f: (r: LoadResult) => number) => parts.reduce((a, r) => a + f(r), 0);
+  return {
+    tool: "bun",
+    requests: sum((r) => r.requests),
+    seconds: Math.max(...parts.map((r) => r.seconds)),
+    rps: sum((r) => r.rps),
+    p50ms: median(parts.map((r) => r.p50ms)),
+    p90ms: median(parts.map((r) => r.p90ms)),
+    p99ms: Math.max(...parts.map((r) => r.p99ms)),
+    ok200: sum((r) => r.ok200),
+    non2xx: sum((r) => r.non2xx),
+    withDu: sum((r) => r.withDu),
+    socketErrors: sum((r) => r.socketErrors),
+  };
+}
+
+// ---------------------------------------------------------------- setup
+
+const dataDir = mkdtempSync(join(tmpdir(), "artmarket-scale-"));
+process.stderr.write(`bench/scale: ${cpus()[0]?.model ?? "cpu"} × ${availableParallelism()}; server ${binary ?? "src/cli.ts"}; load ${useWrk ? "wrk" : `bun × ${loaders}`}\n`);
+process.stderr.write(`seeding ${scale} into ${dataDir}…\n`);
+await run(["seed", "--scale", scale, "--data", dataDir]);
+const created = (await run(["keys", "create", "--plan", "enterprise", "--name", "scale bench", "--data", dataDir])).trim().split("\n");
+const key = created.at(-1)!;
+{
+  const db = new Database(join(dataDir, "account.db"));
+  db.run("PRAGMA busy_timeout = 30000");
+  db.run("UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'");
+  db.close();
+}
+const kid = key.slice(3, 19);
+
+// ---------------------------------------------------------------- runs
+
+interface Run {
+  workers: number;
+  case: string;
+  round: number;
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  ok200: number;
+  non2xx: number;
+}
+const runs: Run[] = [];
+const ledgerChecks: { workers: number; seen200: number; rows: number; equal: boolean }[] = [];
+
+for (const workers of workerCounts) {
+  const db = new Database(join(dataDir, "account.db"), { readonly: true });
+  const rowsBefore = (db.query("SELECT count(*) AS n FROM du_ledger WHERE key_id = (SELECT id FROM api_keys WHERE kid = ?)").get(kid) as { n: number }).n;
+  db.close();
+  const server = await startServer(dataDir, workers);
+  let seen200 = 0;
+  try {
+    // warm: the key verified, the statements prepared on every worker
+    await load(`${server.url}/v1/categories`, key).then((r) => {
+      seen200 += r.ok200;
+    });
+    for (let round = 1; round <= rounds; round++) {
+      for (const c of cases) {
+        const r = await load(`${server.url}${CASES[c]}`, key);
+        seen200 += r.ok200;
+        runs.push({ workers, case: c, round, rps: r.rps, p50ms: r.p50ms, p99ms: r.p99ms, ok200: r.ok200, non2xx: r.non2xx });
+        process.stderr.write(`workers ${workers}  ${c.padEnd(10)} round ${round}: ${fmt(r.rps, 0)} req/s, p50 ${fmt(r.p50ms)} ms, p99 ${fmt(r.p99ms)} ms, non-2xx ${r.non2xx}\n`);
+      }
+    }
+  } finally {
+    server.proc.kill("SIGTERM");
+    await server.proc.exited;
+  }
+  const after = new Database(join(dataDir, "account.db"), { readonly: true });
+  const rows = (after.query("SELECT count(*) AS n FROM du_ledger WHERE key_id = (SELECT id FROM api_keys WHERE kid = ?)").get(kid) as { n: number }).n - rowsBefore;
+  after.close();
+  ledgerChecks.push({ workers, seen200, rows, equal: rows === seen200 });
+  process.stderr.write(`workers ${workers}: ledger rows ${rows}, 200s seen ${seen200}: ${rows === seen200 ? "equal" : "DIFFERENT"}\n`);
+}
+
+// ---------------------------------------------------------------- report
+
+const base = workerCounts[0]!;
+const rows = cases.map((c) => {
+  const med = (w: number) => median(runs.filter((r) => r.case === c && r.workers === w).map((r) => r.rps));
+  return [c, ...workerCounts.map((w) => fmt(med(w), 0)), ...workerCounts.slice(1).map((w) => `${fmt(med(w) / med(base))}x`)];
+});
+const header = ["case", ...workerCounts.map((w) => `${w}w req/s`), ...workerCounts.slice(1).map((w) => `${w}w/${base}w`)];
+process.stdout.write(
+  `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
+);
+process.stdout.write(`${table(header, rows)}\n`);
+process.stdout.write(`ledger: ${ledgerChecks.map((l) => `${l.workers}w ${l.rows}/${l.seen200} ${l.equal ? "equal" : "DIFFERENT"}`).join(", ")}\n`);
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify({ cores: availableParallelism(), scale, seconds, rounds, connections, loaders, tool: useWrk ? "wrk" : "bun", runs, ledgerChecks }, null, 2));
+rmSync(dataDir, { recursive: true, force: true });
+if (ledgerChecks.some((l) => !l.equal)) process.exit(1);

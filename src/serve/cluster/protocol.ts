@@ -1,0 +1,44 @@
+/**
+ * The messages between the supervisor (the `serve` process's main thread) and its HTTP workers.
+ * A worker's request carries an id that the answer repeats.
+ */
+import type { LedgerEntry, NoticeRow } from "../accounts/ledger";
+import type { RemoteVerdict } from "../accounts/keys";
+import type { LogFormat } from "../http/access-log";
+import type { MetricsSnapshot } from "../http/metrics";
+import type { Config } from "../../platform/config";
+
+/** The first message to a worker: what it serves, and the memory it shares with the others. */
+export interface WorkerInit {
+  t: "init";
+  config: Config;
+  /** The port to listen on (the first worker may get 0 and report the one it bound). */
+  port: number;
+  index: number;
+  workers: number;
+  logFormat: LogFormat | "off";
+  /** The AccountCounters table (rate limits, DU windows, hard-cap admissions). */
+  counters: SharedArrayBuffer;
+  /** Int32s: the server's state (0 starting, 1 ready, 2 draining), then the requests in flight. */
+  state: SharedArrayBuffer;
+}
+
+export type ToWorker =
+  | WorkerInit
+  | { t: "verified"; id: number; verdict: RemoteVerdict }
+  | { t: "ledgered"; id: number; error?: string }
+  | { t: "collect"; id: number }
+  | { t: "metrics"; id: number; text: string }
+  | { t: "drain"; timeoutMs: number };
+
+export type FromWorker =
+  | { t: "listening"; port: number }
+  | { t: "failed"; error: string }
+  | { t: "verify"; id: number; key: string; address: string; refuse: boolean }
+  | { t: "ledger"; id: number; entries: LedgerEntry[]; notices: NoticeRow[] }
+  | { t: "metrics"; id: number }
+  | { t: "collected"; id: number; snapshot: MetricsSnapshot }
+  | { t: "log"; text: string }
+  /** The worker no longer accepts connections (its requests in flight go on). */
+  | { t: "closed" }
+  | { t: "drained"; unfinished: number };

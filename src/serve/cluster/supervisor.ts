@@ -1,0 +1,250 @@
+/**
+ * The supervisor of `serve`: the main thread starts N HTTP workers (worker.ts, one thread each)
+ * that share the port (reusePort; the kernel spreads connections over them) and serves them what
+ * must be done once for the whole server:
+ * - key verification: argon2 and the limits on failed attempts (KeyVerifier), once per key;
+ * - the DU ledger: the workers' rows of one turn are committed together, by this one writer of
+ *   the ledger tables, and each worker's responses wait for the answer (so every DU a client saw
+ *   is on disk, whatever is killed after);
+ * - /metrics: every worker's registry collected and added up;
+ * - the state /readyz reports (starting, ready, draining), in shared memory;
+ * - a graceful stop: every worker drains, the ledger is committed, then the process exits.
+ * The per-account counters (rate limits, DU windows, hard-cap admissions) are a SharedArrayBuffer
+ * that every worker updates under per-account locks (src/serve/accounts/counters.ts).
+ * A worker that dies is replaced on the same port.
+ */
+import type { Database } from "bun:sqlite";
+import type { FromWorker, ToWorker, WorkerInit } from "./protocol";
+import type { Config } from "../../platform/config";
+import { workerEntry } from "../../platform/native";
+import { VERSION } from "../../platform/version";
+import { openAccountDb, openMarketReader } from "../../db/connection";
+import { AccountCounters } from "../accounts/counters";
+import type { KeyVerifier, RemoteVerdict } from "../accounts/keys";
+import { type LedgerEntry, LedgerWriter, type NoticeRow } from "../accounts/ledger";
+import { accountStore } from "../accounts/store";
+import type { LogFormat } from "../http/access-log";
+import { HttpError } from "../http/errors";
+import { type MetricsSnapshot, mergeSnapshots, renderMetrics } from "../http/metrics";
+
+export interface ClusterOptions {
+  workers: number;
+  logFormat: LogFormat | "off";
+}
+
+export interface Cluster {
+  readonly port: number;
+  readonly workers: number;
+  /** Requests the workers are handling now. */
+  inFlight(): number;
+  /**
+   * Stops: /readyz turns 503, the workers refuse new connections (then `onClosed` runs, with the
+   * requests in flight) and finish their requests (up to `timeoutMs`), the ledger is committed.
+   */
+  drain(timeoutMs: number, onClosed?: (inFlight: number) => void): Promise<{ unfinished: number }>;
+}
+
+export class ClusterStartError extends Error {}
+
+/** How long a /metrics scrape waits for the workers' registries. */
+const COLLECT_TIMEOUT_MS = 2000;
+
+interface Slot {
+  index: number;
+  worker: Worker;
+}
+
+export async function startCluster(config: Config, options: ClusterOptions): Promise<Cluster> {
+  // the market's migrations (if any) run once here, before the workers open it read-only
+  openMarketReader(config.dataDir).close();
+  const account: Database = openAccountDb(config.dataDir);
+  const store = accountStore(account);
+  store.seedPlans();
+  const verifier: KeyVerifier = store.keyVerifier();
+  const writer = new LedgerWriter(account);
+  const counters = AccountCounters.create();
+  const stateBuffer = new SharedArrayBuffer(8);
+  const state = new Int32Array(stateBuffer);
+
+  // the port: bound once without reusePort, so a port another server holds is refused as before
+  // (port 0 picks a free one), then released for the workers
+  let port: number;
+  try {
+    const probe = Bun.serve({ port: config.port, hostname: config.host, fetch: () => new Response(null, { status: 503 }) });
+    port = probe.port!;
+    await probe.stop(true);
+  } catch (err) {
+    account.close();
+    throw new ClusterStartError(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+  }
+
+  // ---------------------------------------------------------------- the ledger, one writer
+  let queued: { entries: LedgerEntry[]; notices: NoticeRow[]; answer: (error?: string) => void }[] = [];
+  let commitScheduled = false;
+  const commitQueued = () => {
+    commitScheduled = false;
+    const batch = queued;
+    queued = [];
+    if (batch.length === 0) return;
+    const entries = batch.length === 1 ? batch[0]!.entries : batch.flatMap((b) => b.entries);
+    const notices = batch.flatMap((b) => b.notices);
+    let error: string | undefined;
+    try {
+      writer.write(entries, notices);
+    } catch (err) {
+      error = (err as Error).message;
+    }
+    for (const b of batch) b.answer(error);
+  };
+  const pendingRows = () => queued.reduce((n, b) => n + b.entries.length, 0);
+
+  // ---------------------------------------------------------------- workers
+  const slots: Slot[] = [];
+  let draining = false;
+  const collects = new Map<number, { parts: MetricsSnapshot[]; left: number; done: () => void }>();
+  let nextCollect = 1;
+  const drained = new Map<number, (unfinished: number) => void>();
+  const closed = new Map<number, () => void>();
+
+  async function metricsText(): Promise<string> {
+    const id = nextCollect++;
+    const parts: MetricsSnapshot[] = [];
+    await new Promise<void>((resolve) => {
+      collects.set(id, { parts, left: slots.length, done: resolve });
+      for (const s of slots) s.worker.postMessage({ t: "collect", id } satisfies ToWorker);
+      setTimeout(resolve, COLLECT_TIMEOUT_MS);
+    });
+    collects.delete(id);
+    return renderMetrics(mergeSnapshots(parts, pendingRows()), { version: VERSION, workers: options.workers, keyVerifications: verifier.argon2Runs });
+  }
+
+  function handle(slot: Slot, msg: FromWorker): void {
+    const send = (m: ToWorker) => slot.worker.postMessage(m);
+    switch (msg.t) {
+      case "verify":
+        verifier.verify(msg.key, msg.address, msg.refuse).then(
+          (caller) => send({ t: "verified", id: msg.id, verdict: { ok: caller !== null } }),
+          (err) => {
+            const verdict: RemoteVerdict = err instanceof HttpError ? { status: err.status, message: err.message, headers: err.headers } : { ok: false };
+            send({ t: "verified", id: msg.id, verdict });
+          },
+        );
+        return;
+      case "ledger":
+        queued.push({ entries: msg.entries, notices: msg.notices, answer: (error) => send({ t: "ledgered", id: msg.id, error }) });
+        if (!commitScheduled) {
+          commitScheduled = true;
+          setImmediate(commitQueued);
+        }
+        return;
+      case "metrics":
+        void metricsText().then((text) => send({ t: "metrics", id: msg.id, text }));
+        return;
+      case "collected": {
+        const c = collects.get(msg.id);
+        if (!c) return;
+        c.parts.push(msg.snapshot);
+        if (--c.left === 0) c.done();
+        return;
+      }
+      case "log":
+        process.stderr.write(msg.text);
+        return;
+      case "closed":
+        closed.get(slot.index)?.();
+        return;
+      case "drained":
+        drained.get(slot.index)?.(msg.unfinished);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Starts worker `index` on `listenPort`; resolves with the port it bound. */
+  function spawn(index: number, listenPort: number): Promise<number> {
+    const worker = new Worker(workerEntry("serve/cluster/worker.ts"));
+    const slot: Slot = { index, worker };
+    slots[index] = slot;
+    return new Promise<number>((resolve, reject) => {
+      let up = false;
+      worker.onmessage = (event: MessageEvent) => {
+        const msg = event.data as FromWorker;
+        if (msg.t === "listening") {
+          up = true;
+          resolve(msg.port);
+        } else if (msg.t === "failed") {
+          if (!up) reject(new ClusterStartError(`worker ${index}: ${msg.error}`));
+        } else handle(slot, msg);
+      };
+      worker.onerror = (event: ErrorEvent) => {
+        if (!up) reject(new ClusterStartError(`worker ${index}: ${event.message}`));
+        else process.stderr.write(`worker ${index}: ${event.message}\n`);
+      };
+      worker.addEventListener("close", () => {
+        if (!up || draining || slots[index] !== slot) return;
+        // a worker that died is replaced on the same port; its requests in flight are lost, not its ledger rows (each response waited for its commit)
+        process.stderr.write(`worker ${index} stopped unexpectedly; starting another\n`);
+        spawn(index, port).catch((err) => process.stderr.write(`worker ${index} could not restart: ${(err as Error).message}\n`));
+      });
+      const init: WorkerInit = {
+        t: "init",
+        config,
+        port: listenPort,
+        index,
+        workers: options.workers,
+        logFormat: options.logFormat,
+        counters: counters.buffer,
+        state: stateBuffer,
+      };
+      worker.postMessage(init);
+    });
+  }
+
+  try {
+    await spawn(0, port);
+    await Promise.all(Array.from({ length: options.workers - 1 }, (_, i) => spawn(i + 1, port)));
+  } catch (err) {
+    for (const s of slots) s?.worker.terminate();
+    account.close();
+    throw err;
+  }
+  Atomics.store(state, 0, 1);
+
+  return {
+    port,
+    workers: options.workers,
+    inFlight: () => Atomics.load(state, 1),
+    async drain(timeoutMs, onClosed) {
+      draining = true;
+      Atomics.store(state, 0, 2);
+      const allClosed = Promise.all(
+        slots.map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              closed.set(s.index, resolve);
+              setTimeout(resolve, 5000);
+            }),
+        ),
+      );
+      const results = Promise.all(
+        slots.map(
+          (s) =>
+            new Promise<number>((resolve) => {
+              drained.set(s.index, resolve);
+              s.worker.postMessage({ t: "drain", timeoutMs } satisfies ToWorker);
+              // a worker that does not answer is cut after the timeout and a grace second
+              setTimeout(() => resolve(0), timeoutMs + 5000);
+            }),
+        ),
+      );
+      await allClosed;
+      onClosed?.(Atomics.load(state, 1));
+      const unfinished = await results;
+      commitQueued();
+      for (const s of slots) s.worker.terminate();
+      account.close();
+      return { unfinished: unfinished.reduce((a, b) => a + b, 0) };
+    },
+  };
+}

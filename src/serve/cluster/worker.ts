@@ -1,0 +1,163 @@
+/**
+ * An HTTP worker of `serve` (a thread; src/serve/cluster/supervisor.ts starts N of them). It opens
+ * its own connections (market.db read-only: the OS page cache is shared; account.db for reads and
+ * the account writes of its requests), builds the app and listens on the server's port with
+ * reusePort. What must be exact across workers goes through shared memory or the supervisor:
+ * - the rate-limit windows, the DU windows and the hard cap's admissions: the AccountCounters
+ *   table in a SharedArrayBuffer (src/serve/accounts/counters.ts);
+ * - a key not verified yet: the supervisor verifies it (argon2 once per key for the server);
+ * - the ledger rows: gathered per turn and committed by the supervisor, the response waiting for
+ *   the commit;
+ * - /metrics: the supervisor collects every worker's registry.
+ * Each worker writes its own access-log lines to stderr (whole lines per write).
+ *
+ * Listed as an entry point of the compiled binary (scripts/build.ts).
+ */
+import type { FromWorker, ToWorker, WorkerInit } from "./protocol";
+import type { RemoteVerdict } from "../accounts/keys";
+import { AccountCounters } from "../accounts/counters";
+import { createApp, openDeps } from "../app";
+import { AccessLog } from "../http/access-log";
+import { STATES, type ServiceControl } from "../http/control";
+import type { AppDeps } from "../http/endpoint";
+import { MetricsRegistry } from "../http/metrics";
+import { requestNote } from "../http/request-note";
+import { type Listener, listen } from "../http/serve";
+
+declare const self: Worker;
+
+const post = (msg: FromWorker) => self.postMessage(msg);
+const waiting = new Map<number, (msg: ToWorker) => void>();
+let nextId = 1;
+
+/** Sends a request to the supervisor and waits for its answer. */
+type Asked = Extract<FromWorker, { id: number }>;
+type Asking = Asked extends infer R ? (R extends Asked ? Omit<R, "id"> : never) : never;
+
+function ask<T extends ToWorker>(msg: Asking): Promise<T> {
+  const id = nextId++;
+  return new Promise<T>((resolve) => {
+    waiting.set(id, resolve as (m: ToWorker) => void);
+    post({ ...msg, id } as FromWorker);
+  });
+}
+
+let deps: AppDeps | null = null;
+let listener: Listener | null = null;
+let log: AccessLog | null = null;
+const registry = new MetricsRegistry();
+
+/** The route label of a request no endpoint handled (a bounded set). */
+function fixedRoute(path: string): string {
+  if (path === "/" || path === "/readyz" || path === "/metrics" || path === "/openapi.json" || path === "/healthcheck") return path;
+  if (path === "/docs" || path.startsWith("/docs/")) return "/docs";
+  if (path.startsWith("/images/")) return "/images/{path}";
+  if (path.startsWith("/chunk-")) return "/{asset}";
+  return "other";
+}
+
+/** The path and query of an absolute request URL. */
+function pathOf(url: string): string {
+  const slash = url.indexOf("/", url.indexOf("//") + 2);
+  return slash < 0 ? "/" : url.slice(slash);
+}
+
+function start(init: WorkerInit): void {
+  const state = new Int32Array(init.state);
+  const control: ServiceControl = {
+    workers: init.workers,
+    state: () => STATES[Atomics.load(state, 0)] ?? "starting",
+    metrics: async () => (await ask<Extract<ToWorker, { t: "metrics" }>>({ t: "metrics" })).text,
+  };
+  const remoteVerify = async (key: string, address: string, refuse: boolean): Promise<RemoteVerdict> =>
+    (await ask<Extract<ToWorker, { t: "verified" }>>({ t: "verify", key, address, refuse })).verdict;
+  deps = openDeps(init.config, {
+    counters: new AccountCounters(init.counters),
+    remoteVerify,
+    ledgerSink: async (entries, notices) => {
+      const answer = await ask<Extract<ToWorker, { t: "ledgered" }>>({ t: "ledger", entries, notices });
+      if (answer.error !== undefined) throw new Error(`ledger: ${answer.error}`);
+    },
+    control,
+    metrics: registry,
+  });
+  const app = createApp(deps);
+  log = init.logFormat === "off" ? null : new AccessLog(init.logFormat, (text) => post({ t: "log", text }));
+  const accessLog = log;
+  listener = listen((req) => app.handle(req), {
+    port: init.port,
+    host: init.config.host,
+    reusePort: true,
+    inFlight: state,
+    onAnswered(request, response, id, started) {
+      const seconds = (performance.now() - started) / 1000;
+      const path = pathOf(request.url);
+      const note = requestNote(request);
+      const route = note?.route ?? fixedRoute(path.split("?", 1)[0]!);
+      const du = note?.du ?? 0;
+      registry.record(route, request.method, response.status, seconds, du, note?.plan ?? null);
+      if (accessLog) {
+        const length = response.headers.get("content-length");
+        accessLog.write({
+          time: Date.now(),
+          id,
+          method: request.method,
+          route,
+          path,
+          status: response.status,
+          durationMs: seconds * 1000,
+          du,
+          keyId: note?.keyId ?? null,
+          bytes: length === null ? null : Number(length),
+          worker: init.index,
+        });
+      }
+    },
+  });
+  post({ t: "listening", port: listener.port });
+}
+
+async function drain(timeoutMs: number): Promise<void> {
+  let unfinished = 0;
+  if (listener) {
+    // drain() stops accepting at once; the supervisor hears so before the requests in flight end
+    const draining = listener.drain(timeoutMs);
+    post({ t: "closed" });
+    ({ unfinished } = await draining);
+  } else post({ t: "closed" });
+  if (deps) {
+    await deps.ledger.settled();
+    deps.market.close();
+    deps.account.close();
+  }
+  log?.flush();
+  post({ t: "drained", unfinished });
+}
+
+self.onmessage = (event: MessageEvent) => {
+  const msg = event.data as ToWorker;
+  switch (msg.t) {
+    case "init":
+      try {
+        start(msg);
+      } catch (err) {
+        post({ t: "failed", error: err instanceof Error ? err.message : String(err) });
+      }
+      return;
+    case "collect":
+      post({
+        t: "collected",
+        id: msg.id,
+        snapshot: registry.snapshot({ keyCacheHits: deps?.verifier.cacheHits ?? 0, ledgerPending: deps?.ledger.pendingRows() ?? 0 }),
+      });
+      return;
+    case "drain":
+      void drain(msg.timeoutMs);
+      return;
+    default: {
+      const resolve = waiting.get(msg.id);
+      waiting.delete(msg.id);
+      resolve?.(msg);
+    }
+  }
+};
