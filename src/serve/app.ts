@@ -57,7 +57,7 @@ export const CORS_HEADERS = RESPONSE_HEADERS;
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-  "Access-Control-Allow-Headers": "Authorization, Content-Type",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, If-None-Match, X-Request-Id",
   "Access-Control-Max-Age": "86400",
 };
 
@@ -118,6 +118,7 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
     return [...methods];
   };
   const openapi = JSON.stringify(buildOpenApi(mounted, { version: VERSION, serverUrl: deps.config.publicUrl ?? undefined }));
+  const openapiDocument = openApiRoute(openapi, { publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy, headers: CORS_HEADERS });
   const app = new Elysia({ name: "artmarket" })
     .onRequest(({ request }) => {
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
@@ -133,7 +134,7 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
     .get("/", () => new Response(null, { status: 302, headers: { Location: "/docs", ...CORS_HEADERS } }))
     .get("/readyz", () => readiness(deps))
     .get("/metrics", async () => new Response(await control(deps).metrics(), { headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", ...CORS_HEADERS } }))
-    .get("/openapi.json", openApiRoute(openapi, { publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy, headers: CORS_HEADERS }))
+    .get("/openapi.json", ({ request }) => compressResponse(request, openapiDocument({ request })))
     .use(docsPage())
     .use(imageRoutes(deps));
   for (const e of mounted) {

@@ -377,3 +377,25 @@ describe("HEAD on a metered GET", () => {
     expect(exposed).toContain("ETag");
   });
 });
+
+describe("the OpenAPI document and CORS", () => {
+  test("/openapi.json is compressed when the client allows it, and decompresses to the same document", async () => {
+    const plain = await ctx.app.handle(new Request("http://artmarket.test/openapi.json"));
+    expect(plain.headers.get("Content-Encoding")).toBeNull();
+    const text = await plain.text();
+    const br = await ctx.app.handle(new Request("http://artmarket.test/openapi.json", { headers: { "Accept-Encoding": "br, gzip" } }));
+    expect(br.headers.get("Content-Encoding")).toBe("br");
+    expect(br.headers.get("Vary")).toContain("Accept-Encoding");
+    const bytes = new Uint8Array(await br.arrayBuffer());
+    expect(Number(br.headers.get("Content-Length"))).toBe(bytes.byteLength);
+    expect(brotliDecompressSync(bytes).toString()).toBe(text);
+    expect(bytes.byteLength).toBeLessThan(text.length / 3);
+  });
+
+  test("a preflight allows If-None-Match and X-Request-Id", async () => {
+    const res = await ctx.app.handle(new Request("http://artmarket.test/v1/artists", { method: "OPTIONS" }));
+    expect(res.status).toBe(204);
+    const allowed = res.headers.get("Access-Control-Allow-Headers")!.split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(["Authorization", "If-None-Match", "X-Request-Id"]));
+  });
+});
