@@ -13,7 +13,7 @@
  * enterprise with unbounded request rates and allowance; one user, one key, --follows of each
  * kind followed). See bench/lib/api-setup.ts.
  *
- * The mix (bench/lib/api-cases.ts): 15 cases, each one endpoint and one kind of question, with
+ * The mix (bench/lib/api-cases.ts): 16 cases, each one endpoint and one kind of question, with
  * --urls concrete URLs drawn from the market (seeded). Two servers, each its own process:
  *   service  `bun src/cli.ts serve --data DIR --port 0`: the product (Elysia, auth, validation, metering)
  *   floor    `bun bench/api-floor.ts`: Bun.serve + the endpoints' service calls + JSON.stringify
@@ -28,6 +28,8 @@
  *   4. under load: per case, wrk -c16 cycling through the case's URLs, service and floor
  *      alternating (the order flips each round), --rounds rounds after a warm-up; medians.
  *      Target: service req/s >= 0.5 × floor req/s. The same for the whole mix ("mix": all cases' URLs in turn).
+ *   lots.deep-page: page 1,000 of broad lot lists by cursor and by offset beside their first page.
+ *      Target: the cursor's single-client p95 within 1.5× of the first page's.
  * Results: a table on stdout, JSON in .bench/api.json. Only 127.0.0.1; the servers are stopped at the end.
  * --cpu-prof runs both servers under Bun's CPU profiler (Markdown profiles in .bench/profiles/,
  * JSON in .bench/api-diag.json): use it with --cases to see where a case's time goes.
@@ -39,7 +41,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { availableParallelism } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { marketDbPath } from "../src/db/connection";
-import { buildCases, mixUrls, type ApiCase } from "./lib/api-cases";
+import { ImageSigner, loadSecret } from "../src/serve/images/urls";
+import { buildCases, DEEP_PAGE, DEEP_TARGET, deepPageCase, mixUrls, type ApiCase } from "./lib/api-cases";
 import { profileCases, type CaseProfile } from "./lib/api-profile";
 import { ensureMarket, makeRunDir } from "./lib/api-setup";
 import { runWrkPaths, type WrkRun } from "./lib/api-wrk";
@@ -334,7 +337,16 @@ async function main(): Promise<number> {
   } finally {
     drawDb.close();
   }
-  let cases = built.cases;
+  const run = await makeRunDir(o.data, built.follows);
+  if (!o.keep) scratchDir = run.dir;
+  // lots.deep-page's cursors are signed with the run's secret (the server's, created here first)
+  const deepDb = new Database(marketDbPath(run.dir), { readonly: true });
+  try {
+    built.cases.push(deepPageCase(deepDb, new ImageSigner(loadSecret(run.dir), null)));
+  } finally {
+    deepDb.close();
+  }
+  let cases = built.cases.filter((c) => c.urls.length > 0);
   if (o.cases) {
     const wanted = o.cases;
     cases = cases.filter((c) => wanted.some((w) => c.name === w || c.name.startsWith(`${w}.`) || c.name.startsWith(w)));
@@ -342,8 +354,6 @@ async function main(): Promise<number> {
   }
   log(`mix: ${cases.length} cases, ${cases.reduce((s, c) => s + c.urls.length, 0)} URLs (drawn in ${fmt((performance.now() - t0) / 1000, 1)} s)`);
 
-  const run = await makeRunDir(o.data, built.follows);
-  if (!o.keep) scratchDir = run.dir;
   const headers = { Authorization: `Bearer ${run.key}` };
   try {
     log(`run dir: ${run.dir} (market.db by ${run.linked}; bench user ${run.userId} on plan bench)`);
@@ -482,7 +492,12 @@ async function main(): Promise<number> {
       const profile = profiles.find((p) => p.case === lc.name) ?? null;
       const fullScans = profile ? [...new Set(profile.statements.flatMap((st) => st.fullScans))] : [];
       const caseFailures = failures.filter((f) => f.startsWith(`${lc.name}:`));
+      // lots.deep-page: page DEEP_PAGE by cursor at the first page's cost (p95 within DEEP_TARGET times)
+      const deep = s?.service.variants[`page ${DEEP_PAGE}, cursor`];
+      const first = s?.service.variants["first page"];
+      const deepRatio = deep && first ? deep.p95ms / first.p95ms : null;
       const checks = {
+        ...(deepRatio !== null && { deepPage: deepRatio <= DEEP_TARGET }),
         p95: s ? s.service.p95ms < P95_TARGET_MS : null,
         ratio: load ? load.ratio >= RATIO_TARGET && load.non200 === 0 : null,
         plans: profile ? fullScans.length === 0 : null,
@@ -499,6 +514,7 @@ async function main(): Promise<number> {
         profile,
         fullScans,
         checks,
+        deepRatio,
         pass,
       };
     });
@@ -626,6 +642,14 @@ async function main(): Promise<number> {
       for (const w of walks) out.write(`note plan ${w} (an index walk in sort order, stopped by LIMIT; as slow as the filter is rare)\n`);
       out.write(`query plans: ${planFailures} full scans of lots/artworks/artists\n`);
     }
+    for (const r of summary) {
+      if (r.deepRatio === null) continue;
+      const v = r.single!.service.variants;
+      out.write(
+        `${r.case}: p95 first page ${fmt(v["first page"]!.p95ms)} ms, page ${DEEP_PAGE} by cursor ${fmt(v[`page ${DEEP_PAGE}, cursor`]!.p95ms)} ms ` +
+          `(${fmt(r.deepRatio, 2)}×; target <= ${DEEP_TARGET}× ${r.checks.deepPage ? "PASS" : "FAIL"}), by offset ${fmt(v[`page ${DEEP_PAGE}, offset`]?.p95ms ?? Number.NaN)} ms\n`,
+      );
+    }
     for (const f of failures) out.write(`FAIL ${f}\n`);
     const passed = summary.filter((r) => r.pass).length;
     out.write(`\n${passed} of ${summary.length} cases pass (p95 < ${P95_TARGET_MS} ms single client, service/floor >= ${RATIO_TARGET} under load, no full scans)\n`);
@@ -642,7 +666,7 @@ async function main(): Promise<number> {
           git,
           market: { dir: o.data, scale, maxIds: counts },
           config: { ...o, out: undefined },
-          targets: { p95Ms: P95_TARGET_MS, ratio: RATIO_TARGET },
+          targets: { p95Ms: P95_TARGET_MS, ratio: RATIO_TARGET, deepPageRatio: DEEP_TARGET },
           cases: cases.map((c) => ({ name: c.name, endpoint: c.endpoint, what: c.what, urls: c.urls })),
           summary,
           failures,

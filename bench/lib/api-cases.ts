@@ -6,6 +6,10 @@
  */
 import type { Database } from "bun:sqlite";
 import { mulberry32 } from "../../src/market/random";
+import type { ImageSigner } from "../../src/serve/images/urls";
+import { LOT_LIST } from "../../src/serve/modules/lots/fields";
+import { lotPage } from "../../src/serve/modules/lots/service";
+import { looseList } from "./api-routes";
 
 export interface CaseUrl {
   path: string;
@@ -272,4 +276,49 @@ export function mixUrls(cases: readonly ApiCase[]): CaseUrl[] {
   const longest = Math.max(...cases.map((c) => c.urls.length));
   for (let i = 0; i < longest; i++) for (const c of cases) out.push({ ...c.urls[i % c.urls.length]!, variant: c.name });
   return out;
+}
+
+/** The deep page of lots.deep-page: page DEEP_PAGE of DEEP_LIMIT rows. */
+export const DEEP_PAGE = 1000;
+export const DEEP_LIMIT = 20;
+/** The case's target: the p95 of page DEEP_PAGE by cursor within this factor of the first page's. */
+export const DEEP_TARGET = 1.5;
+
+/**
+ * lots.deep-page: broad lot lists (no filter, or a status of most lots; the date, id, number and
+ * estimate sorts), each as its first page, page DEEP_PAGE by cursor and page DEEP_PAGE by offset
+ * (variants). Each cursor is the next_cursor of page DEEP_PAGE - 1, made in process by the lot
+ * list's service with the server's signing secret (`signer`: the run directory's), as a client
+ * walking the list would hold it.
+ */
+export function deepPageCase(db: Database, signer: ImageSigner): ApiCase {
+  const lists = [
+    "",
+    "sort=SALE_DATE_ASC",
+    "status=sold",
+    "status=sold&sort=SALE_DATE_ASC",
+    "sort=RAW_LOT_ID_DESC",
+    "sort=NUMBER_DESC",
+    "status=passed&sort=HAMMER_PRICE_ESTIMATE_MAX_DESC",
+    "sort=HAMMER_PRICE_ESTIMATE_MIN_ASC",
+  ];
+  const urls: CaseUrl[] = [];
+  const deep = (DEEP_PAGE - 1) * DEEP_LIMIT;
+  for (const list of lists) {
+    const qs = (extra: string) => `/v1/lots?${[list, `limit=${DEEP_LIMIT}`, extra].filter(Boolean).join("&")}`;
+    const before = new URL(qs(`offset=${deep - DEEP_LIMIT}`), "http://bench");
+    const { nextCursor } = lotPage(db, signer, looseList(LOT_LIST, before.searchParams));
+    if (!nextCursor) continue; // a market too small for this depth
+    urls.push(
+      { path: qs(""), variant: "first page" },
+      { path: qs(`cursor=${nextCursor}`), variant: `page ${DEEP_PAGE}, cursor` },
+      { path: qs(`offset=${deep}`), variant: `page ${DEEP_PAGE}, offset` },
+    );
+  }
+  return {
+    name: "lots.deep-page",
+    endpoint: "GET /v1/lots",
+    what: `broad lists: first page, page ${DEEP_PAGE} (limit ${DEEP_LIMIT}) by cursor and by offset`,
+    urls,
+  };
 }

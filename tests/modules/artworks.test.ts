@@ -743,7 +743,7 @@ describe("cagr", () => {
 describe("followed and recommended", () => {
   test("followed: most recently followed first, is_followed, filters apply, 2 + 1.5 per item", async () => {
     const empty = await get("/v1/artworks/followed", ctx.keys.pro);
-    expect(empty.body).toEqual({ items: [], total_count: 0, limit: 20, offset: 0 });
+    expect(empty.body).toEqual({ items: [], total_count: 0, limit: 20, offset: 0, next_cursor: null });
     expect(empty.du).toBe("2");
     const picks = [rows[10]!, rows[400]!, rows[1200]!];
     for (const p of picks) expect((await get(`/v1/artworks/${p.id}/follow`, ctx.keys.pro, { method: "POST" })).status).toBe(204);

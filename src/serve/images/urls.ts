@@ -52,6 +52,11 @@ export class ImageSigner {
     return createHmac("sha256", this.secret).update(`${path}\n${exp}`).digest("hex");
   }
 
+  /** A key for another use of the secret (HMAC-SHA256 of `purpose`; no image signature signs such a text): the list cursors' tags. */
+  derivedKey(purpose: string): Buffer {
+    return createHmac("sha256", this.secret).update(`key\n${purpose}`).digest();
+  }
+
   /** Expiry of URLs made at `now`: the end of the UTC day `lifetimeDays` ahead. */
   expiry(now = Date.now()): number {
     const day = Math.floor(now / 86_400_000) + this.lifetimeDays + 1;

@@ -69,11 +69,60 @@ export interface ParamDecl<S extends ScalarType = ScalarType> {
   description?: string;
 }
 
+export type Dir = "ASC" | "DESC";
+
+export interface SortKey {
+  /** SQL expression (fixed text of a declaration, never user input). */
+  expr: string;
+  dir: Dir;
+  /** The expression can be NULL: NULLs sort last in both directions (only the first key may be nullable). */
+  nullable?: boolean;
+}
+
+/** A total order: every key in the same direction, the last one the tiebreaker (unique, never NULL). */
+export type SortKeys = readonly SortKey[];
+
+/**
+ * How NULLS LAST is written: `flag` as SQLite orders without the keyword (ASC: `(x IS NULL) ASC`
+ * in front, which an index on (x IS NULL, x) or two ranges of x's own index serve; DESC: NULLs are
+ * lowest, last by themselves), `keyword` with NULLS LAST.
+ */
+export type NullsStyle = "flag" | "keyword";
+
+/** The keys of a sort in one direction: `[expr, nullable?]` pairs, each in `dir`. */
+export function sortKeys(dir: Dir, ...keys: (string | [string, true])[]): SortKey[] {
+  return keys.map((k) => (typeof k === "string" ? { expr: k, dir } : { expr: k[0], dir, nullable: true }));
+}
+
+/** ORDER BY (without the keyword) of sort keys. */
+export function orderText(keys: SortKeys, style: NullsStyle = "flag"): string {
+  return keys
+    .map((k) => {
+      if (!k.nullable) return `${k.expr} ${k.dir}`;
+      if (style === "keyword") return `${k.expr} ${k.dir} NULLS LAST`;
+      return k.dir === "ASC" ? `(${k.expr} IS NULL) ASC, ${k.expr} ASC` : `${k.expr} DESC`;
+    })
+    .join(", ");
+}
+
+/** The `cursor` query parameter of a market list. */
+export const CURSOR_PARAM = {
+  type: T.str(2048),
+  description:
+    "continue after the page that gave this `next_cursor` (opaque): the same filters and sort, no row skipped or repeated, however deep; `limit` may change between pages, `offset` must be absent or 0. A cursor of other filters, another sort or another snapshot is refused (422)",
+} satisfies ParamDecl;
+
 export interface ListSpec {
   /** Filterable fields: `name` + suffix become query parameters. */
   fields: Readonly<Record<string, FieldDecl>>;
-  /** Sort values → ORDER BY fragments over declared columns; the tiebreaker is appended to each. */
-  sorts?: Readonly<Record<string, string>>;
+  /**
+   * Sort values → their order: sort keys (SortKeys, the tiebreaker last: ORDER BY and the cursor's
+   * keyset both come from them), or an ORDER BY fragment over declared columns, the tiebreaker
+   * appended (a list without cursors).
+   */
+  sorts?: Readonly<Record<string, string | SortKeys>>;
+  /** How the sort keys' NULLS LAST is written (default `flag`). */
+  nullsStyle?: NullsStyle;
   defaultSort?: string;
   /** Column that makes every order total (usually the primary key). */
   tiebreaker?: string;
@@ -271,6 +320,10 @@ export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
     }
   }
 
+  // a cursor continues from its own position (its checks against the list: the list's service)
+  if (spec.params?.cursor && params.cursor !== undefined && offset !== 0) {
+    issues.push(issue.custom(["query", "offset"], query.getAll("offset").at(-1)!, "offset cannot be combined with cursor: a cursor continues from its own position"));
+  }
   if (issues.length) throw new ValidationFailed(issues);
   return { filters, sort, limit, offset, params };
 }
@@ -343,7 +396,16 @@ export function orderClause(spec: ListSpec, sort: string | null): string {
   const tiebreaker = spec.tiebreaker ?? "id";
   const base = sort && spec.sorts ? spec.sorts[sort] : undefined;
   if (!base) return `${tiebreaker} ASC`;
+  if (typeof base !== "string") return orderText(base, spec.nullsStyle);
   return base.includes(tiebreaker) ? base : `${base}, ${tiebreaker} ${/\bDESC\b/i.test(base) ? "DESC" : "ASC"}`;
+}
+
+/** The sort keys of the parsed sort (no sort: the tiebreaker ascending); only for sorts declared as keys. */
+export function sortKeysOf(spec: ListSpec, sort: string | null): SortKeys {
+  const base = sort && spec.sorts ? spec.sorts[sort] : undefined;
+  if (base === undefined) return [{ expr: spec.tiebreaker ?? "id", dir: "ASC" }];
+  if (typeof base === "string") throw new Error(`sort ${sort} is an ORDER BY text, not sort keys`);
+  return base;
 }
 
 /** Every query parameter a list accepts, by name (used to document and to test the grammar). */

@@ -4,7 +4,7 @@
  * is_living, followed, include_chart), and the sort map. service.ts turns the parameters into SQL
  * only through the fixed fragments below: no parameter text ever reaches SQL.
  */
-import { T, type FieldDecl, type ListSpec, type ParamDecl, type ScalarType } from "../../query/grammar";
+import { CURSOR_PARAM, orderText, sortKeys, T, type FieldDecl, type ListSpec, type ParamDecl, type ScalarType, type SortKeys } from "../../query/grammar";
 import { EVENT_TYPES } from "./model";
 
 const range = (column: string, type: ScalarType = T.num(), description?: string): FieldDecl => ({
@@ -80,15 +80,21 @@ export const SORTS: Readonly<Record<SortBy, SortDecl>> = {
 export const DEFAULT_SORT: SortBy = "MARKET_CAP";
 
 /**
- * ORDER BY (without the keyword) for a sort and direction: the column, then the id in the same
- * direction. NULLs last in both directions: descending puts them last by itself (SQLite orders
- * NULL first ascending), ascending adds `column IS NULL` in front. Every form is served by an
- * index of src/db/market-indexes/artists.ts (the id is the rowid, the last column of each index).
+ * The sort keys of a sort and direction (the ORDER BY and the cursor's keyset:
+ * src/serve/query/cursor.ts): the column, then the id in the same direction. NULLs last in both
+ * directions: descending puts them last by itself (SQLite orders NULL first ascending), ascending
+ * adds `column IS NULL` in front. Every form is served by an index of
+ * src/db/market-indexes/artists.ts (the id is the rowid, the last column of each index).
  */
-export function orderBy(sort: SortBy, dir: SortDir): string {
+export function sortKeysFor(sort: SortBy, dir: SortDir): SortKeys {
   const { column, nullable } = SORTS[sort];
-  if (dir === "desc") return `${column} DESC, a.id DESC`;
-  return nullable ? `${column} IS NULL, ${column} ASC, a.id ASC` : `${column} ASC, a.id ASC`;
+  const d = dir === "asc" ? "ASC" : "DESC";
+  return sortKeys(d, nullable ? [column, true] : column, "a.id");
+}
+
+/** ORDER BY (without the keyword) for a sort and direction. */
+export function orderBy(sort: SortBy, dir: SortDir): string {
+  return orderText(sortKeysFor(sort, dir));
 }
 
 const asc_desc = T.enum(["asc", "desc"]);
@@ -116,6 +122,7 @@ export const ARTIST_LIST = {
     sort_by_total_sales: { type: asc_desc, description: "legacy: the same as sort_by=TOTAL_SALES with this direction (sort_by wins)" },
     sort_by_market_cap: { type: asc_desc, description: "legacy: the same as sort_by=MARKET_CAP with this direction (sort_by and sort_by_total_sales win)" },
     ...CHART_PARAM,
+    cursor: CURSOR_PARAM,
   },
 } satisfies ListSpec;
 
@@ -123,7 +130,7 @@ export const ARTIST_LIST = {
 export const ARTIST_STATS = { fields: ARTIST_FIELDS, params: FILTER_PARAMS } satisfies ListSpec;
 
 /** GET /v1/artists/followed. */
-export const FOLLOWED_LIST = { fields: {}, limit: LIST_LIMIT, params: CHART_PARAM } satisfies ListSpec;
+export const FOLLOWED_LIST = { fields: {}, limit: LIST_LIMIT, params: { ...CHART_PARAM, cursor: CURSOR_PARAM } } satisfies ListSpec;
 
 /** GET /v1/artists/{artist_id}/related. */
 /** GET /v1/artists/{artist_id}/related: the spec's other-list page size (default 20, maximum 100), as artwork similar. */

@@ -4,6 +4,7 @@
  * never drift apart. docs/api-artists.md describes every shape.
  */
 import { Type as t, type Static, type TSchema } from "@sinclair/typebox";
+import { NEXT_CURSOR } from "../../query/cursor";
 
 const num = (description: string) => t.Union([t.Number(), t.Null()], { description });
 const int = (description: string) => t.Union([t.Integer(), t.Null()], { description });
@@ -93,6 +94,7 @@ const page = (item: TSchema, $id: string) =>
       total: t.Integer({ description: "rows matching the filters" }),
       limit: t.Integer(),
       offset: t.Integer(),
+      next_cursor: NEXT_CURSOR,
     },
     { $id },
   );

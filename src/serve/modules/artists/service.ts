@@ -15,10 +15,11 @@ import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors"
 import type { CallerView } from "../../http/view";
 import type { ImageSigner } from "../../images/urls";
 import { ARTIST_INDEX } from "../../../images/vector-index";
-import { whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { cursorContext, decodeCursor, nextCursor, positionOf, readPage } from "../../query/cursor";
+import { orderText, sortKeys, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { chooseRange, type PlanThresholds, probeRange, rangeRows, walkRows } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
-import { ARTIST_FIELDS, DEFAULT_SORT, orderBy, SORTS, type Resolution, type SortBy, type SortDir } from "./fields";
+import { ARTIST_FIELDS, DEFAULT_SORT, orderBy, SORTS, sortKeysFor, type Resolution, type SortBy, type SortDir } from "./fields";
 import { EVENT_TYPES, FULL_KEYS, PUBLIC_KEYS, SHARPE_HORIZONS, STATS_FIELDS } from "./model";
 
 type Bind = SqlFragment["params"][number];
@@ -354,41 +355,101 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
 /**
  * The page query of the list and its count (exported for the query-plan test), with the count
  * itself when the plan found it. `probeRows` is for tests (the tiny market never reaches it).
+ * `page(range, limit, offset)` is the page's statement for `limit` rows from `offset` within a
+ * cursor's keyset `range` (ANDed to the filters; the plan stays the first page's).
  */
-export function listSql(db: Database, query: ParsedList, userId: number | null, probeRows: number = ARTIST_PLAN.probeRows): SqlFragment & { count: string; total: number | null } {
+export function listSql(
+  db: Database,
+  query: ParsedList,
+  userId: number | null,
+  probeRows: number = ARTIST_PLAN.probeRows,
+): SqlFragment & { count: string; total: number | null; page: (range: SqlFragment | null, limit: number, offset: number) => SqlFragment } {
   const where = filterSql(db, query, userId);
   const { sort, dir } = resolveSort(query.params);
   const plan = planList(db, query, where, sort, dir, probeRows);
   const from = (index: string | null) => `artists a${index ? ` INDEXED BY ${index}` : ""}`;
+  const page = (range: SqlFragment | null, limit: number, offset: number): SqlFragment => ({
+    sql: `SELECT ${COLUMNS} FROM ${from(plan.page)} WHERE ${where.sql}${range ? ` AND ${range.sql}` : ""} ORDER BY ${orderBy(sort, dir)} LIMIT ? OFFSET ?`,
+    params: [...where.params, ...(range?.params ?? []), limit, offset],
+  });
   return {
-    sql: `SELECT ${COLUMNS} FROM ${from(plan.page)} WHERE ${where.sql} ORDER BY ${orderBy(sort, dir)} LIMIT ? OFFSET ?`,
+    ...page(null, query.limit, query.offset),
     count: `SELECT count(*) AS n FROM ${from(plan.count)} WHERE ${where.sql}`,
-    params: [...where.params, query.limit, query.offset],
     total: plan.total,
+    page,
   };
 }
 
+/** The filter parameters beside the fields (what a cursor's fingerprint covers besides the filters and the sort). */
+const filterParams = (query: ParsedList) => ({ q: query.params.q, is_living: query.params.is_living, followed: query.params.followed });
+
 export function listArtists(db: Database, query: ParsedList, view: ArtistView) {
+  const { sort, dir } = resolveSort(query.params);
+  const keys = sortKeysFor(sort, dir);
+  // a followed list is the caller's own: its cursors are too
+  const scope = query.params.followed === true ? `artists/followed:${view.userId ?? -1}` : "artists";
+  const cursor = cursorContext(db, view.signer, scope, `${sort}:${dir}`, query.filters, filterParams(query));
+  const raw = query.params.cursor as string | undefined;
+  const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
   const q = listSql(db, query, view.userId);
-  if (q.total !== null && q.total <= query.offset) return { artists: [], total: q.total, limit: query.limit, offset: query.offset };
-  const rows = runOnce<ArtistRow>(db, q.sql, q.params, true);
-  // The count is only needed when the page does not tell it (a full page, or an offset past the end).
-  const total = q.total ?? (rows.length > 0 && rows.length < query.limit ? query.offset + rows.length : runOnce<{ n: number }>(db, q.count, q.params.slice(0, -2), false)!.n);
-  return { artists: present(db, rows, view), total, limit: query.limit, offset: query.offset };
+  if (position === null && q.total !== null && q.total <= query.offset) return { artists: [], total: q.total, limit: query.limit, offset: query.offset, next_cursor: null };
+  // one row past the page: whether a next page exists
+  const rows = readPage(keys, position, query.limit + 1, query.offset, (range, limit, offset) => {
+    const f = q.page(range, limit, offset);
+    return runOnce<ArtistRow>(db, f.sql, f.params, true);
+  });
+  const page = rows.slice(0, query.limit);
+  // The count is only needed when the page does not tell it (a page by offset that ends the list: its offset plus its rows).
+  const total =
+    q.total ??
+    (position === null && page.length > 0 && rows.length <= query.limit ? query.offset + page.length : runOnce<{ n: number }>(db, q.count, q.params.slice(0, -2), false)!.n);
+  return {
+    artists: present(db, page, view),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+    next_cursor: nextCursor(
+      cursor,
+      rows.map((r) => r.id),
+      query.limit,
+      (id) => positionOf(db, keys, "artists a", { sql: "a.id = ?", params: [id] }),
+    ),
+  };
 }
+
+/** The followed list's order: most recently followed first, ties by the artist's id. */
+const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.target_id");
 
 export function followedArtists(db: Database, query: ParsedList, view: ArtistView) {
   const userId = view.userId ?? -1;
-  const rows = db
-    .query<ArtistRow, number[]>(
+  const cursor = cursorContext(db, view.signer, `artists/followed-list:${userId}`, "", [], {});
+  const raw = query.params.cursor as string | undefined;
+  const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
+  const rows = readPage(FOLLOWED_KEYS, position, query.limit + 1, query.offset, (range, limit, offset) =>
+    runOnce<ArtistRow>(
+      db,
       `SELECT ${COLUMNS} FROM account.follows f JOIN artists a ON a.id = f.target_id
-       WHERE f.user_id = ? AND f.kind = 'artist' ORDER BY f.created_at DESC, f.target_id DESC LIMIT ? OFFSET ?`,
-    )
-    .all(userId, query.limit, query.offset);
+       WHERE f.user_id = ? AND f.kind = 'artist'${range ? ` AND ${range.sql}` : ""} ORDER BY ${orderText(FOLLOWED_KEYS)} LIMIT ? OFFSET ?`,
+      [userId, ...(range?.params ?? []), limit, offset],
+      true,
+    ),
+  );
   const total = db
     .query<{ n: number }, [number]>("SELECT count(*) AS n FROM account.follows f JOIN artists a ON a.id = f.target_id WHERE f.user_id = ? AND f.kind = 'artist'")
     .get(userId)!.n;
-  return { artists: present(db, rows, view), total, limit: query.limit, offset: query.offset };
+  const position_ = (id: number) => positionOf(db, FOLLOWED_KEYS, "account.follows f", { sql: "f.user_id = ? AND f.kind = 'artist' AND f.target_id = ?", params: [userId, id] });
+  return {
+    artists: present(db, rows.slice(0, query.limit), view),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+    next_cursor: nextCursor(
+      cursor,
+      rows.map((r) => r.id),
+      query.limit,
+      position_,
+    ),
+  };
 }
 
 function artistRow(db: Database, id: number): ArtistRow {

@@ -5,7 +5,7 @@
  * are declared here for validation and documentation and turned into SQL by artworkWhere below
  * (used by the artwork lists and by search by image's pool filters).
  */
-import { T, whereClause, type FieldDecl, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { CURSOR_PARAM, orderText, sortKeys, T, whereClause, type FieldDecl, type ListSpec, type ParsedList, type SortKeys, type SqlFragment } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
 import { dayNumber, epochSeconds } from "../../../market/time";
 import { likeEscape } from "../../../db/sql";
@@ -74,22 +74,34 @@ export const ARTWORK_FIELDS: Record<string, FieldDecl> = {
   },
 };
 
+/** sort_by_price's sort keys (the estimate, NULLs last both ways; ties by id). */
+export const PRICE_SORT_KEYS = {
+  asc: sortKeys("ASC", ["a.estimate_usd", true], "a.id"),
+  desc: sortKeys("DESC", ["a.estimate_usd", true], "a.id"),
+} satisfies Readonly<Record<string, SortKeys>>;
+
 export const SORT_BY_PRICE: Readonly<Record<string, string>> = {
-  asc: "a.estimate_usd ASC NULLS LAST, a.id ASC",
-  desc: "a.estimate_usd DESC NULLS LAST, a.id DESC",
+  asc: orderText(PRICE_SORT_KEYS.asc, "keyword"),
+  desc: orderText(PRICE_SORT_KEYS.desc, "keyword"),
 };
 
-/** ArtworkSortEnum: each ends with the id in the same direction; NULLs last both ways. */
-export const ARTWORK_SORTS: Readonly<Record<string, string>> = {
-  NAME_ASC: "a.title COLLATE NOCASE ASC, a.id ASC",
-  NAME_DESC: "a.title COLLATE NOCASE DESC, a.id DESC",
-  CREATION_YEAR_ASC: "a.creation_year ASC NULLS LAST, a.id ASC",
-  CREATION_YEAR_DESC: "a.creation_year DESC NULLS LAST, a.id DESC",
-  SALE_DATE_ASC: "a.day_last_sold ASC NULLS LAST, a.id ASC",
-  SALE_DATE_DESC: "a.day_last_sold DESC NULLS LAST, a.id DESC",
-  SIZE_ASC: `${SIZE_SQL} ASC NULLS LAST, a.id ASC`,
-  SIZE_DESC: `${SIZE_SQL} DESC NULLS LAST, a.id DESC`,
-};
+/**
+ * ArtworkSortEnum as sort keys (the ORDER BY and the cursor's keyset: src/serve/query/cursor.ts):
+ * each ends with the id in the same direction; NULLs last both ways.
+ */
+export const ARTWORK_SORT_KEYS = {
+  NAME_ASC: sortKeys("ASC", "a.title COLLATE NOCASE", "a.id"),
+  NAME_DESC: sortKeys("DESC", "a.title COLLATE NOCASE", "a.id"),
+  CREATION_YEAR_ASC: sortKeys("ASC", ["a.creation_year", true], "a.id"),
+  CREATION_YEAR_DESC: sortKeys("DESC", ["a.creation_year", true], "a.id"),
+  SALE_DATE_ASC: sortKeys("ASC", ["a.day_last_sold", true], "a.id"),
+  SALE_DATE_DESC: sortKeys("DESC", ["a.day_last_sold", true], "a.id"),
+  SIZE_ASC: sortKeys("ASC", [SIZE_SQL, true], "a.id"),
+  SIZE_DESC: sortKeys("DESC", [SIZE_SQL, true], "a.id"),
+} satisfies Readonly<Record<string, SortKeys>>;
+
+/** ArtworkSortEnum → ORDER BY (e.g. `a.creation_year ASC NULLS LAST, a.id ASC`). */
+export const ARTWORK_SORTS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(ARTWORK_SORT_KEYS).map(([name, keys]) => [name, orderText(keys, "keyword")]));
 
 /** The artwork list's page size: up to 1000 (the spec prices an artwork list of 500 records). */
 export const ARTWORK_LIMIT = { default: 20, max: 1000 };
@@ -103,10 +115,11 @@ export const ARTWORK_PARAMS: ListSpec["params"] = {
 
 export const ARTWORK_LIST: ListSpec = {
   fields: ARTWORK_FIELDS,
-  sorts: ARTWORK_SORTS,
+  sorts: ARTWORK_SORT_KEYS,
+  nullsStyle: "keyword",
   tiebreaker: "a.id",
   limit: ARTWORK_LIMIT,
-  params: ARTWORK_PARAMS,
+  params: { ...ARTWORK_PARAMS, cursor: CURSOR_PARAM },
 };
 
 /** The followed list: the same filters, fixed order (most recently followed first). */
@@ -114,7 +127,7 @@ export const FOLLOWED_LIST: ListSpec = {
   fields: ARTWORK_FIELDS,
   tiebreaker: "a.id",
   limit: { default: 20, max: 100 },
-  params: ARTWORK_PARAMS,
+  params: { ...ARTWORK_PARAMS, cursor: CURSOR_PARAM },
 };
 
 export const RECOMMENDED_LIST: ListSpec = {

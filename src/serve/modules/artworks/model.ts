@@ -8,6 +8,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { Type as t, type TSchema } from "@sinclair/typebox";
+import { NEXT_CURSOR } from "../../query/cursor";
 import { artworkUid } from "../../../db/artwork-uid";
 import { followedAmong } from "../../../db/follows";
 import type { AppDeps } from "../../http/endpoint";
@@ -139,6 +140,7 @@ const page = (item: TSchema, $id: string) =>
       total_count: t.Integer({ description: "rows matching the filters" }),
       limit: t.Integer(),
       offset: t.Integer(),
+      next_cursor: t.Optional(t.Union(NEXT_CURSOR.anyOf, { description: `${NEXT_CURSOR.description} (GET /v1/artworks and /followed; /recommended pages by offset only)` })),
     },
     { $id },
   );

@@ -10,12 +10,13 @@ import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { usdOf } from "../../../db/fx";
 import type { AppDeps } from "../../http/endpoint";
 import type { CallerView } from "../../http/view";
-import { orderClause, whereClause, type ListSpec, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage } from "../../query/cursor";
+import { orderClause, orderText, sortKeys, sortKeysOf, whereClause, type ListSpec, type ParsedList, type SortKeys, type SqlFragment } from "../../query/grammar";
 import { allOnce, chooseRange, type PlanThresholds, type Probe, probeRange, rangeRows as rangeRowsOf, walkRows } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
 import { addDays, epochSeconds, isoOfSeconds } from "../../../market/time";
 import { priceObject, type PriceRow } from "../lots/model";
-import { ARTWORK_LIST, artworkWhere, SORT_BY_PRICE } from "./fields";
+import { ARTWORK_LIST, artworkWhere, PRICE_SORT_KEYS, SORT_BY_PRICE } from "./fields";
 import { artworksByIds, PRICE_COLUMNS } from "./model";
 
 type Bind = string | number | null;
@@ -33,13 +34,27 @@ export function artworkOrder(q: ParsedList): string {
   return orderClause(ARTWORK_LIST, q.sort);
 }
 
-/** The two statements of a list page (exported so that a test can EXPLAIN them). */
-export function listStatements(q: ParsedList): { page: SqlFragment; count: SqlFragment } {
+/** The sort keys of a list (the order's, and its cursor's keyset): sort_by_price wins over sort; no sort: by id. */
+export function artworkKeys(q: ParsedList): SortKeys {
+  const byPrice = q.params.sort_by_price as "asc" | "desc" | undefined;
+  return byPrice ? PRICE_SORT_KEYS[byPrice] : sortKeysOf(ARTWORK_LIST, q.sort);
+}
+
+/** `range` (a cursor's keyset range) ANDed to a WHERE. */
+const within = (where: SqlFragment, range: SqlFragment | null): SqlFragment =>
+  range ? { sql: `${where.sql} AND ${range.sql}`, params: [...where.params, ...range.params] } : where;
+
+/**
+ * The two statements of a list page (exported so that a test can EXPLAIN them): the page reads
+ * `limit` rows from `offset` (`range`: a cursor's keyset range, ANDed to the filters).
+ */
+export function listStatements(q: ParsedList, range: SqlFragment | null = null, limit = q.limit, offset = q.offset): { page: SqlFragment; count: SqlFragment } {
   const where = artworkWhere(ARTWORK_LIST, q);
+  const paged = within(where, range);
   return {
     page: {
-      sql: `SELECT a.id FROM artworks a WHERE ${where.sql} ORDER BY ${artworkOrder(q)} LIMIT ? OFFSET ?`,
-      params: [...where.params, q.limit, q.offset],
+      sql: `SELECT a.id FROM artworks a WHERE ${paged.sql} ORDER BY ${artworkOrder(q)} LIMIT ? OFFSET ?`,
+      params: [...paged.params, limit, offset],
     },
     count: { sql: `SELECT count(*) AS n FROM artworks a WHERE ${where.sql}`, params: where.params },
   };
@@ -131,7 +146,15 @@ export function categoryPlan(
   db: Database,
   q: ParsedList,
   limits: { probeRows: number; rowCost: number } = CATEGORY_PLAN,
-): { page: SqlFragment; count: SqlFragment; total: number; index: string; driver: "filter" | "sort" } | null {
+): {
+  page: SqlFragment;
+  /** The page's statement for `limit` rows from `offset` within a cursor's keyset `range`. */
+  pageAt: (range: SqlFragment | null, limit: number, offset: number) => SqlFragment;
+  count: SqlFragment;
+  total: number;
+  index: string;
+  driver: "filter" | "sort";
+} | null {
   const category = q.filters.filter((f) => f.field === "category_id");
   if (category.length !== 1 || category[0]!.suffix !== "") return null;
   if (q.filters.some((f) => PLANNER_FILTERS.has(f.field))) return null;
@@ -147,10 +170,10 @@ export function categoryPlan(
   const years = q.filters.some((f) => f.field === "creation_year");
   const estimates = q.filters.some((f) => f.field === "current_estimated_price");
   const count = (index: string): SqlFragment => ({ sql: `SELECT count(*) AS n FROM artworks a INDEXED BY ${index} WHERE ${where.sql}`, params: where.params });
-  const page = (index: string): SqlFragment => ({
-    sql: `SELECT a.id FROM artworks a INDEXED BY ${index} WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    params: [...where.params, q.limit, q.offset],
-  });
+  const pageAt = (index: string, range: SqlFragment | null, limit: number, offset: number): SqlFragment => {
+    const paged = within(where, range);
+    return { sql: `SELECT a.id FROM artworks a INDEXED BY ${index} WHERE ${paged.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, params: [...paged.params, limit, offset] };
+  };
   // The range to count on: creation year, estimate, or (neither) the whole category.
   let index = "artworks_category";
   let total: number | null = null;
@@ -180,7 +203,15 @@ export function categoryPlan(
     (rangeRows ?? size) * (covers(index) ? 1 : limits.rowCost) +
     (index === sort.index || sort.key === "" || INDEX_COLUMNS[index]?.includes(sort.key) ? total : total * limits.rowCost);
   const driver = index !== sort.index && rangeCost < walkCost ? "filter" : "sort";
-  return { page: page(driver === "filter" ? index : sort.index), count: count(index), total, index, driver };
+  const pageIndex = driver === "filter" ? index : sort.index;
+  return {
+    page: pageAt(pageIndex, null, q.limit, q.offset),
+    pageAt: (range, limit, offset) => pageAt(pageIndex, range, limit, offset),
+    count: count(index),
+    total,
+    index,
+    driver,
+  };
 }
 
 // ---------------------------------------------------------------- hydration
@@ -194,6 +225,8 @@ export interface Page {
   total_count: number;
   limit: number;
   offset: number;
+  /** The next page's cursor (null on the last page); absent from lists without cursors (recommended). */
+  next_cursor?: string | null;
 }
 
 /**
@@ -211,36 +244,74 @@ export function resolveUids(db: Database, q: ParsedList): ParsedList {
   return { ...q, filters };
 }
 
+/** The filter parameters beside the fields (what a cursor's fingerprint covers besides the filters and the sort). */
+const filterParams = (q: ParsedList) => ({ without_editions: q.params.without_editions, with_images: q.params.with_images });
+
+/** A list's cursor context: `scope` names the list, the sort (sort_by_price or sort) and the filters its fingerprint. */
+function cursorOf(deps: AppDeps, q: ParsedList, scope: string) {
+  const byPrice = q.params.sort_by_price as string | undefined;
+  return cursorContext(deps.market, deps.signer, scope, byPrice ? `price:${byPrice}` : (q.sort ?? ""), q.filters, filterParams(q));
+}
+
+const idsOf = (db: Database, f: SqlFragment) => allOnce<{ id: number }>(db, f).map((r) => r.id);
+
 export function listArtworks(deps: AppDeps, view: CallerView, query: ParsedList): Page {
+  const keys = artworkKeys(query);
+  const cursor = cursorOf(deps, query, "artworks");
+  const raw = query.params.cursor as string | undefined;
+  const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
   const q = resolveUids(deps.market, query);
   const planned = categoryPlan(deps.market, q);
-  let ids: number[];
+  let page: (range: KeysetRange | null, limit: number, offset: number) => number[];
   let total: number;
   if (planned) {
     total = planned.total;
-    ids = total > q.offset ? allOnce<{ id: number }>(deps.market, planned.page).map((r) => r.id) : [];
+    page = (range, limit, offset) => (position !== null || total > offset ? idsOf(deps.market, planned.pageAt(range, limit, offset)) : []);
   } else {
-    const { page, count } = listStatements(q);
-    ids = allOnce<{ id: number }>(deps.market, page).map((r) => r.id);
-    total = allOnce<{ n: number }>(deps.market, count)[0]!.n;
+    total = allOnce<{ n: number }>(deps.market, listStatements(q).count)[0]!.n;
+    page = (range, limit, offset) => idsOf(deps.market, listStatements(q, range, limit, offset).page);
   }
-  return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
+  // one row past the page: whether a next page exists
+  const ids = readPage(keys, position, q.limit + 1, q.offset, page);
+  return {
+    items: artworksByIds(deps, view, ids.slice(0, q.limit)),
+    total_count: total,
+    limit: q.limit,
+    offset: q.offset,
+    next_cursor: nextCursor(cursor, ids, q.limit, (id) => positionOf(deps.market, keys, "artworks a", { sql: "a.id = ?", params: [id] })),
+  };
 }
 
 // ---------------------------------------------------------------- followed and recommended
 
+/** The followed list's order: most recently followed first (the follow's rowid breaks ties). */
+const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.rowid");
+
 /** Followed artworks (with the list filters), most recently followed first. */
 export function followedArtworks(deps: AppDeps, view: CallerView, userId: number, query: ParsedList): Page {
+  const cursor = cursorOf(deps, query, `artworks/followed:${userId}`);
+  const raw = query.params.cursor as string | undefined;
+  const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
   const q = resolveUids(deps.market, query);
   const where = artworkWhere(ARTWORK_LIST, q);
   const from = `FROM account.follows f JOIN artworks a ON a.id = f.target_id
     WHERE f.user_id = ? AND f.kind = 'artwork' AND ${where.sql}`;
-  const ids = allOnce<{ id: number }>(deps.market, {
-    sql: `SELECT a.id ${from} ORDER BY f.created_at DESC, f.rowid DESC LIMIT ? OFFSET ?`,
-    params: [userId, ...where.params, q.limit, q.offset],
-  }).map((r) => r.id);
+  const ids = readPage(FOLLOWED_KEYS, position, q.limit + 1, q.offset, (range, limit, offset) =>
+    idsOf(deps.market, {
+      sql: `SELECT a.id ${from}${range ? ` AND ${range.sql}` : ""} ORDER BY ${orderText(FOLLOWED_KEYS)} LIMIT ? OFFSET ?`,
+      params: [userId, ...where.params, ...(range?.params ?? []), limit, offset],
+    }),
+  );
   const total = allOnce<{ n: number }>(deps.market, { sql: `SELECT count(*) AS n ${from}`, params: [userId, ...where.params] })[0]!.n;
-  return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
+  const position_ = (id: number) =>
+    positionOf(deps.market, FOLLOWED_KEYS, "account.follows f", { sql: "f.user_id = ? AND f.kind = 'artwork' AND f.target_id = ?", params: [userId, id] });
+  return {
+    items: artworksByIds(deps, view, ids.slice(0, q.limit)),
+    total_count: total,
+    limit: q.limit,
+    offset: q.offset,
+    next_cursor: nextCursor(cursor, ids, q.limit, position_),
+  };
 }
 
 /** Estimates within this factor either way count as close (recommendations by category). */

@@ -9,29 +9,35 @@
  * same column (a lot's house is its sale's house).
  */
 import type { Filter, ListSpec } from "../../query/grammar";
-import { T } from "../../query/grammar";
+import { CURSOR_PARAM, orderText, sortKeys, T, type SortKeys } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
 import { epochSeconds, isoOfSeconds } from "../../../market/time";
 import { LOT_STATUSES, SALE_STATUSES } from "../../../market/statuses";
 
-/** Sort values → ORDER BY, each ending with the id tiebreak, NULLs last in both directions. */
-export const LOT_SORTS: Readonly<Record<string, string>> = {
-  RAW_LOT_ID_ASC: "id ASC",
-  RAW_LOT_ID_DESC: "id DESC",
+/**
+ * Sort values → their sort keys (the ORDER BY and the cursor's keyset: src/serve/query/cursor.ts),
+ * each ending with the id tiebreak, NULLs last in both directions.
+ */
+export const LOT_SORT_KEYS = {
+  RAW_LOT_ID_ASC: sortKeys("ASC", "id"),
+  RAW_LOT_ID_DESC: sortKeys("DESC", "id"),
   // Lot number within its sale; across sales, by sale id.
-  NUMBER_ASC: "sale_id ASC, lot_seq ASC, id ASC",
-  NUMBER_DESC: "sale_id DESC, lot_seq DESC, id DESC",
-  SALE_DATE_ASC: "sale_datetime ASC, id ASC",
-  SALE_DATE_DESC: "sale_datetime DESC, id DESC",
+  NUMBER_ASC: sortKeys("ASC", "sale_id", "lot_seq", "id"),
+  NUMBER_DESC: sortKeys("DESC", "sale_id", "lot_seq", "id"),
+  SALE_DATE_ASC: sortKeys("ASC", "sale_datetime", "id"),
+  SALE_DATE_DESC: sortKeys("DESC", "sale_datetime", "id"),
   // SQLite orders NULL lowest: DESC already puts NULLs last; ASC sorts on (x IS NULL) first, and
   // the service reads it from x's plain index in two ranges (NULLS_LAST_ASC).
-  CREATION_YEAR_ASC: "(creation_year IS NULL) ASC, creation_year ASC, id ASC",
-  CREATION_YEAR_DESC: "creation_year DESC, id DESC",
-  HAMMER_PRICE_ESTIMATE_MIN_ASC: "(estimate_min_usd_cents IS NULL) ASC, estimate_min_usd_cents ASC, id ASC",
-  HAMMER_PRICE_ESTIMATE_MIN_DESC: "estimate_min_usd_cents DESC, id DESC",
-  HAMMER_PRICE_ESTIMATE_MAX_ASC: "(estimate_max_usd_cents IS NULL) ASC, estimate_max_usd_cents ASC, id ASC",
-  HAMMER_PRICE_ESTIMATE_MAX_DESC: "estimate_max_usd_cents DESC, id DESC",
-};
+  CREATION_YEAR_ASC: sortKeys("ASC", ["creation_year", true], "id"),
+  CREATION_YEAR_DESC: sortKeys("DESC", ["creation_year", true], "id"),
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: sortKeys("ASC", ["estimate_min_usd_cents", true], "id"),
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: sortKeys("DESC", ["estimate_min_usd_cents", true], "id"),
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: sortKeys("ASC", ["estimate_max_usd_cents", true], "id"),
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: sortKeys("DESC", ["estimate_max_usd_cents", true], "id"),
+} satisfies Readonly<Record<string, SortKeys>>;
+
+/** Sort values → ORDER BY (e.g. CREATION_YEAR_ASC: `(creation_year IS NULL) ASC, creation_year ASC, id ASC`). */
+export const LOT_SORTS: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(LOT_SORT_KEYS).map(([name, keys]) => [name, orderText(keys)]));
 
 /**
  * The ASC sorts with NULLs last, by their column. A plain index on x holds the NULLs first, then
@@ -80,8 +86,9 @@ export const LOT_LIST: ListSpec = {
       description: "free text over the artist's name, the artwork's title and the lot's notes: every word must occur (whole words, case and accents ignored)",
     },
     preferred_currency: PREFERRED_CURRENCY,
+    cursor: CURSOR_PARAM,
   },
-  sorts: LOT_SORTS,
+  sorts: LOT_SORT_KEYS,
   defaultSort: "SALE_DATE_DESC",
   tiebreaker: "id",
   limit: { default: 20, max: 100 },

@@ -5,6 +5,7 @@
  * their list pages, and the share bodies.
  */
 import { Type as t, type TSchema } from "@sinclair/typebox";
+import { NEXT_CURSOR } from "../../query/cursor";
 import { lotUsdColumns, type FxCache } from "../../../db/fx";
 import { ImageSchema } from "../../../images/model";
 import { LOT_STATUSES } from "../../../market/statuses";
@@ -144,6 +145,7 @@ const lotsPage = (lot: TSchema, $id: string) =>
       has_more: t.Boolean({ description: "whether a next page exists (no total: counting the lots table is not cheap)" }),
       limit: t.Integer(),
       offset: t.Integer(),
+      next_cursor: NEXT_CURSOR,
     },
     { $id },
   );

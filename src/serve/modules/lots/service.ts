@@ -9,7 +9,9 @@ import { LOTS_FTS_TOKENIZE } from "../../../db/market-indexes/lots";
 import { containsPattern } from "../../../db/sql";
 import type { AppDeps } from "../../http/endpoint";
 import type { CallerView } from "../../http/view";
-import { orderClause, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
+import type { ImageSigner } from "../../images/urls";
+import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage } from "../../query/cursor";
+import { orderClause, sortKeysOf, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { countUpTo, walkBound, type PlanThresholds } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
 import { isoOfSecondsSql } from "../../../market/time";
@@ -261,10 +263,19 @@ export interface LotListSql extends SqlFragment {
 
 /**
  * The id query of one page: `SELECT id FROM lots WHERE … ORDER BY … LIMIT ? OFFSET ?`, with
- * limit + 1 rows for has_more. `followedBy` restricts to a user's followed lots. An ASC sort with
- * NULLs last is two ranges of the column's plain index (see LotListSql.nulls, lotListIds).
+ * `want` rows (limit + 1 for has_more) from `offset`. `followedBy` restricts to a user's followed
+ * lots; `range`, a keyset range of a cursor, is ANDed to the filters (the page is then planned as
+ * a first page). An ASC sort with NULLs last is two ranges of the column's plain index (see
+ * LotListSql.nulls, lotListIds).
  */
-export function lotListSql(db: Database, query: ParsedList, followedBy: number | null = null): LotListSql {
+export function lotListSql(
+  db: Database,
+  query: ParsedList,
+  followedBy: number | null = null,
+  range: KeysetRange | null = null,
+  want = query.limit + 1,
+  offset = query.offset,
+): LotListSql {
   const filters = resolveFilters(db, query.filters);
   const where = whereClause(LOT_LIST, filters);
   const parts = [where.sql];
@@ -281,11 +292,15 @@ export function lotListSql(db: Database, query: ParsedList, followedBy: number |
     parts.push("id IN (SELECT target_id FROM account.follows WHERE user_id = ? AND kind = 'lot')");
     params.push(followedBy);
   }
+  if (range) {
+    parts.push(range.sql);
+    params.push(...range.params);
+  }
   const driver = search === undefined && followedBy === null ? narrowRangeIndex(db, filters) : null;
-  const walk = search === undefined && followedBy === null && !driver ? sortWalkIndex(db, filters, where, query.sort, query.offset, query.limit) : null;
+  const walk = search === undefined && followedBy === null && !driver ? sortWalkIndex(db, filters, where, query.sort, offset, want - 1) : null;
   const using = driver ? ` INDEXED BY ${driver}` : walk === "" ? " NOT INDEXED" : walk ? ` INDEXED BY ${walk}` : "";
   const from = `FROM lots${using} WHERE ${parts.join(" AND ")}`;
-  const page = [query.limit + 1, query.offset];
+  const page = [want, offset];
   const x = query.sort ? NULLS_LAST_ASC[query.sort] : undefined;
   if (!x) return { sql: `SELECT id ${from} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`, params: [...params, ...page] };
   // a range on x (x >= ?, x <= ?) matches no NULL
@@ -303,23 +318,50 @@ export function lotListSql(db: Database, query: ParsedList, followedBy: number |
 }
 
 /**
- * The ids of one page (limit + 1 of them at most), in the list's order. For an ASC sort with
- * NULLs last, a page the rows with a value do not fill goes on with the NULL rows: at the offset
- * past the first range, which is offset + what the first range gave, or (a page starting past the
- * first range) its count.
+ * The ids of one page (`want` of them at most, limit + 1 by default), in the list's order. For an
+ * ASC sort with NULLs last, a page the rows with a value do not fill goes on with the NULL rows: at
+ * the offset past the first range, which is offset + what the first range gave, or (a page
+ * starting past the first range) its count. A keyset `range` (a cursor's) holds one of the two:
+ * the rows with a value after the position, or the NULL rows (`nullTail`); the next range is the
+ * caller's (readPage).
  */
-export function lotListIds(db: Database, query: ParsedList, followedBy: number | null = null): number[] {
-  const list = lotListSql(db, query, followedBy);
-  const ids = db
-    .query<{ id: number }, Bind[]>(list.sql)
-    .all(...list.params)
-    .map((r) => r.id);
-  const want = query.limit + 1;
-  if (!list.nulls || ids.length === want) return ids;
+export function lotListIds(
+  db: Database,
+  query: ParsedList,
+  followedBy: number | null = null,
+  range: KeysetRange | null = null,
+  want = query.limit + 1,
+  offset = query.offset,
+): number[] {
+  const list = lotListSql(db, query, followedBy, range, want, offset);
+  const run = (f: SqlFragment, ...more: Bind[]) =>
+    db
+      .query<{ id: number }, Bind[]>(f.sql)
+      .all(...f.params, ...more)
+      .map((r) => r.id);
+  if (range?.nullTail && list.nulls) return run(list.nulls.rows, want, 0);
+  if (range?.nullTail && query.sort && NULLS_LAST_ASC[query.sort]) return []; // a range filter on x: no NULL row matches
+  const ids = run(list);
+  if (!list.nulls || ids.length === want || range) return ids;
   const { rows, count } = list.nulls;
-  const first = ids.length > 0 || query.offset === 0 ? query.offset + ids.length : db.query<{ n: number }, Bind[]>(count.sql).get(...count.params)!.n;
-  const more = db.query<{ id: number }, Bind[]>(rows.sql).all(...rows.params, want - ids.length, Math.max(0, query.offset - first));
-  return [...ids, ...more.map((r) => r.id)];
+  const first = ids.length > 0 || offset === 0 ? offset + ids.length : db.query<{ n: number }, Bind[]>(count.sql).get(...count.params)!.n;
+  return [...ids, ...run(rows, want - ids.length, Math.max(0, offset - first))];
+}
+
+/** The scope of a list's cursors: the list, or a user's followed lots. */
+const scopeOf = (followedBy: number | null) => (followedBy === null ? "lots" : `lots/followed:${followedBy}`);
+
+/** The filter parameters beside the fields (what the cursor's fingerprint covers). */
+const filterParams = (query: ParsedList) => ({ search: query.params.search });
+
+/** The ids of one page and the next cursor: by offset, or after the position of `cursor`. */
+export function lotPage(db: Database, signer: ImageSigner, query: ParsedList, followedBy: number | null = null): { ids: number[]; nextCursor: string | null } {
+  const keys = sortKeysOf(LOT_LIST, query.sort);
+  const cursor = cursorContext(db, signer, scopeOf(followedBy), query.sort ?? "", query.filters, filterParams(query));
+  const raw = query.params.cursor as string | undefined;
+  const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
+  const ids = readPage(keys, position, query.limit + 1, query.offset, (range, want, offset) => lotListIds(db, query, followedBy, range, want, offset));
+  return { ids, nextCursor: nextCursor(cursor, ids, query.limit, (id) => positionOf(db, keys, "lots", { sql: "id = ?", params: [id] })) };
 }
 
 // ---------------------------------------------------------------- details
@@ -409,9 +451,9 @@ export function lotObjects(deps: AppDeps, ids: readonly number[], view: CallerVi
 }
 
 export function listLots(deps: AppDeps, query: ParsedList, view: CallerView, followedBy: number | null = null) {
-  const ids = lotListIds(deps.market, query, followedBy);
+  const { ids, nextCursor } = lotPage(deps.market, deps.signer, query, followedBy);
   const hasMore = ids.length > query.limit;
-  return { lots: lotObjects(deps, ids.slice(0, query.limit), view), has_more: hasMore, limit: query.limit, offset: query.offset };
+  return { lots: lotObjects(deps, ids.slice(0, query.limit), view), has_more: hasMore, limit: query.limit, offset: query.offset, next_cursor: nextCursor };
 }
 
 /** Which of `ids` the market holds. */

@@ -1,5 +1,5 @@
 /** The sale list grammar of GET /v1/sales and /v1/sales/followed, over the served `sales` table. */
-import { T, type ListSpec } from "../../query/grammar";
+import { CURSOR_PARAM, sortKeys, T, type ListSpec } from "../../query/grammar";
 import { PREFERRED_CURRENCY } from "../../query/params";
 import { SALE_STATUSES } from "../../../market/statuses";
 
@@ -15,17 +15,21 @@ export const SALE_LIST: ListSpec = {
     start_datetime: { column: "start_datetime", type: T.datetime(), suffixes: ["__gte", "__lte"] },
     end_datetime: { column: "end_datetime", type: T.datetime(), suffixes: ["__gte", "__lte"] },
   },
-  params: { preferred_currency: { ...PREFERRED_CURRENCY, description: "adds the *_preferred totals, converted from USD at the rate of the sale's day" } },
+  params: {
+    preferred_currency: { ...PREFERRED_CURRENCY, description: "adds the *_preferred totals, converted from USD at the rate of the sale's day" },
+    cursor: CURSOR_PARAM,
+  },
+  // sort keys: the ORDER BY and the cursor's keyset (src/serve/query/cursor.ts)
   sorts: {
-    ID_ASC: "id ASC",
-    ID_DESC: "id DESC",
-    START_DATETIME_ASC: "start_datetime ASC, id ASC",
-    START_DATETIME_DESC: "start_datetime DESC, id DESC",
-    END_DATETIME_ASC: "end_datetime ASC, id ASC",
-    END_DATETIME_DESC: "end_datetime DESC, id DESC",
+    ID_ASC: sortKeys("ASC", "id"),
+    ID_DESC: sortKeys("DESC", "id"),
+    START_DATETIME_ASC: sortKeys("ASC", "start_datetime", "id"),
+    START_DATETIME_DESC: sortKeys("DESC", "start_datetime", "id"),
+    END_DATETIME_ASC: sortKeys("ASC", "end_datetime", "id"),
+    END_DATETIME_DESC: sortKeys("DESC", "end_datetime", "id"),
     // DATE is the sale's date: its start.
-    DATE_ASC: "start_datetime ASC, id ASC",
-    DATE_DESC: "start_datetime DESC, id DESC",
+    DATE_ASC: sortKeys("ASC", "start_datetime", "id"),
+    DATE_DESC: sortKeys("DESC", "start_datetime", "id"),
   },
   defaultSort: "START_DATETIME_DESC",
   tiebreaker: "id",

@@ -8,6 +8,7 @@
  */
 import { Type as t, type TSchema } from "@sinclair/typebox";
 import { SALE_STATUSES } from "../../../market/statuses";
+import { NEXT_CURSOR } from "../../query/cursor";
 
 const nullable = (schema: TSchema) => t.Union([schema, t.Null()], { description: schema.description });
 const count = (what: string) => nullable(t.Integer({ description: `${what}; null until the sale is closed` }));
@@ -57,7 +58,8 @@ export const SaleSchema = t.Object(
 
 export const SalePublicSchema = t.Object(publicSaleFields, { $id: "SalePublicSchema" });
 
-const salesPage = (sale: TSchema, $id: string) => t.Object({ sales: t.Array(sale), total: t.Integer(), limit: t.Integer(), offset: t.Integer() }, { $id });
+const salesPage = (sale: TSchema, $id: string) =>
+  t.Object({ sales: t.Array(sale), total: t.Integer(), limit: t.Integer(), offset: t.Integer(), next_cursor: NEXT_CURSOR }, { $id });
 
 export const SalesResponse = salesPage(SaleSchema, "SalesResponse");
 export const SalesPublicResponse = salesPage(SalePublicSchema, "SalesPublicResponse");

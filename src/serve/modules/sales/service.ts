@@ -1,8 +1,13 @@
-/** Sales: one query for the page, one count for the total, then the response objects. */
+/**
+ * Sales: one query for the page (by offset, or by cursor: the keyset after the previous page's
+ * last row), one count for the total, then the response objects.
+ */
 import { followedAmong } from "../../../db/follows";
 import type { AppDeps } from "../../http/endpoint";
 import type { CallerView } from "../../http/view";
-import { orderClause, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { cursorContext, decodeCursor, nextCursor, positionOf, readPage } from "../../query/cursor";
+import { allOnce } from "../../query/planner";
+import { orderClause, sortKeysOf, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { storedDatetimeBounds } from "../lots/fields";
 import { SALE_LIST } from "./fields";
 
@@ -52,12 +57,12 @@ export function saleWhere(query: ParsedList, followedBy: number | null = null): 
   };
 }
 
-/** The ids of one page, by the sales table's indexes. */
-export function saleListSql(query: ParsedList, followedBy: number | null = null): SqlFragment {
+/** The ids of one page, by the sales table's indexes: `limit` rows from `offset`, `range` (a keyset range of a cursor) ANDed to the filters. */
+export function saleListSql(query: ParsedList, followedBy: number | null = null, range: SqlFragment | null = null, limit = query.limit, offset = query.offset): SqlFragment {
   const where = saleWhere(query, followedBy);
   return {
-    sql: `SELECT id FROM sales WHERE ${where.sql} ORDER BY ${orderClause(SALE_LIST, query.sort)} LIMIT ? OFFSET ?`,
-    params: [...where.params, query.limit, query.offset],
+    sql: `SELECT id FROM sales WHERE ${where.sql}${range ? ` AND ${range.sql}` : ""} ORDER BY ${orderClause(SALE_LIST, query.sort)} LIMIT ? OFFSET ?`,
+    params: [...where.params, ...(range?.params ?? []), limit, offset],
   };
 }
 
@@ -130,12 +135,21 @@ export function saleObjects(deps: AppDeps, ids: readonly number[], view: CallerV
 }
 
 export function listSales(deps: AppDeps, query: ParsedList, view: CallerView, followedBy: number | null = null) {
-  const page = saleListSql(query, followedBy);
-  const ids = deps.market
-    .query<{ id: number }, Bind[]>(page.sql)
-    .all(...page.params)
-    .map((r) => r.id);
+  const keys = sortKeysOf(SALE_LIST, query.sort);
+  const cursor = cursorContext(deps.market, deps.signer, followedBy === null ? "sales" : `sales/followed:${followedBy}`, query.sort ?? "", query.filters, {});
+  const raw = query.params.cursor as string | undefined;
+  const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
+  // one row past the page: whether a next page exists
+  const ids = readPage(keys, position, query.limit + 1, query.offset, (range, limit, offset) =>
+    allOnce<{ id: number }>(deps.market, saleListSql(query, followedBy, range, limit, offset)).map((r) => r.id),
+  );
   const where = saleWhere(query, followedBy);
   const total = deps.market.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM sales WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
-  return { sales: saleObjects(deps, ids, view), total, limit: query.limit, offset: query.offset };
+  return {
+    sales: saleObjects(deps, ids.slice(0, query.limit), view),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+    next_cursor: nextCursor(cursor, ids, query.limit, (id) => positionOf(deps.market, keys, "sales", { sql: "id = ?", params: [id] })),
+  };
 }
