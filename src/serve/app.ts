@@ -17,6 +17,7 @@ import { MetricsRegistry } from "./http/metrics";
 import { compressResponse } from "./http/compression";
 import { buildOpenApi, openApiRoute } from "./http/openapi";
 import { docsPage } from "./http/docs";
+import { consolePage } from "./console";
 import { healthEndpoints } from "./modules/health";
 import { planEndpoints } from "./modules/plans";
 import { referenceEndpoints } from "./modules/reference";
@@ -136,6 +137,7 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
     .get("/metrics", async () => new Response(await control(deps).metrics(), { headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", ...CORS_HEADERS } }))
     .get("/openapi.json", ({ request }) => compressResponse(request, openapiDocument({ request })))
     .use(docsPage())
+    .use(consolePage())
     .use(imageRoutes(deps));
   for (const e of mounted) {
     const run = pipeline(e, deps);

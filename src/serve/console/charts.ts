@@ -1,0 +1,143 @@
+// @ts-nocheck: browser code; tests/browser/console-types.test.ts type-checks it with the DOM library (the repository's tsconfig has none)
+/**
+ * The console's charts: uPlot for time series with an 80 % band, a small SVG for sparklines. Each
+ * chart's element keeps what it draws (`chartData`: times in seconds, then each series) so that
+ * the browser tests compare the picture's data with the API's.
+ */
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { IndexPoint } from "./api";
+
+export interface ChartElement extends HTMLElement {
+  chartData?: (number | null)[][];
+  plot?: uPlot;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function seconds(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`) / 1000;
+}
+
+/** A sparkline of an index as an SVG path (no axes), its trend colouring the stroke. */
+export function sparkline(points: readonly IndexPoint[], width = 120, height = 28): SVGSVGElement {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("width", String(width));
+  svg.setAttribute("height", String(height));
+  svg.setAttribute("class", "spark");
+  const values = points.map((p) => p.value);
+  svg.dataset.points = String(values.length);
+  if (values.length < 2) {
+    svg.setAttribute("aria-label", "no index");
+    return svg;
+  }
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  const span = max - min || 1;
+  const d = values.map((v, i) => `${i ? "L" : "M"}${((i / (values.length - 1)) * width).toFixed(1)},${(height - 2 - ((v - min) / span) * (height - 4)).toFixed(1)}`).join("");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", d);
+  path.setAttribute("class", values[values.length - 1]! >= values[0]! ? "up" : "down");
+  svg.append(path);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `index from ${Math.round(values[0]!)} to ${Math.round(values[values.length - 1]!)}`);
+  return svg;
+}
+
+export interface BandSeries {
+  label: string;
+  points: readonly IndexPoint[];
+  /** Drawn as points (hammer prices) rather than a line. */
+  dots?: boolean;
+}
+
+export interface Marker {
+  time: number;
+  label: string;
+}
+
+const money = (v: number | null) => (v === null ? "–" : v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)}k` : v.toFixed(0));
+
+/**
+ * A time chart: each series with its 80 % band (value_low…value_high) filled behind its line, the
+ * markers (events) as ticks on the time axis. The series share one time axis (the union of their times).
+ */
+export function bandChart(el: ChartElement, series: readonly BandSeries[], markers: readonly Marker[] = [], height = 320): uPlot {
+  el.plot?.destroy();
+  const times = [...new Set(series.flatMap((s) => s.points.map((p) => seconds(p.time))))].sort((a, b) => a - b);
+  const index = new Map(times.map((t, i) => [t, i]));
+  const data: (number | null)[][] = [times];
+  const opts: uPlot.Series[] = [{}];
+  const bands: uPlot.Band[] = [];
+  const colours = ["#1d4ed8", "#b45309", "#047857"];
+  series.forEach((s, n) => {
+    const value = times.map(() => null as number | null);
+    const low = times.map(() => null as number | null);
+    const high = times.map(() => null as number | null);
+    for (const p of s.points) {
+      const i = index.get(seconds(p.time))!;
+      value[i] = p.value;
+      low[i] = p.value_low ?? null;
+      high[i] = p.value_high ?? null;
+    }
+    const colour = colours[n % colours.length]!;
+    const base = data.length;
+    data.push(value, high, low);
+    opts.push(
+      s.dots
+        ? { label: s.label, stroke: colour, width: 0, points: { show: true, size: 7, fill: colour }, value: (_u, v) => money(v) }
+        : { label: s.label, stroke: colour, width: 2, points: { show: false }, value: (_u, v) => money(v) },
+      { label: "80 % high", stroke: `${colour}55`, width: 1, points: { show: false }, value: (_u, v) => money(v) },
+      { label: "80 % low", stroke: `${colour}55`, width: 1, points: { show: false }, value: (_u, v) => money(v) },
+    );
+    if (high.some((v) => v !== null)) bands.push({ series: [base + 1, base + 2], fill: `${colour}22` });
+  });
+  el.chartData = data;
+  el.dataset.series = String(series.length);
+  el.dataset.points = String(times.length);
+  const width = Math.max(280, el.clientWidth || 600);
+  const plot = new uPlot(
+    {
+      width,
+      height,
+      series: opts,
+      bands,
+      scales: { x: { time: true } },
+      axes: [{}, { values: (_u, ticks) => ticks.map((t) => money(t)), size: 60 }],
+      legend: { live: true },
+      hooks: {
+        draw: [
+          (u) => {
+            if (!markers.length) return;
+            const ctx = u.ctx;
+            ctx.save();
+            ctx.fillStyle = "#9333ea";
+            const y = u.bbox.top + u.bbox.height;
+            for (const m of markers) {
+              const x = u.valToPos(m.time, "x", true);
+              if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) continue;
+              ctx.beginPath();
+              ctx.moveTo(x, y);
+              ctx.lineTo(x - 5 * devicePixelRatio, y + 8 * devicePixelRatio);
+              ctx.lineTo(x + 5 * devicePixelRatio, y + 8 * devicePixelRatio);
+              ctx.fill();
+            }
+            ctx.restore();
+          },
+        ],
+      },
+    },
+    data as uPlot.AlignedData,
+    el,
+  );
+  el.plot = plot;
+  return plot;
+}
+
+/** Keeps each chart as wide as its container. */
+export function fitCharts(root: ParentNode): void {
+  for (const el of root.querySelectorAll<ChartElement>(".chart")) {
+    if (el.plot) el.plot.setSize({ width: Math.max(280, el.clientWidth), height: el.plot.height });
+  }
+}
