@@ -2,9 +2,12 @@
 /**
  * One server of bench/core.ts, in its own process:
  *
- *   bun bench/core-server.ts --mode metered|bare|raw --data DIR [--port 0] [--diag] [--what-if NAMES]
+ *   bun bench/core-server.ts --mode metered|served|bare|raw --data DIR [--port 0] [--diag] [--what-if NAMES]
  *
- *   metered  the service as `artmarket serve` runs it: createApp(openDeps(config))
+ *   metered  the app with auth and metering on, one thread: createApp(openDeps(config)) behind the listener
+ *   served   the service exactly as `artmarket serve --workers 1` runs it: the supervisor (key
+ *            verification, the ledger's one writer) and one HTTP worker thread; its stats come from
+ *            its own /metrics
  *   bare     the same app and handlers with auth and metering off: openDeps(config, { bare: true })
  *   raw      Bun.serve alone running the categories SQL and JSON.stringify: the floor
  *
@@ -20,7 +23,7 @@ import { listen } from "../src/serve/http/serve";
 import { marketDbPath } from "../src/db/connection";
 import { applyWhatIfs, parseWhatIfs } from "./lib/whatif";
 
-const MODES = ["metered", "bare", "raw"] as const;
+const MODES = ["metered", "served", "bare", "raw"] as const;
 type Mode = (typeof MODES)[number];
 
 function flag(name: string): string | undefined {
@@ -32,7 +35,7 @@ const mode = flag("mode") as Mode;
 const dataDir = flag("data");
 const port = Number(flag("port") ?? 0);
 if (!MODES.includes(mode) || !dataDir || !Number.isInteger(port)) {
-  process.stderr.write("usage: bun bench/core-server.ts --mode metered|bare|raw --data DIR [--port N]\n");
+  process.stderr.write("usage: bun bench/core-server.ts --mode metered|served|bare|raw --data DIR [--port N]\n");
   process.exit(2);
 }
 
@@ -57,10 +60,27 @@ function tally(res: Response): Response {
   return res;
 }
 
-let server: ReturnType<typeof Bun.serve>;
+let server: { readonly port: number | undefined; stop(closeActiveConnections?: boolean): unknown };
 let close: () => void;
+/** The stats of a served server: from its /metrics (its responses are made in a worker thread). */
+let servedStats: (() => Promise<ServerStats>) | null = null;
 
-if (mode === "raw") {
+if (mode === "served") {
+  const { startCluster } = await import("../src/serve/cluster/supervisor");
+  const cluster = await startCluster({ dataDir, port, host: "127.0.0.1", publicUrl: null, workers: 1, logFormat: "off" }, { workers: 1, logFormat: "off" });
+  server = { port: cluster.port, stop: () => undefined };
+  close = () => void cluster.drain(1000);
+  servedStats = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${cluster.port}/metrics`)).text();
+    const s: ServerStats = { mode, ok: 0, other: 0, withDu: 0 };
+    for (const m of text.matchAll(/^artmarket_http_requests_total\{route="\/v1\/categories",method="GET",status="(\d+)"\} (\d+)$/gm)) {
+      if (m[1] === "200") s.ok += Number(m[2]);
+      else s.other += Number(m[2]);
+    }
+    s.withDu = s.ok; // every metered 200 carries the DU headers
+    return s;
+  };
+} else if (mode === "raw") {
   // Bun's own router, one prepared statement, JSON.stringify: nothing else.
   const db = new Database(marketDbPath(dataDir), { readonly: true, strict: true });
   const categories = db.query("SELECT id, name FROM categories ORDER BY id");
@@ -110,7 +130,9 @@ if (mode === "raw") {
 process.stdout.write(`listening on http://127.0.0.1:${server.port}\n`);
 
 process.on("message", (message) => {
-  if (message === "stats") process.send?.({ ...stats });
+  if (message !== "stats") return;
+  if (servedStats) void servedStats().then((s) => process.send?.(s));
+  else process.send?.({ ...stats });
 });
 
 const stop = () => {

@@ -6,13 +6,16 @@
  *                     [--loadgen auto|wrk|bun] [--keep] [--out .bench/core.json] [--at REF]
  *                     [--profile] [--diag] [--what-if [A,B]]
  *
- * Three servers, each its own process (bench/core-server.ts), all serving GET /v1/categories:
+ * Four servers, each its own process (bench/core-server.ts), all serving GET /v1/categories:
  *   bare     the app with auth and metering off (openDeps(config, { bare: true }))
- *   metered  the app as served: enterprise-like key (argon2 once, then cached), rate-limit
- *            counters, the DU ledger row committed before the response, the DU headers
+ *   metered  the app with metering, one thread: enterprise-like key (argon2 once, then cached),
+ *            rate-limit counters, the DU ledger row committed before the response, the DU headers
+ *   served   `artmarket serve --workers 1` itself: the same app in a worker thread, the key
+ *            verified by the supervisor, the ledger rows committed by the supervisor (the
+ *            cross-worker path of every server), the counters in shared memory
  *   raw      Bun.serve + the same SQL + JSON.stringify, no framework: the floor
  * The load generator (wrk when on PATH, else bench/lib/loadgen.ts) runs in its own process too.
- * Modes alternate (bare, metered, raw, bare, …) for --rounds rounds; the table shows medians.
+ * Modes alternate (bare, metered, served, raw, bare, …) for --rounds rounds; the table shows medians.
  * The bench user sits on its own `bench` plan (enterprise with unbounded request rates), so
  * what is measured is the metering, not 429s. After the metered runs the du_ledger rows of the
  * bench user are counted against the 200s the load generator and the server counted.
@@ -42,10 +45,10 @@ import { fmt, median, table } from "./lib/stats";
 import { leanLedgerTable, parseWhatIfs, SUGGESTED, type WhatIf } from "./lib/whatif";
 import { runWrk, wrkPath } from "./lib/wrk";
 
-const MODES = ["bare", "metered", "raw"] as const;
+const MODES = ["bare", "metered", "served", "raw"] as const;
 /** whatif: the metered app with bench/lib/whatif.ts applied, only with --what-if. */
 type Mode = (typeof MODES)[number] | "whatif";
-const metering = (mode: Mode) => mode === "metered" || mode === "whatif";
+const metering = (mode: Mode) => mode === "metered" || mode === "served" || mode === "whatif";
 const PATH = "/v1/categories";
 const TARGET = 0.9;
 const ROOT = resolve(import.meta.dir, "..");
@@ -360,7 +363,10 @@ async function main(): Promise<number> {
       }
       log(`what-if mode: ${o.whatIf.join(", ") || "(nothing: a second metered server)"}`);
     }
-    const dirOf = (mode: Mode) => (mode === "whatif" ? whatIfDir : dataDir);
+    // the served server has a copy of its own (same key): each metering mode's ledger is its own
+    const servedDir = `${dataDir}-served`;
+    cpSync(dataDir, servedDir, { recursive: true });
+    const dirOf = (mode: Mode) => (mode === "whatif" ? whatIfDir : mode === "served" ? servedDir : dataDir);
 
     const profileDir = o.profile ? join(dirname(o.out), "profiles") : null;
     if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -538,6 +544,10 @@ async function main(): Promise<number> {
         `(bare/metered ${fmt(summary.metered.cpuRatio, 2)}: the throughput ratio a CPU-bound server would show, less sensitive to other load)\n`,
     );
     out.write(`metered/bare throughput ratio: ${fmt(ratio, 2)} (target >= ${TARGET.toFixed(2)})\n`);
+    out.write(
+      `served (serve --workers 1: supervisor + one worker)/bare throughput ratio: ${fmt(summary.served.ratio, 2)}; ` +
+        `CPU per request ${fmt(summary.served.cpuUs, 1)} µs, all threads (bare/served ${fmt(summary.served.cpuRatio, 2)})\n`,
+    );
 
     mkdirSync(dirname(o.out), { recursive: true });
     writeFileSync(
@@ -569,8 +579,8 @@ async function main(): Promise<number> {
   } finally {
     for (const db of ledgerDbs) db.close();
     await Promise.all(started.map((s) => s.stop()));
-    if (o.keep) log(`data dir kept: ${dataDir}${o.whatIf ? ` (and ${whatIfDir})` : ""}`);
-    else for (const dir of [dataDir, whatIfDir]) rmSync(dir, { recursive: true, force: true });
+    if (o.keep) log(`data dir kept: ${dataDir} (and ${dataDir}-served${o.whatIf ? `, ${whatIfDir}` : ""})`);
+    else for (const dir of [dataDir, `${dataDir}-served`, whatIfDir]) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -91,8 +91,9 @@ function start(init: WorkerInit): void {
     inFlight: state,
     onAnswered(request, response, id, started) {
       const seconds = (performance.now() - started) / 1000;
-      const path = pathOf(request.url);
       const note = requestNote(request);
+      // the path only when something reads it: the log, or a request no endpoint handled
+      const path = accessLog || !note ? pathOf(request.url) : "";
       const route = note?.route ?? fixedRoute(path.split("?", 1)[0]!);
       const du = note?.du ?? 0;
       registry.record(route, request.method, response.status, seconds, du, note?.plan ?? null);

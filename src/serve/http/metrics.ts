@@ -35,7 +35,10 @@ export class MetricsRegistry {
       h = { buckets: new Array<number>(DURATION_BUCKETS.length).fill(0), sum: 0, count: 0 };
       this.durations.set(route, h);
     }
-    for (let i = 0; i < DURATION_BUCKETS.length; i++) if (seconds <= DURATION_BUCKETS[i]!) h.buckets[i]!++;
+    // each request counts in its own bucket here; the rendering makes them cumulative
+    let i = 0;
+    while (i < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[i]!) i++;
+    if (i < DURATION_BUCKETS.length) h.buckets[i]!++;
     h.sum += seconds;
     h.count++;
     if (plan !== null && du > 0) this.du.set(plan, (this.du.get(plan) ?? 0) + du);
@@ -97,8 +100,10 @@ export function renderMetrics(m: MetricsSnapshot, info: { version: string; worke
   out.push("# TYPE artmarket_http_request_duration_seconds histogram");
   for (const [route, h] of [...m.durations].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const r = label(route);
+    let cumulative = 0;
     DURATION_BUCKETS.forEach((le, i) => {
-      out.push(`artmarket_http_request_duration_seconds_bucket{route="${r}",le="${le}"} ${h.buckets[i]}`);
+      cumulative += h.buckets[i]!;
+      out.push(`artmarket_http_request_duration_seconds_bucket{route="${r}",le="${le}"} ${cumulative}`);
     });
     out.push(`artmarket_http_request_duration_seconds_bucket{route="${r}",le="+Inf"} ${h.count}`);
     out.push(`artmarket_http_request_duration_seconds_sum{route="${r}"} ${num(h.sum)}`);
