@@ -15,7 +15,7 @@
  *
  * The mix (bench/lib/api-cases.ts): 16 cases, each one endpoint and one kind of question, with
  * --urls concrete URLs drawn from the market (seeded). Two servers, each its own process:
- *   service  `bun src/cli.ts serve --data DIR --port 0`: the product (Elysia, auth, validation, metering)
+ *   service  `bun src/cli.ts serve --data DIR --port 0 --workers 1 --log-format off`: the product (Elysia, auth, validation, metering)
  *   floor    `bun bench/api-floor.ts`: Bun.serve + the endpoints' service calls + JSON.stringify
  *
  * Steps:
@@ -202,7 +202,8 @@ async function startServer(mode: Mode, dataDir: string, userId: number, profileD
   const bunArgs = profileDir ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=api-${mode}.md`] : [];
   const cmd =
     mode === "service"
-      ? [process.execPath, ...bunArgs, join(ROOT, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0", "--host", "127.0.0.1"]
+      ? // one worker, as the floor is one thread (bench/scale.ts measures the workers); no access log on the bench's stderr
+        [process.execPath, ...bunArgs, join(ROOT, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0", "--host", "127.0.0.1", "--workers", "1", "--log-format", "off"]
       : mode === "floor"
         ? [process.execPath, ...bunArgs, join(ROOT, "bench/api-floor.ts"), "--data", dataDir, "--user-id", String(userId), "--port", "0"]
         : [process.execPath, ...bunArgs, join(ROOT, "bench/lib/api-service-whatif.ts"), "--data", dataDir, "--port", "0", "--what-if", whatIf!];
