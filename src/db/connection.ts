@@ -1,6 +1,8 @@
 /**
- * Connections and pragmas. account.db has one writer connection (WAL); market.db is read through
- * a read-only connection that also attaches account.db, so market queries can join follows.
+ * Connections and pragmas. account.db is in WAL mode: each thread of a server has its writing
+ * connection (SQLite serialises their writes; every one waits up to BUSY_TIMEOUT_MS for the lock
+ * but the ledger's own, openAccountNoWait); market.db is read through a read-only connection that
+ * also attaches account.db, so market queries can join follows.
  */
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
@@ -51,6 +53,19 @@ export function openAccountDb(dataDir: string): Database {
   db.run("PRAGMA wal_autocheckpoint = 16384");
   db.run("PRAGMA journal_size_limit = 67108864");
   migrate(db, accountMigrations, ACCOUNT_DB);
+  return db;
+}
+
+/**
+ * A second connection to account.db (already migrated) that never waits for the write lock
+ * (busy_timeout 0): an HTTP worker commits its ledger rows over it when the lock is free and
+ * hands them to the server's supervisor when another writer holds it (src/serve/accounts/ledger.ts).
+ */
+export function openAccountNoWait(dataDir: string): Database {
+  const db = new Database(accountDbPath(dataDir), { strict: true });
+  db.run("PRAGMA busy_timeout = 0");
+  db.run("PRAGMA synchronous = NORMAL");
+  db.run("PRAGMA wal_autocheckpoint = 16384");
   return db;
 }
 

@@ -2,6 +2,7 @@
  * createApp(deps): the Elysia application with every endpoint mounted, no listen().
  * Tests drive it in-process with app.handle(new Request(...)); `serve` listens on it.
  */
+import type { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
 import { accountStore } from "./accounts/store";
 import type { Config } from "../platform/config";
@@ -11,7 +12,7 @@ import { errorBody, fromSchemaErrors, HttpError, issue, ValidationFailed } from 
 import { RateLimiter } from "./http/metering";
 import { AccountCounters } from "./accounts/counters";
 import type { KeyVerifierOptions } from "./accounts/keys";
-import type { LedgerOptions } from "./accounts/ledger";
+import { type LedgerOptions, LedgerWriter } from "./accounts/ledger";
 import { localControl, type ServiceControl } from "./http/control";
 import { MetricsRegistry } from "./http/metrics";
 import { compressResponse } from "./http/compression";
@@ -199,6 +200,8 @@ export interface OpenDepsOptions {
   remoteVerify?: KeyVerifierOptions["remote"];
   /** The supervisor's ledger writer (several workers). */
   ledgerSink?: LedgerOptions["sink"];
+  /** With ledgerSink: a connection of this thread the ledger commits over when the write lock is free (openAccountNoWait). */
+  ledgerLocal?: Database;
   control?: ServiceControl;
   metrics?: MetricsRegistry;
 }
@@ -210,7 +213,7 @@ export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps
   store.seedPlans();
   const market = openMarketReader(config.dataDir);
   const counters = options.counters ?? AccountCounters.create();
-  const ledger = store.ledger({ counters, sink: options.ledgerSink });
+  const ledger = store.ledger({ counters, sink: options.ledgerSink, localWriter: options.ledgerLocal ? new LedgerWriter(options.ledgerLocal) : undefined });
   const verifier = store.keyVerifier(undefined, { remote: options.remoteVerify });
   const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
   return {

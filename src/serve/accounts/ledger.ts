@@ -14,10 +14,10 @@
  * loaded from the roll-up once per account and server, then moved by every charge under the
  * account's lock, and rolled forward at a new day, month or period.
  *
- * With several workers, one thread writes account.db's ledger: each worker's Ledger gathers the
- * rows of one event-loop turn and hands them to the supervisor (`sink`), which commits the rows
- * of all workers that arrive together in one transaction and answers; a response still waits for
- * its row's commit (src/serve/cluster).
+ * In a worker of `serve` (src/serve/cluster), the Ledger commits over a connection of its own
+ * that never waits for account.db's write lock (`localWriter`): when another writer holds it, the
+ * batch goes to the supervisor instead (`sink`), which commits the rows of all workers that arrive
+ * together in one transaction and answers. A response waits for its row's commit either way.
  */
 import type { Database } from "bun:sqlite";
 import type { Caller } from "./keys";
@@ -115,6 +115,19 @@ export interface LedgerOptions {
    * Without it the Ledger commits over its own connection (group commit, below).
    */
   sink?: (entries: LedgerEntry[], notices: NoticeRow[]) => Promise<void>;
+  /**
+   * With a sink: a writer over a connection of this thread that does not wait for account.db's
+   * write lock (busy_timeout 0). A batch is committed here when the lock is free and handed to
+   * the sink when another writer holds it, so an uncontended worker pays no round trip to the
+   * supervisor; either way the response waits for its row's commit.
+   */
+  localWriter?: LedgerWriter;
+}
+
+/** Whether an error is SQLite's "the database is locked" (another connection holds the write lock). */
+function isBusy(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return (typeof e?.code === "string" && e.code.startsWith("SQLITE_BUSY")) || (typeof e?.message === "string" && e.message.includes("database is locked"));
 }
 
 /** An allowance notice's row as the ledger inserts it (user, plan, pool, threshold, period, limit, consumed, projection, time). */
@@ -228,7 +241,7 @@ export class Ledger {
     if (!batch) return;
     const grew = this.pending.length > batch.seen;
     batch.seen = this.pending.length;
-    if (!this.sink && grew && batch.seen > 1 && this.now() - batch.started < MAX_WAIT_MS) setImmediate(this.tick);
+    if (this.writer && grew && batch.seen > 1 && this.now() - batch.started < MAX_WAIT_MS) setImmediate(this.tick);
     else this.flush();
   };
   private readonly sumStmt;
@@ -243,7 +256,7 @@ export class Ledger {
     this.now = options.now ?? (() => performance.now());
     this.counters = options.counters ?? AccountCounters.create();
     this.sink = options.sink;
-    this.writer = options.sink ? null : new LedgerWriter(db);
+    this.writer = options.sink ? (options.localWriter ?? null) : new LedgerWriter(db);
     this.sumStmt = db.query<{ du: number | null }, [number, string, string]>("SELECT sum(du) AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?");
   }
 
@@ -407,14 +420,14 @@ export class Ledger {
     });
     if (caller.plan.features.cap === "soft" && entry.du > 0) this.queueNotices(caller, w, before, entry.ts);
     this.pending.push(entry);
-    if (!this.sink && !this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS) {
+    if (this.writer && !this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS) {
       // Idle: commit this row now, in the request's own turn.
       this.commits.immediate++;
-      const error = this.commitLocal();
+      const result = this.commitLocal();
       return {
         periodConsumed: w.periodConsumed,
         periodEnd: w.period.end,
-        committed: error === undefined ? COMMITTED : Promise.reject(error.err),
+        committed: result === undefined ? COMMITTED : "handed" in result ? result.handed : Promise.reject(result.err),
       };
     }
     if (!this.batch) {
@@ -463,7 +476,7 @@ export class Ledger {
   flush(): void {
     const batch = this.batch;
     this.batch = null;
-    if (this.sink) {
+    if (!this.writer) {
       const entries = this.pending;
       const noticeRows = this.pendingNotices;
       this.pending = [];
@@ -473,21 +486,35 @@ export class Ledger {
         return;
       }
       this.commits.total++;
-      const sent = this.sink(entries, noticeRows).then(
+      this.hand(entries, noticeRows).then(
         () => batch?.resolve(),
-        (err) => {
-          // nothing of this batch is stored: the accounts' windows reload from the roll-up
-          for (const e of entries) this.counters.unload(e.userId);
-          batch?.reject(err);
-        },
+        (err) => batch?.reject(err),
       );
-      this.inSink.add(sent);
-      void sent.finally(() => this.inSink.delete(sent));
       return;
     }
-    const error = this.commitLocal();
-    if (error) batch?.reject(error.err);
-    else batch?.resolve();
+    const result = this.commitLocal();
+    if (result === undefined) batch?.resolve();
+    else if ("handed" in result)
+      result.handed.then(
+        () => batch?.resolve(),
+        (err) => batch?.reject(err),
+      );
+    else batch?.reject(result.err);
+  }
+
+  /** Hands rows to the sink; settles when they are committed. */
+  private hand(entries: LedgerEntry[], noticeRows: NoticeRow[]): Promise<void> {
+    const sent = this.sink!(entries, noticeRows).catch((err) => {
+      // nothing of this batch is stored: the accounts' windows reload from the roll-up
+      for (const e of entries) this.counters.unload(e.userId);
+      throw err;
+    });
+    this.inSink.add(sent);
+    void sent.then(
+      () => this.inSink.delete(sent),
+      () => this.inSink.delete(sent),
+    );
+    return sent;
   }
 
   /** Flushes, then waits until every row charged so far is committed. */
@@ -496,8 +523,12 @@ export class Ledger {
     await Promise.allSettled([...this.inSink]);
   }
 
-  /** Writes everything pending in one transaction over the Ledger's connection; what it threw, if it failed. */
-  private commitLocal(): { err: unknown } | undefined {
+  /**
+   * Writes everything pending in one transaction over the Ledger's connection: undefined when
+   * committed, what it threw when it failed, or, when another writer held the lock and there is a
+   * sink, the sink's promise for the rows handed to it.
+   */
+  private commitLocal(): { err: unknown } | { handed: Promise<void> } | undefined {
     const entries = this.pending;
     const noticeRows = this.pendingNotices;
     if (entries.length === 0) return undefined;
@@ -506,6 +537,7 @@ export class Ledger {
     try {
       this.writer!.write(entries, noticeRows);
     } catch (err) {
+      if (this.sink && isBusy(err)) return { handed: this.hand(entries, noticeRows) };
       // Nothing of this batch is stored: the accounts' windows reload from the roll-up.
       for (const e of entries) this.counters.unload(e.userId);
       return { err };

@@ -3,9 +3,10 @@
  * that share the port (reusePort; the kernel spreads connections over them) and serves them what
  * must be done once for the whole server:
  * - key verification: argon2 and the limits on failed attempts (KeyVerifier), once per key;
- * - the DU ledger: the workers' rows of one turn are committed together, by this one writer of
- *   the ledger tables, and each worker's responses wait for the answer (so every DU a client saw
- *   is on disk, whatever is killed after);
+ * - the DU ledger when a worker finds account.db's write lock taken: the rows the workers hand
+ *   over are committed together, and each worker's responses wait for the answer (so every DU a
+ *   client saw is on disk, whatever is killed after); a worker that finds the lock free commits
+ *   its rows itself (src/serve/accounts/ledger.ts, localWriter);
  * - /metrics: every worker's registry collected and added up;
  * - the state /readyz reports (starting, ready, draining), in shared memory;
  * - a graceful stop: every worker drains, the ledger is committed, then the process exits.
@@ -78,7 +79,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
     throw new ClusterStartError(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
   }
 
-  // ---------------------------------------------------------------- the ledger, one writer
+  // ---------------------------------------------------------------- the ledger rows workers hand over
   let queued: { entries: LedgerEntry[]; notices: NoticeRow[]; answer: (error?: string) => void }[] = [];
   let commitScheduled = false;
   const commitQueued = () => {

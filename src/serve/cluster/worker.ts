@@ -6,14 +6,16 @@
  * - the rate-limit windows, the DU windows and the hard cap's admissions: the AccountCounters
  *   table in a SharedArrayBuffer (src/serve/accounts/counters.ts);
  * - a key not verified yet: the supervisor verifies it (argon2 once per key for the server);
- * - the ledger rows: gathered per turn and committed by the supervisor, the response waiting for
- *   the commit;
+ * - the ledger rows: gathered per turn and committed over this worker's own connection when
+ *   account.db's write lock is free, else by the supervisor; the response waits for the commit;
  * - /metrics: the supervisor collects every worker's registry.
  * Each worker writes its own access-log lines to stderr (whole lines per write).
  *
  * Listed as an entry point of the compiled binary (scripts/build.ts).
  */
+import type { Database } from "bun:sqlite";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol";
+import { openAccountNoWait } from "../../db/connection";
 import type { RemoteVerdict } from "../accounts/keys";
 import { AccountCounters } from "../accounts/counters";
 import { createApp, openDeps } from "../app";
@@ -43,6 +45,8 @@ function ask<T extends ToWorker>(msg: Asking): Promise<T> {
 }
 
 let deps: AppDeps | null = null;
+/** The connection the ledger commits over when account.db's write lock is free. */
+let ledgerDb: Database | null = null;
 let listener: Listener | null = null;
 let log: AccessLog | null = null;
 const registry = new MetricsRegistry();
@@ -71,9 +75,11 @@ function start(init: WorkerInit): void {
   };
   const remoteVerify = async (key: string, address: string, refuse: boolean): Promise<RemoteVerdict> =>
     (await ask<Extract<ToWorker, { t: "verified" }>>({ t: "verify", key, address, refuse })).verdict;
+  ledgerDb = openAccountNoWait(init.config.dataDir);
   deps = openDeps(init.config, {
     counters: new AccountCounters(init.counters),
     remoteVerify,
+    ledgerLocal: ledgerDb,
     ledgerSink: async (entries, notices) => {
       const answer = await ask<Extract<ToWorker, { t: "ledgered" }>>({ t: "ledger", entries, notices });
       if (answer.error !== undefined) throw new Error(`ledger: ${answer.error}`);
@@ -130,6 +136,7 @@ async function drain(timeoutMs: number): Promise<void> {
     await deps.ledger.settled();
     deps.market.close();
     deps.account.close();
+    ledgerDb?.close();
   }
   log?.flush();
   post({ t: "drained", unfinished });
