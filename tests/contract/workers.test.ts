@@ -186,6 +186,33 @@ describe("serve --workers 3", () => {
   }, 60_000);
 });
 
+describe("one worker on a machine with a core to spare", () => {
+  test("the supervisor commits the ledger: every DU seen is there after a SIGKILL", async () => {
+    const local = tempDataDir();
+    copyFileSync(join(await tinyMarketDir(), "market.db"), join(local, "market.db"));
+    const db = openAccountDb(local);
+    new SqliteAccountStore(db).seedPlans();
+    const made = await createUserWithKey(db, "enterprise", "one worker");
+    db.close();
+    const s = await startServer(local, 1);
+    try {
+      const res = await spread(s, "/v1/artists?limit=5", made.key, 40, 8);
+      expect(res.every((r) => r.status === 200)).toBe(true);
+      const seen = res.reduce((sum, r) => sum + Number(r.headers.get("X-Service-DataUnits")), 0);
+      s.proc.kill("SIGKILL");
+      await s.proc.exited;
+      const after = new Database(accountDbPath(local), { readonly: true });
+      const ledger = after.query("SELECT sum(du) AS du, count(*) AS n FROM du_ledger WHERE key_id = ?").get(made.keyId) as { du: number; n: number };
+      after.close();
+      expect(ledger.n).toBe(40);
+      expect(ledger.du).toBeCloseTo(seen, 6);
+    } finally {
+      s.proc.kill("SIGKILL");
+      rmSync(local, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe("SIGTERM under load", () => {
   test("every answered call is in the ledger, none fails with a 5xx but the draining 503, exit 0", async () => {
     const local = tempDataDir();

@@ -17,6 +17,12 @@ export interface WorkerInit {
   index: number;
   workers: number;
   logFormat: LogFormat | "off";
+  /**
+   * Whether the worker commits its ledger rows itself when account.db's write lock is free: when
+   * every core runs a worker (a round trip to the supervisor costs CPU a worker needs); with a
+   * core to spare, the supervisor's thread takes the commits off the workers.
+   */
+  localLedger: boolean;
   /** The AccountCounters table (rate limits, DU windows, hard-cap admissions). */
   counters: SharedArrayBuffer;
   /** Int32s: the server's state (0 starting, 1 ready, 2 draining), then the requests in flight. */

@@ -6,8 +6,9 @@
  * - the rate-limit windows, the DU windows and the hard cap's admissions: the AccountCounters
  *   table in a SharedArrayBuffer (src/serve/accounts/counters.ts);
  * - a key not verified yet: the supervisor verifies it (argon2 once per key for the server);
- * - the ledger rows: gathered per turn and committed over this worker's own connection when
- *   account.db's write lock is free, else by the supervisor; the response waits for the commit;
+ * - the ledger rows: gathered per turn and committed by the supervisor, or, when every core runs a
+ *   worker, over this worker's own connection when account.db's write lock is free (else by the
+ *   supervisor); the response waits for the commit;
  * - /metrics: the supervisor collects every worker's registry.
  * Each worker writes its own access-log lines to stderr (whole lines per write).
  *
@@ -75,11 +76,11 @@ function start(init: WorkerInit): void {
   };
   const remoteVerify = async (key: string, address: string, refuse: boolean): Promise<RemoteVerdict> =>
     (await ask<Extract<ToWorker, { t: "verified" }>>({ t: "verify", key, address, refuse })).verdict;
-  ledgerDb = openAccountNoWait(init.config.dataDir);
+  ledgerDb = init.localLedger ? openAccountNoWait(init.config.dataDir) : null;
   deps = openDeps(init.config, {
     counters: new AccountCounters(init.counters),
     remoteVerify,
-    ledgerLocal: ledgerDb,
+    ledgerLocal: ledgerDb ?? undefined,
     ledgerSink: async (entries, notices) => {
       const answer = await ask<Extract<ToWorker, { t: "ledgered" }>>({ t: "ledger", entries, notices });
       if (answer.error !== undefined) throw new Error(`ledger: ${answer.error}`);
