@@ -18,6 +18,7 @@ import { packLinearSeries, packLogSeries } from "../../db/series";
 import { sizeBucket } from "../../market/sizes";
 import { monthDate, monthIndex } from "../../market/calendar";
 import { dayNumber, isoOfSeconds } from "../../market/time";
+import { estimateReading, forecast, lotContexts, lotFeatures, UPCOMING_K, type UpcomingModel } from "./upcoming";
 
 export interface ArtworkRow {
   id: number;
@@ -59,6 +60,9 @@ export interface LotRow {
   currency: string;
   /** 1: offered with a reserve; 0: without (null: not known, read as with). */
   reserve_mark?: number | null;
+  /** The sale's house and location (the upcoming lots' forecasts read their record). */
+  house_id?: number;
+  location_id?: number;
 }
 
 export interface ArtistRow {
@@ -201,6 +205,8 @@ export interface ArtistModel {
    */
   hammerOffsets: { reserved: number; unreserved: number };
   categoryNames: [number, string][];
+  /** The upcoming lots' model (src/build/derive/upcoming.ts): null without one (too few concluded lots to fit it). */
+  upcoming?: UpcomingModel | null;
 }
 
 /** The variances an artist's fit reads (calibrated in rounds, then fixed for pass 2). */
@@ -221,6 +227,8 @@ export interface ArtistOutput {
   docs: [string, Uint8Array][];
   /** Artworks with an estimate. */
   estimated: number;
+  /** The artist's upcoming lots' forecasts: lot id, sale probability, expected hammer, its band's low and high (USD; null without a base). */
+  forecasts: (number | null)[][];
 }
 
 /** The statements that write an ArtistOutput. */
@@ -272,7 +280,7 @@ export function artistReader(db: Database): (artist: ArtistRow) => ArtistSource 
      FROM src_artworks WHERE artist_id = ? ORDER BY id`,
   );
   const lotsOf = db.query<LotRow, [number]>(
-    `SELECT id, artwork_id, status, sale_datetime, ${lotUsdColumns()}, currency, reserve_mark
+    `SELECT id, artwork_id, status, sale_datetime, ${lotUsdColumns()}, currency, reserve_mark, house_id, location_id
      FROM lots WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
   return (artist) => {
@@ -535,7 +543,8 @@ export class ArtistDeriver {
     const K = this.K;
     const artworks: Cell[][] = [];
     let estimated = 0;
-    const { works, lots, featsOf, careerOf, sold, u, uCount, levelSe, full, observed, shift, shiftMean, hasIndex } = this.fit(source, noise);
+    const fit = this.fit(source, noise);
+    const { works, lots, featsOf, careerOf, sold, u, uCount, levelSe, full, observed, shift, shiftMean, hasIndex } = fit;
     const workPart = (id: number) => this.workPart(featsOf.get(id)!, careerOf.get(id)!, shift, shiftMean);
     // artworks
     const lotsByWork = new Map<number, LotRow[]>();
@@ -687,7 +696,21 @@ export class ArtistDeriver {
       recentSold.length ? round2(median(recentSold.map((l) => l.premium_usd ?? l.hammer_usd!))!) : null,
       lots.length,
     ];
-    return { artist: artistRow, artworks, chart, docs: packed, estimated };
+    return { artist: artistRow, artworks, chart, docs: packed, estimated, forecasts: this.forecasts(fit, noise) };
+  }
+
+  /** The artist's upcoming lots' forecasts (src/build/derive/upcoming.ts), as of the last month. */
+  private forecasts(fit: ReturnType<ArtistDeriver["fit"]>, noise: ArtistNoise): (number | null)[][] {
+    const m = this.m.upcoming;
+    if (!m || !fit.lots.some((l) => l.status === "upcoming")) return [];
+    const reading = estimateReading(this.m, noise);
+    const x = new Float64Array(UPCOMING_K);
+    return lotContexts(this, fit, fit.lots, this.m.months - 1, noise, this.m).map(({ lot, context }) => {
+      const base = lotFeatures(x, lot, context, m.record, reading);
+      const f = forecast(m, x, base);
+      const usd = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v));
+      return [lot.id, round4(f.probability), usd(f.hammer), usd(f.low), usd(f.high)];
+    });
   }
 }
 

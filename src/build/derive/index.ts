@@ -12,6 +12,9 @@
  *   backfitted and shrunk; from them come the artist chart, momentum, every artwork's estimate
  *   with an 80 % prediction band, its momentum and CAGR, the artist's stats, analytics documents
  *   and its vector. Then sales get their aggregates in one SQL statement (one scan of the lots).
+ * Between the calibration and pass 2, the upcoming lots' model (upcoming.ts) is fitted on the
+ *   calibration sample refitted as of past months; pass 2 applies it to each artist's upcoming
+ *   lots, and their forecasts are written into the lots once pass 2 is over.
  */
 import type { Database, Statement } from "bun:sqlite";
 import { cpus } from "node:os";
@@ -43,6 +46,7 @@ import {
 } from "./artist";
 import { ArtistPool } from "./artist-pool";
 import { addPassedPairs, addReserveGapPairs, type Mean, type OffsetSums, readingOffsets } from "./offsets";
+import { OutcomeHistory, trainUpcoming } from "./upcoming";
 
 export { FeatureSpace, estimateMidLog, CAREER_SHIFT_VAR } from "./artist";
 
@@ -112,6 +116,8 @@ export interface DeriveSummary {
   hedonicRows: number;
   /** Worker threads pass 2 ran on (0: this thread). */
   workers: number;
+  /** The upcoming lots' model: its training lots (and the sold among them), and the upcoming lots given a forecast. */
+  upcoming: { trainingLots: number; trainingSold: number; forecasts: number };
   noise: {
     obsVar: number;
     saleVar: number;
@@ -180,8 +186,12 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   const noise = calibrateNoise(pass, first, model, deriver, sample);
   measureCentre(pass.soldTwice, sample, deriver, noise, model);
   lap("calibration");
+  model.upcoming = trainUpcoming(deriver, sample.sources, noise, model, pass.history);
+  lap("upcoming lots' model");
   const written = await deriveArtists(ctx, model, noise, deriver, sample.readArtist);
   lap("pass 2: artists, artworks, analytics");
+  writeForecasts(db, written.forecasts);
+  lap("upcoming lots' forecasts");
   writeMarketIndex(ctx, model.marketLevel);
   const sales = writeSales(db);
   lap("market index and sales");
@@ -196,6 +206,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
     sales,
     hedonicRows: pass.hedonic.count,
     workers: written.workers,
+    upcoming: { trainingLots: model.upcoming?.rows ?? 0, trainingSold: model.upcoming?.sold ?? 0, forecasts: written.forecasts.length },
     noise: {
       obsVar: round6(first.obsVar),
       saleVar: round6(noise.saleVar),
@@ -324,6 +335,8 @@ interface MarketPass {
   soldBy: number[];
   /** Artists with two sold lots or more. */
   soldTwice: number[];
+  /** Concluded lots by house and location and month (the upcoming lots' model reads their record). */
+  history: OutcomeHistory;
 }
 
 /**
@@ -338,7 +351,7 @@ function marketPass(ctx: DeriveContext): MarketPass {
   // the works a sampled lot needs.
   const lotsOf = src.query<unknown, [number]>(
     `SELECT artwork_id, sale_datetime, status = 'sold' AND hammer_usd_cents > 0, ${usdOf("hammer_usd_cents")}, ${usdOf("estimate_min_usd_cents")}, ${usdOf("estimate_max_usd_cents")},
-            CASE status WHEN 'passed' THEN 1 WHEN 'withdrawn' THEN 2 WHEN 'upcoming' THEN 3 WHEN 'sold' THEN 4 * (reserve_mark = 0) ELSE 0 END FROM lots
+            CASE status WHEN 'passed' THEN 1 WHEN 'withdrawn' THEN 2 WHEN 'upcoming' THEN 3 WHEN 'sold' THEN 4 * (reserve_mark = 0) ELSE 0 END, house_id, location_id FROM lots
      WHERE artist_id = ? ORDER BY sale_datetime, id`,
   );
   const featuresOf = src.query<FeatureRow, [number]>(
@@ -365,6 +378,7 @@ function marketPass(ctx: DeriveContext): MarketPass {
     passedWithEstimate: 0,
     soldBy: [0, 0],
     soldTwice: [],
+    history: new OutcomeHistory(months),
   };
   const sampler: HedonicSampler = { rate: sampleRate, tick: 0, row: new Float64Array(K + yearCount) };
   let done = 0;
@@ -377,8 +391,12 @@ function marketPass(ctx: DeriveContext): MarketPass {
   return pass;
 }
 
-/** A lot as pass 1 reads it: artwork, sale time (Unix seconds), sold with a hammer (1/0), hammer, estimates (USD), status code. */
-type PassLot = [number, number, number, number | null, number | null, number | null, number];
+/**
+ * A lot as pass 1 reads it: artwork, sale time (Unix seconds), sold with a hammer (1/0), hammer,
+ * estimates (USD), status code (0 sold with a reserve or any other status, 1 passed, 2 withdrawn,
+ * 3 upcoming, 4 sold without a reserve), house, location.
+ */
+type PassLot = [number, number, number, number | null, number | null, number | null, number, number, number];
 
 /** Pass 1's sample of sold lots for the hedonic regression: every 1/rate-th sold lot, across artists. */
 interface HedonicSampler {
@@ -420,10 +438,12 @@ function addArtistLots(
   const lastEstimate = new Map<number, { m: number; y: number; status: number }>();
   const sel: { feats: Float64Array; y: number; year: number }[] = [];
   let soldHere = 0;
-  for (const [artworkId, saleSeconds, isSold, hammerUsd, estMin, estMax, status] of lots) {
+  for (const [artworkId, saleSeconds, isSold, hammerUsd, estMin, estMax, status, houseId, locationId] of lots) {
     const saleDatetime = isoOf(saleSeconds);
     const m = Math.min(T, monthIndex(saleDatetime));
     const mid = estimateMidLog(estMin, estMax);
+    // the record of houses and locations: concluded lots (sold with a hammer, bought in, withdrawn)
+    if (isSold || status === 1 || status === 2) pass.history.add(houseId, locationId, m, isSold === 1, isSold && mid !== null ? Math.log(hammerUsd!) - mid : null);
     if (mid !== null) {
       if (status === 1) pass.passedWithEstimate++;
       const prev = lastEstimate.get(artworkId);
@@ -711,6 +731,8 @@ interface ArtistsWritten {
   artworks: number;
   estimated: number;
   workers: number;
+  /** The upcoming lots' forecasts (ArtistOutput.forecasts), written once pass 2's threads are done. */
+  forecasts: (number | null)[][];
 }
 
 /**
@@ -729,6 +751,7 @@ async function deriveArtists(
   let estimated = 0;
   let artworksWritten = 0;
   let artistsWritten = 0;
+  const forecasts: (number | null)[][] = [];
   // the first write on db: after beforeWrite (nothing touches db before, not even a prepare)
   let writePage: ((outs: ArtistOutput[]) => void) | null = null;
   const startWriting = async () => {
@@ -761,6 +784,7 @@ async function deriveArtists(
   };
   const written = (outs: ArtistOutput[]) => {
     writePage!(outs);
+    for (const out of outs) for (const f of out.forecasts) forecasts.push(f);
     done += outs.length;
     artistsWritten += outs.length;
     progress("artist indexes, estimates, analytics", done, artistCount);
@@ -796,7 +820,26 @@ async function deriveArtists(
     for (let page = nextPage(); page; page = nextPage()) written(page.map((a) => deriver.derive(readArtist(a), noise)));
   }
   progress("artist indexes, estimates, analytics", done, artistCount);
-  return { artists: artistsWritten, artworks: artworksWritten, estimated, workers: parallel ? threads : 0 };
+  return { artists: artistsWritten, artworks: artworksWritten, estimated, workers: parallel ? threads : 0, forecasts };
+}
+
+/**
+ * The upcoming lots' forecasts into their rows, after pass 2 (whose threads read the lots through
+ * immutable connections: nothing may write the table while they run). A snapshot derived again
+ * (a finished one has lots_sale_probability) first loses its earlier forecasts; a new one has none.
+ */
+function writeForecasts(db: Database, forecasts: (number | null)[][]): void {
+  const indexed = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'lots_sale_probability'").get() !== null;
+  const update = db.query("UPDATE lots SET sale_probability = ?2, expected_hammer_usd = ?3, expected_hammer_usd_low = ?4, expected_hammer_usd_high = ?5 WHERE id = ?1");
+  db.transaction(() => {
+    if (indexed)
+      db.run(
+        "UPDATE lots SET sale_probability = NULL, expected_hammer_usd = NULL, expected_hammer_usd_low = NULL, expected_hammer_usd_high = NULL WHERE sale_probability IS NOT NULL",
+      );
+    // in id order: the updates walk the table's b-tree forwards
+    forecasts.sort((a, b) => a[0]! - b[0]!);
+    for (const f of forecasts) update.run(...(f as [number, number, number | null, number | null, number | null]));
+  })();
 }
 
 /** The global art index: the market's level by month (100 at the first) with its sold lots. */

@@ -45,6 +45,10 @@ export const STATEMENTS: string[] = [
   "CREATE INDEX IF NOT EXISTS lots_estimate_max_usd ON lots (estimate_max_usd_cents)",
   "CREATE INDEX IF NOT EXISTS lots_estimate_min_usd ON lots (estimate_min_usd_cents)",
   "CREATE INDEX IF NOT EXISTS lots_creation_year ON lots (creation_year)",
+  // the upcoming lots' forecast (null on every other status): its range filter, and both sorts
+  // (DESC walks it backwards, NULLs last; ASC reads its values, then its NULLs in id order, as
+  // NULLS_LAST_ASC does for the estimates)
+  "CREATE INDEX IF NOT EXISTS lots_sale_probability ON lots (sale_probability)",
   // the ASC sorts' own (x IS NULL, x) indexes of older markets, now read from the plain ones above
   "DROP INDEX IF EXISTS lots_creation_year_nl",
   "DROP INDEX IF EXISTS lots_estimate_min_nl",

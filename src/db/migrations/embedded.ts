@@ -14,6 +14,7 @@ import market_0005_default_artwork_uids from "./market/0005_default_artwork_uids
 import market_0006_lot_usd_cents from "./market/0006_lot_usd_cents.sql" with { type: "text" };
 import market_0007_artwork_integral_columns from "./market/0007_artwork_integral_columns.sql" with { type: "text" };
 import market_0008_artwork_day_last_sold from "./market/0008_artwork_day_last_sold.sql" with { type: "text" };
+import market_0009_upcoming_forecasts from "./market/0009_upcoming_forecasts.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -33,4 +34,5 @@ export const marketMigrations: Migration[] = [
   { tag: "0006_lot_usd_cents", sql: market_0006_lot_usd_cents },
   { tag: "0007_artwork_integral_columns", sql: market_0007_artwork_integral_columns },
   { tag: "0008_artwork_day_last_sold", sql: market_0008_artwork_day_last_sold },
+  { tag: "0009_upcoming_forecasts", sql: market_0009_upcoming_forecasts },
 ];

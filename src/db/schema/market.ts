@@ -173,6 +173,15 @@ export const lots = sqliteTable(
     premiumUsdCents: real("premium_usd_cents"),
     /** The lot's catalogue notes: a row of lot_notes; null when it has none. */
     notesId: integer("notes_id"),
+    /**
+     * Derived for upcoming lots only (null on every other status): the chance that the lot sells
+     * (0..1), and its hammer if it does, with its 80 % band, USD in whole dollars
+     * (src/build/derive/upcoming.ts; docs/derivation.md#upcoming-lots).
+     */
+    saleProbability: real("sale_probability"),
+    expectedHammerUsd: real("expected_hammer_usd"),
+    expectedHammerUsdLow: real("expected_hammer_usd_low"),
+    expectedHammerUsdHigh: real("expected_hammer_usd_high"),
   },
   (t) => [
     index("lots_sale").on(t.saleId, t.lotSeq),

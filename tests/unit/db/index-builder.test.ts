@@ -95,5 +95,6 @@ test("LOT_INDEXES: the read statements that build an index on the lots alone", (
     expect(READ_STATEMENTS).toContain(sql);
     expect(sql).toMatch(/^CREATE INDEX IF NOT EXISTS \w+ ON lots \(/);
   }
-  expect(READ_STATEMENTS.filter((sql) => /\bON lots\b/.test(sql) && !LOT_INDEXES.includes(sql))).toEqual([]);
+  // but the indexes on a column the derivation writes (the upcoming lots' forecasts), built after it
+  expect(READ_STATEMENTS.filter((sql) => /\bON lots\b/.test(sql) && !LOT_INDEXES.includes(sql))).toEqual(READ_STATEMENTS.filter((sql) => /ON lots \(sale_probability\b/.test(sql)));
 });

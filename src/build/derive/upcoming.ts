@@ -1,0 +1,527 @@
+/**
+ * Upcoming lots: the chance that each sells (rather than being bought in or withdrawn) and its
+ * hammer if it does, with an 80 % band, from what is known before the sale: the house's estimate
+ * and the house's record of estimates against outcomes, the work's value and band (the artist's
+ * fit), the artist's momentum and liquidity, the sale's house and location, the work's earlier
+ * buy-ins, the reserve mark and where the low estimate sits against the value.
+ *
+ * Fitted in the derivation on the calibration sample's artists, each refitted as of several past
+ * months ("cuts"): the lots of the UPCOMING_WINDOW months from a cut are read as upcoming (their
+ * estimates kept, their outcomes hidden), the artist fitted on that, and each such concluded lot
+ * becomes a training row with its outcome. A logistic regression (Newton's method) gives the
+ * probability, calibrated by Platt scaling on a held-out quarter of the artists; a linear
+ * regression of the log hammer over the estimate (sold lots) with a fitted scale gives the
+ * hammer, its median and band from the held-out quarter's residual quantiles. Pass 2 applies it
+ * to every upcoming lot with the artist's full fit (ArtistDeriver.derive). Formulas:
+ * docs/derivation.md#upcoming-lots.
+ */
+import { NormalEquations } from "../../analytics/linear";
+import { median, percentile } from "../../analytics/stats";
+import { monthIndex } from "../../market/calendar";
+import type { ArtistDeriver, ArtistModel, ArtistNoise, ArtistSource, LotRow } from "./artist";
+
+/** Months of lots read as upcoming from each cut (an upcoming lot is at most about eight weeks ahead). */
+export const UPCOMING_WINDOW = 3;
+
+/** Cuts, UPCOMING_WINDOW months apart, back from the as-of month: the training rows come from the last five years. */
+export const UPCOMING_CUTS = 20;
+
+/** At most this many refits of an artist for the training rows (the most recent cuts first). */
+export const UPCOMING_MAX_FITS = 6000;
+
+/** At most this many training rows. */
+export const UPCOMING_MAX_ROWS = 150_000;
+
+/** Below this many training rows (or 30 of each outcome) no model: upcoming lots keep null values. */
+export const UPCOMING_MIN_ROWS = 400;
+
+/** Pseudo-counts that shrink a house's, location's or artist's record towards the market's. */
+export const HOUSE_PRIOR = 50;
+export const ARTIST_PRIOR = 10;
+
+/** Ridge on the standardised coefficients (not the intercept) of both regressions. */
+export const UPCOMING_RIDGE = 1;
+
+/** The features, in order (docs/derivation.md#upcoming-lots). */
+export const UPCOMING_FEATURES = [
+  "intercept",
+  "reserve",
+  "no_estimate",
+  "no_value",
+  "value_over_mid",
+  "low_z",
+  "reserve_low_z",
+  "reserve_low_phi",
+  "reserve_low_probit_logit",
+  "log_value_sd",
+  "estimate_width",
+  "work_bought_in",
+  "work_withdrawn",
+  "work_sold",
+  "artist_momentum_12",
+  "artist_liquidity",
+  "artist_sell_logit",
+  "house_sell_logit",
+  "house_estimate_offset",
+  "location_sell_logit",
+  "price_level",
+  "months_ahead",
+] as const;
+
+export const UPCOMING_K = UPCOMING_FEATURES.length;
+
+/** Outcomes by house and location and month: concluded lots, sold ones, sold ones with an estimate, and their Σ log(hammer / midpoint). */
+export class OutcomeHistory {
+  readonly months: number;
+  readonly houses = new Map<number, Float64Array>();
+  readonly locations = new Map<number, Float64Array>();
+  private cumulative = false;
+  constructor(months: number) {
+    this.months = months;
+  }
+
+  private row(map: Map<number, Float64Array>, id: number): Float64Array {
+    let r = map.get(id);
+    if (!r) map.set(id, (r = new Float64Array(this.months * 4)));
+    return r;
+  }
+
+  /** A concluded lot (sold, bought in or withdrawn) in month m; `logDiff` log(hammer / midpoint) of a sold lot with an estimate, else null. */
+  add(houseId: number, locationId: number, m: number, sold: boolean, logDiff: number | null): void {
+    if (m < 0 || m >= this.months) return;
+    for (const r of [this.row(this.houses, houseId), this.row(this.locations, locationId)]) {
+      r[m * 4]! += 1;
+      if (sold) r[m * 4 + 1]! += 1;
+      if (logDiff !== null) {
+        r[m * 4 + 2]! += 1;
+        r[m * 4 + 3]! += logDiff;
+      }
+    }
+  }
+
+  /** Turns the monthly sums into running sums (once, after the last add). */
+  finish(): void {
+    if (this.cumulative) return;
+    this.cumulative = true;
+    for (const map of [this.houses, this.locations])
+      for (const r of map.values()) for (let m = 1; m < this.months; m++) for (let j = 0; j < 4; j++) r[m * 4 + j]! += r[(m - 1) * 4 + j]!;
+  }
+
+  /** The record of every house and location before month `now`, shrunk towards the market's (MarketRecord). */
+  recordBefore(now: number): MarketRecord {
+    this.finish();
+    const at = Math.min(this.months, now) - 1;
+    const sums = (r: Float64Array | undefined) => (r && at >= 0 ? [r[at * 4]!, r[at * 4 + 1]!, r[at * 4 + 2]!, r[at * 4 + 3]!] : [0, 0, 0, 0]);
+    const total = [0, 0, 0, 0];
+    for (const r of this.houses.values()) sums(r).forEach((v, j) => (total[j]! += v));
+    const sellRate = total[0]! > 0 ? clampRate(total[1]! / total[0]!) : 0.75;
+    const estimateOffset = total[2]! > 0 ? total[3]! / total[2]! : 0;
+    const shrink = (map: Map<number, Float64Array>) => {
+      const out: Record<number, [number, number]> = {};
+      for (const [id, r] of map) {
+        const [n, sold, ne, sd] = sums(r);
+        out[id] = [
+          logit(clampRate((sold! + HOUSE_PRIOR * sellRate) / (n! + HOUSE_PRIOR))) - logit(sellRate),
+          (sd! + HOUSE_PRIOR * estimateOffset) / (ne! + HOUSE_PRIOR) - estimateOffset,
+        ];
+      }
+      return out;
+    };
+    return { sellRate, estimateOffset, houses: shrink(this.houses), locations: shrink(this.locations) };
+  }
+}
+
+/** The market's sell rate and estimate offset before a month, and each house's and location's (sell logit and estimate offset, over the market's). Plain data. */
+export interface MarketRecord {
+  sellRate: number;
+  estimateOffset: number;
+  houses: Record<number, [number, number]>;
+  locations: Record<number, [number, number]>;
+}
+
+/** The fitted model, plain data (sent to pass 2's threads with the ArtistModel). */
+export interface UpcomingModel {
+  /** Standardisation of the features (the intercept's mean 0, sd 1). */
+  mean: number[];
+  sd: number[];
+  /** Logistic coefficients on the standardised features. */
+  logit: number[];
+  /** The calibration (Platt scaling on the held-out quarter). */
+  platt: { a: number; b: number };
+  /** Log hammer over the base (log midpoint, else the value): coefficients, and its scale's. */
+  hammer: number[];
+  scale: number[];
+  /** The smallest scale. */
+  minScale: number;
+  /** Quantiles 10 %, 50 %, 90 % of residual / scale on the held-out quarter. */
+  q10: number;
+  q50: number;
+  q90: number;
+  /** The record as of the as-of month. */
+  record: MarketRecord;
+  /** Training rows, and how many sold. */
+  rows: number;
+  sold: number;
+}
+
+export const logit = (p: number) => Math.log(p / (1 - p));
+const clampRate = (p: number) => Math.min(0.999, Math.max(0.001, p));
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/** Φ, the standard normal CDF (erfc as in Numerical Recipes, relative error < 1.2e-7). */
+export function normalCdf(x: number): number {
+  const z = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * z);
+  const erfc =
+    t *
+    Math.exp(
+      -z * z -
+        1.26551223 +
+        t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
+  return x >= 0 ? 1 - 0.5 * erfc : 0.5 * erfc;
+}
+
+/**
+ * Logistic regression by Newton's method (iteratively reweighted least squares): `rows` of k
+ * features (the first the intercept), outcomes 1/0; a ridge on every coefficient but the first.
+ */
+export function fitLogistic(rows: Float64Array[], y: ArrayLike<number>, k: number, ridge = UPCOMING_RIDGE, iterations = 30): Float64Array {
+  let beta: Float64Array = new Float64Array(k);
+  const penalty = new Float64Array(k * k);
+  for (let j = 1; j < k; j++) penalty[j * k + j] = ridge;
+  for (let it = 0; it < iterations; it++) {
+    const ne = new NormalEquations(k);
+    for (let i = 0; i < rows.length; i++) {
+      const x = rows[i]!;
+      let eta = 0;
+      for (let j = 0; j < k; j++) eta += beta[j]! * x[j]!;
+      const p = sigmoid(eta);
+      const w = Math.max(1e-6, p * (1 - p));
+      ne.add(x, eta + (y[i]! - p) / w, w);
+    }
+    const next = ne.solve(0, penalty);
+    let change = 0;
+    for (let j = 0; j < k; j++) change = Math.max(change, Math.abs(next[j]! - beta[j]!));
+    beta = next;
+    if (change < 1e-9) break;
+  }
+  return beta;
+}
+
+/** Least squares with a ridge on every coefficient but the first. */
+export function fitLinear(rows: Float64Array[], y: ArrayLike<number>, k: number, ridge = UPCOMING_RIDGE): Float64Array {
+  const ne = new NormalEquations(k);
+  const penalty = new Float64Array(k * k);
+  for (let j = 1; j < k; j++) penalty[j * k + j] = ridge;
+  for (let i = 0; i < rows.length; i++) ne.add(rows[i]!, y[i]!);
+  return ne.solve(0, penalty);
+}
+
+/**
+ * Platt scaling: a logistic regression of the outcomes on the logit of the scores, so that
+ * `sigmoid(a + b·logit(score))` is calibrated on these rows (a = 0, b = 1 leaves a calibrated score
+ * as it is). Two parameters: little noise from a held-out slice of a few thousand lots.
+ */
+export function plattScaling(scores: ArrayLike<number>, y: ArrayLike<number>): { a: number; b: number } {
+  const rows = Array.from({ length: scores.length }, (_, i) => Float64Array.of(1, logit(clampRate(scores[i]!))));
+  const [a, b] = fitLogistic(rows, y, 2, 0);
+  return { a: a!, b: b! };
+}
+
+/** A score through Platt scaling. */
+export function calibrated(platt: { a: number; b: number }, score: number): number {
+  return sigmoid(platt.a + platt.b * logit(clampRate(score)));
+}
+
+/** What the features read of a lot's artist and work before the sale (lotFeatures). */
+export interface LotContext {
+  /** The work's log value (the median hammer) and its predictive sd, or null without a fit. */
+  value: { mu: number; sd: number } | null;
+  /** The artist's 12-month log momentum. */
+  momentum: number;
+  /** Lots of the artist offered in the 12 months before. */
+  recentLots: number;
+  /** The artist's concluded lots before and the sold ones among them. */
+  concluded: number;
+  sold: number;
+  /** The work's earlier lots: bought in, withdrawn, sold. */
+  workPassed: number;
+  workWithdrawn: number;
+  workSold: number;
+  /** Months from the fit's month to the lot's. */
+  ahead: number;
+}
+
+/** The estimate's offset for a lot without an outcome and the variance of a value read from it alone (no fit). */
+export interface EstimateReading {
+  offset: number;
+  sd: number;
+}
+
+/** How an upcoming lot's estimate reads as its value where the artist has no fit: its offset, and the sale noise and the estimate's. */
+export function estimateReading(model: ArtistModel, noise: ArtistNoise): EstimateReading {
+  return { offset: model.estOffsets.upcoming ?? model.estOffsets.sold ?? 0, sd: Math.sqrt(noise.saleVar + (Number.isFinite(noise.estVar) ? noise.estVar : noise.saleVar)) };
+}
+
+/** Log midpoint and log low estimate of a lot (USD), or null. */
+function estimateLogs(l: LotRow): { mid: number; low: number; width: number } | null {
+  const lo = l.estimate_min_usd;
+  const hi = l.estimate_max_usd;
+  if (lo === null || hi === null || !(lo > 0) || !(hi > 0)) return null;
+  const low = Math.log(lo);
+  const high = Math.log(hi);
+  return { mid: 0.5 * (low + high), low, width: high - low };
+}
+
+/** The features of one lot (UPCOMING_FEATURES, raw) into `out`; returns the hammer's base (log midpoint, else the value; NaN with neither). */
+export function lotFeatures(out: Float64Array, l: LotRow, c: LotContext, record: MarketRecord, reading: EstimateReading): number {
+  out.fill(0);
+  const est = estimateLogs(l);
+  const reserve = l.reserve_mark === 0 ? 0 : 1;
+  const v = c.value;
+  out[0] = 1;
+  out[1] = reserve;
+  out[2] = est ? 0 : 1;
+  out[3] = v ? 0 : 1;
+  let level = Number.NaN;
+  if (est) {
+    const mu = v ? v.mu : est.mid + reading.offset;
+    const sd = v ? v.sd : reading.sd;
+    const z = Math.max(-4, Math.min(4, (mu - est.low) / sd));
+    out[4] = v ? Math.max(-2, Math.min(2, v.mu - est.mid)) : 0;
+    out[5] = z;
+    out[6] = reserve * z;
+    out[7] = reserve * normalCdf(z);
+    // the chance of clearing a reserve at the low estimate, on the logistic's own scale
+    out[8] = reserve * logit(clampRate(normalCdf(z)));
+    out[10] = est.width - Math.log(1.25 / 0.8);
+    level = est.mid;
+  } else if (v) level = v.mu;
+  if (v) out[9] = Math.log(v.sd);
+  out[11] = Math.min(3, c.workPassed);
+  out[12] = Math.min(2, c.workWithdrawn);
+  out[13] = Math.min(3, c.workSold);
+  out[14] = Math.max(-1, Math.min(1, c.momentum));
+  out[15] = Math.log1p(c.recentLots);
+  out[16] = logit(clampRate((c.sold + ARTIST_PRIOR * record.sellRate) / (c.concluded + ARTIST_PRIOR))) - logit(record.sellRate);
+  const house = l.house_id != null ? record.houses[l.house_id] : undefined;
+  const location = l.location_id != null ? record.locations[l.location_id] : undefined;
+  out[17] = house?.[0] ?? 0;
+  out[18] = house?.[1] ?? 0;
+  out[19] = location?.[0] ?? 0;
+  out[20] = Number.isFinite(level) ? (level - 9) / 3 : 0;
+  out[21] = Math.max(0, Math.min(3, c.ahead));
+  return level;
+}
+
+/** A lot's forecast: probability, and the hammer if sold with its 80 % band (USD; null without a base). */
+export interface Forecast {
+  probability: number;
+  hammer: number | null;
+  low: number | null;
+  high: number | null;
+}
+
+const dotStd = (coef: ArrayLike<number>, x: Float64Array, mean: ArrayLike<number>, sd: ArrayLike<number>) => {
+  let s = coef[0]!;
+  for (let j = 1; j < x.length; j++) s += (coef[j]! * (x[j]! - mean[j]!)) / sd[j]!;
+  return s;
+};
+
+/** The model's forecast from a lot's raw features and base (lotFeatures). */
+export function forecast(m: UpcomingModel, x: Float64Array, base: number): Forecast {
+  const probability = calibrated(m.platt, sigmoid(dotStd(m.logit, x, m.mean, m.sd)));
+  if (!Number.isFinite(base)) return { probability, hammer: null, low: null, high: null };
+  const centre = base + dotStd(m.hammer, x, m.mean, m.sd);
+  const scale = Math.max(m.minScale, dotStd(m.scale, x, m.mean, m.sd));
+  return { probability, hammer: Math.exp(centre + m.q50 * scale), low: Math.exp(centre + m.q10 * scale), high: Math.exp(centre + m.q90 * scale) };
+}
+
+/** One artist's lots (in sale order) read as of month `now`: the features' context of each lot from `now` on that is not concluded in `fitted`. */
+export function lotContexts(
+  deriver: ArtistDeriver,
+  fit: ReturnType<ArtistDeriver["fit"]>,
+  lots: LotRow[],
+  now: number,
+  noise: ArtistNoise,
+  model: ArtistModel,
+): { lot: LotRow; context: LotContext }[] {
+  const T = model.months - 1;
+  const at = Math.max(0, Math.min(T, now));
+  const momentum = fit.hasIndex && at >= 12 ? fit.full[at]! - fit.full[at - 12]! : 0;
+  let recentLots = 0;
+  let concluded = 0;
+  let sold = 0;
+  const work = new Map<number, [number, number, number]>();
+  const out: { lot: LotRow; context: LotContext }[] = [];
+  for (const l of lots) {
+    const m = monthIndex(l.sale_datetime);
+    if (l.status === "upcoming") {
+      const w = work.get(l.artwork_id) ?? [0, 0, 0];
+      const value = fit.hasIndex ? { mu: deriver.predictLog(fit, l.artwork_id, at) + model.centre, sd: deriver.predictSd(fit, l.artwork_id, at, noise) * model.bandScale } : null;
+      out.push({
+        lot: l,
+        context: { value, momentum, recentLots, concluded, sold, workPassed: w[0], workWithdrawn: w[1], workSold: w[2], ahead: Math.max(0, m - now) },
+      });
+      continue;
+    }
+    if (m >= now - 12) recentLots++;
+    const w = work.get(l.artwork_id) ?? [0, 0, 0];
+    if (l.status === "passed") w[0]++;
+    else if (l.status === "withdrawn") w[1]++;
+    else if (l.status === "sold") w[2]++;
+    else continue;
+    work.set(l.artwork_id, w);
+    concluded++;
+    if (l.status === "sold") sold++;
+  }
+  return out;
+}
+
+/** A lot read as upcoming: its estimates kept, its outcome hidden. */
+const asUpcoming = (l: LotRow): LotRow => ({ ...l, status: "upcoming", hammer_usd: null, premium_usd: null });
+
+/** A training row: raw features, base, outcome (1: sold), log hammer (NaN unless sold), the artist (for the held-out split). */
+interface TrainingRow {
+  x: Float64Array;
+  base: number;
+  sold: number;
+  logHammer: number;
+  artist: number;
+}
+
+/** Whether an artist's rows go to the calibration quarter (a hash of its id). */
+const heldOutArtist = (id: number) => ((id * 2654435761) % 4294967296) % 4 === 0;
+
+/**
+ * Fits the model on `sources` (the calibration sample), each refitted as of past cuts, with
+ * `history` the house and location record by month. Null with too few rows.
+ */
+export function trainUpcoming(deriver: ArtistDeriver, sources: ArtistSource[], noise: ArtistNoise, model: ArtistModel, history: OutcomeHistory): UpcomingModel | null {
+  const T = model.months - 1;
+  const reading = estimateReading(model, noise);
+  const rows: TrainingRow[] = [];
+  let fits = 0;
+  const months = sources.map((s) => s.lots.map((l) => monthIndex(l.sale_datetime)));
+  outer: for (let k = 1; k <= UPCOMING_CUTS; k++) {
+    const cut = T - k * UPCOMING_WINDOW;
+    if (cut < 24) break;
+    const record = history.recordBefore(cut);
+    for (let a = 0; a < sources.length; a++) {
+      const source = sources[a]!;
+      const lm = months[a]!;
+      const lots: LotRow[] = [];
+      const truth = new Map<number, LotRow>();
+      for (let i = 0; i < source.lots.length; i++) {
+        const l = source.lots[i]!;
+        const m = lm[i]!;
+        if (m < cut) lots.push(l);
+        else if (m < cut + UPCOMING_WINDOW) {
+          // every lot of the window reads as upcoming (as the upcoming lots of a market do); the concluded ones are scored
+          lots.push(asUpcoming(l));
+          if (l.status === "sold" || l.status === "passed" || l.status === "withdrawn") truth.set(l.id, l);
+        }
+      }
+      if (truth.size === 0) continue;
+      const fit = deriver.fit({ ...source, lots }, noise);
+      fits++;
+      // read as of the month before the cut, the last with outcomes (as an upcoming lot's at the
+      // as-of month): the market's level there is already known to the derivation
+      for (const { lot, context } of lotContexts(deriver, fit, lots, cut - 1, noise, model)) {
+        const t = truth.get(lot.id);
+        if (!t) continue;
+        const x = new Float64Array(UPCOMING_K);
+        const base = lotFeatures(x, t, context, record, reading);
+        const sold = t.status === "sold" && t.hammer_usd! > 0 ? 1 : 0;
+        rows.push({ x, base, sold, logHammer: sold ? Math.log(t.hammer_usd!) : Number.NaN, artist: source.artist.id });
+      }
+      if (fits >= UPCOMING_MAX_FITS || rows.length >= UPCOMING_MAX_ROWS) break outer;
+    }
+  }
+  return fitUpcoming(rows, history.recordBefore(T + 1));
+}
+
+/** The model from training rows (exported for tests): fit on three quarters of the artists, calibrated on the fourth. */
+export function fitUpcoming(rows: TrainingRow[], record: MarketRecord): UpcomingModel | null {
+  const soldCount = rows.reduce((s, r) => s + r.sold, 0);
+  if (rows.length < UPCOMING_MIN_ROWS || soldCount < 30 || rows.length - soldCount < 30) return null;
+  const K = UPCOMING_K;
+  // standardise the features over every row (a constant one keeps sd 1)
+  const mean = new Array<number>(K).fill(0);
+  const sd = new Array<number>(K).fill(1);
+  for (let j = 1; j < K; j++) {
+    let s = 0;
+    let q = 0;
+    for (const r of rows) s += r.x[j]!;
+    const mu = s / rows.length;
+    for (const r of rows) q += (r.x[j]! - mu) ** 2;
+    const v = Math.sqrt(q / rows.length);
+    mean[j] = mu;
+    sd[j] = v > 1e-9 ? v : 1;
+  }
+  const std = (x: Float64Array) => {
+    const z = new Float64Array(K);
+    z[0] = 1;
+    for (let j = 1; j < K; j++) z[j] = (x[j]! - mean[j]!) / sd[j]!;
+    return z;
+  };
+  let fitRows = rows.filter((r) => !heldOutArtist(r.artist));
+  let calRows = rows.filter((r) => heldOutArtist(r.artist));
+  // too few held-out artists: calibrate on every row
+  if (calRows.length < 100 || fitRows.length < UPCOMING_MIN_ROWS / 2) {
+    fitRows = rows;
+    calRows = rows;
+  }
+  const zFit = fitRows.map((r) => std(r.x));
+  const beta = fitLogistic(
+    zFit,
+    Uint8Array.from(fitRows, (r) => r.sold),
+    K,
+  );
+  const calScores = calRows.map((r) => sigmoid(dotStd(beta, std(r.x), new Array(K).fill(0), new Array(K).fill(1))));
+  const platt = plattScaling(
+    calScores,
+    Uint8Array.from(calRows, (r) => r.sold),
+  );
+  // the hammer: log hammer − base on the sold lots with a base, then a scale for |residual|
+  const soldFit = fitRows.filter((r) => r.sold && Number.isFinite(r.base));
+  const soldCal = calRows.filter((r) => r.sold && Number.isFinite(r.base));
+  const zSold = soldFit.map((r) => std(r.x));
+  const hammer = fitLinear(
+    zSold,
+    soldFit.map((r) => r.logHammer - r.base),
+    K,
+  );
+  const predict = (coef: ArrayLike<number>, z: Float64Array) => {
+    let s = 0;
+    for (let j = 0; j < K; j++) s += coef[j]! * z[j]!;
+    return s;
+  };
+  const absRes = soldFit.map((r, i) => Math.abs(r.logHammer - r.base - predict(hammer, zSold[i]!)));
+  const scale = fitLinear(zSold, absRes, K);
+  const minScale = Math.max(0.01, 0.25 * (median(absRes) ?? 0.1));
+  const ratios = soldCal
+    .map((r) => {
+      const z = std(r.x);
+      return (r.logHammer - r.base - predict(hammer, z)) / Math.max(minScale, predict(scale, z));
+    })
+    .sort((a, b) => a - b);
+  return {
+    mean,
+    sd,
+    logit: [...beta],
+    platt,
+    hammer: [...hammer],
+    scale: [...scale],
+    minScale,
+    q10: ratios.length ? percentile(ratios, 0.1) : -1.2816,
+    q50: ratios.length ? percentile(ratios, 0.5) : 0,
+    q90: ratios.length ? percentile(ratios, 0.9) : 1.2816,
+    record,
+    rows: rows.length,
+    sold: soldCount,
+  };
+}
+
+export type { TrainingRow };

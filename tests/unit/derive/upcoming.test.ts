@@ -1,0 +1,239 @@
+/**
+ * The upcoming lots' model (src/build/derive/upcoming.ts): its pieces on hand-made cases with known
+ * answers, and the forecasts the tiny market's derivation writes.
+ */
+import { Database } from "bun:sqlite";
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { LotRow } from "../../../src/build/derive/artist";
+import {
+  calibrated,
+  fitLogistic,
+  fitUpcoming,
+  forecast,
+  plattScaling,
+  type LotContext,
+  lotFeatures,
+  type MarketRecord,
+  normalCdf,
+  OutcomeHistory,
+  HOUSE_PRIOR,
+  logit,
+  type TrainingRow,
+  UPCOMING_K,
+} from "../../../src/build/derive/upcoming";
+import { Random } from "../../../src/market/random";
+import { tinyMarketDir } from "../../helpers/app";
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+const RECORD: MarketRecord = { sellRate: 0.75, estimateOffset: 0, houses: {}, locations: {} };
+const READING = { offset: 0, sd: 0.3 };
+
+/** A lot with a midpoint `mid` (USD, geometric: bounds mid/1.25 and mid·1.25). */
+function lot(mid: number, reserve = 1): LotRow {
+  return {
+    id: 1,
+    artwork_id: 1,
+    status: "upcoming",
+    sale_datetime: "2026-07-10T18:00:00Z",
+    hammer_usd: null,
+    premium_usd: null,
+    estimate_min_usd: mid / 1.25,
+    estimate_max_usd: mid * 1.25,
+    currency: "USD",
+    reserve_mark: reserve,
+    house_id: 1,
+    location_id: 1,
+  };
+}
+
+function context(over: Partial<LotContext> = {}): LotContext {
+  return { value: { mu: Math.log(10_000), sd: 0.3 }, momentum: 0, recentLots: 5, concluded: 10, sold: 8, workPassed: 0, workWithdrawn: 0, workSold: 0, ahead: 1, ...over };
+}
+
+/**
+ * Training rows drawn from a known rule: the value against the low estimate decides a reserved
+ * lot's sale (as a reserve at the low estimate does), a work bought in before sells less often,
+ * and a sold lot's log hammer is the value plus N(0, 0.2).
+ */
+function synthetic(n: number, seed: number): { rows: TrainingRow[]; chance: number[] } {
+  const rng = new Random(seed);
+  const rows: TrainingRow[] = [];
+  const chance: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const mu = Math.log(10_000) + rng.normal();
+    const mid = Math.exp(mu + 0.2 * rng.normal());
+    const reserve = rng.chance(0.8) ? 1 : 0;
+    const passed = rng.chance(0.2) ? 1 : 0;
+    const x = new Float64Array(UPCOMING_K);
+    const base = lotFeatures(x, lot(mid, reserve), context({ value: { mu, sd: 0.3 }, workPassed: passed }), RECORD, READING);
+    const z = (mu - Math.log(mid / 1.25)) / 0.3;
+    const p = reserve ? sigmoid(-0.5 + 1.5 * z - passed) : 0.95;
+    const sold = rng.chance(p) ? 1 : 0;
+    const logHammer = mu + 0.2 * rng.normal();
+    rows.push({ x, base, sold, logHammer: sold ? logHammer : Number.NaN, artist: i % 97 });
+    chance.push(p);
+  }
+  return { rows, chance };
+}
+
+describe("normalCdf", () => {
+  test("known values", () => {
+    expect(normalCdf(0)).toBeCloseTo(0.5, 7);
+    expect(normalCdf(1.2815515655446004)).toBeCloseTo(0.9, 6);
+    expect(normalCdf(-1.959963984540054)).toBeCloseTo(0.025, 6);
+  });
+});
+
+describe("fitLogistic", () => {
+  test("recovers known coefficients", () => {
+    const rng = new Random(11);
+    const rows: Float64Array[] = [];
+    const y: number[] = [];
+    for (let i = 0; i < 40_000; i++) {
+      const x = Float64Array.of(1, rng.normal(), rng.chance(0.3) ? 1 : 0);
+      rows.push(x);
+      y.push(rng.chance(sigmoid(0.5 + 1.2 * x[1]! - 0.8 * x[2]!)) ? 1 : 0);
+    }
+    const beta = fitLogistic(rows, y, 3, 0);
+    expect(beta[0]!).toBeCloseTo(0.5, 1);
+    expect(beta[1]!).toBeCloseTo(1.2, 1);
+    expect(beta[2]!).toBeCloseTo(-0.8, 1);
+  });
+});
+
+describe("Platt scaling", () => {
+  test("a calibrated score stays as it is", () => {
+    const rng = new Random(3);
+    const scores: number[] = [];
+    const y: number[] = [];
+    for (let i = 0; i < 40_000; i++) {
+      const p = 0.05 + 0.9 * rng.next();
+      scores.push(p);
+      y.push(rng.chance(p) ? 1 : 0);
+    }
+    const platt = plattScaling(scores, y);
+    expect(platt.a).toBeCloseTo(0, 1);
+    expect(platt.b).toBeCloseTo(1, 1);
+  });
+
+  test("maps over-confident scores back to the observed rates", () => {
+    // scores whose logit is twice the truth's, shifted by 0.5: the map halves it and takes the shift out
+    const rng = new Random(4);
+    const scores: number[] = [];
+    const y: number[] = [];
+    for (let i = 0; i < 40_000; i++) {
+      const p = 0.1 + 0.8 * rng.next();
+      scores.push(sigmoid(0.5 + 2 * logit(p)));
+      y.push(rng.chance(p) ? 1 : 0);
+    }
+    const platt = plattScaling(scores, y);
+    expect(platt.b).toBeCloseTo(0.5, 1);
+    expect(calibrated(platt, sigmoid(0.5 + 2 * logit(0.8)))).toBeCloseTo(0.8, 1);
+    expect(calibrated(platt, sigmoid(0.5 + 2 * logit(0.3)))).toBeCloseTo(0.3, 1);
+  });
+});
+
+describe("fitUpcoming", () => {
+  const { rows } = synthetic(12_000, 5);
+  const model = fitUpcoming(rows, RECORD)!;
+  const x = new Float64Array(UPCOMING_K);
+  const predict = (mid: number, c: LotContext, reserve = 1) => forecast(model, x, lotFeatures(x, lot(mid, reserve), c, RECORD, READING));
+
+  test("a work bought in before gets a lower probability, all else equal", () => {
+    const fresh = predict(9_000, context());
+    const reoffered = predict(9_000, context({ workPassed: 1 }));
+    expect(reoffered.probability).toBeLessThan(fresh.probability - 0.05);
+  });
+
+  test("a value further above the low estimate sells more often; no reserve sells nearly always", () => {
+    expect(predict(7_000, context()).probability).toBeGreaterThan(predict(12_000, context()).probability + 0.2);
+    expect(predict(20_000, context(), 0).probability).toBeGreaterThan(0.9);
+  });
+
+  test("probabilities match the rule's on fresh lots (within 3 points by decile)", () => {
+    const fresh = synthetic(20_000, 99);
+    const scored = fresh.rows.map((r, i) => ({ p: forecast(model, r.x, r.base).probability, chance: fresh.chance[i]! })).sort((a, b) => a.p - b.p);
+    for (let d = 0; d < 10; d++) {
+      const group = scored.slice(d * 2000, (d + 1) * 2000);
+      const predicted = group.reduce((s, g) => s + g.p, 0) / group.length;
+      const rule = group.reduce((s, g) => s + g.chance, 0) / group.length;
+      expect(Math.abs(predicted - rule)).toBeLessThan(0.03);
+    }
+  });
+
+  test("the hammer's band covers 80 % of fresh sold lots and its median splits them", () => {
+    const fresh = synthetic(20_000, 123).rows.filter((r) => r.sold);
+    let inside = 0;
+    let above = 0;
+    for (const r of fresh) {
+      const f = forecast(model, r.x, r.base);
+      expect(f.low!).toBeLessThan(f.hammer!);
+      expect(f.hammer!).toBeLessThan(f.high!);
+      if (r.logHammer >= Math.log(f.low!) && r.logHammer <= Math.log(f.high!)) inside++;
+      if (r.logHammer > Math.log(f.hammer!)) above++;
+    }
+    expect(Math.abs(inside / fresh.length - 0.8)).toBeLessThan(0.02);
+    expect(Math.abs(above / fresh.length - 0.5)).toBeLessThan(0.02);
+  });
+
+  test("too few rows: no model", () => {
+    expect(fitUpcoming(rows.slice(0, 100), RECORD)).toBeNull();
+  });
+});
+
+describe("OutcomeHistory", () => {
+  test("a house's record before a month, shrunk towards the market's", () => {
+    const h = new OutcomeHistory(10);
+    // house 1: 10 lots in month 2, 5 sold at twice their midpoint; house 2: 90 lots in month 3, all sold at their midpoint
+    for (let i = 0; i < 10; i++) h.add(1, 7, 2, i < 5, i < 5 ? Math.log(2) : null);
+    for (let i = 0; i < 90; i++) h.add(2, 8, 3, true, 0);
+    h.add(1, 7, 6, false, null);
+    const early = h.recordBefore(3);
+    expect(early.sellRate).toBeCloseTo(0.5, 12);
+    expect(early.houses[2]).toEqual([0, 0]);
+    const r = h.recordBefore(4);
+    expect(r.sellRate).toBeCloseTo(95 / 100, 12);
+    const offset = (5 * Math.log(2)) / 95;
+    expect(r.estimateOffset).toBeCloseTo(offset, 12);
+    expect(r.houses[1]![0]).toBeCloseTo(logit((5 + HOUSE_PRIOR * 0.95) / (10 + HOUSE_PRIOR)) - logit(0.95), 12);
+    expect(r.houses[1]![1]).toBeCloseTo((5 * Math.log(2) + HOUSE_PRIOR * offset) / (5 + HOUSE_PRIOR) - offset, 12);
+    expect(r.locations[8]![0]).toBeCloseTo(logit((90 + HOUSE_PRIOR * 0.95) / (90 + HOUSE_PRIOR)) - logit(0.95), 12);
+  });
+});
+
+describe("the tiny market's upcoming lots", () => {
+  test("upcoming lots carry a probability in (0, 1) and an ordered band; every other status null", async () => {
+    const db = new Database(join(await tinyMarketDir(), "market.db"), { readonly: true });
+    try {
+      const upcoming = db
+        .query<{ p: number | null; h: number | null; lo: number | null; hi: number | null; mid: number | null }, []>(
+          `SELECT sale_probability AS p, expected_hammer_usd AS h, expected_hammer_usd_low AS lo, expected_hammer_usd_high AS hi,
+                  sqrt(estimate_min_usd_cents * estimate_max_usd_cents) / 100.0 AS mid FROM lots WHERE status = 'upcoming'`,
+        )
+        .all();
+      expect(upcoming.length).toBeGreaterThan(20);
+      for (const u of upcoming) {
+        expect(u.p).not.toBeNull();
+        expect(u.p!).toBeGreaterThan(0);
+        expect(u.p!).toBeLessThan(1);
+        expect(u.lo!).toBeLessThan(u.h!);
+        expect(u.h!).toBeLessThan(u.hi!);
+        // the expected hammer is near the house's estimate (within a factor of 3)
+        if (u.mid !== null) expect(Math.abs(Math.log(u.h! / u.mid))).toBeLessThan(Math.log(3));
+      }
+      const others = db
+        .query<{ n: number }, []>(
+          `SELECT count(*) AS n FROM lots WHERE status <> 'upcoming' AND (sale_probability IS NOT NULL OR expected_hammer_usd IS NOT NULL
+             OR expected_hammer_usd_low IS NOT NULL OR expected_hammer_usd_high IS NOT NULL)`,
+        )
+        .get()!;
+      expect(others.n).toBe(0);
+      // the read index serves a range on the probability
+      const plan = db.query<{ detail: string }, []>("EXPLAIN QUERY PLAN SELECT id FROM lots WHERE sale_probability >= 0.8 ORDER BY sale_probability DESC").all();
+      expect(plan.map((r) => r.detail).join(" ")).toContain("lots_sale_probability");
+    } finally {
+      db.close();
+    }
+  });
+});
