@@ -29,6 +29,7 @@ interface Raw {
   artist_id: number;
   artwork_id: number;
   status: string;
+  sale_probability: number | null;
 }
 let all: Raw[];
 
@@ -38,7 +39,7 @@ beforeAll(async () => {
   all = db
     .query(
       `SELECT id, sale_id, lot_seq, strftime('%Y-%m-%dT%H:%M:%SZ', sale_datetime, 'unixepoch') AS sale_datetime, creation_year, estimate_min_usd_cents / 100.0 AS estimate_min_usd, estimate_max_usd_cents / 100.0 AS estimate_max_usd,
-         hammer_usd_cents / 100.0 AS hammer_usd, premium_usd_cents / 100.0 AS premium_usd, artist_id, artwork_id, status FROM lots`,
+         hammer_usd_cents / 100.0 AS hammer_usd, premium_usd_cents / 100.0 AS premium_usd, artist_id, artwork_id, status, sale_probability FROM lots`,
     )
     .all() as Raw[];
 });
@@ -165,6 +166,7 @@ describe("sorts", () => {
     CREATION_YEAR: [(r) => r.creation_year],
     HAMMER_PRICE_ESTIMATE_MIN: [(r) => r.estimate_min_usd],
     HAMMER_PRICE_ESTIMATE_MAX: [(r) => r.estimate_max_usd],
+    SALE_PROBABILITY: [(r) => r.sale_probability],
   };
   /** NULLs last in both directions; id tiebreak in the sort's direction. */
   const comparator = (keys: Key[], dir: 1 | -1) => (a: Raw, b: Raw) => {
@@ -314,16 +316,19 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
 
   test("each range reads the column's plain index in order: no temp B-tree unfiltered, the NULL range only when a NULL can match", () => {
     for (const [sort, x] of Object.entries(NULLS_LAST_ASC)) {
-      const index = { creation_year: "lots_creation_year", estimate_min_usd_cents: "lots_estimate_min_usd", estimate_max_usd_cents: "lots_estimate_max_usd" }[x]!;
+      const index = {
+        creation_year: "lots_creation_year",
+        estimate_min_usd_cents: "lots_estimate_min_usd",
+        estimate_max_usd_cents: "lots_estimate_max_usd",
+        sale_probability: "lots_sale_probability",
+      }[x]!;
       const list = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&limit=20`)));
       const plans = [list.sql, list.nulls!.rows.sql].map((sql) =>
         (ndb.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql === list.sql ? list.params : [...list.nulls!.rows.params, 21, 0])) as { detail: string }[]).map((r) => r.detail),
       );
       expect({ sort, plans }).toEqual({ sort, plans: [[`SEARCH lots USING COVERING INDEX ${index} (${x}>?)`], [`SEARCH lots USING COVERING INDEX ${index} (${x}=?)`]] });
-      const ranged = lotListSql(
-        ndb,
-        parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&${x === "creation_year" ? "creation_year__gte=1900" : "hammer_price_estimate_max_usd__gte=1000"}`)),
-      );
+      const filter = { creation_year: "creation_year__gte=1900", sale_probability: "sale_probability__gte=0.5" }[x] ?? "hammer_price_estimate_max_usd__gte=1000";
+      const ranged = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&${filter}`)));
       expect(ranged.nulls === undefined).toBe(x !== "estimate_min_usd_cents");
     }
   });
@@ -814,6 +819,8 @@ describe("query plans", () => {
     "creation_year__lte=1800",
     "is_top=true",
     "is_top=false",
+    "sale_probability__gte=0.5",
+    "sale_probability__lte=0.2",
     "search=signed",
   ];
 

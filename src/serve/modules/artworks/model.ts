@@ -156,6 +156,10 @@ const ChartPoint = t.Object(
     value: t.Number(),
     value_low: t.Optional(t.Number({ description: "low end of the central 80 % band (estimate series)" })),
     value_high: t.Optional(t.Number({ description: "high end of the central 80 % band (estimate series)" })),
+    sale_probability: t.Optional(
+      t.Number({ minimum: 0, maximum: 1, description: "upcoming_lot series: the lot's chance of selling (0..1); its value is the expected hammer if sold" }),
+    ),
+    lot_id: t.Optional(t.Integer({ description: "upcoming_lot series: the lot (GET /v1/lots/{lot_id})" })),
   },
   { $id: "ArtworkChartPoint" },
 );
@@ -167,7 +171,7 @@ export const ArtworkChartResponse = t.Object(
     currency: t.String({ description: "currency code of the values: USD, or preferred_currency" }),
     series: t.Array(
       t.Object({
-        id: t.String({ description: "hammer_prices or estimate" }),
+        id: t.String({ description: "hammer_prices, estimate, or upcoming_lot (present when the work has an upcoming lot with a forecast)" }),
         label: t.String(),
         data: t.Array(ChartPoint),
       }),
@@ -175,7 +179,8 @@ export const ArtworkChartResponse = t.Object(
   },
   {
     $id: "ArtworkChartResponse",
-    description: "The spec's ChartResponse for an artwork: hammer prices of its sold lots, and a forward 12-month confidence band around the current estimate",
+    description:
+      "The spec's ChartResponse for an artwork: hammer prices of its sold lots, a forward 12-month confidence band around the current estimate, and the upcoming lot's expected hammer with its band and chance of selling",
   },
 );
 

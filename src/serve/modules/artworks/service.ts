@@ -418,6 +418,21 @@ export function artworkChart(deps: AppDeps, id: number, preferred?: string) {
           if (value === null || low === null || high === null) return [];
           return [{ time: p.time, value: round2(value), value_low: round2(low), value_high: round2(high) }];
         });
+  // the work's upcoming lot (the next one, when several): its expected hammer with its band, and its chance to sell
+  const upcoming = deps.market
+    .query<{ id: number; sale_datetime: number; p: number; mid: number; low: number | null; high: number | null }, [number]>(
+      `SELECT id, sale_datetime, sale_probability AS p, expected_hammer_usd AS mid, expected_hammer_usd_low AS low, expected_hammer_usd_high AS high FROM lots
+       WHERE artwork_id = ? AND status = 'upcoming' AND sale_probability IS NOT NULL AND expected_hammer_usd IS NOT NULL ORDER BY sale_datetime, id LIMIT 1`,
+    )
+    .all(id)
+    .flatMap((l) => {
+      const day = isoOfSeconds(l.sale_datetime).slice(0, 10);
+      const value = convert(l.mid, deps.asOf);
+      const low = convert(l.low ?? l.mid, deps.asOf);
+      const high = convert(l.high ?? l.mid, deps.asOf);
+      if (value === null || low === null || high === null) return [];
+      return [{ time: day, value: round2(value), value_low: round2(low), value_high: round2(high), sale_probability: l.p, lot_id: l.id }];
+    });
   return {
     resolution: "monthly" as const,
     unit: code,
@@ -425,6 +440,7 @@ export function artworkChart(deps: AppDeps, id: number, preferred?: string) {
     series: [
       { id: "hammer_prices", label: "Hammer prices", data: hammers },
       { id: "estimate", label: "Estimate, 80 % band", data: band },
+      ...(upcoming.length ? [{ id: "upcoming_lot", label: "Upcoming lot: expected hammer if sold, 80 % band", data: upcoming }] : []),
     ],
   };
 }

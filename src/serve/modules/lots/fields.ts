@@ -34,6 +34,9 @@ export const LOT_SORT_KEYS = {
   HAMMER_PRICE_ESTIMATE_MIN_DESC: sortKeys("DESC", ["estimate_min_usd_cents", true], "id"),
   HAMMER_PRICE_ESTIMATE_MAX_ASC: sortKeys("ASC", ["estimate_max_usd_cents", true], "id"),
   HAMMER_PRICE_ESTIMATE_MAX_DESC: sortKeys("DESC", ["estimate_max_usd_cents", true], "id"),
+  // upcoming lots' chance of selling; every other lot has none (its NULL sorts last)
+  SALE_PROBABILITY_ASC: sortKeys("ASC", ["sale_probability", true], "id"),
+  SALE_PROBABILITY_DESC: sortKeys("DESC", ["sale_probability", true], "id"),
 } satisfies Readonly<Record<string, SortKeys>>;
 
 /** Sort values → ORDER BY (e.g. CREATION_YEAR_ASC: `(creation_year IS NULL) ASC, creation_year ASC, id ASC`). */
@@ -49,6 +52,7 @@ export const NULLS_LAST_ASC: Readonly<Record<string, string>> = {
   CREATION_YEAR_ASC: "creation_year",
   HAMMER_PRICE_ESTIMATE_MIN_ASC: "estimate_min_usd_cents",
   HAMMER_PRICE_ESTIMATE_MAX_ASC: "estimate_max_usd_cents",
+  SALE_PROBABILITY_ASC: "sale_probability",
 };
 
 export const LOT_LIST: ListSpec = {
@@ -79,6 +83,12 @@ export const LOT_LIST: ListSpec = {
     artwork_uid: { column: "artwork_id", type: T.str(200), suffixes: [""], description: "the artwork's uid" },
     creation_year: { column: "creation_year", type: T.int(), suffixes: ["__gte", "__lte"] },
     is_top: { column: "is_top", type: T.bool(), suffixes: [""] },
+    sale_probability: {
+      column: "sale_probability",
+      type: T.num(0, 1),
+      suffixes: ["__gte", "__lte"],
+      description: "an upcoming lot's chance of selling (0..1, docs/derivation.md); lots of other statuses never match",
+    },
   },
   params: {
     search: {

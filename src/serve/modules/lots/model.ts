@@ -126,11 +126,25 @@ const publicLotFields = {
   image: t.Union([ImageSchema, t.Null()], { description: "the artwork's image; blurred previews for callers without a key; null without image" }),
 };
 
+/** The forecast of an upcoming lot (full schema; null on every other status). */
+export const forecastFields = {
+  sale_probability: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], {
+    description:
+      "upcoming lots: the chance that the lot sells rather than being bought in or withdrawn (0..1), from what is known before the sale (docs/derivation.md); null on other statuses (addition to the spec)",
+  }),
+  expected_hammer_usd: t.Union([t.Number(), t.Null()], {
+    description: "upcoming lots: the expected hammer if the lot sells, in US dollars (USD); null on other statuses (addition to the spec)",
+  }),
+  expected_hammer_usd_low: t.Union([t.Number(), t.Null()], { description: "the low end of expected_hammer_usd's 80 % band, USD; null on other statuses" }),
+  expected_hammer_usd_high: t.Union([t.Number(), t.Null()], { description: "the high end of expected_hammer_usd's 80 % band, USD; null on other statuses" }),
+};
+
 export const LotSchema = t.Object(
   {
     ...publicLotFields,
     price: PriceSchema,
     is_followed: t.Boolean({ description: "whether the caller follows this lot" }),
+    ...forecastFields,
   },
   { $id: "LotSchema" },
 );

@@ -155,6 +155,8 @@ const SORT_INDEXES: Readonly<Record<string, string>> = {
   HAMMER_PRICE_ESTIMATE_MIN_DESC: "lots_estimate_min_usd",
   HAMMER_PRICE_ESTIMATE_MAX_ASC: "lots_estimate_max_usd",
   HAMMER_PRICE_ESTIMATE_MAX_DESC: "lots_estimate_max_usd",
+  SALE_PROBABILITY_ASC: "lots_sale_probability",
+  SALE_PROBABILITY_DESC: "lots_sale_probability",
 };
 
 /** The equality filters' own indexes (each ends in sale_datetime), by column. */
@@ -387,13 +389,18 @@ interface LotRow extends PriceRow {
   sale_name: string | null;
   sale_location: string | null;
   sale_start: string | null;
+  sale_probability: number | null;
+  expected_hammer_usd: number | null;
+  expected_hammer_usd_low: number | null;
+  expected_hammer_usd_high: number | null;
 }
 
 const DETAIL_SQL = `
   SELECT l.id, l.lot_num, l.status, l.house_id, h.name AS house_name, l.sale_id, l.is_top, l.reserve_mark, l.third_party_mark,
     l.currency, l.hammer, l.estimate_min, l.estimate_max, l.premium, ${PRICE_USD_COLUMNS}, ${isoOfSecondsSql("l.sale_datetime")} AS sale_datetime, coalesce(n.text, '') AS notes, l.artwork_id, w.title AS artwork_name,
     coalesce(w.creation_year, l.creation_year) AS creation_year, w.image_id, l.artist_id, a.uid AS artist_uid,
-    a.name AS artist_name, s.name AS sale_name, s.location AS sale_location, s.start_datetime AS sale_start
+    a.name AS artist_name, s.name AS sale_name, s.location AS sale_location, s.start_datetime AS sale_start,
+    l.sale_probability, l.expected_hammer_usd, l.expected_hammer_usd_low, l.expected_hammer_usd_high
   FROM lots l
   LEFT JOIN auction_houses h ON h.id = l.house_id
   LEFT JOIN lot_notes n ON n.id = l.notes_id
@@ -431,6 +438,12 @@ function lotObject(r: LotRow, deps: AppDeps, view: CallerView, followed: Set<num
   if (view.schema === "full") {
     lot.price = priceObject(r, deps.fx, view.preferred);
     lot.is_followed = followed.has(r.id);
+    // the forecast is for lots still to be sold: a market derived before a lot's sale keeps none after it
+    const upcoming = r.status === "upcoming";
+    lot.sale_probability = upcoming ? r.sale_probability : null;
+    lot.expected_hammer_usd = upcoming ? r.expected_hammer_usd : null;
+    lot.expected_hammer_usd_low = upcoming ? r.expected_hammer_usd_low : null;
+    lot.expected_hammer_usd_high = upcoming ? r.expected_hammer_usd_high : null;
   }
   return lot;
 }
