@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { artworkUid } from "../../src/db/artwork-uid";
 import { LOT_LIST, LOT_SORTS, NULLS_LAST_ASC } from "../../src/serve/modules/lots/fields";
-import { ftsQuery, lotListIds, lotListSql, PLANNER } from "../../src/serve/modules/lots/service";
+import { ftsQuery, HEAD_WALK, lotListIds, lotListSql, PLANNER, SEARCH_PLAN } from "../../src/serve/modules/lots/service";
 import { parseList } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 
@@ -390,10 +390,16 @@ describe("search", () => {
     }
   });
 
-  for (const searchRows of [PLANNER.searchRows, 1]) {
-    test(`every word must occur; case is ignored; the result equals a direct scan (search threshold ${searchRows})`, async () => {
+  for (const [searchRows, listRows] of [
+    [PLANNER.searchRows, SEARCH_PLAN.listRows],
+    [1, SEARCH_PLAN.listRows],
+    [1, 1],
+  ]) {
+    test(`every word must occur; case is ignored; the result equals a direct scan (search thresholds ${searchRows}, ${listRows})`, async () => {
       const saved = PLANNER.searchRows;
-      PLANNER.searchRows = searchRows;
+      const savedList = SEARCH_PLAN.listRows;
+      PLANNER.searchRows = searchRows!;
+      SEARCH_PLAN.listRows = listRows!;
       try {
         const lot = pick();
         const last = lot.name.split(" ").at(-1)!;
@@ -415,6 +421,7 @@ describe("search", () => {
         }
       } finally {
         PLANNER.searchRows = saved;
+        SEARCH_PLAN.listRows = savedList;
       }
     });
   }
@@ -924,7 +931,9 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
     const small = db.query("SELECT house_id AS v, count(*) AS n FROM lots GROUP BY house_id HAVING n < ? ORDER BY n DESC LIMIT 1").get(bound) as { v: number; n: number };
     for (const sort of SORTS) {
       expect({ sort, from: sqlOf(`status=sold&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
-      expect({ sort, from: sqlOf(`auction_house_id=${small.v}&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: "SELECT id FROM lots" });
+      // the NUMBER sorts read a house's sales in order (saleScope); the others leave it to SQLite
+      const byHouse = sort.startsWith("NUMBER") ? " INDEXED BY lots_sale" : "";
+      expect({ sort, from: sqlOf(`auction_house_id=${small.v}&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${byHouse}` });
       // an artist, an artwork or a sale is a small set of its own: SQLite's plan
       expect(sqlOf(`status=sold&artist_id=5&sort=${sort}&limit=20`)).not.toContain("INDEXED");
     }
@@ -936,15 +945,17 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
       .query("SELECT l.location_id AS id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1")
       .get() as { id: number; name: string };
     const qs = (sort: string) => `sale_location=${encodeURIComponent(location.name)}&sort=${sort}&limit=20`;
+    // the NUMBER sorts with a location read its sales in order (saleScope), never this way
+    const walked = SORTS.filter((sort) => !sort.startsWith("NUMBER"));
     try {
       Object.assign(PLANNER, { walkSlack: 0 });
-      for (const sort of SORTS) expect(sqlOf(qs(sort))).toContain("INDEXED BY lots_location_date");
+      for (const sort of walked) expect(sqlOf(qs(sort))).toContain("INDEXED BY lots_location_date");
       // more rows than PLANNER.sortRows: the walk goes on
       const n = (db.query("SELECT count(*) AS n FROM lots WHERE location_id = ?").get(location.id) as { n: number }).n;
       Object.assign(PLANNER, { walkSlack: 0, sortRows: n - 1 });
-      for (const sort of SORTS) expect({ sort, from: sqlOf(qs(sort)).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
+      for (const sort of walked) expect({ sort, from: sqlOf(qs(sort)).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
       Object.assign(PLANNER, { walkSlack: 0, sortRows: n });
-      for (const sort of SORTS) expect(sqlOf(qs(sort))).toContain("INDEXED BY lots_location_date");
+      for (const sort of walked) expect(sqlOf(qs(sort))).toContain("INDEXED BY lots_location_date");
       // sold has no index of its own (most lots): always the sort's index
       for (const sort of SORTS)
         expect({ sort, from: sqlOf(`status=sold&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
@@ -988,4 +999,196 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
       }
     });
   }
+});
+
+describe("plans for filters that sit late in a sort's order", () => {
+  const listOf = (qs: string) => lotListSql(db, parseList(LOT_LIST, new URLSearchParams(qs)));
+  const planOf = (qs: string) => {
+    const list = listOf(qs);
+    const statements = [{ sql: list.sql, params: list.params }, ...(list.nulls ? [{ sql: list.nulls.rows.sql, params: [...list.nulls.rows.params, 21, 0] }] : [])];
+    return statements.flatMap(({ sql, params }) => (db.query(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail));
+  };
+  const reference = (cond: string, sort: string) => (db.query(`SELECT id FROM lots WHERE ${cond} ORDER BY ${LOT_SORTS[sort]}`).all() as { id: number }[]).map((r) => r.id);
+  const expectPages = (qs: string, cond: string, sort: string) => {
+    const expected = reference(cond, sort);
+    for (const offset of [0, 7, 300]) {
+      const got = lotListIds(db, parseList(LOT_LIST, new URLSearchParams(`${qs}&sort=${sort}&limit=20&offset=${offset}`)));
+      expect({ qs, sort, offset, got }).toEqual({ qs, sort, offset, got: expected.slice(offset, offset + 21) });
+    }
+  };
+
+  test("a house or a location with a NUMBER sort reads its sales' lots from lots_sale in order, no sort", () => {
+    const house = one<{ v: number }>("SELECT house_id AS v FROM lots GROUP BY house_id ORDER BY count(*) DESC LIMIT 1").v;
+    const houses = column("SELECT house_id AS id FROM lots GROUP BY house_id ORDER BY count(*) DESC LIMIT 2");
+    const location = one<{ id: number; name: string }>(
+      "SELECT l.location_id AS id, a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1",
+    );
+    const cases: [string, string][] = [
+      [`auction_house_id=${house}`, `house_id = ${house}`],
+      [`auction_house_id__in=${houses.join(",")}`, `house_id IN (${houses.join(", ")})`],
+      [`sale_location=${encodeURIComponent(location.name)}`, `location_id = ${location.id}`],
+      [`sale_location=${encodeURIComponent(location.name)}&status=sold`, `location_id = ${location.id} AND status = 'sold'`],
+    ];
+    for (const [qs, cond] of cases) {
+      for (const sort of ["NUMBER_ASC", "NUMBER_DESC"]) {
+        const sql = listOf(`${qs}&sort=${sort}&limit=20`).sql;
+        expect({ qs, sort, from: sql.split(" WHERE ")[0], sales: sql.includes("sale_id IN (SELECT id FROM sales WHERE ") }).toEqual({
+          qs,
+          sort,
+          from: "SELECT id FROM lots INDEXED BY lots_sale",
+          sales: true,
+        });
+        const details = planOf(`${qs}&sort=${sort}&limit=20`);
+        expect({ qs, sort, temp: details.filter((d) => d.includes("TEMP B-TREE")), lookup: details.some((d) => d.includes("INDEX lots_sale (sale_id=?)")) }).toEqual({
+          qs,
+          sort,
+          temp: [],
+          lookup: true,
+        });
+        expectPages(qs, cond, sort);
+      }
+    }
+    // a sale, an artist or an artwork is a small set of its own: not this plan
+    expect(listOf(`auction_house_id=${house}&artist_id=5&sort=NUMBER_ASC`).sql).not.toContain("FROM sales");
+  });
+
+  test("a status or is_top: the head of the sort's order without a matching lot is skipped by a range, the same pages", () => {
+    const soldMax = one<{ v: number }>("SELECT max(sale_id) AS v FROM lots WHERE status = 'sold'").v;
+    const sold = listOf("status=sold&sort=NUMBER_DESC&limit=20");
+    expect(sold.sql).toContain("sale_id <= ?");
+    expect(sold.params).toContain(soldMax);
+    const top = listOf("is_top=false&sort=HAMMER_PRICE_ESTIMATE_MIN_DESC&limit=20");
+    expect(top.sql).toContain("(estimate_min_usd_cents <= ? OR estimate_min_usd_cents IS NULL)");
+    const firstNotTop = one<{ v: number }>("SELECT max(estimate_min_usd_cents) AS v FROM lots WHERE is_top = 0").v;
+    expect(top.params).toContain(firstNotTop);
+    const HEAD_SORTS = [
+      "RAW_LOT_ID_ASC",
+      "RAW_LOT_ID_DESC",
+      "NUMBER_ASC",
+      "NUMBER_DESC",
+      "CREATION_YEAR_ASC",
+      "CREATION_YEAR_DESC",
+      "HAMMER_PRICE_ESTIMATE_MIN_ASC",
+      "HAMMER_PRICE_ESTIMATE_MIN_DESC",
+      "HAMMER_PRICE_ESTIMATE_MAX_DESC",
+    ];
+    const cases: [string, string][] = [
+      ["status=sold", "status = 'sold'"],
+      ["status=passed", "status = 'passed'"],
+      ["status=withdrawn", "status = 'withdrawn'"],
+      ["is_top=false", "is_top = 0"],
+      ["status=passed&is_top=false", "status = 'passed' AND is_top = 0"],
+    ];
+    for (const sort of HEAD_SORTS) for (const [qs, cond] of cases) expectPages(qs, cond, sort);
+    // a status no lot has: a range of none
+    const none = (["unknown", "withdrawn", "upcoming", "passed"] as const).find((s) => one<{ n: number }>("SELECT count(*) AS n FROM lots WHERE status = ?", s).n === 0);
+    if (none) {
+      expect(listOf(`status=${none}&sort=NUMBER_DESC&limit=20`).sql).toContain(" AND 0 ");
+      expect(lotListIds(db, parseList(LOT_LIST, new URLSearchParams(`status=${none}&sort=NUMBER_DESC`)))).toEqual([]);
+    }
+  });
+
+  test("a head the walk does not cross: a rare status's first lot from its own index; a status of most lots: no range", () => {
+    // a connection of its own: the heads are kept per connection
+    const fresh = new Database(db.filename, { readonly: true });
+    const saved = { ...HEAD_WALK };
+    try {
+      Object.assign(HEAD_WALK, { rare: 0, dense: 0 });
+      const of = (qs: string) => lotListSql(fresh, parseList(LOT_LIST, new URLSearchParams(qs)));
+      const withdrawn = of("status=withdrawn&sort=NUMBER_DESC&limit=20");
+      expect(withdrawn.sql).toContain("sale_id <= ?");
+      expect(withdrawn.params).toContain(one<{ v: number }>("SELECT max(sale_id) AS v FROM lots WHERE status = 'withdrawn'").v);
+      const upcoming = of("status=upcoming&sort=CREATION_YEAR_ASC&limit=20");
+      expect(upcoming.sql).toContain("(creation_year >= ? OR creation_year IS NULL)");
+      expect(upcoming.params).toContain(one<{ v: number }>("SELECT min(creation_year) AS v FROM lots WHERE status = 'upcoming'").v);
+      expect(of("status=sold&sort=NUMBER_DESC&limit=20").sql).not.toContain("sale_id <=");
+      for (const [qs, cond] of [
+        ["status=withdrawn", "status = 'withdrawn'"],
+        ["status=upcoming", "status = 'upcoming'"],
+        ["status=sold", "status = 'sold'"],
+      ]) {
+        for (const sort of ["NUMBER_DESC", "CREATION_YEAR_ASC", "RAW_LOT_ID_ASC"]) {
+          const expected = reference(cond!, sort);
+          const got = lotListIds(fresh, parseList(LOT_LIST, new URLSearchParams(`${qs}&sort=${sort}&limit=20&offset=7`)));
+          expect({ qs, sort, got }).toEqual({ qs, sort, got: expected.slice(7, 28) });
+        }
+      }
+    } finally {
+      Object.assign(HEAD_WALK, saved);
+      fresh.close();
+    }
+  });
+
+  test("top lots and upcoming lots by estimate, top lots by number: their own partial index, read in order (both ranges of an ASC sort), the same pages", () => {
+    const cases: [string, string, string][] = [
+      ["is_top=true", "is_top = 1", "lots_top_estimate"],
+      ["status=upcoming", "status = 'upcoming'", "lots_upcoming_estimate"],
+    ];
+    // an ASC sort's plan is both its ranges (the NULLs' too), each on the partial index
+    for (const [qs, cond, prefix] of cases) {
+      for (const sort of ["HAMMER_PRICE_ESTIMATE_MIN_ASC", "HAMMER_PRICE_ESTIMATE_MIN_DESC", "HAMMER_PRICE_ESTIMATE_MAX_ASC", "HAMMER_PRICE_ESTIMATE_MAX_DESC"]) {
+        const index = `${prefix}_${sort.includes("MIN") ? "min" : "max"}`;
+        expect(listOf(`${qs}&sort=${sort}&limit=20`).sql.split(" WHERE ")[0]).toBe(`SELECT id FROM lots INDEXED BY ${index}`);
+        const details = planOf(`${qs}&sort=${sort}&limit=20`);
+        expect({ qs, sort, temp: details.filter((d) => d.includes("TEMP B-TREE")), every: details.every((d) => d.includes(index)) }).toEqual({ qs, sort, temp: [], every: true });
+        expectPages(qs, cond, sort);
+      }
+    }
+    // the top lots by number: lots_top_sale
+    for (const sort of ["NUMBER_ASC", "NUMBER_DESC"]) {
+      expect(listOf(`is_top=true&sort=${sort}&limit=20`).sql.split(" WHERE ")[0]).toBe("SELECT id FROM lots INDEXED BY lots_top_sale");
+      expect(planOf(`is_top=true&sort=${sort}&limit=20`).filter((d) => d.includes("TEMP B-TREE"))).toEqual([]);
+      expectPages("is_top=true", "is_top = 1", sort);
+    }
+  });
+
+  test("a walk the plan's probe already read is the page: the same ids as the list's statement", () => {
+    const location = one<{ name: string }>("SELECT a.name FROM lots l JOIN auction_locations a ON a.id = l.location_id GROUP BY l.location_id ORDER BY count(*) DESC LIMIT 1");
+    let walked = 0;
+    for (const sort of ["RAW_LOT_ID_DESC", "CREATION_YEAR_ASC", "CREATION_YEAR_DESC", "HAMMER_PRICE_ESTIMATE_MIN_DESC", "HAMMER_PRICE_ESTIMATE_MAX_ASC"]) {
+      for (const qs of [`sale_location=${encodeURIComponent(location.name)}`, "status=withdrawn", "is_top=true"]) {
+        for (const offset of [0, 7, 30]) {
+          const list = listOf(`${qs}&sort=${sort}&limit=20&offset=${offset}`);
+          if (!list.walked) continue;
+          walked++;
+          const ran = (db.query(list.sql).all(...list.params) as { id: number }[]).map((r) => r.id);
+          expect({ qs, sort, offset, ids: list.walked }).toEqual({ qs, sort, offset, ids: ran });
+          expect(list.walked.length).toBe(21);
+        }
+      }
+    }
+    expect(walked).toBeGreaterThan(0);
+  });
+
+  test("a common search with an indexed sort: its matches as a list, checked while the sort's index is walked; more common: a check per row", () => {
+    const saved = { ...PLANNER };
+    const savedList = SEARCH_PLAN.listRows;
+    try {
+      Object.assign(PLANNER, { searchRows: 1 });
+      for (const sort of ["CREATION_YEAR_ASC", "HAMMER_PRICE_ESTIMATE_MAX_ASC", "NUMBER_DESC"]) {
+        const sql = listOf(`search=signed&sort=${sort}&limit=20`).sql;
+        expect({ sort, list: sql.includes("id IN (SELECT rowid FROM lots_fts"), from: sql.split(" WHERE ")[0] }).toEqual({
+          sort,
+          list: true,
+          from: `SELECT id FROM lots INDEXED BY ${sort.startsWith("NUMBER") ? "lots_sale" : sort.startsWith("CREATION") ? "lots_creation_year" : "lots_estimate_max_usd"}`,
+        });
+        expect(planOf(`search=signed&sort=${sort}&limit=20`).filter((d) => d.includes("TEMP B-TREE"))).toEqual([]);
+      }
+      // RAW_LOT_ID: the table in rowid order
+      expect(listOf("search=signed&sort=RAW_LOT_ID_DESC&limit=20").sql).toContain("FROM lots NOT INDEXED");
+      // a sort without its own index here, or a driving filter: not named
+      expect(listOf("search=signed&sort=SALE_DATE_DESC&limit=20").sql).not.toContain("INDEXED");
+      expect(listOf("search=signed&artist_id=5&sort=CREATION_YEAR_ASC&limit=20").sql).not.toContain("INDEXED");
+      expect(listOf("search=signed&auction_house_id=3&sort=CREATION_YEAR_ASC&limit=20").sql).not.toContain("INDEXED");
+      // a status of most lots leaves the walk
+      expect(listOf("search=signed&status=sold&sort=CREATION_YEAR_ASC&limit=20").sql).toContain("INDEXED BY lots_creation_year");
+      SEARCH_PLAN.listRows = 1;
+      const sql = listOf("search=signed&sort=CREATION_YEAR_ASC&limit=20").sql;
+      expect(sql).toContain("EXISTS (SELECT 1 FROM lots_fts");
+      expect(sql).not.toContain("INDEXED");
+    } finally {
+      Object.assign(PLANNER, saved);
+      SEARCH_PLAN.listRows = savedList;
+    }
+  });
 });

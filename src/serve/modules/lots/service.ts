@@ -87,18 +87,32 @@ function searchWords(text: string): string[] {
 export const PLANNER = { rangeRows: 20_000, searchRows: 50_000, walkSlack: 4, sortRows: 1_000_000 } satisfies PlanThresholds;
 
 /**
+ * The middle tier of a search's plans: a search matching at least PLANNER.searchRows lots and fewer
+ * than this, with a sort that has an index of its own (SORT_INDEXES), walks that index and checks
+ * each row against its matches read once into a list (about 0.2 µs an entry: 30 ms at the bound),
+ * where a per-row check of lots_fts costs about 25 µs a row walked (need × lots / matches of them:
+ * 25 ms at the bound at large, more below it).
+ */
+export const SEARCH_PLAN = { listRows: 150_000 };
+
+/**
  * The search condition over `lots`: the FTS table when built, else (an older snapshot) LIKE per
  * word. A rare search is an id list (then sorted); a common one a per-row check, so that the
- * sort's index is walked and stops at the page.
+ * sort's index is walked and stops at the page; between the two (SEARCH_PLAN), with a sort that
+ * has an index of its own, an id list checked while that index is walked (`walk`: the index to
+ * name, "" for the table in rowid order).
  */
-function searchCondition(db: Database, text: string): SqlFragment | null {
+function searchCondition(db: Database, text: string, sort: string | null | undefined): (SqlFragment & { walk?: string }) | null {
   if (snapshotOf(db).hasFts("lots_fts")) {
     const q = ftsQuery(text);
     if (!q) return null;
-    const n = db.query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ? LIMIT ?)").get(q, PLANNER.searchRows)!.n;
-    return n < PLANNER.searchRows
-      ? { sql: "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?)", params: [q] }
-      : { sql: "EXISTS (SELECT 1 FROM lots_fts WHERE lots_fts MATCH ? AND rowid = lots.id)", params: [q] };
+    const index = sort ? SORT_INDEXES[sort] : undefined;
+    const walkable = index !== undefined && (index === "" || snapshotOf(db).hasIndex(index));
+    const cap = walkable ? Math.max(PLANNER.searchRows, SEARCH_PLAN.listRows) : PLANNER.searchRows;
+    const n = db.query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ? LIMIT ?)").get(q, cap)!.n;
+    if (n < PLANNER.searchRows) return { sql: "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?)", params: [q] };
+    if (n < cap) return { sql: "id IN (SELECT rowid FROM lots_fts WHERE lots_fts MATCH ?)", params: [q], walk: index };
+    return { sql: "EXISTS (SELECT 1 FROM lots_fts WHERE lots_fts MATCH ? AND rowid = lots.id)", params: [q] };
   }
   const words = searchWords(text);
   if (!words.length) return null;
@@ -194,14 +208,22 @@ function equalityIndex(f: Filter): string | null | undefined {
  * cheaper once M > √((offset + limit) × N). So: (1) an equality filter's rows are counted on its
  * own index up to that bound (fewer: SQLite's plan stands; a value without an index, status sold
  * or passed, is most lots and is walked at once); (2) the walk is tried on the first
- * PLANNER.walkSlack times the bound entries of the sort's index, which must hold the page. When
- * they do not (the filter's lots sit late in the sort's order: top lots by low estimate, sold lots
- * by descending lot number, whose head is the sales to come), the filter's rows are sorted after
- * all, read from its own index, if there are at most PLANNER.sortRows of them; more, and the walk
- * goes on past the head (seconds). With several equality filters a missed probe leaves SQLite's
- * plan.
+ * PLANNER.walkSlack times the bound entries of the sort's index (after `skip`, headBound's range),
+ * which must hold the page; the rows it finds are then the page (`walked`). When they do not (the
+ * filter's lots sit late in the sort's order), the filter's rows are sorted after all, read from
+ * its own index, if there are at most PLANNER.sortRows of them; more, and the walk goes on past the
+ * head (seconds). With several equality filters a missed probe leaves SQLite's plan.
  */
-function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragment, sort: string | null | undefined, offset: number, limit: number): string | null {
+function sortWalkIndex(
+  db: Database,
+  filters: readonly Filter[],
+  where: SqlFragment,
+  sort: string | null | undefined,
+  offset: number,
+  limit: number,
+  skip: SqlFragment | null = null,
+  walked?: { ids?: number[] },
+): string | null {
   const index = sort ? SORT_INDEXES[sort] : undefined;
   if (index === undefined || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
   const snapshot = snapshotOf(db);
@@ -219,15 +241,179 @@ function sortWalkIndex(db: Database, filters: readonly Filter[], where: SqlFragm
   const alone = whereClause(LOT_LIST, [equalities[0]!]);
   if (countUpTo(db, "lots", own, alone, bound) < bound) return null;
   const x = NULLS_LAST_ASC[sort!];
-  const head = `SELECT id AS wid FROM lots${index ? ` INDEXED BY ${index}` : ""}${x ? ` WHERE ${x} IS NOT NULL ORDER BY ${x}, id` : ` ORDER BY ${orderClause(LOT_LIST, sort!)}`} LIMIT ?`;
-  const found = db
-    .query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM (${head}) AS w JOIN lots ON lots.id = w.wid WHERE ${where.sql} LIMIT ?)`)
-    .get(PLANNER.walkSlack * bound, ...where.params, need)!.n;
-  if (found >= need) return index;
+  const conds = [...(x ? [`${x} IS NOT NULL`] : []), ...(skip ? [skip.sql] : [])];
+  const skipped = skip?.params ?? [];
+  const cap = PLANNER.walkSlack * bound;
+  let probe: SqlFragment;
+  if (index === "") {
+    // the table itself in id order: the first `cap` ids from the first (after the head range), as
+    // a range of the primary key (ids are dense; a gap makes the probe shorter, never longer)
+    const asc = sort === "RAW_LOT_ID_ASC";
+    const start = `(SELECT ${asc ? "min" : "max"}(id) FROM lots${skip ? ` WHERE ${skip.sql}` : ""})`;
+    probe = {
+      sql: `SELECT id FROM lots NOT INDEXED WHERE ${skip ? `${skip.sql} AND ` : ""}id ${asc ? "<" : ">"} ${start} ${asc ? "+" : "-"} ? AND ${where.sql} ORDER BY id ${asc ? "ASC" : "DESC"} LIMIT ?`,
+      params: [...skipped, ...skipped, cap, ...where.params, need],
+    };
+  } else {
+    // CROSS JOIN: the head first, in its order, each of its rows looked up by id (SQLite would
+    // otherwise read the filter's own index whole and look each of its rows up in the head, made
+    // into an index)
+    const head = `SELECT id AS wid FROM lots INDEXED BY ${index}${conds.length ? ` WHERE ${conds.join(" AND ")}` : ""} ORDER BY ${x ? `${x}, id` : orderClause(LOT_LIST, sort!)} LIMIT ?`;
+    probe = { sql: `SELECT lots.id AS id FROM (${head}) AS w CROSS JOIN lots ON lots.id = w.wid WHERE ${where.sql} LIMIT ?`, params: [...skipped, cap, ...where.params, need] };
+  }
+  // the rows found are the walk's first `need`: the page, kept in `walked`
+  const found = db.query<{ id: number }, Bind[]>(probe.sql).all(...probe.params);
+  if (found.length >= need) {
+    if (walked) walked.ids = found.map((r) => r.id);
+    return index;
+  }
   // the page lies deep in the sort's order: sort the filter's rows from its own index when there
   // are few enough (one equality filter, at most PLANNER.sortRows rows); else walk on past the head
   if (equalities.length !== 1) return null;
   return countUpTo(db, "lots", own, alone, PLANNER.sortRows + 1) <= PLANNER.sortRows ? own : index;
+}
+
+/**
+ * The estimate sorts' indexes of the rare lots alone (partial: the top lots, 3 % of lots, and the
+ * upcoming ones, 1 %), and the top lots' by number, by the filter's condition. Those lots sit late
+ * in the estimates' ASC order (the top lots are those of highest value) or thinly spread through
+ * it, and the top lots are few in the oldest sales, so walking the whole index for them reads
+ * much of it, and sorting them reads every one; these are read in order.
+ */
+const RARE_SORT_INDEXES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "is_top = 1": {
+    NUMBER_ASC: "lots_top_sale",
+    NUMBER_DESC: "lots_top_sale",
+    HAMMER_PRICE_ESTIMATE_MIN_ASC: "lots_top_estimate_min",
+    HAMMER_PRICE_ESTIMATE_MIN_DESC: "lots_top_estimate_min",
+    HAMMER_PRICE_ESTIMATE_MAX_ASC: "lots_top_estimate_max",
+    HAMMER_PRICE_ESTIMATE_MAX_DESC: "lots_top_estimate_max",
+  },
+  "status = 'upcoming'": {
+    HAMMER_PRICE_ESTIMATE_MIN_ASC: "lots_upcoming_estimate_min",
+    HAMMER_PRICE_ESTIMATE_MIN_DESC: "lots_upcoming_estimate_min",
+    HAMMER_PRICE_ESTIMATE_MAX_ASC: "lots_upcoming_estimate_max",
+    HAMMER_PRICE_ESTIMATE_MAX_DESC: "lots_upcoming_estimate_max",
+  },
+};
+
+/** The rare lots' own index of the sort (RARE_SORT_INDEXES) for a list of top or upcoming lots (no driving filter); null otherwise. */
+function rareSortIndex(db: Database, filters: readonly Filter[], sort: string | null | undefined): string | null {
+  if (!sort || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  for (const f of filters) {
+    if (f.suffix !== "" || (f.field !== "is_top" && f.field !== "status")) continue;
+    const index = RARE_SORT_INDEXES[whereClause(LOT_LIST, [f]).sql]?.[sort];
+    if (index && snapshotOf(db).hasIndex(index)) return index;
+  }
+  return null;
+}
+
+/** The lots' columns that are their sale's (copied from it by the build): a filter on one is a filter on the sales. */
+const SALE_COLUMNS = new Set(["house_id", "location_id"]);
+
+/**
+ * The NUMBER sorts (sale, then lot number: lots_sale) with a filter on a column of the sale (a
+ * house, a location): the sales it names, read from the sales' own indexes, as an `IN` on
+ * lots_sale's first column, which SQLite walks in the sort's order, value by value, each sale's
+ * lots in lot order. Every lot of those sales matches, so the page costs its own rows; walking
+ * lots_sale and checking each lot reads every lot of the sales before (seconds for a location
+ * whose sales are all recent), and sorting the filter's rows reads them all. Null otherwise.
+ */
+function saleScope(filters: readonly Filter[], sort: string | null | undefined): SqlFragment | null {
+  if (!sort || SORT_INDEXES[sort] !== "lots_sale" || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  const own = filters.filter((f) => (f.suffix === "" || f.suffix === "__in") && SALE_COLUMNS.has(LOT_LIST.fields[f.field]!.column));
+  if (!own.length) return null;
+  const cond = whereClause(LOT_LIST, own);
+  return { sql: `sale_id IN (SELECT id FROM sales WHERE ${cond.sql})`, params: cond.params };
+}
+
+/**
+ * headBound's values, per connection (a snapshot never changes): key → the first sort value
+ * (null: only NULLs match), NONE (no lot matches) or UNKNOWN (not found within the walk: no range).
+ */
+const HEADS = new WeakMap<Database, Map<string, number | null>>();
+const NONE = Number.NEGATIVE_INFINITY;
+const UNKNOWN = Number.NaN;
+
+/**
+ * The most entries of the sort's index headBound walks to find the filter's first lot, once per
+ * snapshot: for a filter with its own (partial) index, whose first lot it finds by reading that
+ * index whole instead when the filter has fewer rows than this or the walk misses; for one of
+ * most lots (sold, passed, is_top = false), found within a few entries after the head (the sales
+ * to come: about 1 % of lots).
+ */
+export const HEAD_WALK = { rare: 100_000, dense: 1_000_000 };
+
+/**
+ * The sorts headBound serves: their first column and the direction of their walk; `nullable`: the
+ * column has NULLs (last in both directions), which every range must keep.
+ */
+const HEAD_COLUMNS: Readonly<Record<string, { column: string; desc: boolean; nullable?: true }>> = {
+  NUMBER_ASC: { column: "sale_id", desc: false },
+  NUMBER_DESC: { column: "sale_id", desc: true },
+  RAW_LOT_ID_ASC: { column: "id", desc: false },
+  RAW_LOT_ID_DESC: { column: "id", desc: true },
+  CREATION_YEAR_ASC: { column: "creation_year", desc: false, nullable: true },
+  CREATION_YEAR_DESC: { column: "creation_year", desc: true, nullable: true },
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: { column: "estimate_min_usd_cents", desc: false, nullable: true },
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: { column: "estimate_min_usd_cents", desc: true, nullable: true },
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: { column: "estimate_max_usd_cents", desc: false, nullable: true },
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: { column: "estimate_max_usd_cents", desc: true, nullable: true },
+};
+
+/**
+ * A filter of few values over the whole market (one status, is_top) with a sort of HEAD_COLUMNS:
+ * a range on the sort's first column that skips the head of the sort's order holding none of the
+ * filter's lots, from the first such lot in the sort's order (found once per snapshot by walking
+ * the sort's index; kept). The sales to come, the highest sale ids, hold no sold, passed or
+ * withdrawn lot: their 1 % of lots is the head of NUMBER_DESC, which a walk for sold lots
+ * otherwise reads and checks lot by lot before the first match, and which made a walk for
+ * withdrawn ones miss its budget; the top lots are the head of the estimates' DESC order, read
+ * the same way for is_top = false. The range holds every matching lot (and the NULLs of a nullable
+ * column, checked on the index's own entries), so pages and cursors are unchanged. Null when
+ * there is no such filter or sort.
+ */
+function headBound(db: Database, filters: readonly Filter[], sort: string | null | undefined): SqlFragment | null {
+  const head = sort ? HEAD_COLUMNS[sort] : undefined;
+  const filter = filters.find((f) => (f.field === "status" && f.suffix === "" && typeof f.value === "string") || f.field === "is_top");
+  if (!head || !filter || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  const snapshot = snapshotOf(db);
+  const index = SORT_INDEXES[sort!]!;
+  if (index && !snapshot.hasIndex(index)) return null;
+  let heads = HEADS.get(db);
+  if (!heads) HEADS.set(db, (heads = new Map()));
+  const cond = whereClause(LOT_LIST, [filter]);
+  const key = `${sort}:${cond.sql}:${JSON.stringify(cond.params)}`;
+  let first = heads.get(key);
+  if (first === undefined) {
+    const own = equalityIndex(filter);
+    const rare = typeof own === "string" && snapshot.hasIndex(own);
+    // the sort's walk, in its order (an ASC sort with NULLs last: its rows with a value), each
+    // entry looked up until the first match, at most `cap` entries
+    const x = NULLS_LAST_ASC[sort!];
+    const walk = `SELECT id AS wid, ${head.column} AS v FROM lots${index ? ` INDEXED BY ${index}` : " NOT INDEXED"}${x ? ` WHERE ${x} IS NOT NULL ORDER BY ${x}, id` : ` ORDER BY ${orderClause(LOT_LIST, sort!)}`} LIMIT ?`;
+    // a rare filter with fewer rows than the walk's cap: its own rows are the cheaper read
+    const few = rare && countUpTo(db, "lots", own, cond, HEAD_WALK.rare) < HEAD_WALK.rare;
+    const row = few
+      ? null
+      : db
+          .query<{ v: number | null }, Bind[]>(`SELECT w.v AS v FROM (${walk}) AS w CROSS JOIN lots ON lots.id = w.wid WHERE ${cond.sql} LIMIT 1`)
+          .get(rare ? HEAD_WALK.rare : HEAD_WALK.dense, ...cond.params);
+    if (row) first = row.v;
+    else if (rare) {
+      // the filter's own rows, whole: the lowest or highest value (NULLs aside), and whether any
+      const r = db
+        .query<{ v: number | null; n: number }, Bind[]>(`SELECT ${head.desc ? "max" : "min"}(${head.column}) AS v, count(*) AS n FROM lots INDEXED BY ${own} WHERE ${cond.sql}`)
+        .get(...cond.params)!;
+      first = r.n === 0 ? NONE : r.v;
+    } else first = UNKNOWN;
+    heads.set(key, first);
+  }
+  if (Number.isNaN(first)) return null;
+  if (first === NONE) return { sql: "0", params: [] };
+  if (first === null) return { sql: `${head.column} IS NULL`, params: [] };
+  const range = `${head.column} ${head.desc ? "<=" : ">="} ?`;
+  return { sql: head.nullable ? `(${range} OR ${head.column} IS NULL)` : range, params: [first] };
 }
 
 // ---------------------------------------------------------------- the list query
@@ -261,6 +447,11 @@ export interface LotListSql extends SqlFragment {
    * no NULL row can match (a range filter on x).
    */
   nulls?: { rows: SqlFragment; count: SqlFragment };
+  /**
+   * The page's ids (offset included), when the plan's probe of the sort's walk (sortWalkIndex)
+   * already read them: the same rows in the same order as `sql` (no keyset range). Absent otherwise.
+   */
+  walked?: number[];
 }
 
 /**
@@ -283,11 +474,13 @@ export function lotListSql(
   const parts = [where.sql];
   const params: Bind[] = [...where.params];
   const search = query.params.search as string | undefined;
+  let searchWalk: string | undefined;
   if (search !== undefined) {
-    const cond = searchCondition(db, search);
+    const cond = searchCondition(db, search, query.sort);
     if (cond) {
       parts.push(cond.sql);
       params.push(...cond.params);
+      searchWalk = cond.walk;
     }
   }
   if (followedBy !== null) {
@@ -298,18 +491,42 @@ export function lotListSql(
     parts.push(range.sql);
     params.push(...range.params);
   }
-  const driver = search === undefined && followedBy === null ? narrowRangeIndex(db, filters) : null;
-  const walk = search === undefined && followedBy === null && !driver ? sortWalkIndex(db, filters, where, query.sort, offset, want - 1) : null;
+  const plain = search === undefined && followedBy === null;
+  const probed: { ids?: number[] } = {};
+  const bySales = plain ? saleScope(filters, query.sort) : null;
+  if (bySales) {
+    parts.push(bySales.sql);
+    params.push(...bySales.params);
+  }
+  const driver = plain && !bySales ? narrowRangeIndex(db, filters) : null;
+  const top = plain && !bySales && !driver ? rareSortIndex(db, filters, query.sort) : null;
+  const head = plain && !bySales && !driver && !top ? headBound(db, filters, query.sort) : null;
+  if (head) {
+    parts.push(head.sql);
+    params.push(...head.params);
+  }
+  const walk = bySales
+    ? "lots_sale"
+    : top
+      ? top
+      : plain && !driver
+        ? sortWalkIndex(db, filters, where, query.sort, offset, want - 1, head, range ? undefined : probed)
+        : // a search alone, or with a status of most lots: any other filter may be the smaller set
+          searchWalk !== undefined && followedBy === null && filters.every((f) => equalityIndex(f) === null)
+          ? searchWalk
+          : null;
   const using = driver ? ` INDEXED BY ${driver}` : walk === "" ? " NOT INDEXED" : walk ? ` INDEXED BY ${walk}` : "";
   const from = `FROM lots${using} WHERE ${parts.join(" AND ")}`;
   const page = [want, offset];
   const x = query.sort ? NULLS_LAST_ASC[query.sort] : undefined;
-  if (!x) return { sql: `SELECT id ${from} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`, params: [...params, ...page] };
+  const walked = probed.ids?.slice(offset, offset + want);
+  if (!x) return { sql: `SELECT id ${from} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`, params: [...params, ...page], walked };
   // a range on x (x >= ?, x <= ?) matches no NULL
   const noNulls = filters.some((f) => LOT_LIST.fields[f.field]!.column === x && (f.suffix === "__gte" || f.suffix === "__lte"));
   return {
     sql: `SELECT id ${from} AND ${x} IS NOT NULL ORDER BY ${x} ASC, id ASC LIMIT ? OFFSET ?`,
     params: [...params, ...page],
+    walked,
     nulls: noNulls
       ? undefined
       : {
@@ -343,7 +560,7 @@ export function lotListIds(
       .map((r) => r.id);
   if (range?.nullTail && list.nulls) return run(list.nulls.rows, want, 0);
   if (range?.nullTail && query.sort && NULLS_LAST_ASC[query.sort]) return []; // a range filter on x: no NULL row matches
-  const ids = run(list);
+  const ids = list.walked ?? run(list);
   if (!list.nulls || ids.length === want || range) return ids;
   const { rows, count } = list.nulls;
   const first = ids.length > 0 || offset === 0 ? offset + ids.length : db.query<{ n: number }, Bind[]>(count.sql).get(...count.params)!.n;
