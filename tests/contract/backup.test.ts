@@ -11,6 +11,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { join } from "node:path";
 import { loadSharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
+import { startServer } from "../helpers/server";
 
 const root = join(import.meta.dir, "../..");
 type Json = Record<string, any>;
@@ -18,21 +19,6 @@ type Json = Record<string, any>;
 function cli(...args: string[]) {
   const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args], { timeout: 30_000 });
   return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
-}
-
-/** Starts `serve` on `dataDir`; on an account store without users it prints a key (`withKey`). */
-async function startServer(dataDir: string, withKey: boolean) {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (withKey ? !/^am_\S+$/m.test(text) : !text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${await new Response(proc.stderr).text()}`);
-    text += new TextDecoder().decode(value);
-  }
-  const lines = text.split("\n");
-  const url = lines[0]!.replace("listening on ", "");
-  return { proc, url, key: lines.find((l) => l.startsWith("am_")) ?? "" };
 }
 
 async function stop(server: { proc: ReturnType<typeof Bun.spawn> }) {

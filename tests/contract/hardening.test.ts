@@ -18,6 +18,7 @@ import { ECHO_LIMITS } from "../../src/serve/http/errors";
 import { MAX_REQUEST_HEAD } from "../../src/serve/http/serve";
 import { loadSharp } from "../../src/platform/native";
 import { createTestContext, tempDataDir, tinyMarketDir, type TestContext } from "../helpers/app";
+import { startServer } from "../helpers/server";
 
 const root = join(import.meta.dir, "../..");
 type Json = Record<string, any>;
@@ -254,22 +255,6 @@ describe("behind a reverse proxy", () => {
 });
 
 // ---------------------------------------------------------------- the real server
-
-/** Starts `serve` on `dataDir`; on an account store without users it prints a key (`withKey`). */
-async function startServer(dataDir: string, withKey = true) {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (withKey ? !/^am_\S+$/m.test(text) : !text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${await new Response(proc.stderr).text()}`);
-    text += new TextDecoder().decode(value);
-  }
-  const lines = text.split("\n");
-  const url = lines[0]!.replace("listening on ", "");
-  const key = lines.find((l) => l.startsWith("am_"));
-  return { proc, url, port: Number(new URL(url).port), key: key!, stderr: () => new Response(proc.stderr).text() };
-}
 
 /** A raw HTTP/1.1 exchange on a loopback port (for Host headers fetch() would not send). */
 function raw(port: number, text: string): Promise<{ status: number; body: string }> {

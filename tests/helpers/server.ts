@@ -1,0 +1,24 @@
+/**
+ * A real `artmarket serve` from source, for the tests that need a socket, signals or a second
+ * process: started on a free port of 127.0.0.1, waited for until it prints its listening line
+ * (and, on an account store without users, its first key).
+ */
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "../..");
+
+/** Starts `serve` on `dataDir`; on an account store without users it prints a key (`withKey`). */
+export async function startServer(dataDir: string, withKey = true) {
+  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (withKey ? !/^am_\S+$/m.test(text) : !text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited: ${await new Response(proc.stderr).text()}`);
+    text += new TextDecoder().decode(value);
+  }
+  const lines = text.split("\n");
+  const url = lines[0]!.replace("listening on ", "");
+  const key = lines.find((l) => l.startsWith("am_")) ?? "";
+  return { proc, url, port: Number(new URL(url).port), key, stderr: () => new Response(proc.stderr).text() };
+}
