@@ -18,7 +18,7 @@
  * Ledger.flush, so bench/core.ts passes it only when asked (--diag), never by default.
  */
 import { Database } from "bun:sqlite";
-import { closeDeps, createApp, openDeps } from "../src/serve/app";
+import { closeDeps, createApp, openSqliteDeps } from "../src/serve/app";
 import { listen } from "../src/serve/http/serve";
 import { marketDbPath } from "../src/db/connection";
 import { applyWhatIfs, parseWhatIfs } from "./lib/whatif";
@@ -95,7 +95,7 @@ if (mode === "served") {
   });
   close = () => db.close();
 } else {
-  const deps = openDeps({ dataDir, port, host: "127.0.0.1", publicUrl: null }, { bare: mode === "bare" });
+  const deps = openSqliteDeps({ dataDir, port, host: "127.0.0.1", publicUrl: null }, { bare: mode === "bare" });
   if (process.argv.includes("--diag")) {
     // Diagnostics only (never in the measured runs): group-commit batch sizes.
     stats.commits = 0;

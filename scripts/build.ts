@@ -82,6 +82,7 @@ const cmd = [
   join(root, "src/build/db/index-builder-worker.ts"),
   join(root, "src/serve/cluster/worker.ts"),
   join(root, "src/build/seed/generate-worker.ts"),
+  join(root, "src/db/pg/sync-worker.ts"),
 ];
 
 mkdirSync(dirname(outfile), { recursive: true });

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Caller } from "../../src/serve/accounts/keys";
 import type { LedgerEntry } from "../../src/serve/accounts/ledger";
-import { closeDeps, CORS_HEADERS, createApp, openDeps } from "../../src/serve/app";
+import { closeDeps, CORS_HEADERS, createApp, openSqliteDeps } from "../../src/serve/app";
 import { openAccountDb } from "../../src/db/connection";
 import { today } from "../../src/market/time";
 import { fmt, table } from "./stats";
@@ -60,14 +60,14 @@ try {
   lean.close();
 
   const config = { dataDir, port: 0, host: "127.0.0.1", publicUrl: null };
-  const metered = openDeps(config);
-  const bare = openDeps(config, { bare: true });
-  const whatIf = openDeps({ ...config, dataDir: whatIfDir });
+  const metered = openSqliteDeps(config);
+  const bare = openSqliteDeps(config, { bare: true });
+  const whatIf = openSqliteDeps({ ...config, dataDir: whatIfDir });
   applyWhatIfs(whatIf, SUGGESTED);
-  const noWrite = openDeps(config);
+  const noWrite = openSqliteDeps(config);
   applyWhatIfs(noWrite, ["noWrite"]);
   const noWriteApp = createApp(noWrite);
-  const noWriteNoWait = openDeps(config);
+  const noWriteNoWait = openSqliteDeps(config);
   applyWhatIfs(noWriteNoWait, ["noWrite", "noWait"]);
   const noWriteNoWaitApp = createApp(noWriteNoWait);
   const meteredApp = createApp(metered);

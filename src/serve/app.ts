@@ -184,7 +184,7 @@ function readiness(deps: AppDeps): Response {
   if (state !== "ready") return new Response(JSON.stringify({ status: state }), { status: 503, headers });
   try {
     // the market and the account store both answer
-    deps.account.query("SELECT 1").get();
+    deps.accounts.hasUsers();
     const snapshot = deps.snapshot.info();
     return new Response(JSON.stringify({ status: "ready", version: VERSION, workers: c.workers, snapshot }), { headers });
   } catch {
@@ -218,6 +218,7 @@ export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps
   const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
   return {
     config,
+    accounts: store,
     account,
     market,
     snapshot: snapshotOf(market),
@@ -233,8 +234,18 @@ export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps
   };
 }
 
+/** Deps over the SQLite account store, with its account.db connection (tests and benchmarks). */
+export type SqliteAppDeps = AppDeps & { readonly account: Database };
+
+/** openDeps on the SQLite account store (throws with another store). */
+export function openSqliteDeps(config: Config, options: OpenDepsOptions = {}): SqliteAppDeps {
+  const deps = openDeps(config, options);
+  if (!deps.account) throw new Error("openSqliteDeps: the account store is not SQLite");
+  return deps as SqliteAppDeps;
+}
+
 export function closeDeps(deps: AppDeps): void {
   deps.ledger.flush();
   deps.market.close();
-  deps.account.close();
+  deps.accounts.close();
 }

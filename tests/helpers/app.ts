@@ -7,16 +7,19 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
-import { closeDeps, createApp, openDeps, type App } from "../../src/serve/app";
+import { closeDeps, createApp, openSqliteDeps, type App, type SqliteAppDeps } from "../../src/serve/app";
 import { accountDbPath } from "../../src/db/connection";
 import type { AppDeps, MountedEndpoint } from "../../src/serve/http/endpoint";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { seedMarket, type SeedSummary } from "../../src/build/seed";
 
+/** Deps over the SQLite account store, whose account.db connection tests may read and write. */
+export type SqliteDeps = SqliteAppDeps;
+
 export interface TestContext {
   dataDir: string;
-  deps: AppDeps;
+  deps: SqliteDeps;
   app: App;
   keys: { sandbox: string; pro: string; enterprise: string };
   /**
@@ -67,7 +70,7 @@ export async function tinyMarketSummary(): Promise<SeedSummary> {
 export async function createTestContext(options: { bare?: boolean } = {}): Promise<TestContext> {
   const dataDir = tempDataDir();
   copyFileSync(join(await tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
-  const deps = openDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test" }, options);
+  const deps = openSqliteDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test" }, options);
   const app = createApp(deps);
   const keys = {
     sandbox: (await createUserWithKey(deps.account, "sandbox", "sandbox tester")).key,
@@ -164,10 +167,8 @@ function withoutFormats(schema: TSchema): TSchema {
 function schemaOfKey(deps: AppDeps, key: string): "full" | "public" | undefined {
   const kid = /^am_([0-9a-f]+)_/.exec(key)?.[1];
   if (!kid) return undefined;
-  const row = deps.account
-    .query<{ features: string }, [string]>("SELECT p.features FROM api_keys k JOIN users u ON u.id = k.user_id JOIN plans p ON p.slug = u.plan_slug WHERE k.kid = ?")
-    .get(kid);
-  const schema = row ? (JSON.parse(row.features) as { schema?: unknown }).schema : undefined;
+  const row = deps.accounts.findKeyByKid(kid);
+  const schema = row ? deps.accounts.getPlan(row.plan_slug)?.features.schema : undefined;
   return schema === "full" || schema === "public" ? schema : undefined;
 }
 

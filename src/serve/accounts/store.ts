@@ -207,6 +207,9 @@ export interface AccountStore {
    * the days from `since` (YYYY-MM-DD, UTC; all days when absent), ordered by user and key.
    */
   usageByKey(since?: string): KeyUsage[];
+
+  /** Closes the store's connection. */
+  close(): void;
 }
 
 const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
@@ -576,6 +579,10 @@ export class SqliteAccountStore implements AccountStore {
        ORDER BY u.id, k.id`,
       since ?? "",
     ).map((r) => ({ ...r, revoked: Boolean(r.revoked), du: Math.round(r.du * 1e6) / 1e6 }));
+  }
+
+  close(): void {
+    this.db.close();
   }
 }
 

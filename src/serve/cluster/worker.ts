@@ -136,7 +136,7 @@ async function drain(timeoutMs: number): Promise<void> {
   if (deps) {
     await deps.ledger.settled();
     deps.market.close();
-    deps.account.close();
+    deps.accounts.close();
     ledgerDb?.close();
   }
   log?.flush();

@@ -5,6 +5,7 @@
  * OpenAPI operation, and the row in the DU table of the docs.
  */
 import type { Database } from "bun:sqlite";
+import type { AccountStore } from "../accounts/store";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { type Caller, isWellFormedKey, type KeyVerifier } from "../accounts/keys";
 import type { Admission, Ledger } from "../accounts/ledger";
@@ -32,8 +33,13 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 /** What every handler can reach: the connections and the process-wide services. */
 export interface AppDeps {
   readonly config: Config;
-  /** account.db, the single writer. */
-  readonly account: Database;
+  /**
+   * The account store (users, keys, plans, the ledger's rows, follows, shares, collectables): over
+   * account.db by default, over PostgreSQL with `--account-store postgres://…`.
+   */
+  readonly accounts: AccountStore;
+  /** account.db's writing connection with the SQLite store; null with the PostgreSQL store. */
+  readonly account: Database | null;
   /** market.db read-only, with account.db attached as `account`. */
   readonly market: Database;
   /** The facts of `market` found once (indexes, counts, vector indexes…): snapshotOf(market). */

@@ -3,7 +3,7 @@
  * list and shared lists. Follow/unfollow live in modules/follows; search-by-image and similar in
  * their own module. docs/api-artworks.md describes the choices.
  */
-import { accountStore } from "../../accounts/store";
+
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { issue, notFound, ValidationFailed } from "../../http/errors";
 import { callerView } from "../../http/view";
@@ -89,7 +89,7 @@ export const artworkEndpoints: Endpoint[] = [
           missing.map((i) => issue.custom(["body", "ids", i], input.ids[i], `Artwork ${input.ids[i]} not found`, "value_error", { artwork_id: input.ids[i] })),
         );
       }
-      const share = accountStore(deps.account).createShare(caller.userId, "artwork", ids, input.title ?? null);
+      const share = deps.accounts.createShare(caller.userId, "artwork", ids, input.title ?? null);
       return {
         token: share.token,
         url: `${deps.config.publicUrl ?? origin}/v1/artworks/shared/${share.token}`,
@@ -108,7 +108,7 @@ export const artworkEndpoints: Endpoint[] = [
     list: SHARED_LIST,
     response: { full: SharedArtworksResponse },
     handle: (ctx) => {
-      const share = accountStore(ctx.deps.account).findShare(ctx.params.token, "artwork");
+      const share = ctx.deps.accounts.findShare(ctx.params.token, "artwork");
       if (!share) throw notFound("Shared list not found or expired");
       const all = service.artworksByIds(ctx.deps, { ...callerView(ctx), schema: "public", preferred: undefined }, share.ids);
       return {

@@ -3,7 +3,7 @@
  * row, created with it) and its appraisals, provenance entries and private sales (lists). A write
  * bumps the collectable's updated_at in the same transaction.
  */
-import { accountStore, type AppraisalRow, type ChildRow, type ChildTable, type ProvenanceRow, type SaleRow } from "../../accounts/store";
+import { type AppraisalRow, type ChildRow, type ChildTable, type ProvenanceRow, type SaleRow } from "../../accounts/store";
 import type { AppDeps } from "../../http/endpoint";
 import { issue, notFound, type ValidationIssue } from "../../http/errors";
 import { type Body, checkCurrency, checkDate, checkReference, fail } from "./checks";
@@ -18,7 +18,7 @@ type Values = Record<string, string | number | null>;
 export function getAcquisition(deps: AppDeps, userId: number, id: number) {
   const row = ownCollectable(deps, userId, id);
   ensureValued(deps, userId, [row]);
-  const q = accountStore(deps.account).acquisition(userId, id);
+  const q = deps.accounts.acquisition(userId, id);
   return presentAcquisition(q, marketNames(deps.market, "auction_houses", q?.auction_house_id != null ? [q.auction_house_id] : []));
 }
 
@@ -43,7 +43,7 @@ export function updateAcquisition(deps: AppDeps, userId: number, id: number, bod
   checkReference(deps.market, issues, "auction_house", ["body", "auction_house_id"], body.auction_house_id);
   fail(issues);
   const now = Date.now();
-  const store = accountStore(deps.account);
+  const store = deps.accounts;
   store.transaction(() => {
     const next: Values = { ...(store.acquisition(userId, id) ?? {}) } as Values;
     for (const c of ACQUISITION_COLUMNS) if (c in body) next[c] = c === "use_instead_of_estimates" ? (body[c] ? 1 : 0) : (body[c] as string | number | null);
@@ -114,12 +114,12 @@ function presentChildren(deps: AppDeps, kind: ChildKind<ChildRow>, rows: ChildRo
 export function listChildren(deps: AppDeps, userId: number, id: number, name: ChildName): object[] {
   ownCollectable(deps, userId, id);
   const kind = kindOf(name);
-  return presentChildren(deps, kind, accountStore(deps.account).children(userId, kind.table, [id], kind.order));
+  return presentChildren(deps, kind, deps.accounts.children(userId, kind.table, [id], kind.order));
 }
 
 function ownChild(deps: AppDeps, userId: number, name: ChildName, collectableId: number, childId: number): ChildRow {
   const kind = kindOf(name);
-  const row = accountStore(deps.account).child(userId, kind.table, collectableId, childId);
+  const row = deps.accounts.child(userId, kind.table, collectableId, childId);
   if (!row) throw notFound(`${kind.label} ${childId} not found`);
   return row;
 }
@@ -157,7 +157,7 @@ export function addChild(deps: AppDeps, userId: number, id: number, name: ChildN
   checkChild(deps, name, body, next);
   const now = Date.now();
   if (kind.money) next.value_usd = valueUsd(deps, next);
-  const childId = accountStore(deps.account).insertChild(userId, kind.table, id, next, now);
+  const childId = deps.accounts.insertChild(userId, kind.table, id, next, now);
   return presentChildren(deps, kind, [ownChild(deps, userId, name, id, childId)])[0]!;
 }
 
@@ -173,7 +173,7 @@ export function updateChild(deps: AppDeps, userId: number, id: number, name: Chi
   const cols = kind.money ? [...kind.columns, "value_usd"] : [...kind.columns];
   const values: Values = {};
   for (const c of cols) values[c] = next[c] ?? null;
-  accountStore(deps.account).updateChild(userId, kind.table, id, childId, values, now);
+  deps.accounts.updateChild(userId, kind.table, id, childId, values, now);
   return presentChildren(deps, kind, [ownChild(deps, userId, name, id, childId)])[0]!;
 }
 
@@ -181,5 +181,5 @@ export function deleteChild(deps: AppDeps, userId: number, id: number, name: Chi
   ownCollectable(deps, userId, id);
   const kind = kindOf(name);
   ownChild(deps, userId, name, id, childId);
-  accountStore(deps.account).deleteChild(userId, kind.table, id, childId, Date.now());
+  deps.accounts.deleteChild(userId, kind.table, id, childId, Date.now());
 }

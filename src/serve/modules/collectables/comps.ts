@@ -3,7 +3,7 @@
  * with its similarity to the collectable's image and whether the artwork is by the comp's artist.
  */
 import { toVector } from "../../../db/collectables";
-import { accountStore, type CollectableRow } from "../../accounts/store";
+import { type CollectableRow } from "../../accounts/store";
 import type { AppDeps } from "../../http/endpoint";
 import { issue, type ValidationIssue } from "../../http/errors";
 import { fail, iso, marketAll, marks, missingIds } from "./checks";
@@ -24,7 +24,7 @@ function collectableVector(deps: AppDeps, row: CollectableRow): Float32Array | n
 }
 
 function presentComps(deps: AppDeps, userId: number, row: CollectableRow) {
-  const store = accountStore(deps.account);
+  const store = deps.accounts;
   const updatedAt = store.compSetUpdatedAt(userId, row.id);
   if (updatedAt === null) return { comps: [], updated_at: null };
   const comps = store.comps(userId, row.id);
@@ -100,7 +100,7 @@ export function replaceComps(deps: AppDeps, userId: number, id: number, comps: C
     seen.add(c.artwork_id);
   });
   fail(issues);
-  accountStore(deps.account).replaceComps(
+  deps.accounts.replaceComps(
     userId,
     id,
     comps.map((c) => ({ artist_id: c.artist_id, artwork_id: c.artwork_id, weight: c.weight ?? 1 })),

@@ -7,7 +7,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { vectorBytes } from "../../../db/collectables";
-import { accountStore, type CollectableRow } from "../../accounts/store";
+import { type CollectableRow } from "../../accounts/store";
 import type { AppDeps } from "../../http/endpoint";
 import { issue, type ValidationIssue } from "../../http/errors";
 import { orderClause, whereClause, type ParsedList } from "../../query/grammar";
@@ -24,7 +24,7 @@ type Values = Record<string, Bind>;
 // ---------------------------------------------------------------- list
 
 export function listCollectables(deps: AppDeps, userId: number, q: ParsedList, origin: string) {
-  const store = accountStore(deps.account);
+  const store = deps.accounts;
   const stamp = marketStamp(deps.market);
   ensureValued(deps, userId, store.staleCollectables(userId, stamp));
   const where = whereClause(COLLECTABLE_LIST, q.filters);
@@ -156,7 +156,7 @@ export function createCollectable(deps: AppDeps, userId: number, input: CreateIn
     embedding = v ? vectorBytes(v) : null;
   }
   const m = machineEstimate(deps.market, record as unknown as CollectableFacts);
-  const id = accountStore(deps.account).insertCollectable(
+  const id = deps.accounts.insertCollectable(
     userId,
     {
       ...record,
@@ -245,7 +245,7 @@ export function updateCollectable(deps: AppDeps, userId: number, id: number, bod
     const values: Values = {};
     for (const c of changed) values[c] = next[c];
     Object.assign(values, { machine_estimate_usd: m.usd, machine_estimate_basis: m.basis, valued_on: marketStamp(deps.market) });
-    accountStore(deps.account).updateCollectable(userId, id, values, Date.now());
+    deps.accounts.updateCollectable(userId, id, values, Date.now());
   }
   return getCollectable(deps, userId, id, origin);
 }
@@ -254,6 +254,6 @@ export function updateCollectable(deps: AppDeps, userId: number, id: number, bod
 
 export function deleteCollectable(deps: AppDeps, userId: number, id: number): void {
   const row = ownCollectable(deps, userId, id);
-  accountStore(deps.account).deleteCollectable(userId, id);
+  deps.accounts.deleteCollectable(userId, id);
   removeImage(deps, row.image_key);
 }

@@ -11,7 +11,7 @@ import { IMAGE_INDEX } from "../../../images/indexes";
 import { embedImage } from "../../../images/embedding";
 import type { VectorIndex } from "../../../images/vector-index";
 import { loadSharp } from "../../../platform/native";
-import { accountStore } from "../../accounts/store";
+
 import { snapshotOf } from "../../snapshot";
 import type { AppDeps } from "../../http/endpoint";
 import { cacheDir, collectableImageDir } from "../../images/renditions";
@@ -77,7 +77,7 @@ export function replaceImage(deps: AppDeps, userId: number, id: number, image: S
   try {
     const row = ownCollectable(deps, userId, id);
     old = row.image_key;
-    accountStore(deps.account).updateCollectable(
+    deps.accounts.updateCollectable(
       userId,
       id,
       { image_kind: "upload", image_key: image.key, image_market_id: null, image_width: image.width, image_height: image.height, embedding: vectorBytes(image.embedding) },

@@ -3,7 +3,7 @@
  * them (CollectableSchema), with their children and the market's names.
  */
 import type { Database } from "bun:sqlite";
-import { accountStore, type AcquisitionRow, type AppraisalRow, type CollectableRow, type ProvenanceRow, type SaleRow } from "../../accounts/store";
+import { type AcquisitionRow, type AppraisalRow, type CollectableRow, type ProvenanceRow, type SaleRow } from "../../accounts/store";
 import type { AppDeps } from "../../http/endpoint";
 import { notFound } from "../../http/errors";
 import { iso, marketAll, marks } from "./checks";
@@ -11,7 +11,7 @@ import { currentValue, ensureValued, momentumFraction } from "./valuation";
 
 /** The caller's collectable, or 404 (also for another user's id). */
 export function ownCollectable(deps: AppDeps, userId: number, id: number): CollectableRow {
-  const row = accountStore(deps.account).collectable(userId, id);
+  const row = deps.accounts.collectable(userId, id);
   if (!row) throw notFound(`Collectable ${id} not found`);
   return row;
 }
@@ -94,7 +94,7 @@ function imageUrls(deps: AppDeps, r: CollectableRow, origin: string): { image_ur
 /** CollectableSchema for each of the user's rows (rows already valued), children and market names included. */
 export function present(deps: AppDeps, userId: number, rows: CollectableRow[], origin: string) {
   if (!rows.length) return [];
-  const store = accountStore(deps.account);
+  const store = deps.accounts;
   const ids = rows.map((r) => r.id);
   const acquisitions = new Map(store.acquisitionsOf(userId, ids).map((q) => [q.collectable_id, q]));
   const appraisals = byCollectable(store.children<AppraisalRow>(userId, "collectable_appraisals", ids, "date, id"));

@@ -12,7 +12,7 @@
  * - price_momentum_12mo: the artist's 12-month index momentum as a fraction, clipped to −1..1.
  */
 import type { Database } from "bun:sqlite";
-import { accountStore, type CollectableRow } from "../../accounts/store";
+import { type CollectableRow } from "../../accounts/store";
 import type { AppDeps } from "../../http/endpoint";
 import { snapshotOf } from "../../snapshot";
 import { cents } from "./checks";
@@ -180,7 +180,7 @@ export function ensureValued(deps: AppDeps, userId: number, rows: CollectableRow
   const stamp = marketStamp(deps.market);
   const stale = rows.filter((r) => r.valued_on !== stamp);
   if (!stale.length) return;
-  const store = accountStore(deps.account);
+  const store = deps.accounts;
   store.transaction(() => {
     for (const r of stale) {
       const m = machineEstimate(deps.market, r);

@@ -4,7 +4,7 @@
  * market does not hold is 404; unfollowing is idempotent (204 whether or not it was followed).
  * The followed lists themselves belong to each resource's module.
  */
-import { accountStore, type FollowKind } from "../../accounts/store";
+import { type FollowKind } from "../../accounts/store";
 import { defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { notFound } from "../../http/errors";
 import { T } from "../../query/grammar";
@@ -31,7 +31,7 @@ export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table,
     handle: ({ deps, caller, params }) => {
       const id = params[param]!;
       if (!deps.market.query(`SELECT 1 FROM ${table} WHERE id = ?`).get(id)) throw notFound(`${kind[0]!.toUpperCase()}${kind.slice(1)} ${id} not found`);
-      accountStore(deps.account).follow(caller.userId, kind, id);
+      deps.accounts.follow(caller.userId, kind, id);
       return null;
     },
   }),
@@ -46,7 +46,7 @@ export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table,
     status: 204,
     pathParams: { [param]: T.int(1) },
     handle: ({ deps, caller, params }) => {
-      accountStore(deps.account).unfollow(caller.userId, kind, params[param]!);
+      deps.accounts.unfollow(caller.userId, kind, params[param]!);
       return null;
     },
   }),

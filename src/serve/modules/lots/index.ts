@@ -3,7 +3,7 @@
  * /v1/lots/{lot_id} (1 DU), GET /v1/lots/followed, POST /v1/lots/share and the public GET
  * /v1/lots/shared/{token}. Follow and unfollow live in the follows module. docs/api-lots-sales.md.
  */
-import { accountStore } from "../../accounts/store";
+
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { notFound, ValidationFailed, issue } from "../../http/errors";
 import { callerView } from "../../http/view";
@@ -61,7 +61,7 @@ export const lotEndpoints: Endpoint[] = [
       if (missing.length) {
         throw new ValidationFailed(missing.map((i) => issue.custom(["body", "ids", i], body.ids[i], `Lot ${body.ids[i]} not found`, "value_error", { lot_id: body.ids[i] })));
       }
-      const share = accountStore(deps.account).createShare(caller.userId, "lot", ids, body.title ?? null);
+      const share = deps.accounts.createShare(caller.userId, "lot", ids, body.title ?? null);
       return {
         token: share.token,
         url: `${deps.config.publicUrl ?? origin}/v1/lots/shared/${share.token}`,
@@ -81,7 +81,7 @@ export const lotEndpoints: Endpoint[] = [
     list: { fields: {}, limit: { default: MAX_SHARE_IDS, max: MAX_SHARE_IDS } },
     response: { full: SharedLotsResponse },
     handle: ({ deps, params, origin, query }) => {
-      const share = accountStore(deps.account).findShare(params.token, "lot");
+      const share = deps.accounts.findShare(params.token, "lot");
       if (!share) throw notFound("Shared list not found or expired");
       // ids of lots that left the market (a later snapshot) are skipped
       const lots = lotObjects(deps, share.ids, { schema: "public", userId: null, image: "blur", origin });

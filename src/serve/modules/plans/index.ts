@@ -1,5 +1,5 @@
 import { Type as t } from "@sinclair/typebox";
-import { accountStore } from "../../accounts/store";
+
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { PlanSchema } from "./model";
 
@@ -15,6 +15,6 @@ export const planEndpoints: Endpoint[] = [
     auth: "required",
     response: { full: PlanList },
     records: (body: unknown[]) => body.length,
-    handle: ({ deps }) => asReply(accountStore(deps.account).listPlans(), PlanList),
+    handle: ({ deps }) => asReply(deps.accounts.listPlans(), PlanList),
   }),
 ];

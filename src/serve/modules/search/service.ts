@@ -12,7 +12,7 @@
  * docs/api-search.md has the decisions and figures.
  */
 import type { Database } from "bun:sqlite";
-import { accountStore } from "../../accounts/store";
+
 import type { AppDeps } from "../../http/endpoint";
 import type { CallerView } from "../../http/view";
 import { HttpError, issue, notFound, ValidationFailed } from "../../http/errors";
@@ -86,7 +86,7 @@ export interface SearchInput {
 
 /** The collectable anchor's vector: 404 when the caller has no such collectable, 422 when it has no image. */
 export function collectableAnchor(deps: AppDeps, userId: number, collectableId: number, loc: (string | number)[]): Float32Array {
-  const vector = accountStore(deps.account).collectableEmbedding(userId, collectableId);
+  const vector = deps.accounts.collectableEmbedding(userId, collectableId);
   if (vector === undefined) throw notFound(`Collectable ${collectableId} not found`);
   if (vector === null || vector.length !== IMAGE_INDEX.dims) {
     throw new ValidationFailed([

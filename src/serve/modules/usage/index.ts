@@ -1,4 +1,3 @@
-import { accountStore } from "../../accounts/store";
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { issue, ValidationFailed } from "../../http/errors";
 import { T } from "../../query/grammar";
@@ -34,7 +33,7 @@ export const usageEndpoints: Endpoint[] = [
       if (from > to) {
         throw new ValidationFailed([issue.custom(["query", "from"], from, "from must not be after to", "value_error", { to })]);
       }
-      return asReply(usageReport(accountStore(deps.account), caller, w, { from, to }, query.params.group_by), UsageResponse);
+      return asReply(usageReport(deps.accounts, caller, w, { from, to }, query.params.group_by), UsageResponse);
     },
   }),
 ];
