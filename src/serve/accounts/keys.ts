@@ -56,6 +56,11 @@ export function isWellFormedKey(key: string): boolean {
 }
 const ARGON2 = { algorithm: 2 /* argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/** The argon2id hash of a key, as api_keys.hash stores it. */
+export function hashKey(key: string): Promise<string> {
+  return hash(key, ARGON2);
+}
+
 export class KeyError extends Error {}
 
 export interface Caller {
@@ -74,7 +79,8 @@ export interface CreatedKey {
   plan: string;
 }
 
-function randomKey(): { kid: string; key: string } {
+/** A new key and its public id (the key is shown once and never stored). */
+export function randomKey(): { kid: string; key: string } {
   const kid = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");
   const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   return { kid, key: `am_${kid}_${secret}` };
@@ -88,7 +94,7 @@ export async function createUserWithKey(db: Database, planSlug: string, name?: s
     throw new KeyError(`unknown plan "${planSlug}" (plans: ${known.map((p) => p.slug).join(", ")})`);
   }
   const { kid, key } = randomKey();
-  const keyHash = await hash(key, ARGON2);
+  const keyHash = await hashKey(key);
   const now = Date.now();
   const userName = name?.trim() || `${planSlug} user`;
   const ids = orm.transaction((tx) => {

@@ -120,9 +120,11 @@ export function seedPlans(db: Database): void {
     .run();
 }
 
-type PlanRow = typeof plans.$inferSelect;
+/** A plans row as drizzle selects it (camelCase). */
+export type PlanRow = typeof plans.$inferSelect;
 
-function fromRow(row: PlanRow): Plan {
+/** A plan from its row: features over the defaults of its slug (a row written by an older build gains new features' defaults). */
+export function planFromRow(row: PlanRow): Plan {
   const defaults = DEFAULT_PLANS.find((p) => p.slug === row.slug)?.features ?? DEFAULT_PLANS[0]!.features;
   let features: PlanFeatures;
   try {
@@ -144,12 +146,12 @@ function fromRow(row: PlanRow): Plan {
 }
 
 export function listPlans(db: Database): Plan[] {
-  return accountOrm(db).select().from(plans).orderBy(asc(plans.sortOrder), asc(plans.slug)).all().map(fromRow);
+  return accountOrm(db).select().from(plans).orderBy(asc(plans.sortOrder), asc(plans.slug)).all().map(planFromRow);
 }
 
 export function getPlan(db: Database, slug: string): Plan | null {
   const row = accountOrm(db).select().from(plans).where(eq(plans.slug, slug)).get();
-  return row ? fromRow(row) : null;
+  return row ? planFromRow(row) : null;
 }
 
 export function planGrants(plan: Plan, entitlement: Entitlement): boolean {

@@ -108,7 +108,17 @@ export interface CompRow {
   weight: number;
 }
 
+/** A user's rows that market queries join (the PostgreSQL store copies them next to the market; see accountView). */
+export interface AccountRows {
+  follows: FollowRow[];
+  collectables: CollectableRow[];
+  acquisitions: AcquisitionRow[];
+}
+
 export interface AccountStore {
+  /** Which store this is: account.db, or PostgreSQL shared by several nodes. */
+  readonly kind: "sqlite" | "postgres";
+
   // ---------------------------------------------------------------- users & keys
   /** Creates a user on `planSlug` with one key (argon2 hash stored); the key is returned once. */
   createUserWithKey(planSlug: string, name?: string): Promise<CreatedKey>;
@@ -208,6 +218,21 @@ export interface AccountStore {
    */
   usageByKey(since?: string): KeyUsage[];
 
+  // ---------------------------------------------------------------- what market queries join, and shared image bytes
+  /** The user's follows, collectables and their acquisitions, as rows of the account tables. */
+  accountRows(userId: number): AccountRows;
+  /** The size of an uploaded collectable image by its key (whoever owns it), or null. */
+  uploadedImageSize(imageKey: string): { width: number; height: number } | null;
+  /**
+   * Keeps an uploaded original's bytes in the store, so that every node can serve it (PostgreSQL);
+   * the SQLite store keeps originals as files under the data directory only, and does nothing.
+   */
+  saveImageOriginal(imageKey: string, bytes: Uint8Array): void;
+  /** An uploaded original's bytes kept in the store, or null (always null for SQLite). */
+  imageOriginal(imageKey: string): Uint8Array | null;
+  /** Forgets an original's bytes (after the collectable's image was replaced or the collectable deleted). */
+  deleteImageOriginal(imageKey: string): void;
+
   /** Closes the store's connection. */
   close(): void;
 }
@@ -216,6 +241,7 @@ const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
 /** The store over account.db (the single writing connection). */
 export class SqliteAccountStore implements AccountStore {
+  readonly kind = "sqlite" as const;
   private readonly lookup;
   private readonly version;
 
@@ -580,6 +606,31 @@ export class SqliteAccountStore implements AccountStore {
       since ?? "",
     ).map((r) => ({ ...r, revoked: Boolean(r.revoked), du: Math.round(r.du * 1e6) / 1e6 }));
   }
+
+  // ---------------------------------------------------------------- what market queries join, and image bytes
+
+  accountRows(userId: number): AccountRows {
+    return {
+      follows: this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId),
+      collectables: this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ?", userId),
+      acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${SqliteAccountStore.OWNED}`, userId),
+    };
+  }
+
+  uploadedImageSize(imageKey: string): { width: number; height: number } | null {
+    return this.get<{ width: number; height: number }>(
+      "SELECT image_width AS width, image_height AS height FROM collectables WHERE image_key = ? AND image_kind = 'upload'",
+      imageKey,
+    );
+  }
+
+  saveImageOriginal(_imageKey: string, _bytes: Uint8Array): void {}
+
+  imageOriginal(_imageKey: string): Uint8Array | null {
+    return null;
+  }
+
+  deleteImageOriginal(_imageKey: string): void {}
 
   close(): void {
     this.db.close();
