@@ -1,5 +1,6 @@
 /**
- * Generates migrations with drizzle-kit for both databases, then writes
+ * Generates migrations with drizzle-kit for the account and market databases (SQLite) and for the
+ * account store on PostgreSQL (account-pg), then writes
  * src/db/migrations/embedded.ts, which imports every SQL file as text so the compiled binary
  * carries its migrations. Run: `bun run db:generate` after changing src/db/schema/*.ts.
  */
@@ -7,7 +8,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const databases = ["account", "market"] as const;
+const databases = ["account", "market", "account-pg"] as const;
+
+/** account -> account, account-pg -> accountPg (identifiers of the generated file). */
+const camel = (db: string) => db.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 if (import.meta.main && !process.argv.includes("--embed-only")) {
   for (const db of databases) {
@@ -29,11 +33,11 @@ export function embeddedSource(): string {
     };
     const items: string[] = [];
     for (const entry of journal.entries) {
-      const ident = `${db}_${entry.tag.replace(/\W/g, "_")}`;
+      const ident = `${db.replace(/\W/g, "_")}_${entry.tag.replace(/\W/g, "_")}`;
       lines.push(`import ${ident} from "./${db}/${entry.tag}.sql" with { type: "text" };`);
       items.push(`  { tag: ${JSON.stringify(entry.tag)}, sql: ${ident} },`);
     }
-    lists.push(`export const ${db}Migrations: Migration[] = [\n${items.join("\n")}\n];`);
+    lists.push(`export const ${camel(db)}Migrations: Migration[] = [\n${items.join("\n")}\n];`);
   }
   return `${lines.join("\n")}\n\n${lists.join("\n\n")}\n`;
 }
