@@ -2,7 +2,8 @@
  * Connections and pragmas. account.db is in WAL mode: each thread of a server has its writing
  * connection (SQLite serialises their writes; every one waits up to BUSY_TIMEOUT_MS for the lock
  * but the ledger's own, openAccountNoWait); market.db is read through a read-only connection that
- * also attaches account.db, so market queries can join follows.
+ * also attaches account.db, so market queries can join follows (with the PostgreSQL account store,
+ * an in-memory copy of the caller's rows instead: openMarketReader's `attachAccount: false`).
  */
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync } from "node:fs";
@@ -91,8 +92,22 @@ export function openMarketForWrite(path: string, dataDir: string): Database {
   return db;
 }
 
-/** The read connection used by the service: market.db read-only, account.db attached as `account`. */
-export function openMarketReader(dataDir: string): Database {
+export interface MarketReaderOptions {
+  /**
+   * Attach account.db as `account` (the SQLite account store; the default). false: nothing is
+   * attached, and market.db is opened with the read-write flag (never created, never written) so
+   * that the PostgreSQL store's in-memory `account` schema can be attached and written
+   * (src/serve/accounts/account-view.ts: a read-only connection cannot write any attached database).
+   */
+  attachAccount?: boolean;
+}
+
+/**
+ * The read connection used by the service: market.db read-only, account.db attached as `account`;
+ * or, with `attachAccount: false`, market.db alone (see MarketReaderOptions).
+ */
+export function openMarketReader(dataDir: string, options: MarketReaderOptions = {}): Database {
+  const attachAccount = options.attachAccount ?? true;
   const path = marketDbPath(dataDir);
   if (!existsSync(path)) throw new Error(`no market in ${dataDir}: run \`artmarket seed\` first`);
   const writer = new Database(path, { strict: true });
@@ -108,8 +123,8 @@ export function openMarketReader(dataDir: string): Database {
   } finally {
     writer.close();
   }
-  const db = new Database(path, { readonly: true, strict: true });
+  const db = attachAccount ? new Database(path, { readonly: true, strict: true }) : new Database(path, { readwrite: true, strict: true });
   tune(db, dataDir, false);
-  db.run(`ATTACH DATABASE ? AS account`, [accountDbPath(dataDir)]);
+  if (attachAccount) db.run(`ATTACH DATABASE ? AS account`, [accountDbPath(dataDir)]);
   return db;
 }

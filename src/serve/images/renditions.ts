@@ -10,7 +10,9 @@
  *   with no artwork) is artistPhotoSvg(artistId, …), its seed column holding the artist id.
  * - File originals (kind "file") are read from <data>/images/orig/<path> (EXIF orientation applied);
  *   a collectable's uploaded image (kind "upload", named by its key "c…" instead of an id, looked up
- *   in account.collectables through the reader's attachment) from <data>/images/collectables/<key>.
+ *   in account.collectables through the reader's attachment, or in the PostgreSQL account store
+ *   behind the reader's account view) from <data>/images/collectables/<key>. A node that lacks the
+ *   file (another node took the upload) fetches the bytes from the store first and keeps them there.
  * - The blurred preview (what callers without a key are given) is drawn from a tiny copy of the
  *   original (PREVIEW_LONG_SIDE px on its long side), blurred there and enlarged smoothly to the
  *   rendition's size: a strong Gaussian blur whose radius is proportional to the width, so every
@@ -26,10 +28,11 @@
  */
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, renameSync, unlinkSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { existsSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import { loadSharp } from "../../platform/native";
 import { artistPhotoSvg, renderSvg } from "../../images/procedural";
+import { accountViewStore } from "../accounts/account-view";
 import { snapshotOf } from "../snapshot";
 import { WIDTHS, type Variant } from "./urls";
 
@@ -93,14 +96,33 @@ function lookup(market: Database, imageId: number | string): ImageRow | null {
   return snapshotOf(market).statement<ImageRow, [number]>(IMAGE_SQL).get(imageId) ?? null;
 }
 
-/** A collectable's uploaded image by its key (account.db is attached to the market reader as `account`). */
+/**
+ * A collectable's uploaded image by its key: asked of the account store behind the reader's
+ * account view (PostgreSQL, whoever owns the image), else read from account.db attached to the
+ * market reader as `account`.
+ */
 function lookupCollectable(market: Database, key: string): ImageRow | null {
+  const row = (r: { width: number; height: number }): ImageRow => ({
+    id: key,
+    artwork_id: null,
+    width: r.width,
+    height: r.height,
+    kind: "upload",
+    seed: null,
+    path: key,
+    artist_id: null,
+  });
+  const store = accountViewStore(market);
+  if (store) {
+    const size = store.uploadedImageSize(key);
+    return size ? row(size) : null;
+  }
   const st = market.prepare<{ width: number; height: number }, [string]>(
     "SELECT image_width AS width, image_height AS height FROM account.collectables WHERE image_key = ? AND image_kind = 'upload'",
   );
   try {
     const r = st.get(key);
-    return r ? { id: key, artwork_id: null, width: r.width, height: r.height, kind: "upload", seed: null, path: key, artist_id: null } : null;
+    return r ? row(r) : null;
   } catch {
     return null; // no account database attached
   } finally {
@@ -209,6 +231,7 @@ async function draw(deps: RenditionDeps, ref: RenditionRef): Promise<Uint8Array>
     const root = resolve(row.kind === "upload" ? collectableImageDir(deps.dataDir) : origDir(deps.dataDir));
     const file = resolve(root, row.path ?? "");
     if (!row.path || !file.startsWith(root + sep)) throw new Error(`image ${row.id}: bad original path ${JSON.stringify(row.path)}`);
+    if (row.kind === "upload" && !existsSync(file)) fetchOriginal(deps.market, row.path, file);
     const meta = await sharp(file).metadata();
     const swap = (meta.orientation ?? 1) >= 5;
     origW = (swap ? meta.height : meta.width) ?? row.width;
@@ -233,6 +256,21 @@ async function draw(deps: RenditionDeps, ref: RenditionRef): Promise<Uint8Array>
   renameSync(tmp, ref.file);
   removeStale(dir, ref);
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+}
+
+/**
+ * Writes an uploaded original this node lacks from the bytes the account store keeps (the
+ * PostgreSQL store behind the reader's account view; the upload was taken by another node), to a
+ * temporary name then renamed. Nothing when the store has none: reading the file then fails as for
+ * any missing original.
+ */
+function fetchOriginal(market: Database, key: string, file: string): void {
+  const bytes = accountViewStore(market)?.imageOriginal(key);
+  if (!bytes) return;
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, file);
 }
 
 /** Removes older versions of the same rendition (same width and variant, another version token). */

@@ -8,6 +8,7 @@ import type { Database } from "bun:sqlite";
 import { Z80 } from "../../../analytics/index-model";
 import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { usdOf } from "../../../db/fx";
+import { syncAccountView } from "../../accounts/account-view";
 import type { AppDeps } from "../../http/endpoint";
 import type { CallerView } from "../../http/view";
 import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage } from "../../query/cursor";
@@ -294,6 +295,7 @@ export function followedArtworks(deps: AppDeps, view: CallerView, userId: number
   const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
   const q = resolveUids(deps.market, query);
   const where = artworkWhere(ARTWORK_LIST, q);
+  syncAccountView(deps.market, userId);
   const from = `FROM account.follows f JOIN artworks a ON a.id = f.target_id
     WHERE f.user_id = ? AND f.kind = 'artwork' AND ${where.sql}`;
   const ids = readPage(FOLLOWED_KEYS, position, q.limit + 1, q.offset, (range, limit, offset) =>
@@ -342,6 +344,7 @@ const RECOMMENDED_CTE = `WITH fa AS (
 
 export function recommendedArtworks(deps: AppDeps, view: CallerView, userId: number, q: ParsedList): Page {
   const since = epochSeconds(addDays(deps.asOf, -RECENT_DAYS), "lower");
+  syncAccountView(deps.market, userId);
   const ids = deps.market
     .query<{ id: number }, [number, number, number, number]>(
       `${RECOMMENDED_CTE}

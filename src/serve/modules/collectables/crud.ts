@@ -1,12 +1,14 @@
 /**
  * Collectables themselves: list, create (seeded from a suggested market artwork), update, delete.
  *
- * The list filters and sorts in one query over the market connection, where account.db is
- * attached as `account` (`account.collectables` joined with the market's artists); a store that
- * cannot be attached would give the caller's collectable ids to bind instead (see store.ts).
+ * The list filters and sorts in one query over the market connection's `account` schema
+ * (`account.collectables` joined with the market's artists): account.db attached, or with the
+ * PostgreSQL store a copy of the caller's rows, synced right before the query
+ * (src/serve/accounts/account-view.ts).
  */
 import type { Database } from "bun:sqlite";
 import { vectorBytes } from "../../../db/collectables";
+import { syncAccountView } from "../../accounts/account-view";
 import { type CollectableRow } from "../../accounts/store";
 import type { AppDeps } from "../../http/endpoint";
 import { issue, type ValidationIssue } from "../../http/errors";
@@ -33,6 +35,8 @@ export function listCollectables(deps: AppDeps, userId: number, q: ParsedList, o
     LEFT JOIN artists ar ON ar.id = c.artist_id
     WHERE c.user_id = ? AND ${where.sql}`;
   const params = [userId, ...where.params] as (string | number | null)[];
+  // after ensureValued: the sorts by estimate read the valuations it just saved
+  syncAccountView(deps.market, userId);
   const total = marketGet<{ n: number }>(deps.market, `SELECT count(*) AS n ${from}`, ...params)!.n;
   const ids = marketAll<{ id: number }>(deps.market, `SELECT c.id ${from} ORDER BY ${orderClause(COLLECTABLE_LIST, q.sort)} LIMIT ? OFFSET ?`, ...params, q.limit, q.offset).map(
     (r) => r.id,
@@ -255,5 +259,6 @@ export function updateCollectable(deps: AppDeps, userId: number, id: number, bod
 export function deleteCollectable(deps: AppDeps, userId: number, id: number): void {
   const row = ownCollectable(deps, userId, id);
   deps.accounts.deleteCollectable(userId, id);
+  // the store's delete leaves the image's bytes: removeImage forgets them with the files
   removeImage(deps, row.image_key);
 }

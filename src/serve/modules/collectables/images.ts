@@ -1,7 +1,9 @@
 /**
  * A collectable's image: uploads stored under <data>/images/collectables/<key> with their
  * embedding, replacing one, removing the files; and the market's image vectors the comps and the
- * create form use.
+ * create form use. The original's bytes also go to the account store (`saveImageOriginal`: kept
+ * by PostgreSQL, so that another node without the file can draw renditions from them, see
+ * src/serve/images/renditions.ts; nothing with account.db), and leave it with the files.
  */
 import type { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -57,12 +59,23 @@ export async function storeImage(deps: AppDeps, bytes: Uint8Array, width: number
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, bytes);
   renameSync(tmp, file);
+  try {
+    deps.accounts.saveImageOriginal(key, bytes);
+  } catch (err) {
+    rmSync(file, { force: true }); // no row names the key yet
+    throw err;
+  }
   return { key, width, height, embedding };
 }
 
-/** Removes an uploaded original and its renditions (after the row no longer names it). */
+/** Removes an uploaded original, its bytes in the store and its renditions (after the row no longer names it). */
 export function removeImage(deps: AppDeps, key: string | null | undefined): void {
   if (!key) return;
+  try {
+    deps.accounts.deleteImageOriginal(key);
+  } catch {
+    // bytes left behind are harmless: nothing names the key any more
+  }
   try {
     rmSync(join(collectableImageDir(deps.config.dataDir), key), { force: true });
     const cache = cacheDir(deps.config.dataDir, key);

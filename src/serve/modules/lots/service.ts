@@ -5,6 +5,7 @@
 import { Database } from "bun:sqlite";
 import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { followedAmong } from "../../../db/follows";
+import { syncAccountView } from "../../accounts/account-view";
 import { LOTS_FTS_TOKENIZE } from "../../../db/market-indexes/lots";
 import { containsPattern } from "../../../db/sql";
 import type { AppDeps } from "../../http/endpoint";
@@ -579,6 +580,8 @@ export function lotPage(db: Database, signer: ImageSigner, query: ParsedList, fo
   const cursor = cursorContext(db, signer, scopeOf(followedBy), query.sort ?? "", query.filters, filterParams(query));
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
+  // the followed filter reads account.follows
+  if (followedBy !== null) syncAccountView(db, followedBy);
   const ids = readPage(keys, position, query.limit + 1, query.offset, (range, want, offset) => lotListIds(db, query, followedBy, range, want, offset));
   return { ids, nextCursor: nextCursor(cursor, ids, query.limit, (id) => positionOf(db, keys, "lots", { sql: "id = ?", params: [id] })) };
 }

@@ -3,6 +3,7 @@
  * last row), one count for the total, then the response objects.
  */
 import { followedAmong } from "../../../db/follows";
+import { syncAccountView } from "../../accounts/account-view";
 import type { AppDeps } from "../../http/endpoint";
 import type { CallerView } from "../../http/view";
 import { cursorContext, decodeCursor, nextCursor, positionOf, readPage } from "../../query/cursor";
@@ -139,6 +140,8 @@ export function listSales(deps: AppDeps, query: ParsedList, view: CallerView, fo
   const cursor = cursorContext(deps.market, deps.signer, followedBy === null ? "sales" : `sales/followed:${followedBy}`, query.sort ?? "", query.filters, {});
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
+  // the followed filter reads account.follows (the page, the count and the next cursor's position)
+  if (followedBy !== null) syncAccountView(deps.market, followedBy);
   // one row past the page: whether a next page exists
   const ids = readPage(keys, position, query.limit + 1, query.offset, (range, limit, offset) =>
     allOnce<{ id: number }>(deps.market, saleListSql(query, followedBy, range, limit, offset)).map((r) => r.id),
