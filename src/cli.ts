@@ -7,12 +7,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KeyError } from "./serve/accounts/keys";
-import { SqliteAccountStore } from "./serve/accounts/store";
+import type { AccountStore } from "./serve/accounts/store";
+import { withAccountStore } from "./serve/accounts/open";
 import { type Cluster, ClusterStartError, startCluster } from "./serve/cluster/supervisor";
 import { parseCommandLine, UsageError } from "./platform/cli-spec";
-import { ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
+import { accountStoreFrom, ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
 import { BUILD_ID } from "./platform/native";
-import { marketDbPath, openAccountDb } from "./db/connection";
+import { marketDbPath } from "./db/connection";
 import { DEFAULT_SEED, formatSummary, seedMarket, type SeedOptions } from "./build/seed";
 import { selfCheck } from "./platform/selfcheck";
 import { DataDirHeld, holdDataDir, type ServeLock } from "./platform/serve-lock";
@@ -23,15 +24,9 @@ function out(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-async function withAccount<T>(dataDir: string, fn: (store: SqliteAccountStore) => T | Promise<T>): Promise<T> {
-  const db = openAccountDb(dataDir);
-  try {
-    const store = new SqliteAccountStore(db);
-    store.seedPlans();
-    return await fn(store);
-  } finally {
-    db.close();
-  }
+/** Runs `fn` over the account store the command names (`--account-store`, else account.db). */
+function withAccount<T>(dataDir: string, flags: Record<string, string | true>, fn: (store: AccountStore) => T | Promise<T>): Promise<T> {
+  return withAccountStore(dataDir, accountStoreFrom(flags), fn);
 }
 
 function parseScale(flags: Record<string, string | true>): Scale {
@@ -62,7 +57,9 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
     process.stderr.write(`${formatSummary(summary)}\n`);
   }
   // the first start's key, made before the workers start (they read it from account.db)
-  const created = await withAccount(config.dataDir, async (store) => (store.hasUsers() ? null : await store.createUserWithKey("enterprise", "first enterprise user")));
+  const created = await withAccountStore(config.dataDir, config.accountStore, async (store) =>
+    store.hasUsers() ? null : await store.createUserWithKey("enterprise", "first enterprise user"),
+  );
   let cluster: Cluster;
   try {
     cluster = await startCluster(config, { workers: config.workers ?? 1, logFormat: config.logFormat ?? "json" });
@@ -99,23 +96,23 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
     const plan = stringFlag(flags, "plan");
     if (!plan) throw new ConfigError("keys create needs --plan SLUG");
     const name = stringFlag(flags, "name");
-    const created = await withAccount(dataDir, (store) => store.createUserWithKey(plan, name));
+    const created = await withAccount(dataDir, flags, (store) => store.createUserWithKey(plan, name));
     out(`created user ${created.userId}, key id ${created.keyId} (${created.kid}) on plan ${created.plan}; the key is shown once:`);
     out(created.key);
   } else if (action === "list") {
-    const rows = await withAccount(dataDir, (store) => store.listKeys());
+    const rows = await withAccount(dataDir, flags, (store) => store.listKeys());
     if (flags.json) return out(JSON.stringify(rows, null, 2));
     out(["id", "kid", "user", "plan", "name", "created", "revoked"].join("\t"));
     for (const r of rows) out([r.id, r.kid, r.user_id, r.plan, r.name, r.created_at, r.revoked_at ?? "-"].join("\t"));
   } else if (action === "revoke") {
     if (!arg) throw new ConfigError("keys revoke needs a key ID (the number from `keys list`, or the kid)");
-    const done = await withAccount(dataDir, (store) => store.revokeKey(arg));
+    const done = await withAccount(dataDir, flags, (store) => store.revokeKey(arg));
     if (!done) throw new ConfigError(`no active key with id ${arg}`);
     out(`revoked key ${arg}`);
   } else if (action === "usage") {
     const since = stringFlag(flags, "since");
     if (since !== undefined && !isIsoDate(since)) throw new ConfigError(`--since must be a date (YYYY-MM-DD), got "${since}"`);
-    const rows = await withAccount(dataDir, (store) => store.usageByKey(since));
+    const rows = await withAccount(dataDir, flags, (store) => store.usageByKey(since));
     if (flags.json) return out(JSON.stringify(rows, null, 2));
     const table = [
       ["user", "name", "plan", "key", "kid", "requests", "du", "first day", "last day"],
@@ -140,7 +137,7 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
 }
 
 async function notices(flags: Record<string, string | true>): Promise<void> {
-  const rows = await withAccount(dataDirFrom(flags), (store) => store.listNotices());
+  const rows = await withAccount(dataDirFrom(flags), flags, (store) => store.listNotices());
   if (flags.json)
     return out(
       JSON.stringify(

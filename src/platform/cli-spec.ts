@@ -27,6 +27,13 @@ export interface CommandSpec {
 }
 
 const DATA: OptionSpec = { name: "data", value: "DIR", description: "the data directory", default: "./data", env: "ARTMARKET_DATA" };
+const ACCOUNT_STORE: OptionSpec = {
+  name: "account-store",
+  value: "URL",
+  description: "where accounts live: sqlite (account.db in the data directory) or postgres://user:password@host:5432/db, shared by several nodes",
+  default: "sqlite",
+  env: "ARTMARKET_ACCOUNT_STORE",
+};
 const JSON_OUT: OptionSpec = { name: "json", description: "print JSON instead of text" };
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -37,6 +44,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     description:
       "Serves the market snapshot and the account store of the data directory. On an empty data directory it first builds the demo market and prints a new enterprise key once. The first stdout line is `listening on http://HOST:PORT`. SIGTERM or SIGINT lets the requests in flight finish, then exits 0.",
     options: [
+      ACCOUNT_STORE,
       DATA,
       { name: "port", value: "N", description: "TCP port (0 picks a free one)", default: "8080", env: "ARTMARKET_PORT" },
       { name: "host", value: "ADDR", description: "address to listen on", default: "127.0.0.1", env: "ARTMARKET_HOST" },
@@ -84,6 +92,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "name", value: "TEXT", description: "create: the user's name" },
       { name: "since", value: "YYYY-MM-DD", description: "usage: count the requests of this UTC day and later", default: "every day" },
       JSON_OUT,
+      ACCOUNT_STORE,
       DATA,
     ],
     examples: ["artmarket keys create --plan pro --name 'Research desk'", "artmarket keys list --json", "artmarket keys revoke 3", "artmarket keys usage --since 2026-01-01"],
@@ -92,7 +101,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: "notices",
     summary: "list the allowance notices (80 % and 100 % of a paid plan's allowance)",
     usage: ["artmarket notices [--json] [--data DIR]"],
-    options: [JSON_OUT, DATA],
+    options: [JSON_OUT, ACCOUNT_STORE, DATA],
   },
   {
     name: "import",
@@ -126,6 +135,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { name: "to", value: "DIR", description: "the backup directory, new or empty (required)" },
       { name: "with-market", description: "also copy market.db and images/orig/ (immutable once built)" },
+      ACCOUNT_STORE,
       DATA,
     ],
     examples: ["artmarket backup --to /var/backups/artmarket/2026-01-31", "artmarket backup --to /mnt/backup/am --with-market --data /var/lib/artmarket"],

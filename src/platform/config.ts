@@ -26,6 +26,42 @@ export interface Config {
   readonly workers?: number;
   /** The access log's format (`--log-format`): json, text, or off. */
   readonly logFormat?: "json" | "text" | "off";
+  /**
+   * Where accounts live (`--account-store`): null for account.db in the data directory, or the
+   * postgres:// URL of a PostgreSQL database that several nodes share.
+   */
+  readonly accountStore?: string | null;
+}
+
+/**
+ * `--account-store` / ARTMARKET_ACCOUNT_STORE: "sqlite" (or nothing) for account.db in the data
+ * directory, or a postgres:// (postgresql://) URL; anything else is refused.
+ */
+export function accountStoreFrom(flags: ParsedArgs["flags"], env: Record<string, string | undefined> = process.env): string | null {
+  const raw = stringFlag(flags, "account-store") ?? env.ARTMARKET_ACCOUNT_STORE ?? "";
+  if (raw === "" || raw === "sqlite") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`--account-store must be "sqlite" or a postgres:// URL, got "${redactUrl(raw)}"`);
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    throw new ConfigError(`--account-store must be "sqlite" or a postgres:// URL, got "${redactUrl(raw)}"`);
+  }
+  if (!url.hostname || url.pathname.length <= 1) throw new ConfigError(`--account-store needs a host and a database name: postgres://user:password@host:5432/database`);
+  return raw;
+}
+
+/** A URL with its password replaced by ***, for messages and logs. */
+export function redactUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return raw.replace(/:[^:@/]*@/, ":***@");
+  }
 }
 
 /** The most workers one server starts. */
@@ -130,6 +166,7 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     shutdownTimeoutS,
     workers,
     logFormat,
+    accountStore: accountStoreFrom(flags, env),
   });
 }
 

@@ -4,15 +4,19 @@
  */
 import type { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
-import { accountStore } from "./accounts/store";
+import { SqliteAccountStore } from "./accounts/store";
+import { openAccountStore } from "./accounts/open";
+import { PgAccountStore } from "./accounts/pg-store";
+import { PgRateLimiter, sharedSecret } from "./accounts/pg-hot";
+import { attachAccountView } from "./accounts/account-view";
 import type { Config } from "../platform/config";
-import { openAccountDb, openMarketReader } from "../db/connection";
+import { openMarketReader } from "../db/connection";
 import { pipeline, mountable, RESPONSE_HEADERS, type AppDeps, type Endpoint, type MountedEndpoint } from "./http/endpoint";
 import { errorBody, fromSchemaErrors, HttpError, issue, ValidationFailed } from "./http/errors";
 import { RateLimiter } from "./http/metering";
 import { AccountCounters } from "./accounts/counters";
 import type { KeyVerifierOptions } from "./accounts/keys";
-import { type LedgerOptions, LedgerWriter } from "./accounts/ledger";
+import { type Ledger, type LedgerOptions, LedgerWriter } from "./accounts/ledger";
 import { localControl, type ServiceControl } from "./http/control";
 import { MetricsRegistry } from "./http/metrics";
 import { compressResponse } from "./http/compression";
@@ -206,27 +210,30 @@ export interface OpenDepsOptions {
   metrics?: MetricsRegistry;
 }
 
-/** Opens the data directory for serving: both databases, plans seeded, the process services. */
+/** Opens the data directory for serving: the market, the account store (plans seeded), the process services. */
 export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps {
-  const account = openAccountDb(config.dataDir);
-  const store = accountStore(account);
-  store.seedPlans();
-  const market = openMarketReader(config.dataDir);
+  const store = openAccountStore(config.dataDir, config.accountStore);
+  const sqlite = store instanceof SqliteAccountStore ? store : null;
+  // with PostgreSQL, market queries join copies of the caller's rows (accounts/account-view.ts)
+  const market = openMarketReader(config.dataDir, { attachAccount: sqlite !== null });
+  if (!sqlite) attachAccountView(market, store);
   const counters = options.counters ?? AccountCounters.create();
-  const ledger = store.ledger({ counters, sink: options.ledgerSink, localWriter: options.ledgerLocal ? new LedgerWriter(options.ledgerLocal) : undefined });
+  const ledger = sqlite
+    ? sqlite.ledger({ counters, sink: options.ledgerSink, localWriter: options.ledgerLocal ? new LedgerWriter(options.ledgerLocal) : undefined })
+    : store.ledger();
   const verifier = store.keyVerifier(undefined, { remote: options.remoteVerify });
   const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
   return {
     config,
     accounts: store,
-    account,
+    account: sqlite?.db ?? null,
     market,
     snapshot: snapshotOf(market),
     verifier,
     ledger,
-    limiter: new RateLimiter(counters),
+    limiter: store instanceof PgAccountStore ? new PgRateLimiter(store) : new RateLimiter(counters),
     fx: FxCache.lazy(market),
-    signer: new ImageSigner(loadSecret(config.dataDir), config.publicUrl),
+    signer: new ImageSigner(store instanceof PgAccountStore ? sharedSecret(store, config.dataDir) : loadSecret(config.dataDir), config.publicUrl),
     asOf,
     bare: options.bare,
     control: options.control,
@@ -235,7 +242,7 @@ export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps
 }
 
 /** Deps over the SQLite account store, with its account.db connection (tests and benchmarks). */
-export type SqliteAppDeps = AppDeps & { readonly account: Database };
+export type SqliteAppDeps = AppDeps & { readonly account: Database; readonly ledger: Ledger; readonly limiter: RateLimiter };
 
 /** openDeps on the SQLite account store (throws with another store). */
 export function openSqliteDeps(config: Config, options: OpenDepsOptions = {}): SqliteAppDeps {

@@ -6,7 +6,7 @@
  * (receiveMessageOnPort). One SyncPg is one connection: statements run in order, and a
  * transaction (`transaction`) spans the statements run inside it.
  *
- * It also keeps the account epoch (migration account-pg 0000: a counter moved by triggers when a
+ * It also keeps the account epoch (migration account-pg 0001: a counter moved by triggers when a
  * key is revoked or a plan changes, announced with NOTIFY) in a shared cell that `epoch()` reads
  * without a round trip, so the key cache of every thread of every node sees a revocation within
  * the notification's latency (and within 0.5 s should a notification be lost).

@@ -185,6 +185,32 @@ export function prepareEpoch(db: Database) {
   return db.query<{ n: number }, []>("SELECT n FROM account_epoch WHERE id = 1");
 }
 
+/**
+ * What a KeyVerifier reads: a key's row by kid, a plan, and two counters. `version` is cheap and
+ * read at most once per event-loop turn (SQLite: PRAGMA data_version, which moves on any commit
+ * by another connection); when it moved, `epoch` is read (it moves only when a key is revoked or
+ * a plan changes, see account_epoch).
+ */
+export interface KeySource {
+  lookupKey(kid: string): KeyRow | null;
+  plan(slug: string): Plan | null;
+  version(): number;
+  epoch(): number;
+}
+
+/** The KeySource over account.db (statements prepared once). */
+export function sqliteKeySource(db: Database): KeySource {
+  const lookup = prepareKeyLookup(db);
+  const version = prepareDataVersion(db);
+  const epoch = prepareEpoch(db);
+  return {
+    lookupKey: (kid) => lookup.get(kid),
+    plan: (slug) => getPlan(db, slug),
+    version: () => version.get()!.data_version,
+    epoch: () => epoch.get()?.n ?? 0,
+  };
+}
+
 /** What the supervisor answers a worker's verification: the key is right or wrong, or the limits refused it. */
 export type RemoteVerdict = { ok: boolean } | { status: number; message: string; headers: Record<string, string> };
 
@@ -310,9 +336,6 @@ export class KeyVerifier {
   cacheHits = 0;
   /** How many times argon2 verification ran (tests hold this to one per key). */
   argon2Runs = 0;
-  private readonly lookup;
-  private readonly version;
-  private readonly epochStmt;
   private readonly remote: KeyVerifierOptions["remote"];
   private readonly now: () => number;
   private readonly verifyHash: (hash: string, key: string) => Promise<boolean>;
@@ -321,15 +344,16 @@ export class KeyVerifier {
   private readonly addresses: Buckets;
   private readonly gate: Gate;
 
+  private readonly source: KeySource;
+
   constructor(
-    private readonly db: Database,
+    /** Where keys, plans and the change counters are read: account.db, or a KeySource (PostgreSQL). */
+    source: Database | KeySource,
     /** Called when another process changed account.db (a key revoked, a plan edited). */
     private readonly onChange: () => void = () => {},
     options: KeyVerifierOptions = {},
   ) {
-    this.lookup = prepareKeyLookup(db);
-    this.version = prepareDataVersion(db);
-    this.epochStmt = prepareEpoch(db);
+    this.source = "lookupKey" in source ? source : sqliteKeySource(source);
     this.remote = options.remote;
     this.now = options.now ?? Date.now;
     this.verifyHash = options.verifyHash ?? ((h, key) => verify(h, key));
@@ -363,10 +387,10 @@ export class KeyVerifier {
     setImmediate(() => {
       this.versionCheckedThisTurn = false;
     });
-    const v = this.version.get()!.data_version;
+    const v = this.source.version();
     if (v === this.dataVersion) return;
     this.dataVersion = v;
-    const epoch = this.epochStmt.get()?.n ?? 0;
+    const epoch = this.source.epoch();
     if (epoch === this.epoch) return;
     const first = this.epoch === -1;
     this.epoch = epoch;
@@ -379,8 +403,8 @@ export class KeyVerifier {
   /** A verified key's entry brought to the current epoch: its row read again, no argon2; null once revoked or changed. */
   private recheck(key: string, entry: { caller: Caller; hash: string; epoch: number }): Caller | null {
     const kid = KEY_PATTERN.exec(key)![1]!;
-    const row = this.lookup.get(kid);
-    const plan = row && row.revoked_at === null && row.hash === entry.hash ? getPlan(this.db, row.plan_slug) : null;
+    const row = this.source.lookupKey(kid);
+    const plan = row && row.revoked_at === null && row.hash === entry.hash ? this.source.plan(row.plan_slug) : null;
     if (!row || !plan) {
       this.valid.delete(key);
       return null;
@@ -421,7 +445,7 @@ export class KeyVerifier {
     const match = KEY_PATTERN.exec(key);
     if (!match) return null; // malformed keys cost nothing to reject
     const kid = match[1]!;
-    const row = this.lookup.get(kid);
+    const row = this.source.lookupKey(kid);
     if (!row || row.revoked_at !== null) return null; // unknown or revoked: one indexed lookup, no argon2
     if (this.remote) return this.share(key, this.checkRemote(row, key, address, refuse));
     const now = this.now();
@@ -459,7 +483,7 @@ export class KeyVerifier {
     const generation = this.generation;
     const verdict = await this.remote!(key, address, refuse);
     if ("status" in verdict) throw new HttpError(verdict.status, verdict.message, verdict.headers);
-    const plan = verdict.ok ? getPlan(this.db, row.plan_slug) : null;
+    const plan = verdict.ok ? this.source.plan(row.plan_slug) : null;
     const caller: Caller | null = plan ? Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor }) : null;
     this.remember(generation, key, row.hash, caller);
     return caller;
@@ -484,7 +508,7 @@ export class KeyVerifier {
     } finally {
       this.gate.leave();
     }
-    const plan = ok ? getPlan(this.db, row.plan_slug) : null;
+    const plan = ok ? this.source.plan(row.plan_slug) : null;
     const caller: Caller | null = ok && plan ? Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor }) : null;
     if (ok) {
       // the right secret is no failure: its tokens come back

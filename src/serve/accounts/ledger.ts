@@ -133,6 +133,27 @@ function isBusy(err: unknown): boolean {
 /** An allowance notice's row as the ledger inserts it (user, plan, pool, threshold, period, limit, consumed, projection, time). */
 export type NoticeRow = [number, string, string, number, string, string, number, number, number, number];
 
+/**
+ * What the service asks of a DU ledger: the Ledger below (account.db), or PgLedger (pg-hot.ts,
+ * PostgreSQL shared by several nodes).
+ */
+export interface MeteringLedger {
+  /** Current consumption of the caller's three windows. */
+  windows(caller: Caller, now?: number): Windows;
+  /** Admits a call that may cost up to `maxDu` under the caller's hard cap, or throws 429 once it is used up. */
+  admit(caller: Caller, maxDu: number): Promise<Admission>;
+  /** Records a metered request; `committed` settles when its row is durable. */
+  charge(caller: Caller, entry: LedgerEntry, admission?: Admission): Charged;
+  /** Rows charged and not yet committed. */
+  pendingRows(): number;
+  /** Commits (or hands over) everything pending now. */
+  flush(): void;
+  /** Flushes, then waits until every row charged so far is committed. */
+  settled(): Promise<void>;
+  /** Forgets cached consumption (after a plan change, or in tests). */
+  reset(): void;
+}
+
 /** A call admitted under a hard cap: what it may add at most, until it is charged or released. */
 export interface Admission {
   readonly userId: number;
@@ -217,7 +238,7 @@ export class LedgerWriter {
   }
 }
 
-export class Ledger {
+export class Ledger implements MeteringLedger {
   private readonly now: () => number;
   readonly counters: AccountCounters;
   private readonly sink: LedgerOptions["sink"];

@@ -56,7 +56,7 @@ import {
   type KeyRow,
   type KeyVerifierOptions,
 } from "./keys";
-import { Ledger, type LedgerOptions } from "./ledger";
+import { Ledger, type LedgerOptions, type MeteringLedger } from "./ledger";
 import { getPlan, listPlans, seedPlans, type Plan } from "./plans";
 
 export { FOLLOW_KINDS, type FollowKind, type Share, type ShareKind };
@@ -144,7 +144,7 @@ export interface AccountStore {
    * The DU ledger over this store: it appends batches of ledger rows with their daily roll-ups and
    * allowance notices in one transaction (group commit), and loads the window consumption.
    */
-  ledger(options?: LedgerOptions): Ledger;
+  ledger(options?: LedgerOptions): MeteringLedger;
   /** DU consumed by the user over [from, to] (UTC days, inclusive), from the daily roll-ups. */
   consumedBetween(userId: number, from: string, to: string): number;
 

@@ -26,7 +26,8 @@ import { openAccountDb, openMarketReader } from "../../db/connection";
 import { AccountCounters } from "../accounts/counters";
 import type { KeyVerifier, RemoteVerdict } from "../accounts/keys";
 import { type LedgerEntry, LedgerWriter, type NoticeRow } from "../accounts/ledger";
-import { accountStore } from "../accounts/store";
+import { SqliteAccountStore } from "../accounts/store";
+import { openAccountStore } from "../accounts/open";
 import type { LogFormat } from "../http/access-log";
 import { HttpError } from "../http/errors";
 import { type MetricsSnapshot, mergeSnapshots, renderMetrics } from "../http/metrics";
@@ -60,12 +61,12 @@ interface Slot {
 
 export async function startCluster(config: Config, options: ClusterOptions): Promise<Cluster> {
   // the market's migrations (if any) run once here, before the workers open it read-only
-  openMarketReader(config.dataDir).close();
-  const account: Database = openAccountDb(config.dataDir);
-  const store = accountStore(account);
-  store.seedPlans();
+  openMarketReader(config.dataDir, { attachAccount: false }).close();
+  const store = openAccountStore(config.dataDir, config.accountStore);
   const verifier: KeyVerifier = store.keyVerifier();
-  const writer = new LedgerWriter(account);
+  // with SQLite, the rows a worker hands over are written here; PostgreSQL takes every worker's own
+  const writer = store instanceof SqliteAccountStore ? new LedgerWriter(store.db) : null;
+  const account = { close: () => store.close() };
   const counters = AccountCounters.create();
   const stateBuffer = new SharedArrayBuffer(8);
   const state = new Int32Array(stateBuffer);
@@ -94,6 +95,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
     const notices = batch.flatMap((b) => b.notices);
     let error: string | undefined;
     try {
+      if (!writer) throw new Error("no ledger writer here: the account store is PostgreSQL");
       writer.write(entries, notices);
     } catch (err) {
       error = (err as Error).message;
@@ -198,7 +200,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
         index,
         workers: options.workers,
         logFormat: options.logFormat,
-        localLedger: options.workers >= availableParallelism(),
+        localLedger: writer !== null && options.workers >= availableParallelism(),
         counters: counters.buffer,
         state: stateBuffer,
       };

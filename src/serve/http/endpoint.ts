@@ -8,7 +8,7 @@ import type { Database } from "bun:sqlite";
 import type { AccountStore } from "../accounts/store";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { type Caller, isWellFormedKey, type KeyVerifier } from "../accounts/keys";
-import type { Admission, Ledger } from "../accounts/ledger";
+import type { Admission, MeteringLedger } from "../accounts/ledger";
 import type { Entitlement } from "../accounts/plans";
 import type { Config } from "../../platform/config";
 import type { FxCache } from "../../db/fx";
@@ -17,7 +17,7 @@ import type { MarketSnapshot } from "../snapshot";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
 import { Value } from "@sinclair/typebox/value";
 import { AUTH_PROBLEMS, forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
-import { DU_HEADERS, type RateLimiter, type RateState, rateLimitHeaders, setDuHeaders } from "./metering";
+import { DU_HEADERS, type RateState, type RequestLimiter, rateLimitHeaders, setDuHeaders } from "./metering";
 import { BodyBudget } from "./body-budget";
 import { clientAddressOf, requestOrigin } from "./client";
 import { MAX_FORM_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
@@ -45,8 +45,9 @@ export interface AppDeps {
   /** The facts of `market` found once (indexes, counts, vector indexes…): snapshotOf(market). */
   readonly snapshot: MarketSnapshot;
   readonly verifier: KeyVerifier;
-  readonly ledger: Ledger;
-  readonly limiter: RateLimiter;
+  readonly ledger: MeteringLedger;
+  /** The request-rate limits: the workers' shared counters, or PostgreSQL's across nodes (asynchronous). */
+  readonly limiter: RequestLimiter;
   /** Daily reference rates of the market, in memory. */
   readonly fx: FxCache;
   readonly signer: ImageSigner;
@@ -299,7 +300,8 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     }
     let rate: RateState | undefined;
     if (caller && e.auth !== "public") {
-      rate = deps.limiter.check(caller) ?? undefined;
+      const checked = deps.limiter.check(caller);
+      rate = checked instanceof Promise ? await checked : checked;
       // The cap guards DU: calls that cost none (usage, follows, shares, any HEAD) are served past
       // it, so a capped caller can still read /v1/usage and ask what a call would cost.
       if (e.entitlement && !caller.plan.features[e.entitlement]) {

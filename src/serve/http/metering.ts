@@ -30,12 +30,17 @@ export function rateLimitHeaders(state: RateState): Record<string, string> {
   };
 }
 
+/** Counts a call against its account's request-rate limits, or throws 429 (RateLimiter; PgRateLimiter across nodes). */
+export interface RequestLimiter {
+  check(caller: Caller, now?: number): RateState | Promise<RateState>;
+}
+
 /**
  * Fixed-window request counters per account, across every worker of the server: rps_limit ×
  * throttle_multiplier per second and rpm_limit × throttle_multiplier per minute. A refused
  * request does not count.
  */
-export class RateLimiter {
+export class RateLimiter implements RequestLimiter {
   /** The counters shared by every worker of the server (a table of its own by default). */
   constructor(readonly counters: AccountCounters = AccountCounters.create()) {}
 

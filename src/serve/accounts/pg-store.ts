@@ -1,0 +1,491 @@
+/**
+ * The account store over PostgreSQL, shared by several nodes: the same methods and answers as
+ * `SqliteAccountStore` (store.ts), over the tables of the account-pg migrations (the same table and
+ * column names as account.db; millisecond timestamps as bigint, boolean columns as integer 0/1,
+ * the embedding as bytea) through SyncPg, whose statements are synchronous like bun:sqlite's.
+ *
+ * Where the SQL differs from SQLite's:
+ * - SQLite's scalar `max(a, b)` is `greatest(a, b)`;
+ * - `count` and `sum` are cast so that they come back as numbers (PostgreSQL widens them to
+ *   bigint or numeric, and numeric comes back as text);
+ * - text is ordered with `COLLATE "C"` where the order is part of the answer (plan slugs, usage
+ *   labels): SQLite compares bytes, PostgreSQL's default collation may not;
+ * - JS booleans are bound as 0/1 (the boolean columns are integers, which refuse a boolean).
+ *
+ * Keys and plans are the statements of keys.ts and plans.ts (which run over a bun:sqlite
+ * connection) written again here, with their helpers (key generation, argon2, plan parsing) shared.
+ * The ledger and the key verifier are the PostgreSQL ones of pg-hot.ts.
+ */
+import { toVector } from "../../db/collectables";
+import { migratePg } from "../../db/pg/migrate";
+import { type PgBind, SyncPg } from "../../db/pg/sync-client";
+import type { FollowKind } from "../../db/follows";
+import { SHARE_LIFETIME_DAYS, type Share, type ShareKind } from "../../db/shares";
+import { today } from "../../market/time";
+import { type CreatedKey, hashKey, KeyError, type KeyListing, type KeyRow, type KeyVerifier, type KeyVerifierOptions, randomKey } from "./keys";
+import type { LedgerOptions, MeteringLedger } from "./ledger";
+import { pgKeyVerifier, pgLedger } from "./pg-hot";
+import { DEFAULT_PLANS, type Plan, type PlanRow, planFromRow } from "./plans";
+import type { AccountRows, AccountStore, AcquisitionRow, ChildRow, ChildTable, CollectableRow, CompRow, FollowRow, KeyUsage, NoticeListing, ShareRow, UsageBucket } from "./store";
+
+type Bind = string | number | null | Uint8Array | boolean;
+
+/** The largest id of an integer (int4) identity column. */
+const INT4_MAX = 2_147_483_647;
+
+const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+
+/** A value as PostgreSQL takes it: booleans as the 0/1 of the integer columns that keep them. */
+const bind = (v: Bind): PgBind => (typeof v === "boolean" ? (v ? 1 : 0) : v);
+
+/** A plans row as PostgreSQL answers `SELECT *` (snake_case). */
+interface PlanSqlRow {
+  slug: string;
+  display_name: string;
+  du_limit: number;
+  period_days: number;
+  rps_limit: number;
+  rpm_limit: number;
+  throttle_multiplier: number;
+  price_usd: number;
+  features: string;
+  sort_order: number;
+}
+
+const planOf = (r: PlanSqlRow): Plan =>
+  planFromRow({
+    slug: r.slug,
+    displayName: r.display_name,
+    duLimit: r.du_limit,
+    periodDays: r.period_days,
+    rpsLimit: r.rps_limit,
+    rpmLimit: r.rpm_limit,
+    throttleMultiplier: r.throttle_multiplier,
+    priceUsd: r.price_usd,
+    features: r.features,
+    sortOrder: r.sort_order,
+  } satisfies PlanRow);
+
+/** `AND` the collectable `collectable_id` names belongs to the user (children have no user id of their own). */
+const OWNED = "collectable_id IN (SELECT id FROM collectables WHERE user_id = ?)";
+
+/** The store over PostgreSQL (one SyncPg connection). */
+export class PgAccountStore implements AccountStore {
+  readonly kind = "postgres" as const;
+
+  constructor(readonly pg: SyncPg) {}
+
+  /** Connects (listening for the account epoch), brings the schema to this build's, and returns the store. */
+  static open(url: string): PgAccountStore {
+    const pg = new SyncPg(url, { listenEpoch: true });
+    try {
+      migratePg(pg);
+    } catch (err) {
+      pg.close();
+      throw err;
+    }
+    return new PgAccountStore(pg);
+  }
+
+  // ---------------------------------------------------------------- statements (booleans bound as 0/1)
+
+  private all<T>(sql: string, ...params: Bind[]): T[] {
+    return this.pg.all<T>(sql, ...params.map(bind));
+  }
+
+  private get<T>(sql: string, ...params: Bind[]): T | null {
+    return this.pg.get<T>(sql, ...params.map(bind));
+  }
+
+  private run(sql: string, ...params: Bind[]): number {
+    return this.pg.run(sql, ...params.map(bind));
+  }
+
+  // ---------------------------------------------------------------- users & keys
+
+  async createUserWithKey(planSlug: string, name?: string): Promise<CreatedKey> {
+    if (!this.getPlan(planSlug)) {
+      const known = this.all<{ slug: string }>('SELECT slug FROM plans ORDER BY sort_order, slug COLLATE "C"');
+      throw new KeyError(`unknown plan "${planSlug}" (plans: ${known.map((p) => p.slug).join(", ")})`);
+    }
+    const { kid, key } = randomKey();
+    const keyHash = await hashKey(key);
+    const now = Date.now();
+    const userName = name?.trim() || `${planSlug} user`;
+    const ids = this.transaction(() => {
+      const user = this.get<{ id: number }>(
+        "INSERT INTO users (name, plan_slug, period_anchor, created_at) VALUES (?, ?, ?, ?) RETURNING id",
+        userName,
+        planSlug,
+        today(now),
+        now,
+      )!;
+      const row = this.get<{ id: number }>(
+        "INSERT INTO api_keys (kid, user_id, name, hash, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+        kid,
+        user.id,
+        userName,
+        keyHash,
+        now,
+      )!;
+      return { userId: user.id, keyId: row.id };
+    });
+    return { ...ids, kid, key, plan: planSlug };
+  }
+
+  findKeyByKid(kid: string): KeyRow | null {
+    return this.get<KeyRow>(
+      `SELECT k.id AS key_id, k.hash, k.revoked_at, u.id AS user_id, u.name AS user_name, u.plan_slug, u.period_anchor
+         FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.kid = ?`,
+      kid,
+    );
+  }
+
+  listKeys(): KeyListing[] {
+    return this.all<{ id: number; kid: string; user_id: number; name: string; plan: string; created_at: number; revoked_at: number | null }>(
+      `SELECT k.id, k.kid, k.user_id, k.name, u.plan_slug AS plan, k.created_at, k.revoked_at
+         FROM api_keys k JOIN users u ON u.id = k.user_id ORDER BY k.id`,
+    ).map((r) => ({
+      ...r,
+      created_at: new Date(r.created_at).toISOString(),
+      revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
+    }));
+  }
+
+  revokeKey(idOrKid: string): boolean {
+    const now = Date.now();
+    if (/^\d+$/.test(idOrKid)) {
+      const id = Number(idOrKid);
+      // ids are integer (int4): PostgreSQL refuses a larger number rather than matching no row
+      if (id > INT4_MAX) return false;
+      return this.run("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", now, id) > 0;
+    }
+    return this.run("UPDATE api_keys SET revoked_at = ? WHERE kid = ? AND revoked_at IS NULL", now, idOrKid) > 0;
+  }
+
+  hasUsers(): boolean {
+    return this.get("SELECT 1 AS one FROM users LIMIT 1") !== null;
+  }
+
+  /** The account epoch as SyncPg last heard it (notified by the triggers, polled as a fallback). */
+  dataVersion(): number {
+    return this.pg.epoch();
+  }
+
+  keyVerifier(onChange?: () => void, options?: KeyVerifierOptions): KeyVerifier {
+    return pgKeyVerifier(this, onChange, options);
+  }
+
+  // ---------------------------------------------------------------- plans
+
+  getPlan(slug: string): Plan | null {
+    const row = this.get<PlanSqlRow>("SELECT * FROM plans WHERE slug = ?", slug);
+    return row ? planOf(row) : null;
+  }
+
+  listPlans(): Plan[] {
+    return this.all<PlanSqlRow>('SELECT * FROM plans ORDER BY sort_order, slug COLLATE "C"').map(planOf);
+  }
+
+  seedPlans(): void {
+    const params: Bind[] = [];
+    DEFAULT_PLANS.forEach((p, i) =>
+      params.push(p.slug, p.display_name, p.du_limit, p.period_days, p.rps_limit, p.rpm_limit, p.throttle_multiplier, p.price_usd, JSON.stringify(p.features), i),
+    );
+    this.run(
+      `INSERT INTO plans (slug, display_name, du_limit, period_days, rps_limit, rpm_limit, throttle_multiplier, price_usd, features, sort_order)
+       VALUES ${DEFAULT_PLANS.map(() => `(${marks(10)})`).join(", ")} ON CONFLICT (slug) DO NOTHING`,
+      ...params,
+    );
+  }
+
+  // ---------------------------------------------------------------- ledger and usage
+
+  ledger(options?: LedgerOptions): MeteringLedger {
+    return pgLedger(this, options);
+  }
+
+  consumedBetween(userId: number, from: string, to: string): number {
+    return this.get<{ du: number | null }>("SELECT sum(du)::double precision AS du FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ?", userId, from, to)?.du ?? 0;
+  }
+
+  usageBreakdown(userId: number, from: string, to: string, by: "day" | "month" | "endpoint"): UsageBucket[] {
+    const label = by === "month" ? "substr(day, 1, 7)" : by;
+    // grouped by position (PostgreSQL does not group by an output alias inside an expression)
+    return this.all<UsageBucket>(
+      `SELECT ${label} AS label, sum(du)::double precision AS du, sum(requests)::bigint AS requests
+       FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ? GROUP BY 1 ORDER BY ${label} COLLATE "C"`,
+      userId,
+      from,
+      to,
+    );
+  }
+
+  // ---------------------------------------------------------------- notices
+
+  listNotices(): NoticeListing[] {
+    return this.all<NoticeListing>(
+      `SELECT n.id, n.user_id, u.name AS user_name, n.plan_slug AS plan, n.pool, n.threshold, n.period_start, n.period_end,
+              n.du_limit, n.du_consumed, n.projected_eop, n.created_at
+       FROM notices n JOIN users u ON u.id = n.user_id ORDER BY n.id`,
+    );
+  }
+
+  // ---------------------------------------------------------------- follows
+
+  follow(userId: number, kind: FollowKind, targetId: number): void {
+    this.run("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", userId, kind, targetId, Date.now());
+  }
+
+  unfollow(userId: number, kind: FollowKind, targetId: number): void {
+    this.run("DELETE FROM follows WHERE user_id = ? AND kind = ? AND target_id = ?", userId, kind, targetId);
+  }
+
+  followedAmong(userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number> {
+    if (userId === null || ids.length === 0) return new Set();
+    const rows = this.all<{ id: number }>(`SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? AND target_id IN (${marks(ids.length)})`, userId, kind, ...ids);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  followedIds(userId: number, kind: FollowKind): number[] {
+    return this.all<{ id: number }>("SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, target_id DESC", userId, kind).map((r) => r.id);
+  }
+
+  /** The same text as SQLite's: market queries see a copy of the user's rows under the `account` schema. */
+  followedSubquery(kind: FollowKind): string {
+    return `SELECT target_id FROM account.follows WHERE user_id = ? AND kind = '${kind}'`;
+  }
+
+  // ---------------------------------------------------------------- shares
+
+  createShare(userId: number, kind: ShareKind, ids: number[], title: string | null, now = Date.now()): Share {
+    const token = Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url");
+    const expiresAt = now + SHARE_LIFETIME_DAYS * 86_400_000;
+    this.run(
+      "INSERT INTO shares (token, user_id, kind, ids, title, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      token,
+      userId,
+      kind,
+      JSON.stringify(ids),
+      title,
+      now,
+      expiresAt,
+    );
+    return { token, kind, ids, title, expiresAt };
+  }
+
+  findShare(token: string, kind: ShareKind, now = Date.now()): Share | null {
+    if (!/^[A-Za-z0-9_-]{10,64}$/.test(token)) return null;
+    const row = this.get<Pick<ShareRow, "token" | "kind" | "ids" | "title" | "expires_at">>("SELECT token, kind, ids, title, expires_at FROM shares WHERE token = ?", token);
+    if (!row || row.kind !== kind || row.expires_at <= now) return null;
+    return { token: row.token, kind, ids: JSON.parse(row.ids) as number[], title: row.title, expiresAt: row.expires_at };
+  }
+
+  // ---------------------------------------------------------------- collectables
+
+  transaction<T>(fn: () => T): T {
+    return this.pg.transaction(fn);
+  }
+
+  collectable(userId: number, id: number): CollectableRow | null {
+    return this.get<CollectableRow>("SELECT * FROM collectables WHERE id = ? AND user_id = ?", id, userId);
+  }
+
+  collectablesByIds(userId: number, ids: readonly number[]): CollectableRow[] {
+    if (!ids.length) return [];
+    return this.all<CollectableRow>(`SELECT * FROM collectables WHERE user_id = ? AND id IN (${marks(ids.length)})`, userId, ...ids);
+  }
+
+  staleCollectables(userId: number, stamp: string): CollectableRow[] {
+    return this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ? AND (valued_on IS NULL OR valued_on <> ?)", userId, stamp);
+  }
+
+  insertCollectable(userId: number, values: Record<string, Bind>, now: number): number {
+    return this.transaction(() => {
+      const cols = { ...values, user_id: userId };
+      const names = Object.keys(cols);
+      const newId = this.get<{ id: number }>(`INSERT INTO collectables (${names.join(", ")}) VALUES (${marks(names.length)}) RETURNING id`, ...Object.values(cols))!.id;
+      this.run("INSERT INTO collectable_acquisitions (collectable_id, updated_at) VALUES (?, ?)", newId, now);
+      return newId;
+    });
+  }
+
+  updateCollectable(userId: number, id: number, values: Record<string, Bind>, now: number): void {
+    const sets = Object.keys(values);
+    // updated_at always moves forward, even within the millisecond of the previous write
+    this.run(
+      `UPDATE collectables SET ${sets.map((c) => `${c} = ?`).join(", ")}${sets.length ? ", " : ""}updated_at = greatest(?, updated_at + 1) WHERE id = ? AND user_id = ?`,
+      ...Object.values(values),
+      now,
+      id,
+      userId,
+    );
+  }
+
+  saveValuation(userId: number, id: number, usd: number | null, basis: string | null, stamp: string): void {
+    this.run("UPDATE collectables SET machine_estimate_usd = ?, machine_estimate_basis = ?, valued_on = ? WHERE id = ? AND user_id = ?", usd, basis, stamp, id, userId);
+  }
+
+  deleteCollectable(userId: number, id: number): void {
+    // children go with it (ON DELETE CASCADE): acquisition, appraisals, provenance, sales, comp set
+    this.run("DELETE FROM collectables WHERE id = ? AND user_id = ?", id, userId);
+  }
+
+  touchCollectable(userId: number, id: number, now: number): void {
+    this.run("UPDATE collectables SET updated_at = greatest(?, updated_at + 1) WHERE id = ? AND user_id = ?", now, id, userId);
+  }
+
+  collectableEmbedding(userId: number, id: number): Float32Array | null | undefined {
+    const row = this.get<{ embedding: Uint8Array | null }>("SELECT embedding FROM collectables WHERE id = ? AND user_id = ?", id, userId);
+    if (!row) return undefined;
+    return row.embedding ? toVector(row.embedding) : null;
+  }
+
+  acquisition(userId: number, collectableId: number): AcquisitionRow | null {
+    return this.get<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE collectable_id = ? AND ${OWNED}`, collectableId, userId);
+  }
+
+  acquisitionsOf(userId: number, collectableIds: readonly number[]): AcquisitionRow[] {
+    if (!collectableIds.length) return [];
+    return this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE collectable_id IN (${marks(collectableIds.length)}) AND ${OWNED}`, ...collectableIds, userId);
+  }
+
+  saveAcquisition(userId: number, collectableId: number, values: Record<string, Bind>, now: number): void {
+    this.transaction(() => {
+      if (!this.acquisition(userId, collectableId)) this.run("INSERT INTO collectable_acquisitions (collectable_id, updated_at) VALUES (?, ?)", collectableId, now);
+      const cols = Object.keys(values);
+      this.run(
+        `UPDATE collectable_acquisitions SET ${cols.map((c) => `${c} = ?`).join(", ")}, updated_at = ? WHERE collectable_id = ? AND ${OWNED}`,
+        ...Object.values(values),
+        now,
+        collectableId,
+        userId,
+      );
+      this.touchCollectable(userId, collectableId, now);
+    });
+  }
+
+  setAcquisitionPriceUsd(userId: number, collectableId: number, priceUsd: number | null): void {
+    this.run(`UPDATE collectable_acquisitions SET price_usd = ? WHERE collectable_id = ? AND ${OWNED}`, priceUsd, collectableId, userId);
+  }
+
+  children<R extends ChildRow>(userId: number, table: ChildTable, collectableIds: readonly number[], order: string): R[] {
+    if (!collectableIds.length) return [];
+    return this.all<R>(`SELECT * FROM ${table} WHERE collectable_id IN (${marks(collectableIds.length)}) AND ${OWNED} ORDER BY ${order}`, ...collectableIds, userId);
+  }
+
+  child<R extends ChildRow>(userId: number, table: ChildTable, collectableId: number, childId: number): R | null {
+    return this.get<R>(`SELECT * FROM ${table} WHERE id = ? AND collectable_id = ? AND ${OWNED}`, childId, collectableId, userId);
+  }
+
+  insertChild(userId: number, table: ChildTable, collectableId: number, values: Record<string, Bind>, now: number): number {
+    return this.transaction(() => {
+      if (!this.collectable(userId, collectableId)) throw new Error(`collectable ${collectableId} is not the user's`);
+      const cols = Object.keys(values);
+      const newId = this.get<{ id: number }>(
+        `INSERT INTO ${table} (collectable_id, ${cols.join(", ")}, created_at) VALUES (?, ${marks(cols.length)}, ?) RETURNING id`,
+        collectableId,
+        ...Object.values(values),
+        now,
+      )!.id;
+      this.touchCollectable(userId, collectableId, now);
+      return newId;
+    });
+  }
+
+  updateChild(userId: number, table: ChildTable, collectableId: number, childId: number, values: Record<string, Bind>, now: number): void {
+    const cols = Object.keys(values);
+    this.transaction(() => {
+      this.run(
+        `UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND collectable_id = ? AND ${OWNED}`,
+        ...Object.values(values),
+        childId,
+        collectableId,
+        userId,
+      );
+      this.touchCollectable(userId, collectableId, now);
+    });
+  }
+
+  deleteChild(userId: number, table: ChildTable, collectableId: number, childId: number, now: number): void {
+    this.transaction(() => {
+      this.run(`DELETE FROM ${table} WHERE id = ? AND collectable_id = ? AND ${OWNED}`, childId, collectableId, userId);
+      this.touchCollectable(userId, collectableId, now);
+    });
+  }
+
+  compSetUpdatedAt(userId: number, collectableId: number): number | null {
+    return this.get<{ updated_at: number }>(`SELECT updated_at FROM collectable_comp_sets WHERE collectable_id = ? AND ${OWNED}`, collectableId, userId)?.updated_at ?? null;
+  }
+
+  comps(userId: number, collectableId: number): CompRow[] {
+    return this.all<CompRow>(`SELECT artist_id, artwork_id, weight FROM collectable_comps WHERE collectable_id = ? AND ${OWNED} ORDER BY position`, collectableId, userId);
+  }
+
+  replaceComps(userId: number, collectableId: number, comps: readonly CompRow[], now: number): void {
+    this.transaction(() => {
+      if (!this.collectable(userId, collectableId)) throw new Error(`collectable ${collectableId} is not the user's`);
+      this.run("DELETE FROM collectable_comp_sets WHERE collectable_id = ?", collectableId); // its comps go with it
+      if (comps.length) {
+        this.run("INSERT INTO collectable_comp_sets (collectable_id, updated_at) VALUES (?, ?)", collectableId, now);
+        const params: Bind[] = [];
+        comps.forEach((c, i) => params.push(collectableId, i, c.artist_id, c.artwork_id, c.weight));
+        // one statement for the whole set (each statement is a round trip here)
+        this.run(`INSERT INTO collectable_comps (collectable_id, position, artist_id, artwork_id, weight) VALUES ${comps.map(() => `(${marks(5)})`).join(", ")}`, ...params);
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- usage per key
+
+  usageByKey(since?: string): KeyUsage[] {
+    return this.all<Omit<KeyUsage, "revoked"> & { revoked: boolean }>(
+      `SELECT u.id AS user_id, u.name AS user_name, u.plan_slug AS plan, k.id AS key_id, k.kid, k.name AS key_name,
+              k.revoked_at IS NOT NULL AS revoked, coalesce(l.requests, 0)::bigint AS requests, coalesce(l.du, 0)::double precision AS du, l.first_day, l.last_day
+       FROM api_keys k JOIN users u ON u.id = k.user_id
+       LEFT JOIN (SELECT key_id, count(*) AS requests, sum(du) AS du, min(day) AS first_day, max(day) AS last_day
+                  FROM du_ledger WHERE day >= ? GROUP BY key_id) l ON l.key_id = k.id
+       ORDER BY u.id, k.id`,
+      since ?? "",
+    ).map((r) => ({ ...r, revoked: Boolean(r.revoked), du: Math.round(r.du * 1e6) / 1e6 }));
+  }
+
+  // ---------------------------------------------------------------- what market queries join, and image bytes
+
+  accountRows(userId: number): AccountRows {
+    return {
+      follows: this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId),
+      collectables: this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ?", userId),
+      acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${OWNED}`, userId),
+    };
+  }
+
+  uploadedImageSize(imageKey: string): { width: number; height: number } | null {
+    return this.get<{ width: number; height: number }>(
+      "SELECT image_width AS width, image_height AS height FROM collectables WHERE image_key = ? AND image_kind = 'upload'",
+      imageKey,
+    );
+  }
+
+  saveImageOriginal(imageKey: string, bytes: Uint8Array): void {
+    this.run(
+      `INSERT INTO collectable_images (image_key, bytes, created_at) VALUES (?, ?, ?)
+       ON CONFLICT (image_key) DO UPDATE SET bytes = excluded.bytes, created_at = excluded.created_at`,
+      imageKey,
+      bytes,
+      Date.now(),
+    );
+  }
+
+  imageOriginal(imageKey: string): Uint8Array | null {
+    return this.get<{ bytes: Uint8Array }>("SELECT bytes FROM collectable_images WHERE image_key = ?", imageKey)?.bytes ?? null;
+  }
+
+  deleteImageOriginal(imageKey: string): void {
+    this.run("DELETE FROM collectable_images WHERE image_key = ?", imageKey);
+  }
+
+  close(): void {
+    this.pg.close();
+  }
+}
