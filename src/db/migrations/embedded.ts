@@ -18,6 +18,7 @@ import market_0009_upcoming_forecasts from "./market/0009_upcoming_forecasts.sql
 import account_pg_0000_init from "./account-pg/0000_init.sql" with { type: "text" };
 import account_pg_0001_account_epoch from "./account-pg/0001_account_epoch.sql" with { type: "text" };
 import account_pg_0002_unlogged_rate_windows from "./account-pg/0002_unlogged_rate_windows.sql" with { type: "text" };
+import account_pg_0003_batch_functions from "./account-pg/0003_batch_functions.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -44,4 +45,5 @@ export const accountPgMigrations: Migration[] = [
   { tag: "0000_init", sql: account_pg_0000_init },
   { tag: "0001_account_epoch", sql: account_pg_0001_account_epoch },
   { tag: "0002_unlogged_rate_windows", sql: account_pg_0002_unlogged_rate_windows },
+  { tag: "0003_batch_functions", sql: account_pg_0003_batch_functions },
 ];

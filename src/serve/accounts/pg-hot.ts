@@ -6,26 +6,29 @@
  * - Keys: the KeyVerifier caches verdicts per thread as with SQLite; its change counter is the
  *   account epoch SyncPg keeps from LISTEN/NOTIFY (no round trip per request), so a revocation
  *   on any node reaches every thread within the notification's latency (0.5 s at worst, polled).
- * - The ledger (PgLedger): a response waits for its row's commit, as with SQLite. The rows of one
- *   event-loop turn go in one transaction over Bun's asynchronous client (the thread serves other
- *   requests meanwhile). The transaction takes a transaction-scoped advisory lock per account in
- *   the batch (in id order, so two batches never deadlock), inserts the rows and the daily
- *   roll-ups, then reads each account's period, day and month totals from the roll-up: those are
- *   global (every node's committed rows), so the Remaining header and the allowance notices
- *   (before and after the batch, under the lock) are exact across nodes.
+ * - The ledger (PgLedger): a response waits for its row's commit, as with SQLite. The rows
+ *   charged while a commit runs gather into the next one (group commit, one commit in flight per
+ *   thread: the busier the thread, the larger the batch), and a batch is one statement on Bun's
+ *   asynchronous client, artmarket_ledger_commit (migration account-pg 0003): it takes a
+ *   transaction-scoped advisory lock per account in the batch (in id order), inserts the rows and
+ *   the daily roll-ups, ends the admissions they settle, reads each account's period, day and
+ *   month totals from the roll-up and inserts the allowance notices crossed. The totals are
+ *   global (every node's committed rows, ordered by the lock), so the Remaining header and the
+ *   notices count every node's calls.
  * - The hard cap (PgLedger.admit): under the same per-account lock, a call is admitted when the
  *   period's committed consumption plus the calls admitted and not yet charged, at their largest
  *   cost, still fit; past that one call at a time. An admission is a row of cap_admissions,
- *   deleted in the transaction that commits the call's ledger row (or when the call ends without
- *   a charge), so the cap is crossed by at most the one call that crosses it, on any node. A row
+ *   deleted in the statement that commits the call's ledger row (or when the call ends without a
+ *   charge), so the cap is crossed by at most the one call that crosses it, on any node. A row
  *   left by a node that died expires after ADMISSION_TTL_MS.
- * - Rate limits (PgRateLimiter): one upsert per call on the unlogged rate_windows table counts the
- *   call in its second and minute only while both are under the plan's limits; a refused call
- *   does not count. Node clocks are assumed in sync (NTP): the windows are wall-clock seconds
- *   and minutes.
+ * - Rate limits (PgRateLimiter): the checks of one account that arrive while the previous
+ *   statement runs go together in one call of artmarket_rate_take, which counts as many of them
+ *   as the second's and the minute's limits still allow (the first ones pass, the rest get 429;
+ *   a refused call does not count), on the unlogged rate_windows table. Node clocks are assumed
+ *   in sync (NTP): the windows are wall-clock seconds and minutes.
  */
 import type { SQL } from "bun";
-import { addDays, monthContaining, periodContaining, today, type Period } from "../../market/time";
+import { addDays, dayNumber, monthContaining, periodContaining, today, type Period } from "../../market/time";
 import { HttpError } from "../http/errors";
 import { type RateState, rateLimitHeaders } from "../http/metering";
 import { type Caller, KeyVerifier, type KeyVerifierOptions } from "./keys";
@@ -41,6 +44,8 @@ const ADMIT_RETRY_MS = 2;
 const LOCK_SPACE = 0x61_6d_6b; // "amk"
 /** The most rows one batch commits. */
 const MAX_BATCH = 512;
+/** Batch commits one thread keeps running at once; more rows wait for one to end (group commit). */
+const MAX_IN_FLIGHT = 1;
 
 /** Bun's asynchronous client for one thread of one store (a small pool). */
 const clients = new WeakMap<PgAccountStore, SQL>();
@@ -200,7 +205,7 @@ export class PgLedger implements MeteringLedger {
         reject = rej;
       });
       this.batch = { promise, resolve, reject };
-      setImmediate(() => this.flush());
+      setImmediate(this.tick);
     }
     const committed = this.batch.promise;
     if (this.pending.length >= MAX_BATCH) this.flush();
@@ -212,7 +217,19 @@ export class PgLedger implements MeteringLedger {
     return this.pending.length;
   }
 
+  /**
+   * The end of the turn that opened a batch: it commits now, unless MAX_IN_FLIGHT commits are
+   * already running; then it waits for one of them to end and goes with every row gathered
+   * meanwhile (group commit: the busier the thread, the larger the batches, the fewer the commits).
+   */
+  private readonly tick = () => {
+    if (this.inFlight.size >= MAX_IN_FLIGHT) this.waiting = true;
+    else this.flush();
+  };
+  private waiting = false;
+
   flush(): void {
+    this.waiting = false;
     const batch = this.batch;
     this.batch = null;
     const items = this.pending;
@@ -227,7 +244,10 @@ export class PgLedger implements MeteringLedger {
       (err) => batch?.reject(err),
     );
     this.inFlight.add(done);
-    void done.finally(() => this.inFlight.delete(done));
+    void done.finally(() => {
+      this.inFlight.delete(done);
+      if (this.waiting) this.flush();
+    });
   }
 
   async settled(): Promise<void> {
@@ -239,92 +259,64 @@ export class PgLedger implements MeteringLedger {
     this.flush();
   }
 
-  /** One transaction for a batch: rows, roll-ups, the accounts' totals, notices, admissions ended. */
+  /**
+   * One statement for a batch (artmarket_ledger_commit, migration account-pg 0003): the rows,
+   * their roll-ups, the admissions they end, each account's totals and the notices crossed, under
+   * a transaction-scoped lock per account.
+   */
   private async commit(items: Pending[]): Promise<void> {
-    const users = [...new Set(items.map((i) => i.entry.userId))].sort((a, b) => a - b);
-    const totals = await this.sql.begin(async (tx) => {
-      for (const u of users) await tx`SELECT pg_advisory_xact_lock(${LOCK_SPACE}, ${u})`;
-      const rows = items.map(({ entry: e }) => ({
-        user_id: e.userId,
-        key_id: e.keyId,
-        ts: e.ts,
-        day: today(e.ts),
-        method: e.method,
-        route: e.route,
-        status: e.status,
-        records: e.records,
-        du: e.du,
-      }));
-      await tx`INSERT INTO du_ledger ${tx(rows, "user_id", "key_id", "ts", "day", "method", "route", "status", "records", "du")}`;
-      const rollup = new Map<string, { user_id: number; day: string; endpoint: string; du: number; requests: number }>();
-      for (const r of rows) {
-        const endpoint = `${r.method} ${r.route}`;
-        const key = `${r.user_id}|${r.day}|${endpoint}`;
-        const x = rollup.get(key);
-        if (x) {
-          x.du += r.du;
-          x.requests++;
-        } else rollup.set(key, { user_id: r.user_id, day: r.day, endpoint, du: r.du, requests: 1 });
+    const rows = items.map(({ entry: e }) => ({
+      user_id: e.userId,
+      key_id: e.keyId,
+      ts: e.ts,
+      day: today(e.ts),
+      method: e.method,
+      route: e.route,
+      status: e.status,
+      records: e.records,
+      du: e.du,
+    }));
+    const users = new Map<number, Record<string, unknown>>();
+    for (const { caller, entry } of items) {
+      const known = users.get(entry.userId);
+      if (known) {
+        known.added = (known.added as number) + entry.du;
+        continue;
       }
-      await tx`
-        INSERT INTO du_daily ${tx([...rollup.values()], "user_id", "day", "endpoint", "du", "requests")}
-        ON CONFLICT (user_id, day, endpoint) DO UPDATE SET du = du_daily.du + excluded.du, requests = du_daily.requests + excluded.requests`;
-      const ended = items.map((i) => i.admissionId).filter((id): id is number => id !== null);
-      if (ended.length) await tx`DELETE FROM cap_admissions WHERE id IN ${tx(ended)}`;
-      // each account's totals after the batch (every node's committed rows: the lock orders them)
-      const out = new Map<number, Totals>();
-      for (const u of users) {
-        const first = items.find((i) => i.entry.userId === u)!;
-        const cal = calendarOf(first.caller, first.entry.ts);
-        const [t] = await tx`
-          SELECT coalesce(sum(du) FILTER (WHERE day BETWEEN ${cal.period.start} AND ${cal.period.end}), 0)::float8 AS period,
-                 coalesce(sum(du) FILTER (WHERE day = ${cal.day}), 0)::float8 AS day,
-                 coalesce(sum(du) FILTER (WHERE day BETWEEN ${cal.month.start} AND ${cal.month.end}), 0)::float8 AS month
-          FROM du_daily WHERE user_id = ${u} AND day BETWEEN ${minDay(cal.period.start, cal.month.start)} AND ${maxDay(cal.period.end, cal.month.end)}`;
-        const totals = t as Totals;
-        out.set(u, totals);
-        const added = items.filter((i) => i.entry.userId === u).reduce((s, i) => s + i.entry.du, 0);
-        const notices = noticesFor(first.caller, cal, totals.period - added, totals.period, first.entry.ts);
-        if (notices.length) {
-          await tx`
-            INSERT INTO notices ${tx(notices, "user_id", "plan_slug", "pool", "threshold", "period_start", "period_end", "du_limit", "du_consumed", "projected_eop", "created_at")}
-            ON CONFLICT (user_id, pool, threshold, period_start) DO NOTHING`;
-        }
-      }
-      return out;
-    });
+      const cal = calendarOf(caller, entry.ts);
+      users.set(entry.userId, {
+        user_id: entry.userId,
+        period_start: cal.period.start,
+        period_end: cal.period.end,
+        day: cal.day,
+        month_start: cal.month.start,
+        month_end: cal.month.end,
+        added: entry.du,
+        plan_slug: caller.plan.slug,
+        period_days: cal.period.days,
+        elapsed: Math.min(cal.period.days, Math.max(1, dayNumber(cal.day) - dayNumber(cal.period.start) + 1)),
+        ts: entry.ts,
+        lines: noticeLines(caller),
+      });
+    }
+    const admissions = items.map((i) => i.admissionId).filter((id): id is number => id !== null);
+    const result = (await this
+      .sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify([...users.values()])}::text::jsonb, ${JSON.stringify(admissions)}::text::jsonb)`) as {
+      user_id: number;
+      period: number;
+    }[];
+    const totals = new Map(result.map((r) => [r.user_id, r.period]));
     // each response shows its account's period total as committed with its row
-    for (const i of items) i.charged.periodConsumed = totals.get(i.entry.userId)!.period;
+    for (const i of items) i.charged.periodConsumed = totals.get(i.entry.userId)!;
   }
 }
 
-const minDay = (a: string, b: string) => (a < b ? a : b);
-const maxDay = (a: string, b: string) => (a > b ? a : b);
-
-/** The allowance notices a soft-capped account crosses between `before` and `after` (80 % and 100 % of each pool). */
-function noticesFor(caller: Caller, cal: Calendar, before: number, after: number, ts: number) {
-  if (caller.plan.features.cap !== "soft" || after <= before) return [];
-  const out: Record<string, string | number>[] = [];
-  for (const { pool, limits } of poolsOf(caller.plan)) {
-    for (const threshold of [80, 100]) {
-      const line = (limits.du_limit * threshold) / 100;
-      if (before < line && after >= line) {
-        out.push({
-          user_id: caller.userId,
-          plan_slug: caller.plan.slug,
-          pool,
-          threshold,
-          period_start: cal.period.start,
-          period_end: cal.period.end,
-          du_limit: limits.du_limit,
-          du_consumed: after,
-          projected_eop: projectEndOfPeriod(after, cal.period, cal.day),
-          created_at: ts,
-        });
-      }
-    }
-  }
-  return out;
+/** The allowance lines a soft-capped plan's notices mark: 80 % and 100 % of each pool's allowance. */
+function noticeLines(caller: Caller): { pool: string; threshold: number; line: number; du_limit: number }[] {
+  if (caller.plan.features.cap !== "soft") return [];
+  return poolsOf(caller.plan).flatMap(({ pool, limits }) =>
+    [80, 100].map((threshold) => ({ pool, threshold, line: (limits.du_limit * threshold) / 100, du_limit: limits.du_limit })),
+  );
 }
 
 /** The charge's private handle on a PostgreSQL admission: ends it and gives its row id. */
@@ -332,46 +324,75 @@ const PG_ADMISSION = Symbol("pg admission");
 
 /** Request-rate limits per account across every node (see the module comment). */
 export class PgRateLimiter {
+  /** The checks of this event-loop turn, by account: one statement per account and turn. */
+  private pending = new Map<number, { caller: Caller; now: number; resolve: (s: RateState) => void; reject: (e: unknown) => void }[]>();
+  private scheduled = false;
+
   constructor(private readonly store: PgAccountStore) {}
 
-  async check(caller: Caller, now: number = Date.now()): Promise<RateState> {
+  check(caller: Caller, now: number = Date.now()): Promise<RateState> {
+    return new Promise((resolve, reject) => {
+      let list = this.pending.get(caller.userId);
+      if (!list) this.pending.set(caller.userId, (list = []));
+      list.push({ caller, now, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  /** Statements running now; while one runs, the next turns' checks gather (like the ledger's group commit). */
+  private running = 0;
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.running > 0) return; // the running statement's end flushes what gathered meanwhile
+    const pending = this.pending;
+    this.pending = new Map();
+    for (const list of pending.values()) {
+      this.running++;
+      void this.take(list).finally(() => {
+        this.running--;
+        if (this.running === 0 && this.pending.size > 0) this.flush();
+      });
+    }
+  }
+
+  /** Counts one account's calls of a turn in one statement: the first ones the windows allow pass, the rest get 429. */
+  private async take(list: { caller: Caller; now: number; resolve: (s: RateState) => void; reject: (e: unknown) => void }[]): Promise<void> {
+    const { caller, now } = list[0]!;
     const plan = caller.plan;
     const rps = Math.max(1, Math.floor(plan.rps_limit * plan.throttle_multiplier));
     const rpm = Math.max(1, Math.floor(plan.rpm_limit * plan.throttle_multiplier));
     const second = Math.floor(now / 1000);
     const minute = Math.floor(now / 60_000);
-    const sql = asyncClient(this.store);
-    const counted = await sql`
-      INSERT INTO rate_windows AS r (user_id, second, per_second, minute, per_minute) VALUES (${caller.userId}, ${second}, 1, ${minute}, 1)
-      ON CONFLICT (user_id) DO UPDATE SET
-        per_second = CASE WHEN r.second >= ${second} THEN r.per_second + 1 ELSE 1 END,
-        second = greatest(r.second, ${second}),
-        per_minute = CASE WHEN r.minute >= ${minute} THEN r.per_minute + 1 ELSE 1 END,
-        minute = greatest(r.minute, ${minute})
-      WHERE (r.second < ${second} OR r.per_second < ${rps}) AND (r.minute < ${minute} OR r.per_minute < ${rpm})
-      RETURNING per_second, per_minute`;
-    let perSecond: number;
-    let perMinute: number;
-    let refused: "second" | "minute" | null = null;
-    if (counted.length) {
-      ({ per_second: perSecond, per_minute: perMinute } = counted[0] as { per_second: number; per_minute: number });
-    } else {
-      const [row] = await sql`SELECT second, per_second, minute, per_minute FROM rate_windows WHERE user_id = ${caller.userId}`;
-      const r = row as { second: number | string; per_second: number; minute: number | string; per_minute: number };
-      perSecond = Number(r.second) >= second ? r.per_second : 0;
-      perMinute = Number(r.minute) >= minute ? r.per_minute : 0;
-      refused = perSecond >= rps ? "second" : "minute";
+    let taken: number;
+    let secondBefore: number;
+    let minuteBefore: number;
+    try {
+      const [row] = await asyncClient(this.store)`SELECT * FROM artmarket_rate_take(${caller.userId}, ${second}, ${minute}, ${rps}, ${rpm}, ${list.length})`;
+      ({ taken, second_before: secondBefore, minute_before: minuteBefore } = row as { taken: number; second_before: number; minute_before: number });
+    } catch (err) {
+      for (const c of list) c.reject(err);
+      return;
     }
-    const state: RateState = {
-      second: { quota: rps, remaining: Math.max(0, rps - perSecond), reset: Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000)) },
-      minute: { quota: rpm, remaining: Math.max(0, rpm - perMinute), reset: Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)) },
+    const reset = {
+      second: Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000)),
+      minute: Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)),
     };
-    if (refused === "second") {
-      throw new HttpError(429, `Rate limit exceeded: ${rps} requests per second`, { "Retry-After": String(state.second.reset), ...rateLimitHeaders(state) });
-    }
-    if (refused === "minute") {
-      throw new HttpError(429, `Rate limit exceeded: ${rpm} requests per minute`, { "Retry-After": String(state.minute.reset), ...rateLimitHeaders(state) });
-    }
-    return state;
+    list.forEach((c, i) => {
+      // the i-th call of the turn is counted after the i before it (when taken)
+      const counted = Math.min(i + 1, taken);
+      const state: RateState = {
+        second: { quota: rps, remaining: Math.max(0, rps - secondBefore - counted), reset: reset.second },
+        minute: { quota: rpm, remaining: Math.max(0, rpm - minuteBefore - counted), reset: reset.minute },
+      };
+      if (i < taken) return c.resolve(state);
+      if (secondBefore + taken >= rps) {
+        return c.reject(new HttpError(429, `Rate limit exceeded: ${rps} requests per second`, { "Retry-After": String(state.second.reset), ...rateLimitHeaders(state) }));
+      }
+      c.reject(new HttpError(429, `Rate limit exceeded: ${rpm} requests per minute`, { "Retry-After": String(state.minute.reset), ...rateLimitHeaders(state) }));
+    });
   }
 }

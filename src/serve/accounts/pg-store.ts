@@ -24,7 +24,7 @@ import { SHARE_LIFETIME_DAYS, type Share, type ShareKind } from "../../db/shares
 import { today } from "../../market/time";
 import { type CreatedKey, hashKey, KeyError, type KeyListing, type KeyRow, type KeyVerifier, type KeyVerifierOptions, randomKey } from "./keys";
 import type { LedgerOptions, MeteringLedger } from "./ledger";
-import { pgKeyVerifier, pgLedger } from "./pg-hot";
+import { closeAsyncClient, pgKeyVerifier, pgLedger } from "./pg-hot";
 import { DEFAULT_PLANS, type Plan, type PlanRow, planFromRow } from "./plans";
 import type { AccountRows, AccountStore, AcquisitionRow, ChildRow, ChildTable, CollectableRow, CompRow, FollowRow, KeyUsage, NoticeListing, ShareRow, UsageBucket } from "./store";
 
@@ -487,5 +487,7 @@ export class PgAccountStore implements AccountStore {
 
   close(): void {
     this.pg.close();
+    // the hot path's asynchronous pool of this thread, when it was opened
+    void closeAsyncClient(this);
   }
 }
