@@ -200,12 +200,22 @@ export async function main(argv: string[]): Promise<number> {
       case "backup": {
         const to = stringFlag(flags, "to");
         if (!to) throw new ConfigError("backup needs --to DIR (a new or empty directory)");
+        const accountStore = accountStoreFrom(flags);
         const { backup } = await import("./db/backup");
-        const m = backup({ dataDir: dataDirFrom(flags), to, withMarket: flags["with-market"] === true });
+        const { PgError } = await import("./db/pg/sync-client");
+        let m: ReturnType<typeof backup>;
+        try {
+          m = backup({ dataDir: dataDirFrom(flags), to, withMarket: flags["with-market"] === true, accountStore });
+        } catch (err) {
+          if (!(err instanceof PgError)) throw err;
+          process.stderr.write(`artmarket backup: PostgreSQL: ${err.message}\nno backup was written\n`);
+          return 1;
+        }
         const bytes = m.files.reduce((n, f) => n + f.size, 0);
         out(
           `backed up ${m.files.length} file(s), ${bytes} bytes, into ${to}: ${m.account.users} user(s), ${m.account.api_keys} key(s), ` +
-            `${m.account.du_ledger_rows} ledger row(s), ${m.account.collectables} collectable(s)${m.with_market ? ", the market" : ""}`,
+            `${m.account.du_ledger_rows} ledger row(s), ${m.account.collectables} collectable(s)${m.with_market ? ", the market" : ""}` +
+            (accountStore ? ` (the account store read from ${m.source})` : ""),
         );
         for (const path of m.missing) process.stderr.write(`artmarket backup: ${path} was deleted while the backup ran; its collectable has no image in the backup\n`);
         return 0;
@@ -213,14 +223,30 @@ export async function main(argv: string[]): Promise<number> {
       case "restore": {
         const from = stringFlag(flags, "from");
         if (!from) throw new ConfigError("restore needs --from DIR (a directory written by artmarket backup)");
+        const accountStore = accountStoreFrom(flags);
         const { BackupInvalid, restore } = await import("./db/backup");
+        const { PgError } = await import("./db/pg/sync-client");
+        const { redactUrl } = await import("./platform/config");
         try {
-          const r = restore({ from, dataDir: dataDirFrom(flags), log: (line) => process.stderr.write(`artmarket restore: ${line}\n`) });
-          out(`restored ${r.restored.length} file(s) of the backup of ${r.manifest.created_at} into ${dataDirFrom(flags)}`);
+          const r = restore({ from, dataDir: dataDirFrom(flags), accountStore, log: (line) => process.stderr.write(`artmarket restore: ${line}\n`) });
+          if (r.loaded) {
+            const rows = Object.entries(r.loaded).reduce((n, [table, count]) => (table === "collectable_images" ? n : n + count), 0);
+            out(
+              `restored the account store of the backup of ${r.manifest.created_at} into PostgreSQL ${redactUrl(accountStore!)}: ${rows} row(s), ` +
+                `${r.loaded.collectable_images ?? 0} image original(s)`,
+            );
+            if (r.manifest.with_market) out(`and its market into ${dataDirFrom(flags)}`);
+          } else out(`restored ${r.restored.length} file(s) of the backup of ${r.manifest.created_at} into ${dataDirFrom(flags)}`);
           if (r.previous) out(`the files it replaced are in ${r.previous} (remove it once the restored data is checked)`);
         } catch (err) {
+          if (err instanceof PgError) {
+            process.stderr.write(`artmarket restore: PostgreSQL: ${err.message}\nnothing was restored; the account store and the data directory are unchanged\n`);
+            return 1;
+          }
           if (!(err instanceof BackupInvalid)) throw err;
-          process.stderr.write(`artmarket restore: ${err.message}\nnothing was restored; the data directory is unchanged\n`);
+          process.stderr.write(
+            `artmarket restore: ${err.message}\nnothing was restored; the ${accountStore ? "account store and the " : ""}data directory ${accountStore ? "are" : "is"} unchanged\n`,
+          );
           return 1;
         }
         return 0;

@@ -1,5 +1,6 @@
 /**
- * Backups of a data directory, taken while a server runs, and their restore.
+ * Backups of a data directory's account store (SQLite's account.db, or the PostgreSQL store
+ * several nodes share), taken while servers run, and their restore into either store.
  *
  * A backup is a directory: `account.db` (a consistent snapshot of the account store, made with
  * `VACUUM INTO` on a connection of its own: a read transaction of WAL mode, so the server goes on
@@ -15,12 +16,21 @@
  * next, then whatever the snapshot names that was uploaded in between; originals the snapshot does
  * not name (replaced or deleted before it) are left out.
  *
+ * With a PostgreSQL store the backup has the same files: `account.db` is a SQLite database of this
+ * build's account schema filled table by table inside one REPEATABLE READ transaction (one
+ * snapshot while the nodes go on writing), the originals come from `collectable_images` in that
+ * same snapshot, and `secret` is the shared one (account_meta 'image_secret'). So any backup
+ * restores into either store: `restore --account-store postgres://…` loads the backup's
+ * account.db into PostgreSQL in one transaction (the tables emptied first), which is also how a
+ * single node's accounts move to a shared store.
+ *
  * A restore verifies the manifest and takes the data directory's server lock (refused while a
  * server holds it), copies every file into a staging folder inside the data directory while
  * checking its size and checksum, checks the staged account store, and only then moves the live
  * files aside into `pre-restore-<UTC time>/` and the staged ones into place, each by a rename (an
  * error half-way puts the moved files back). What was replaced stays in `pre-restore-…/` until the
- * operator removes it.
+ * operator removes it. Into PostgreSQL, the staged account store is loaded before the renames,
+ * which then move only the market of a `--with-market` backup.
  */
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
@@ -41,11 +51,15 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { ConfigError } from "../platform/config";
+import { ConfigError, redactUrl } from "../platform/config";
 import { BUILD_ID } from "../platform/native";
 import { DataDirHeld, holdDataDir } from "../platform/serve-lock";
 import { VERSION } from "../platform/version";
-import { ACCOUNT_DB, accountDbPath, BUSY_TIMEOUT_MS, MARKET_DB } from "./connection";
+import { ACCOUNT_DB, accountDbPath, BUSY_TIMEOUT_MS, MARKET_DB, openAccountDb } from "./connection";
+import { MigrationError } from "./migrate";
+import { accountPgMigrations } from "./migrations/embedded";
+import { migratePg } from "./pg/migrate";
+import { EPOCH_CHANNEL, type PgBind, SyncPg } from "./pg/sync-client";
 
 export const MANIFEST = "manifest.json";
 export const BACKUP_FORMAT = "artmarket-backup";
@@ -84,12 +98,18 @@ export interface AccountCounts {
   collectables: number;
 }
 
+/** Where the account store of a backup was read from; the files are the same either way. */
+export type AccountStoreKind = "sqlite" | "postgres";
+
 export interface BackupManifest {
   format: typeof BACKUP_FORMAT;
   version: number;
   artmarket: string;
   created_at: string;
+  /** The data directory, or the PostgreSQL URL (its password left out). */
   source: string;
+  /** Absent in backups written before the PostgreSQL store existed (they are "sqlite"). */
+  account_store?: AccountStoreKind;
   with_market: boolean;
   files: BackupFile[];
   account: AccountCounts;
@@ -101,6 +121,8 @@ export interface BackupOptions {
   dataDir: string;
   to: string;
   withMarket?: boolean;
+  /** A postgres:// URL: back up that account store instead of the data directory's account.db. */
+  accountStore?: string | null;
   now?: () => Date;
 }
 
@@ -195,17 +217,241 @@ function counts(db: Database): AccountCounts {
   };
 }
 
+/** The counts of the account store in `path` (a backup's account.db). */
+function countsOf(path: string): AccountCounts {
+  const db = new Database(path, { readonly: true });
+  try {
+    return counts(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** Writes `bytes` to `dst` (mode 0600, synced) and returns their size and SHA-256. */
+function writeHashed(bytes: Uint8Array, dst: string): { size: number; sha256: string } {
+  mkdirSync(dirname(dst), { recursive: true, mode: 0o700 });
+  const fd = openSync(dst, "wx", 0o600);
+  try {
+    for (let off = 0; off < bytes.length; ) off += writeSync(fd, bytes, off, bytes.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return { size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+function fsyncFile(path: string): void {
+  const fd = openSync(path, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+// ---------------------------------------------------------------- account tables, between SQLite and PostgreSQL
+
+/**
+ * The tables of the account store that a backup holds, parents before children (PostgreSQL checks
+ * each foreign key as the rows go in). The same names and columns in account.db and PostgreSQL
+ * (schema/account.ts, schema/account-pg.ts); account_epoch comes last, after the inserts whose
+ * triggers move it.
+ */
+export const ACCOUNT_TABLES = [
+  "plans",
+  "users",
+  "api_keys",
+  "du_ledger",
+  "du_daily",
+  "notices",
+  "account_meta",
+  "follows",
+  "shares",
+  "collectables",
+  "collectable_acquisitions",
+  "collectable_appraisals",
+  "collectable_provenance",
+  "collectable_sales",
+  "collectable_comp_sets",
+  "collectable_comps",
+  "account_epoch",
+] as const;
+
+/** The tables with an integer `id` key: read from PostgreSQL in its order (the ledger appends to SQLite's b-tree). */
+const ID_TABLES = new Set(["users", "api_keys", "du_ledger", "notices", "collectables", "collectable_appraisals", "collectable_provenance", "collectable_sales", "account_epoch"]);
+
+/**
+ * What only the PostgreSQL store has: the uploaded originals (a restore fills it from the backup's
+ * files) and the cross-node limits' passing state (a restore empties it: the users it counted may
+ * be other ones now).
+ */
+const PG_ONLY_TABLES = ["collectable_images", "rate_windows", "cap_admissions"] as const;
+
+/** Rows one PostgreSQL statement carries (under its 65,535 parameters) or one FETCH returns. */
+const ROWS_PER_STATEMENT = 1000;
+const PARAMS_PER_STATEMENT = 30_000;
+const FETCH_ROWS = 5000;
+/** Originals per FETCH (each may be megabytes). */
+const FETCH_IMAGES = 16;
+
+const quoted = (name: string) => `"${name}"`;
+
+/**
+ * The columns of `table` in account.db, checked against PostgreSQL's: both are this build's schema,
+ * so a difference is a build whose two schemas disagree (refused rather than copied in part).
+ */
+function columnsOf(db: Database, pg: SyncPg, table: string): string[] {
+  const mine = (db.query(`PRAGMA table_info(${quoted(table)})`).all() as { name: string }[]).map((c) => c.name);
+  const theirs = pg
+    .all<{ name: string }>("SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?", table)
+    .map((c) => c.name);
+  const a = [...mine].sort().join(",");
+  const b = [...theirs].sort().join(",");
+  if (a !== b) throw new Error(`the account table ${table} has columns (${a}) in SQLite but (${b}) in PostgreSQL: this build's two account schemas disagree`);
+  return mine;
+}
+
+/** Every table of account.db is one the backup copies (a table added to the schema and not to ACCOUNT_TABLES is refused, not dropped). */
+function checkTableList(db: Database): void {
+  const names = (
+    db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> '__migrations'").all() as { name: string }[]
+  ).map((r) => r.name);
+  const known = new Set<string>(ACCOUNT_TABLES);
+  const extra = names.filter((n) => !known.has(n));
+  if (extra.length) throw new Error(`account.db has table(s) the backup does not copy between SQLite and PostgreSQL: ${extra.join(", ")}`);
+}
+
+/**
+ * The PostgreSQL store holds this build's schema, exactly: a backup's account.db has this build's
+ * account schema, and a store migrated further (or not as far) would not fill it column for column.
+ */
+function checkPgSchema(pg: SyncPg, url: string): void {
+  const present = pg.get<{ ok: boolean }>("SELECT to_regclass('artmarket_migrations') IS NOT NULL AS ok");
+  if (!present?.ok) throw new BackupRefused(`${redactUrl(url)} holds no artmarket account store (no artmarket_migrations table): nothing to back up`);
+  const applied = pg.all<{ tag: string }>("SELECT tag FROM artmarket_migrations ORDER BY tag").map((r) => r.tag);
+  const known = accountPgMigrations.map((m) => m.tag).sort();
+  if (applied.join(",") !== known.join(","))
+    throw new BackupRefused(
+      `the account store at ${redactUrl(url)} has the migrations ${applied.join(", ") || "(none)"}, this artmarket's are ${known.join(", ")}: ` +
+        "back it up with the artmarket build the nodes run",
+    );
+}
+
+/** Copies one table from PostgreSQL (inside the caller's snapshot transaction) into account.db; returns the rows. */
+function copyTableFromPg(pg: SyncPg, db: Database, table: string): number {
+  const columns = columnsOf(db, pg, table);
+  const list = columns.map(quoted).join(", ");
+  const insert = db.prepare(`INSERT INTO ${quoted(table)} (${list}) VALUES (${columns.map(() => "?").join(", ")})`);
+  const write = db.transaction((rows: Record<string, unknown>[]) => {
+    for (const row of rows) insert.run(...(columns.map((c) => row[c]) as (string | number | null | Uint8Array)[]));
+  });
+  // a cursor: one snapshot read in pages, whatever the table's key (an error aborts the transaction, and the cursor with it)
+  pg.script(`DECLARE artmarket_backup NO SCROLL CURSOR FOR SELECT ${list} FROM ${quoted(table)}${ID_TABLES.has(table) ? ' ORDER BY "id"' : ""}`);
+  let n = 0;
+  for (;;) {
+    const rows = pg.all<Record<string, unknown>>(`FETCH FORWARD ${FETCH_ROWS} FROM artmarket_backup`);
+    if (!rows.length) break;
+    write(rows);
+    n += rows.length;
+  }
+  pg.script("CLOSE artmarket_backup");
+  insert.finalize();
+  return n;
+}
+
+/** Copies one table of account.db into PostgreSQL (inside the caller's transaction), in pages of its rowid; returns the rows. */
+function copyTableToPg(db: Database, pg: SyncPg, table: string): number {
+  const columns = columnsOf(db, pg, table);
+  const list = columns.map(quoted).join(", ");
+  const per = Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(PARAMS_PER_STATEMENT / columns.length)));
+  const select = db.prepare(`SELECT rowid, ${list} FROM ${quoted(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${per}`);
+  const row = `(${columns.map(() => "?").join(", ")})`;
+  const insertOf = (rows: number) => `INSERT INTO ${quoted(table)} (${list}) VALUES ${Array.from({ length: rows }, () => row).join(", ")}`;
+  const full = insertOf(per);
+  let after = Number.MIN_SAFE_INTEGER;
+  let n = 0;
+  for (;;) {
+    const rows = select.values(after) as unknown[][];
+    if (!rows.length) break;
+    after = rows[rows.length - 1]![0] as number;
+    const params: PgBind[] = [];
+    for (const r of rows) for (let i = 1; i < r.length; i++) params.push(r[i] as PgBind);
+    pg.run(rows.length === per ? full : insertOf(rows.length), ...params);
+    n += rows.length;
+  }
+  select.finalize();
+  return n;
+}
+
+/**
+ * The account store of PostgreSQL at one moment, written as the backup's account.db (this build's
+ * SQLite account schema) and its originals: every table read in one REPEATABLE READ, READ ONLY
+ * transaction, so the rows, the originals they name and the secret are of one snapshot while the
+ * nodes go on writing.
+ */
+function snapshotPg(url: string, to: string): { images: Map<string, { size: number; sha256: string }>; missing: string[]; secret: string | null } {
+  // built in a folder of its own (openAccountDb names the file), then renamed into place
+  const build = join(to, `.account-${process.pid}`);
+  const db = openAccountDb(build);
+  const images = new Map<string, { size: number; sha256: string }>();
+  const missing: string[] = [];
+  let secret: string | null = null;
+  let pg: SyncPg | null = null;
+  try {
+    // one file (no WAL beside it), filled in any order, synced once at the end
+    db.run("PRAGMA journal_mode = DELETE");
+    db.run("PRAGMA foreign_keys = OFF");
+    db.run("PRAGMA synchronous = OFF");
+    checkTableList(db);
+    for (const table of ACCOUNT_TABLES) db.run(`DELETE FROM ${quoted(table)}`); // the rows the migrations seed (the epoch)
+    pg = new SyncPg(url);
+    checkPgSchema(pg, url);
+    const conn = pg;
+    conn.transaction(() => {
+      conn.script("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+      for (const table of ACCOUNT_TABLES) copyTableFromPg(conn, db, table);
+      conn.script(
+        `DECLARE artmarket_images NO SCROLL CURSOR FOR
+           SELECT c.image_key AS key, i.bytes AS bytes FROM collectables c LEFT JOIN collectable_images i ON i.image_key = c.image_key
+           WHERE c.image_kind = 'upload' AND c.image_key IS NOT NULL ORDER BY c.image_key`,
+      );
+      for (;;) {
+        const rows = conn.all<{ key: string; bytes: Uint8Array | null }>(`FETCH FORWARD ${FETCH_IMAGES} FROM artmarket_images`);
+        if (!rows.length) break;
+        for (const { key, bytes } of rows) {
+          if (!COLLECTABLE_KEY.test(key)) continue; // never a path of the backup (nothing writes such a key)
+          const path = `${COLLECTABLE_IMAGES}/${key}`;
+          if (bytes) images.set(path, writeHashed(bytes, join(to, path)));
+          else missing.push(path);
+        }
+      }
+      conn.script("CLOSE artmarket_images");
+      secret = conn.get<{ value: string }>("SELECT value FROM account_meta WHERE key = 'image_secret'")?.value ?? null;
+    });
+  } finally {
+    pg?.close();
+    db.close();
+  }
+  fsyncFile(join(build, ACCOUNT_DB));
+  renameSync(join(build, ACCOUNT_DB), join(to, ACCOUNT_DB));
+  rmSync(build, { recursive: true, force: true });
+  chmodSync(join(to, ACCOUNT_DB), 0o600);
+  return { images, missing, secret };
+}
+
 // ---------------------------------------------------------------- backup
 
 /**
- * Writes a backup of `dataDir` into `to` (created, or an existing empty directory) and returns its
- * manifest. Safe while a server runs on `dataDir`. A failure removes what it wrote.
+ * Writes a backup of `dataDir` (its account.db, or with `accountStore` the PostgreSQL store) into
+ * `to` (created, or an existing empty directory) and returns its manifest. Safe while servers run.
+ * A failure removes what it wrote.
  */
 export function backup(options: BackupOptions): BackupManifest {
   const dataDir = resolve(options.dataDir);
   const to = resolve(options.to);
+  const pgUrl = options.accountStore || null;
   const accountPath = accountDbPath(dataDir);
-  if (!existsSync(accountPath)) throw new BackupRefused(`no account store in ${dataDir} (${ACCOUNT_DB}): nothing to back up`);
+  if (!pgUrl && !existsSync(accountPath)) throw new BackupRefused(`no account store in ${dataDir} (${ACCOUNT_DB}): nothing to back up`);
   if (options.withMarket && !existsSync(join(dataDir, MARKET_DB))) throw new BackupRefused(`no market in ${dataDir} (${MARKET_DB}): leave out --with-market`);
   if (existsSync(to)) {
     if (!isDir(to)) throw new BackupRefused(`${to} exists and is not a directory`);
@@ -217,58 +463,72 @@ export function backup(options: BackupOptions): BackupManifest {
   const now = options.now ?? (() => new Date());
   try {
     const files = new Map<string, { size: number; sha256: string }>();
-    // 1. the collectable originals present now (immutable; their rows come later or never)
-    const liveImages = join(dataDir, COLLECTABLE_IMAGES);
-    for (const key of filesIn(liveImages, COLLECTABLE_KEY)) {
+    let missing: string[];
+    let createdAt: string;
+    /** The shared secret of a PostgreSQL store (hex), when it has one. */
+    let sharedSecret: string | null = null;
+    if (pgUrl) {
+      // the rows, the originals they name and the shared secret: one snapshot of PostgreSQL
+      createdAt = now().toISOString();
+      const snap = snapshotPg(pgUrl, to);
+      for (const [path, f] of snap.images) files.set(path, f);
+      missing = snap.missing;
+      sharedSecret = snap.secret;
+    } else {
+      // 1. the collectable originals present now (immutable; their rows come later or never)
+      const liveImages = join(dataDir, COLLECTABLE_IMAGES);
+      for (const key of filesIn(liveImages, COLLECTABLE_KEY)) {
+        try {
+          files.set(`${COLLECTABLE_IMAGES}/${key}`, copyHashed(join(liveImages, key), join(to, COLLECTABLE_IMAGES, key)));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err; // removed meanwhile: the snapshot decides below
+        }
+      }
+      // 2. the account store: one consistent snapshot, the server writing on meanwhile
+      createdAt = now().toISOString();
+      const live = new Database(accountPath, { readwrite: true, create: false });
       try {
-        files.set(`${COLLECTABLE_IMAGES}/${key}`, copyHashed(join(liveImages, key), join(to, COLLECTABLE_IMAGES, key)));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err; // removed meanwhile: the snapshot decides below
+        live.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        live.run("VACUUM INTO ?", [join(to, ACCOUNT_DB)]);
+      } finally {
+        live.close();
       }
-    }
-    // 2. the account store: one consistent snapshot, the server writing on meanwhile
-    const createdAt = now().toISOString();
-    const live = new Database(accountPath, { readwrite: true, create: false });
-    try {
-      live.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      live.run("VACUUM INTO ?", [join(to, ACCOUNT_DB)]);
-    } finally {
-      live.close();
-    }
-    chmodSync(join(to, ACCOUNT_DB), 0o600);
-    // 3. the originals the snapshot names: those uploaded since step 1 are copied now; those it
-    //    does not name (replaced or deleted before it) are dropped
-    const snapshot = new Database(join(to, ACCOUNT_DB), { readonly: true });
-    let named: string[];
-    let account: AccountCounts;
-    try {
-      named = (snapshot.query("SELECT image_key AS k FROM collectables WHERE image_kind = 'upload' AND image_key IS NOT NULL").all() as { k: string }[])
-        .map((r) => r.k)
-        .filter((k) => COLLECTABLE_KEY.test(k));
-      account = counts(snapshot);
-    } finally {
-      snapshot.close();
-    }
-    const wanted = new Set(named.map((k) => `${COLLECTABLE_IMAGES}/${k}`));
-    for (const path of [...files.keys()]) {
-      if (!wanted.has(path)) {
-        rmSync(join(to, path));
-        files.delete(path);
-      }
-    }
-    const missing: string[] = [];
-    for (const path of wanted) {
-      if (files.has(path)) continue;
+      chmodSync(join(to, ACCOUNT_DB), 0o600);
+      // 3. the originals the snapshot names: those uploaded since step 1 are copied now; those it
+      //    does not name (replaced or deleted before it) are dropped
+      const snapshot = new Database(join(to, ACCOUNT_DB), { readonly: true });
+      let named: string[];
       try {
-        files.set(path, copyHashed(join(dataDir, path), join(to, path)));
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-        missing.push(path);
+        named = (snapshot.query("SELECT image_key AS k FROM collectables WHERE image_kind = 'upload' AND image_key IS NOT NULL").all() as { k: string }[])
+          .map((r) => r.k)
+          .filter((k) => COLLECTABLE_KEY.test(k));
+      } finally {
+        snapshot.close();
+      }
+      const wanted = new Set(named.map((k) => `${COLLECTABLE_IMAGES}/${k}`));
+      for (const path of [...files.keys()]) {
+        if (!wanted.has(path)) {
+          rmSync(join(to, path));
+          files.delete(path);
+        }
+      }
+      missing = [];
+      for (const path of wanted) {
+        if (files.has(path)) continue;
+        try {
+          files.set(path, copyHashed(join(dataDir, path), join(to, path)));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+          missing.push(path);
+        }
       }
     }
+    const account = countsOf(join(to, ACCOUNT_DB));
     files.set(ACCOUNT_DB, hashFile(join(to, ACCOUNT_DB)));
-    // 4. the signing secret (absent until a server first started)
-    if (existsSync(join(dataDir, SECRET_FILE))) files.set(SECRET_FILE, copyHashed(join(dataDir, SECRET_FILE), join(to, SECRET_FILE)));
+    // 4. the signing secret: a PostgreSQL store's shared one, else the data directory's (absent
+    //    until a server first started)
+    if (sharedSecret !== null) files.set(SECRET_FILE, writeHashed(Buffer.from(sharedSecret, "utf8"), join(to, SECRET_FILE)));
+    else if (existsSync(join(dataDir, SECRET_FILE))) files.set(SECRET_FILE, copyHashed(join(dataDir, SECRET_FILE), join(to, SECRET_FILE)));
     // 5. the market and its imported originals: immutable once built (a new build is renamed
     //    over market.db; the copy reads the file it opened)
     if (options.withMarket) {
@@ -281,7 +541,8 @@ export function backup(options: BackupOptions): BackupManifest {
       version: BACKUP_VERSION,
       artmarket: `${VERSION} (${BUILD_ID})`,
       created_at: createdAt,
-      source: dataDir,
+      source: pgUrl ? redactUrl(pgUrl) : dataDir,
+      account_store: pgUrl ? "postgres" : "sqlite",
       with_market: Boolean(options.withMarket),
       files: [...files].map(([path, f]) => ({ path, ...f })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       account,
@@ -324,12 +585,16 @@ export function readManifest(from: string): BackupManifest {
     seen.add(f.path);
   }
   if (!seen.has(ACCOUNT_DB)) throw new BackupInvalid(`${path} names no ${ACCOUNT_DB}`);
+  if (manifest.account_store !== undefined && manifest.account_store !== "sqlite" && manifest.account_store !== "postgres")
+    throw new BackupInvalid(`${path} names an unknown account store: ${JSON.stringify(manifest.account_store)}`);
   return manifest;
 }
 
 export interface RestoreOptions {
   from: string;
   dataDir: string;
+  /** A postgres:// URL: load the backup's account store into that PostgreSQL store instead of the data directory. */
+  accountStore?: string | null;
   now?: () => Date;
   /** Told when an earlier restore, killed half-way, is undone first. */
   log?: (line: string) => void;
@@ -339,8 +604,10 @@ export interface RestoreSummary {
   manifest: BackupManifest;
   /** Where the files it replaced now are, or null when it replaced nothing. */
   previous: string | null;
-  /** Paths (relative to the data directory) put in place. */
+  /** Paths of the backup restored (into the data directory, or with a PostgreSQL store into it). */
   restored: string[];
+  /** Into PostgreSQL: the rows loaded per table (collectable_images: the originals); null into account.db. */
+  loaded: Record<string, number> | null;
 }
 
 /**
@@ -420,13 +687,15 @@ function recoverInterrupted(dataDir: string): string | null {
 }
 
 /**
- * Restores the backup in `from` into `dataDir` (created when absent). Refused (BackupRefused)
- * while a server holds the data directory; a backup whose files do not match its manifest
- * (BackupInvalid) changes nothing.
+ * Restores the backup in `from` into `dataDir` (created when absent), or with `accountStore` its
+ * account store into PostgreSQL (and a `--with-market` backup's market into `dataDir`). Refused
+ * (BackupRefused) while a server holds the data directory; a backup whose files do not match its
+ * manifest (BackupInvalid) changes nothing.
  */
 export function restore(options: RestoreOptions): RestoreSummary {
   const from = resolve(options.from);
   const dataDir = resolve(options.dataDir);
+  const pgUrl = options.accountStore || null;
   const manifest = readManifest(from);
   const createdDir = !existsSync(dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -467,9 +736,15 @@ export function restore(options: RestoreOptions): RestoreSummary {
     } finally {
       check.close();
     }
-    // 3. the live account store in one file (its WAL merged), so a rename moves all of it
-    const liveAccount = accountDbPath(dataDir);
-    if (existsSync(liveAccount)) settleAccountDb(liveAccount);
+    // 3. into PostgreSQL: the staged store loaded in one transaction (an error leaves PostgreSQL
+    //    as it was); the data directory then only takes a --with-market backup's market.
+    //    Into account.db: the live store in one file (its WAL merged), so a rename moves all of it
+    let loaded: Record<string, number> | null = null;
+    if (pgUrl) loaded = loadIntoPg(pgUrl, stage, manifest);
+    else {
+      const liveAccount = accountDbPath(dataDir);
+      if (existsSync(liveAccount)) settleAccountDb(liveAccount);
+    }
     // 4. swap: each live thing aside into pre-restore-<time>/, the staged one into place
     const stamp = (options.now ?? (() => new Date()))()
       .toISOString()
@@ -479,40 +754,118 @@ export function restore(options: RestoreOptions): RestoreSummary {
     for (let n = 2; existsSync(join(dataDir, keepName)); n++) keepName = `pre-restore-${stamp}-${n}`; // two restores in one second
     const keep = join(dataDir, keepName);
     // the folders of originals are replaced whole (none in the backup: none after the restore)
-    const rels = [ACCOUNT_DB, `${ACCOUNT_DB}-wal`, `${ACCOUNT_DB}-shm`, COLLECTABLE_IMAGES];
-    if (manifest.files.some((f) => f.path === SECRET_FILE)) rels.push(SECRET_FILE);
+    const rels = pgUrl ? [] : [ACCOUNT_DB, `${ACCOUNT_DB}-wal`, `${ACCOUNT_DB}-shm`, COLLECTABLE_IMAGES];
+    if (!pgUrl && manifest.files.some((f) => f.path === SECRET_FILE)) rels.push(SECRET_FILE);
     if (manifest.with_market) rels.push(MARKET_DB, ORIG_IMAGES);
-    for (const rel of [COLLECTABLE_IMAGES, ...(manifest.with_market ? [ORIG_IMAGES] : [])]) mkdirSync(join(stage, rel), { recursive: true, mode: 0o700 });
     const journal: Journal = { keep: keepName, stage: basename(stage), swaps: rels.map((rel) => ({ rel, existed: existsSync(join(dataDir, rel)) })) };
-    writeJournal(dataDir, journal);
-    try {
-      for (const { rel, existed } of journal.swaps) {
-        if (existed) {
-          mkdirSync(dirname(join(keep, rel)), { recursive: true });
-          renameSync(join(dataDir, rel), join(keep, rel));
+    if (rels.length) {
+      for (const rel of [COLLECTABLE_IMAGES, ORIG_IMAGES]) if (rels.includes(rel)) mkdirSync(join(stage, rel), { recursive: true, mode: 0o700 });
+      writeJournal(dataDir, journal);
+      try {
+        for (const { rel, existed } of journal.swaps) {
+          if (existed) {
+            mkdirSync(dirname(join(keep, rel)), { recursive: true });
+            renameSync(join(dataDir, rel), join(keep, rel));
+          }
+          if (existsSync(join(stage, rel))) {
+            mkdirSync(dirname(join(dataDir, rel)), { recursive: true });
+            renameSync(join(stage, rel), join(dataDir, rel));
+          }
         }
-        if (existsSync(join(stage, rel))) {
-          mkdirSync(dirname(join(dataDir, rel)), { recursive: true });
-          renameSync(join(stage, rel), join(dataDir, rel));
-        }
+      } catch (err) {
+        undoSwaps(dataDir, journal);
+        throw err;
       }
-    } catch (err) {
-      undoSwaps(dataDir, journal);
-      throw err;
+      rmSync(join(dataDir, JOURNAL), { force: true });
+      syncDir(join(dataDir, "images"));
+      syncDir(dataDir);
     }
-    rmSync(join(dataDir, JOURNAL), { force: true });
-    syncDir(join(dataDir, "images"));
-    syncDir(dataDir);
     done = true;
     return {
       manifest,
       previous: journal.swaps.some((s) => s.existed) ? keep : null,
       restored: manifest.files.map((f) => f.path),
+      loaded,
     };
   } finally {
     rmSync(stage, { recursive: true, force: true });
     lock.release();
-    if (!done && createdDir) rmSync(dataDir, { recursive: true, force: true });
+    // a data directory made only to stage a restore into PostgreSQL holds nothing afterwards
+    if (createdDir && (!done || (pgUrl && !manifest.with_market))) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Loads the staged account store into PostgreSQL in one transaction: the account tables emptied
+ * (with the originals and the cross-node limits' state), every row of the backup inserted under
+ * its own ids, each identity's sequence moved past the largest id, the originals and the signing
+ * secret stored, and the account epoch moved on, so that running nodes drop the key verdicts and
+ * plan limits they cached. Returns the rows loaded per table.
+ */
+function loadIntoPg(url: string, stage: string, manifest: BackupManifest): Record<string, number> {
+  // the backup's account.db brought to this build's schema first (a backup of an older build
+  // gains the columns PostgreSQL has; one of a newer build is refused)
+  let src: Database;
+  try {
+    src = openAccountDb(stage);
+  } catch (err) {
+    if (err instanceof MigrationError) throw new BackupInvalid(`${ACCOUNT_DB} of the backup does not fit this build's account schema: ${err.message}`);
+    throw err;
+  }
+  let pg: SyncPg | null = null;
+  try {
+    checkTableList(src);
+    const epoch = (src.query("SELECT n FROM account_epoch WHERE id = 1").get() as { n: number } | null)?.n ?? 0;
+    pg = new SyncPg(url);
+    try {
+      migratePg(pg);
+    } catch (err) {
+      if (err instanceof MigrationError) throw new BackupRefused(`the account store at ${redactUrl(url)}: ${err.message}`);
+      throw err;
+    }
+    const conn = pg;
+    const rowTables = ACCOUNT_TABLES.filter((t) => t !== "account_epoch");
+    const emptied = [...rowTables, ...PG_ONLY_TABLES];
+    const loaded: Record<string, number> = {};
+    conn.transaction(() => {
+      conn.script(`TRUNCATE ${emptied.map(quoted).join(", ")} RESTART IDENTITY CASCADE`);
+      for (const table of rowTables) loaded[table] = copyTableToPg(src, conn, table);
+      let images = 0;
+      const now = Date.now();
+      for (const f of manifest.files) {
+        if (!f.path.startsWith(`${COLLECTABLE_IMAGES}/`)) continue;
+        conn.run("INSERT INTO collectable_images (image_key, bytes, created_at) VALUES (?, ?, ?)", basename(f.path), readFileSync(join(stage, f.path)), now);
+        images++;
+      }
+      loaded.collectable_images = images;
+      // the backup's secret becomes the shared one (what a node adopts at start: sharedSecret)
+      if (existsSync(join(stage, SECRET_FILE))) {
+        conn.run(
+          `INSERT INTO account_meta (key, value, updated_at) VALUES ('image_secret', ?, ?)
+           ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at WHERE account_meta.value <> excluded.value`,
+          readFileSync(join(stage, SECRET_FILE), "utf8").trim(),
+          Math.floor(now / 1000),
+        );
+      }
+      // rows inserted with their ids leave the identities where they were: the next insert would collide
+      const emptiedSet = new Set<string>(emptied);
+      const identities = conn.all<{ t: string; c: string }>(
+        "SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'",
+      );
+      for (const { t, c } of identities) {
+        if (!emptiedSet.has(t)) continue;
+        conn.get(`SELECT setval(pg_get_serial_sequence(?, ?), coalesce(max(${quoted(c)}), 1), max(${quoted(c)}) IS NOT NULL) FROM ${quoted(t)}`, quoted(t), c);
+      }
+      // the epoch only moves forward (a node compares it with the one it saw), past the backup's too
+      const moved = conn.get<{ n: number }>("UPDATE account_epoch SET n = greatest(n, ?) + 1 WHERE id = 1 RETURNING n", epoch);
+      const n = moved?.n ?? epoch + 1;
+      if (!moved) conn.run("INSERT INTO account_epoch (id, n) VALUES (1, ?)", n);
+      conn.get("SELECT pg_notify(?, ?)", EPOCH_CHANNEL, String(n));
+    });
+    return loaded;
+  } finally {
+    pg?.close();
+    src.close();
   }
 }
 

@@ -142,12 +142,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "restore",
-    summary: "put a backup back into the data directory (the server stopped)",
-    usage: ["artmarket restore --from DIR [--data DIR]"],
+    summary: "put a backup back into the data directory or the PostgreSQL account store (the servers stopped)",
+    usage: ["artmarket restore --from DIR [--account-store URL] [--data DIR]"],
     description:
-      "Checks every file of the backup against its manifest, copies them beside the live ones, then moves the live account store, secret and collectable images (and, for a backup made with --with-market, the market) into pre-restore-<UTC time>/ in the data directory and the restored ones into place. Refused (exit 2) while a server holds the data directory; a backup that does not match its manifest changes nothing (exit 1).",
-    options: [{ name: "from", value: "DIR", description: "the backup directory (required)" }, DATA],
-    examples: ["artmarket restore --from /var/backups/artmarket/2026-01-31 --data /var/lib/artmarket"],
+      "Checks every file of the backup against its manifest, copies them beside the live ones, then moves the live account store, secret and collectable images (and, for a backup made with --with-market, the market) into pre-restore-<UTC time>/ in the data directory and the restored ones into place. With --account-store postgres://… the backup's account store, collectable images and secret are loaded into PostgreSQL instead, in one transaction that first empties its account tables (any backup, of account.db or of PostgreSQL, restores into either); the data directory then only takes a --with-market backup's market. Refused (exit 2) while a server holds the data directory; a backup that does not match its manifest changes nothing (exit 1).",
+    options: [{ name: "from", value: "DIR", description: "the backup directory (required)" }, ACCOUNT_STORE, DATA],
+    examples: [
+      "artmarket restore --from /var/backups/artmarket/2026-01-31 --data /var/lib/artmarket",
+      "artmarket restore --from /var/backups/artmarket/2026-01-31 --account-store postgres://artmarket@db.internal:5432/artmarket",
+    ],
   },
   {
     name: "doctor",
