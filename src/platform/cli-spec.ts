@@ -129,9 +129,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "backup",
     summary: "copy the account store, the signing secret and the collectable images, while serve runs",
-    usage: ["artmarket backup --to DIR [--with-market] [--data DIR]"],
+    usage: ["artmarket backup --to DIR [--with-market] [--account-store URL] [--data DIR]"],
     description:
-      "Writes a consistent copy of the account store (SQLite's VACUUM INTO: the running server goes on writing), the signing secret of image URLs and the uploaded collectable originals into DIR, a new or empty directory, with manifest.json (sizes and SHA-256 of every file) written last. --with-market adds market.db and the imported image originals.",
+      "Writes a consistent copy of the account store (SQLite's VACUUM INTO, or with --account-store postgres://… every account table read in one REPEATABLE READ transaction into the same account.db format: the running servers go on writing), the signing secret of image URLs and the uploaded collectable originals into DIR, a new or empty directory, with manifest.json (sizes and SHA-256 of every file) written last. --with-market adds market.db and the imported image originals.",
     options: [
       { name: "to", value: "DIR", description: "the backup directory, new or empty (required)" },
       { name: "with-market", description: "also copy market.db and images/orig/ (immutable once built)" },

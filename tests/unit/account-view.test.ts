@@ -35,9 +35,14 @@ class StandInStore {
   sizeCalls = 0;
   readonly originals = new Map<string, Uint8Array>();
   constructor(readonly inner: SqliteAccountStore) {}
-  accountRows(userId: number): AccountRows {
+  /** Follows versions the test sets (none: nothing may be cached, as before a listener is up). */
+  readonly versions = new Map<number, number>();
+  accountRows(userId: number, part: "follows" | "all" = "all"): AccountRows {
     this.rowsCalls++;
-    return this.inner.accountRows(userId);
+    return this.inner.accountRows(userId, part);
+  }
+  followsVersion(userId: number): number | null {
+    return this.versions.get(userId) ?? null;
   }
   uploadedImageSize(key: string) {
     this.sizeCalls++;
@@ -167,6 +172,33 @@ describe("follows", () => {
     expect(followedAmong(market, user1, "artist", artists).has(artists[3]!)).toBe(true);
     store.inner.unfollow(user1, "artist", artists[3]!);
     expect(followedAmong(market, user1, "artist", artists).has(artists[3]!)).toBe(false);
+  });
+
+  test("with a follows version, the marks reuse the view's copy until the version moves; lists of follows always read", () => {
+    store.versions.set(user1, 1);
+    store.versions.set(user2, 1);
+    try {
+      const before = store.rowsCalls;
+      expect(followedAmong(market, user1, "artist", artists).size).toBe(2);
+      expect(followedAmong(market, user1, "artist", artists).size).toBe(2);
+      expect(store.rowsCalls).toBe(before + 1);
+      // another user in between: the copy refills the table, no store read
+      expect(followedAmong(market, user2, "artist", artists).size).toBe(1);
+      expect(followedAmong(market, user1, "artist", artists).size).toBe(2);
+      expect(store.rowsCalls).toBe(before + 2);
+      // a change announced (the version moves): read again
+      store.inner.follow(user1, "artist", artists[3]!);
+      expect(followedAmong(market, user1, "artist", artists).has(artists[3]!)).toBe(false); // not announced yet: the copy
+      store.versions.set(user1, 2);
+      expect(followedAmong(market, user1, "artist", artists).has(artists[3]!)).toBe(true);
+      expect(store.rowsCalls).toBe(before + 3);
+      // the followed filter reads the store whatever the version
+      store.inner.unfollow(user1, "artist", artists[3]!);
+      expect(listArtists(market, list({ followed: true }), view(user1)).total).toBe(2);
+      expect(store.rowsCalls).toBeGreaterThan(before + 3);
+    } finally {
+      store.versions.clear();
+    }
   });
 
   test("the followed filter, the followed list and the stats sync before their queries", () => {

@@ -36,6 +36,10 @@ const STATEMENT_TIMEOUT_MS = 30_000;
 
 /** The account epoch's notification channel (triggers of the account-pg migrations). */
 export const EPOCH_CHANNEL = "artmarket_account_epoch";
+/** The channel a follow or unfollow announces its user on (migration account-pg 0004). */
+export const FOLLOWS_CHANNEL = "artmarket_follows";
+/** Slots of the follows versions (user id modulo this): a collision only costs a re-read. */
+const FOLLOW_SLOTS = 4096;
 
 type Reply = { rows: Record<string, unknown>[]; count: number } | { error: { message: string; code: string | null } } | { ready: true };
 
@@ -62,6 +66,8 @@ export class SyncPg {
   private readonly port: MessagePort;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private readonly epochCell = new Float64Array(new SharedArrayBuffer(8));
+  private readonly followVersions = new Int32Array(new SharedArrayBuffer(FOLLOW_SLOTS * 4));
+  private readonly followGeneration = new Int32Array(new SharedArrayBuffer(4));
   private depth = 0;
   private closed = false;
 
@@ -151,6 +157,23 @@ export class SyncPg {
       }
       throw err;
     }
+  }
+
+  /**
+   * A number that changes whenever the user's follows may have changed (a notification for the
+   * user's slot, a re-subscription of the listener, or `touchFollows` on this thread); null when
+   * this connection does not listen (nothing can be cached then).
+   */
+  followsVersion(userId: number): number | null {
+    // generation 0: the listener has not subscribed yet (or this connection does not listen)
+    const generation = Atomics.load(this.followGeneration, 0);
+    if (generation === 0) return null;
+    return generation * 2 ** 32 + Atomics.load(this.followVersions, userId % FOLLOW_SLOTS);
+  }
+
+  /** Marks the user's follows changed on this thread at once (its own write; others learn by notification). */
+  touchFollows(userId: number): void {
+    Atomics.add(this.followVersions, userId % FOLLOW_SLOTS, 1);
   }
 
   /** The account epoch as last notified (or polled); -1 before the first read. */

@@ -6,7 +6,15 @@
 declare const self: Worker;
 
 type Statement = { sql: string; params: unknown[]; mode: "rows" | "count" | "script" };
-type Init = { url: string; port: MessagePort; flag: Int32Array; epoch: Float64Array; listen: string | null };
+type Init = {
+  url: string;
+  port: MessagePort;
+  flag: Int32Array;
+  epoch: Float64Array;
+  listen: string | null;
+  /** The follows channel and the shared versions it moves: one counter per slot of user ids, and a generation. */
+  follows: { channel: string; versions: Int32Array; generation: Int32Array } | null;
+};
 
 /** BigInt (int8, numeric counts) to number, Buffer to plain bytes: the rows SQLite would answer. */
 function plain(value: unknown): unknown {
@@ -27,7 +35,7 @@ function rowsOf(result: Record<string, unknown>[]): Record<string, unknown>[] {
 }
 
 self.onmessage = async (event: MessageEvent<Init>) => {
-  const { url, port, flag, epoch, listen } = event.data;
+  const { url, port, flag, epoch, listen, follows } = event.data;
   const sql = new Bun.SQL(url, { max: 1, bigint: true, idleTimeout: 0 });
   const answer = (reply: unknown) => {
     port.postMessage(reply);
@@ -52,6 +60,23 @@ self.onmessage = async (event: MessageEvent<Init>) => {
       });
     } catch {
       // no LISTEN: the poll below alone keeps the epoch
+    }
+    if (follows) {
+      const slots = follows.versions.length;
+      try {
+        await listener.listen(
+          follows.channel,
+          (payload) => {
+            const user = Number(payload);
+            if (Number.isInteger(user) && user >= 0) Atomics.add(follows.versions, user % slots, 1);
+          },
+          // (re)subscribed: notifications may have been lost meanwhile, every copy is dropped
+          () => void Atomics.add(follows.generation, 0, 1),
+        );
+      } catch {
+        // no LISTEN: a generation per poll below drops every copy (they live at most 0.5 s)
+        setInterval(() => Atomics.add(follows.generation, 0, 1), 500).unref?.();
+      }
     }
     await read();
     // a notification lost with a dropped connection is caught up by this poll

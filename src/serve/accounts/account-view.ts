@@ -92,9 +92,17 @@ function followRowid(kind: string, targetId: number): number | null {
   return k < 0 ? null : targetId * FOLLOW_KINDS.length + k;
 }
 
+/** How many users' follows one view keeps a copy of (least recently used dropped first). */
+const FOLLOWS_CACHED = 512;
+
 class AccountView {
   private readonly inserts: Record<ViewTable, { columns: string[]; st: Statement }>;
-  private readonly fill: (rows: AccountRows) => void;
+  private readonly fillAll: (rows: AccountRows) => void;
+  private readonly fillFollows: (follows: AccountRows["follows"]) => void;
+  /** Copies of users' follows with the version they were read at (store.followsVersion). */
+  private readonly follows = new Map<number, { version: number; rows: AccountRows["follows"] }>();
+  /** Whose follows the view's table holds now, at which version (null: unknown, refill). */
+  private holding: { userId: number; version: number | null } | null = null;
 
   constructor(
     market: Database,
@@ -109,28 +117,69 @@ class AccountView {
       return { columns, st: market.prepare(`INSERT INTO account."${table}" (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`) };
     };
     this.inserts = { follows: insert("follows", ["rowid"]), collectables: insert("collectables"), collectable_acquisitions: insert("collectable_acquisitions") };
-    const clear = TABLES.map((t) => market.prepare(`DELETE FROM account."${t}"`));
+    const clear = Object.fromEntries(TABLES.map((t) => [t, market.prepare(`DELETE FROM account."${t}"`)])) as Record<ViewTable, Statement>;
     const put = (table: ViewTable, row: object, ...extra: SQLQueryBindings[]) => {
       const { columns, st } = this.inserts[table];
       const r = row as Record<string, unknown>;
       // a column the store's row lacks is bound as NULL (a NOT NULL one then fails loudly)
       st.run(...extra, ...(columns.map((c) => r[c] ?? null) as SQLQueryBindings[]));
     };
-    this.fill = market.transaction((rows: AccountRows) => {
-      for (const st of clear) st.run();
-      // The followed artworks' order breaks ties of created_at by f.rowid (artworks/service.ts),
-      // account.db's being the order of the follows. PostgreSQL keeps no such order: the view's
-      // rowid is derived from the kind and target, the same on every sync, so a cursor's position
-      // names the same follow from one page to the next.
-      for (const f of rows.follows) put("follows", f, followRowid(f.kind, f.target_id));
+    // The followed artworks' order breaks ties of created_at by f.rowid (artworks/service.ts),
+    // account.db's being the order of the follows. PostgreSQL keeps no such order: the view's
+    // rowid is derived from the kind and target, the same on every sync, so a cursor's position
+    // names the same follow from one page to the next.
+    const putFollows = (follows: AccountRows["follows"]) => {
+      clear.follows.run();
+      for (const f of follows) put("follows", f, followRowid(f.kind, f.target_id));
+    };
+    this.fillFollows = market.transaction(putFollows);
+    this.fillAll = market.transaction((rows: AccountRows) => {
+      putFollows(rows.follows);
+      clear.collectables.run();
+      clear.collectable_acquisitions.run();
       for (const c of rows.collectables) put("collectables", c);
       for (const a of rows.acquisitions) put("collectable_acquisitions", a);
     });
   }
 
-  /** Replaces the view's rows with `userId`'s (the store is read first: a failed read leaves the view as it was). */
-  sync(userId: number): void {
-    this.fill(this.store.accountRows(userId));
+  /**
+   * Replaces the view's rows with `userId`'s (the store is read first: a failed read leaves the
+   * view as it was). `follows` brings the follows only; `fresh: false` lets them come from this
+   * view's copy when the store's follows version has not moved since it was read (the marks of
+   * list items), where `fresh` always reads the store (lists and filters of what one follows).
+   */
+  sync(userId: number, part: "follows" | "all", fresh: boolean): void {
+    if (part === "all") {
+      const version = this.store.followsVersion(userId);
+      const rows = this.store.accountRows(userId, "all");
+      this.fillAll(rows);
+      this.remember(userId, version, rows.follows);
+      return;
+    }
+    const version = this.store.followsVersion(userId);
+    const copy = this.follows.get(userId);
+    if (!fresh && version !== null && copy && copy.version === version) {
+      if (this.holding?.userId === userId && this.holding.version === version) return; // the table holds them already
+      this.follows.delete(userId); // touched: now the most recently used
+      this.follows.set(userId, copy);
+      this.holding = null;
+      this.fillFollows(copy.rows);
+      this.holding = { userId, version };
+      return;
+    }
+    // the version is read before the rows: a change made meanwhile moves it again, and the copy is not reused
+    const rows = this.store.accountRows(userId, "follows").follows;
+    this.holding = null;
+    this.fillFollows(rows);
+    this.remember(userId, version, rows);
+  }
+
+  private remember(userId: number, version: number | null, rows: AccountRows["follows"]): void {
+    this.holding = { userId, version };
+    this.follows.delete(userId);
+    if (version === null) return;
+    if (this.follows.size >= FOLLOWS_CACHED) this.follows.delete(this.follows.keys().next().value!);
+    this.follows.set(userId, { version, rows });
   }
 }
 
@@ -156,15 +205,16 @@ export function attachAccountView(market: Database, store: AccountStore): void {
   }
   const view = new AccountView(market, store);
   views.set(market, view);
-  setAccountSchemaSync(market, (userId) => view.sync(userId));
+  setAccountSchemaSync(market, (userId, part, fresh) => view.sync(userId, part, fresh));
 }
 
 /**
- * Copies `userId`'s follows, collectables and acquisitions into `market`'s account view, right
- * before a query reads `account.*`; nothing when the market has no view (account.db attached).
+ * Copies `userId`'s rows into `market`'s account view, right before a query reads `account.*`:
+ * the follows (`follows`) or also the collectables and acquisitions (`all`), read from the store
+ * each time; nothing when the market has no view (account.db attached).
  */
-export function syncAccountView(market: Database, userId: number): void {
-  syncAccountSchema(market, userId);
+export function syncAccountView(market: Database, userId: number, part: "follows" | "all" = "all"): void {
+  syncAccountSchema(market, userId, part, true);
 }
 
 /** The store behind `market`'s account view, or null without one (account.db attached). */

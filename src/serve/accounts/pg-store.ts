@@ -235,10 +235,16 @@ export class PgAccountStore implements AccountStore {
 
   follow(userId: number, kind: FollowKind, targetId: number): void {
     this.run("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", userId, kind, targetId, Date.now());
+    this.pg.touchFollows(userId);
   }
 
   unfollow(userId: number, kind: FollowKind, targetId: number): void {
     this.run("DELETE FROM follows WHERE user_id = ? AND kind = ? AND target_id = ?", userId, kind, targetId);
+    this.pg.touchFollows(userId);
+  }
+
+  followsVersion(userId: number): number | null {
+    return this.pg.followsVersion(userId);
   }
 
   followedAmong(userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number> {
@@ -452,9 +458,11 @@ export class PgAccountStore implements AccountStore {
 
   // ---------------------------------------------------------------- what market queries join, and image bytes
 
-  accountRows(userId: number): AccountRows {
+  accountRows(userId: number, part: "follows" | "all" = "all"): AccountRows {
+    const follows = this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId);
+    if (part === "follows") return { follows, collectables: [], acquisitions: [] };
     return {
-      follows: this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId),
+      follows,
       collectables: this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ?", userId),
       acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${OWNED}`, userId),
     };

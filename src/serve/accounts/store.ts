@@ -219,8 +219,14 @@ export interface AccountStore {
   usageByKey(since?: string): KeyUsage[];
 
   // ---------------------------------------------------------------- what market queries join, and shared image bytes
-  /** The user's follows, collectables and their acquisitions, as rows of the account tables. */
-  accountRows(userId: number): AccountRows;
+  /** The user's follows, collectables and their acquisitions, as rows of the account tables (`follows`: the follows only). */
+  accountRows(userId: number, part?: "follows" | "all"): AccountRows;
+  /**
+   * A number that changes whenever the user's follows may have changed, anywhere (PostgreSQL: kept
+   * from notifications), so that a copy of them can be reused until it moves; null where no such
+   * number is kept (the SQLite store: market queries read account.db itself).
+   */
+  followsVersion(userId: number): number | null;
   /** The size of an uploaded collectable image by its key (whoever owns it), or null. */
   uploadedImageSize(imageKey: string): { width: number; height: number } | null;
   /**
@@ -609,12 +615,18 @@ export class SqliteAccountStore implements AccountStore {
 
   // ---------------------------------------------------------------- what market queries join, and image bytes
 
-  accountRows(userId: number): AccountRows {
+  accountRows(userId: number, part: "follows" | "all" = "all"): AccountRows {
+    const follows = this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId);
+    if (part === "follows") return { follows, collectables: [], acquisitions: [] };
     return {
-      follows: this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId),
+      follows,
       collectables: this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ?", userId),
       acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${SqliteAccountStore.OWNED}`, userId),
     };
+  }
+
+  followsVersion(_userId: number): number | null {
+    return null;
   }
 
   uploadedImageSize(imageKey: string): { width: number; height: number } | null {

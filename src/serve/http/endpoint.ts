@@ -299,12 +299,20 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       note.plan = caller.plan.slug;
     }
     let rate: RateState | undefined;
+    // A rate check answered later (the PostgreSQL store's, across nodes): a read runs beside it and
+    // waits for it before it is charged (a refused read's work is dropped); a write waits first.
+    let ratePending: Promise<RateState> | undefined;
     if (caller && e.auth !== "public") {
       const checked = deps.limiter.check(caller);
-      rate = checked instanceof Promise ? await checked : checked;
+      if (!(checked instanceof Promise)) rate = checked;
+      else if (e.method === "GET") {
+        ratePending = checked;
+        checked.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+      } else rate = await checked;
       // The cap guards DU: calls that cost none (usage, follows, shares, any HEAD) are served past
       // it, so a capped caller can still read /v1/usage and ask what a call would cost.
       if (e.entitlement && !caller.plan.features[e.entitlement]) {
+        if (ratePending) rate = await ratePending; // a 429 comes before the 403, as for a write
         throw forbidden(`Your plan (${caller.plan.slug}) does not include ${e.entitlement}`);
       }
     }
@@ -336,6 +344,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         lease?.release();
       }
 
+      if (ratePending) rate = await ratePending;
       const headers: Record<string, string> = { ...RESPONSE_HEADERS };
       const json = status === 204 || body instanceof Response ? null : JSON.stringify(body);
       // a market read's validator; a match answers 304 (RFC 9110: If-None-Match on GET and HEAD)

@@ -393,7 +393,7 @@ export function listArtists(db: Database, query: ParsedList, view: ArtistView) {
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
   // the followed filter reads account.follows (the plan's probes, the page, the count)
-  if (query.params.followed === true) syncAccountView(db, view.userId ?? -1);
+  if (query.params.followed === true) syncAccountView(db, view.userId ?? -1, "follows");
   const q = listSql(db, query, view.userId);
   if (position === null && q.total !== null && q.total <= query.offset) return { artists: [], total: q.total, limit: query.limit, offset: query.offset, next_cursor: null };
   // one row past the page: whether a next page exists
@@ -428,7 +428,7 @@ export function followedArtists(db: Database, query: ParsedList, view: ArtistVie
   const cursor = cursorContext(db, view.signer, `artists/followed-list:${userId}`, "", [], {});
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
-  syncAccountView(db, userId);
+  syncAccountView(db, userId, "follows");
   const rows = readPage(FOLLOWED_KEYS, position, query.limit + 1, query.offset, (range, limit, offset) =>
     runOnce<ArtistRow>(
       db,
@@ -481,7 +481,7 @@ export function artistStats(db: Database, query: ParsedList, userId: number | nu
   const snapshot = snapshotOf(db);
   const hit = snapshot.artistStats(key);
   if (hit) return hit;
-  if (query.params.followed === true) syncAccountView(db, userId ?? -1);
+  if (query.params.followed === true) syncAccountView(db, userId ?? -1, "follows");
   const cols = STATS_FIELDS.map((f) => `a.${f}`).join(", ");
   const rows = db.query<unknown, Bind[]>(`SELECT ${cols}, a.nationality FROM artists a WHERE ${where.sql}`).values(...where.params) as unknown[][];
   const columns = STATS_FIELDS.map(() => new Float64Array(rows.length));

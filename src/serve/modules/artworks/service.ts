@@ -295,7 +295,7 @@ export function followedArtworks(deps: AppDeps, view: CallerView, userId: number
   const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
   const q = resolveUids(deps.market, query);
   const where = artworkWhere(ARTWORK_LIST, q);
-  syncAccountView(deps.market, userId);
+  syncAccountView(deps.market, userId, "follows");
   const from = `FROM account.follows f JOIN artworks a ON a.id = f.target_id
     WHERE f.user_id = ? AND f.kind = 'artwork' AND ${where.sql}`;
   const ids = readPage(FOLLOWED_KEYS, position, q.limit + 1, q.offset, (range, limit, offset) =>
@@ -344,7 +344,7 @@ const RECOMMENDED_CTE = `WITH fa AS (
 
 export function recommendedArtworks(deps: AppDeps, view: CallerView, userId: number, q: ParsedList): Page {
   const since = epochSeconds(addDays(deps.asOf, -RECENT_DAYS), "lower");
-  syncAccountView(deps.market, userId);
+  syncAccountView(deps.market, userId, "follows");
   const ids = deps.market
     .query<{ id: number }, [number, number, number, number]>(
       `${RECOMMENDED_CTE}

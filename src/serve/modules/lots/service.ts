@@ -581,7 +581,7 @@ export function lotPage(db: Database, signer: ImageSigner, query: ParsedList, fo
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
   // the followed filter reads account.follows
-  if (followedBy !== null) syncAccountView(db, followedBy);
+  if (followedBy !== null) syncAccountView(db, followedBy, "follows");
   const ids = readPage(keys, position, query.limit + 1, query.offset, (range, want, offset) => lotListIds(db, query, followedBy, range, want, offset));
   return { ids, nextCursor: nextCursor(cursor, ids, query.limit, (id) => positionOf(db, keys, "lots", { sql: "id = ?", params: [id] })) };
 }

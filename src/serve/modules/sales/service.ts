@@ -141,7 +141,7 @@ export function listSales(deps: AppDeps, query: ParsedList, view: CallerView, fo
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
   // the followed filter reads account.follows (the page, the count and the next cursor's position)
-  if (followedBy !== null) syncAccountView(deps.market, followedBy);
+  if (followedBy !== null) syncAccountView(deps.market, followedBy, "follows");
   // one row past the page: whether a next page exists
   const ids = readPage(keys, position, query.limit + 1, query.offset, (range, limit, offset) =>
     allOnce<{ id: number }>(deps.market, saleListSql(query, followedBy, range, limit, offset)).map((r) => r.id),
