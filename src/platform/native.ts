@@ -36,8 +36,15 @@ export const isCompiled = import.meta.path.startsWith("/$bunfs/") || import.meta
  * `bun build --compile` binary only holds the workers it was told about).
  */
 export function workerEntry(srcPath: string): string {
-  return isCompiled ? `${dirname(Bun.main)}/${srcPath}` : new URL(`../${srcPath}`, import.meta.url).href;
+  return isCompiled ? `${EMBEDDED_ROOT}/${srcPath}` : new URL(`../${srcPath}`, import.meta.url).href;
 }
+
+/**
+ * The root of the binary's embedded files. Bun.main is the executable on the main thread but the
+ * worker's own entry inside a worker (/$bunfs/root/serve/cluster/worker.js), so a worker that
+ * starts a worker of its own (a serve worker's PostgreSQL connection) takes the root from it.
+ */
+const EMBEDDED_ROOT = /^(.*?\/\$bunfs\/root)\//.exec(Bun.main)?.[1] ?? /^(B:\/~BUN\/root)\//.exec(Bun.main)?.[1] ?? dirname(Bun.main);
 
 /** Identifies the build, so a newer binary never loads an older binary's extracted libraries. */
 export const BUILD_ID: string = process.env.ARTMARKET_BUILD_ID ?? (typeof ARTMARKET_BUILD === "string" ? ARTMARKET_BUILD : "dev");

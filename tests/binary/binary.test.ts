@@ -185,3 +185,55 @@ test(
   },
   STEP_TIMEOUT,
 );
+
+test(
+  "the binary with --account-store postgres://: keys made there, two workers serve them, the ledger is in PostgreSQL",
+  async () => {
+    const { database, stopPostgres } = await import("../helpers/postgres");
+    const url = await database("binary");
+    const node = mkdtempSync(join(tmpdir(), "artmarket-binary-pg-"));
+    try {
+      copyFileSync(join(data, "market.db"), join(node, "market.db"));
+      const made = await run("keys", "create", "--plan", "pro", "--name", "pg binary", "--data", node, "--account-store", url);
+      expect(made.code, made.stderr).toBe(0);
+      const key = made.stdout.trim().split("\n").at(-1)!;
+      expect(key).toMatch(KEY);
+      const proc = Bun.spawn([bin, "serve", "--data", node, "--port", "0", "--workers", "2", "--account-store", url], {
+        cwd: work,
+        env: cleanEnv(),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      try {
+        const reader = proc.stdout.getReader();
+        let buffered = "";
+        while (!buffered.includes("\n")) {
+          const chunk = await reader.read();
+          if (chunk.done) throw new Error(`serve exited (${await proc.exited}): ${buffered}${await new Response(proc.stderr).text()}`);
+          buffered += new TextDecoder().decode(chunk.value);
+        }
+        reader.releaseLock();
+        const base = /^listening on (http:\/\/\S+:\d+)$/.exec(buffered.split("\n")[0]!)![1]!;
+        const res = await Promise.all(Array.from({ length: 6 }, () => fetch(`${base}/v1/artists?limit=3`, { headers: { Authorization: `Bearer ${key}` } })));
+        expect(res.map((r) => r.status)).toEqual(Array(6).fill(200));
+        const seen = res.reduce((s, r) => s + Number(r.headers.get("X-Service-DataUnits")), 0);
+        const sql = new Bun.SQL(url, { max: 1 });
+        try {
+          const [row] = await sql`SELECT count(*)::int AS n, sum(du)::float8 AS du FROM du_ledger`;
+          expect(row.n).toBe(6);
+          expect(row.du).toBeCloseTo(seen, 6);
+        } finally {
+          await sql.close();
+        }
+        expect(existsSync(join(node, "account.db"))).toBe(false);
+      } finally {
+        proc.kill();
+        await proc.exited;
+      }
+    } finally {
+      rmSync(node, { recursive: true, force: true });
+      await stopPostgres();
+    }
+  },
+  STEP_TIMEOUT,
+);
