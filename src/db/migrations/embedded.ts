@@ -20,6 +20,7 @@ import account_pg_0001_account_epoch from "./account-pg/0001_account_epoch.sql" 
 import account_pg_0002_unlogged_rate_windows from "./account-pg/0002_unlogged_rate_windows.sql" with { type: "text" };
 import account_pg_0003_batch_functions from "./account-pg/0003_batch_functions.sql" with { type: "text" };
 import account_pg_0004_follows_notify from "./account-pg/0004_follows_notify.sql" with { type: "text" };
+import account_pg_0005_cap_admit from "./account-pg/0005_cap_admit.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -48,4 +49,5 @@ export const accountPgMigrations: Migration[] = [
   { tag: "0002_unlogged_rate_windows", sql: account_pg_0002_unlogged_rate_windows },
   { tag: "0003_batch_functions", sql: account_pg_0003_batch_functions },
   { tag: "0004_follows_notify", sql: account_pg_0004_follows_notify },
+  { tag: "0005_cap_admit", sql: account_pg_0005_cap_admit },
 ];

@@ -40,8 +40,6 @@ import { loadSecret } from "../images/urls";
 export const ADMISSION_TTL_MS = 120_000;
 /** How long a call under a hard cap waits before asking again for room (ms). */
 const ADMIT_RETRY_MS = 2;
-/** The advisory lock space of the per-account locks (pg_advisory_xact_lock(space, user id)). */
-const LOCK_SPACE = 0x61_6d_6b; // "amk"
 /** The most rows one batch commits. */
 const MAX_BATCH = 512;
 /** Batch commits one thread keeps running at once; more rows wait for one to end (group commit). */
@@ -148,19 +146,11 @@ export class PgLedger implements MeteringLedger {
     for (;;) {
       const at = now();
       const { period } = calendarOf(caller, at);
-      const verdict = await this.sql.begin(async (tx) => {
-        await tx`SELECT pg_advisory_xact_lock(${LOCK_SPACE}, ${caller.userId})`;
-        await tx`DELETE FROM cap_admissions WHERE user_id = ${caller.userId} AND expires_at < ${at}`;
-        const [row] = await tx`
-          SELECT (SELECT coalesce(sum(du), 0)::float8 FROM du_daily WHERE user_id = ${caller.userId} AND day BETWEEN ${period.start} AND ${period.end}) AS consumed,
-                 (SELECT count(*)::int FROM cap_admissions WHERE user_id = ${caller.userId}) AS in_flight,
-                 (SELECT coalesce(sum(max_du), 0)::float8 FROM cap_admissions WHERE user_id = ${caller.userId}) AS reserved`;
-        const { consumed, in_flight: inFlight, reserved } = row as { consumed: number; in_flight: number; reserved: number };
-        if (consumed >= limit) return { kind: "used-up" as const };
-        if (inFlight > 0 && consumed + reserved + maxDu >= limit) return { kind: "wait" as const };
-        const [added] = await tx`INSERT INTO cap_admissions (user_id, max_du, expires_at) VALUES (${caller.userId}, ${maxDu}, ${at + ADMISSION_TTL_MS}) RETURNING id`;
-        return { kind: "admitted" as const, id: Number((added as { id: number | bigint | string }).id) };
-      });
+      // one statement (migration account-pg 0005), under the account's lock
+      const [row] = await this
+        .sql`SELECT verdict, admission_id FROM artmarket_cap_admit(${caller.userId}, ${period.start}, ${period.end}, ${limit}, ${maxDu}, ${at}, ${ADMISSION_TTL_MS})`;
+      const answer = row as { verdict: "used-up" | "wait" | "admitted"; admission_id: string | number | null };
+      const verdict = answer.verdict === "admitted" ? { kind: "admitted" as const, id: Number(answer.admission_id) } : { kind: answer.verdict };
       if (verdict.kind === "used-up") {
         const resetAt = Date.parse(`${addDays(period.end, 1)}T00:00:00Z`);
         throw new HttpError(429, `Data Unit allowance of ${limit} for the period ${period.start} to ${period.end} is used up`, {
@@ -305,9 +295,15 @@ export class PgLedger implements MeteringLedger {
       user_id: number;
       period: number;
     }[];
-    const totals = new Map(result.map((r) => [r.user_id, r.period]));
-    // each response shows its account's period total as committed with its row
-    for (const i of items) i.charged.periodConsumed = totals.get(i.entry.userId)!;
+    // each response shows its account's period total up to its own row: the batch's total less
+    // what the account's later rows of the batch added (in the order they were charged)
+    const after = new Map(result.map((r) => [r.user_id, r.period]));
+    for (let k = items.length - 1; k >= 0; k--) {
+      const i = items[k]!;
+      const total = after.get(i.entry.userId)!;
+      i.charged.periodConsumed = total;
+      after.set(i.entry.userId, total - i.entry.du);
+    }
   }
 }
 
