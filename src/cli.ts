@@ -56,10 +56,9 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
     const summary = await seedMarket(firstStartSeed(config.dataDir));
     process.stderr.write(`${formatSummary(summary)}\n`);
   }
-  // the first start's key, made before the workers start (they read it from account.db)
-  const created = await withAccountStore(config.dataDir, config.accountStore, async (store) =>
-    store.hasUsers() ? null : await store.createUserWithKey("enterprise", "first enterprise user"),
-  );
+  // the first start's key, made before the workers start (they read it from the store); with
+  // PostgreSQL, of the nodes that start together on an empty store one makes it
+  const created = await withAccountStore(config.dataDir, config.accountStore, (store) => store.createFirstUser("enterprise", "first enterprise user"));
   let cluster: Cluster;
   try {
     cluster = await startCluster(config, { workers: config.workers ?? 1, logFormat: config.logFormat ?? "json" });

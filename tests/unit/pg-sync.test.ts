@@ -68,3 +68,18 @@ test("the epoch follows the notifications", async () => {
   for (let i = 0; i < 50 && pg.epoch() !== 9; i++) await Bun.sleep(10);
   expect(pg.epoch()).toBe(9);
 });
+
+test("a follow announced on the follows channel moves that user's version, and only its slot", async () => {
+  for (let i = 0; i < 100 && pg.followsVersion(7) === null; i++) await Bun.sleep(20);
+  const before7 = pg.followsVersion(7)!;
+  const before8 = pg.followsVersion(8)!;
+  expect(before7).not.toBeNull();
+  pg.run("SELECT pg_notify('artmarket_follows', '7')");
+  for (let i = 0; i < 100 && pg.followsVersion(7) === before7; i++) await Bun.sleep(10);
+  expect(pg.followsVersion(7)).not.toBe(before7);
+  expect(pg.followsVersion(8)).toBe(before8);
+  // this thread's own write moves it at once
+  const now7 = pg.followsVersion(7);
+  pg.touchFollows(7);
+  expect(pg.followsVersion(7)).not.toBe(now7);
+});

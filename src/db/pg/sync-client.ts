@@ -81,7 +81,17 @@ export class SyncPg {
     this.port = channel.port1;
     this.worker = new Worker(workerEntry("db/pg/sync-worker.ts"));
     this.worker.unref();
-    this.worker.postMessage({ url, port: channel.port2, flag: this.flag, epoch: this.epochCell, listen: options.listenEpoch ? EPOCH_CHANNEL : null }, [channel.port2]);
+    this.worker.postMessage(
+      {
+        url,
+        port: channel.port2,
+        flag: this.flag,
+        epoch: this.epochCell,
+        listen: options.listenEpoch ? EPOCH_CHANNEL : null,
+        follows: options.listenEpoch ? { channel: FOLLOWS_CHANNEL, versions: this.followVersions, generation: this.followGeneration } : null,
+      },
+      [channel.port2],
+    );
     const reply = this.wait();
     if (!("ready" in reply)) throw new PgError(`PostgreSQL connection failed: ${"error" in reply ? reply.error.message : "no answer"}`, null);
     // the first statement proves the connection (a wrong URL fails here, not on the first request)

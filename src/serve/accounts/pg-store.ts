@@ -104,6 +104,16 @@ export class PgAccountStore implements AccountStore {
   // ---------------------------------------------------------------- users & keys
 
   async createUserWithKey(planSlug: string, name?: string): Promise<CreatedKey> {
+    return (await this.insertUserWithKey(planSlug, name, false))!;
+  }
+
+  createFirstUser(planSlug: string, name?: string): Promise<CreatedKey | null> {
+    return this.insertUserWithKey(planSlug, name, true);
+  }
+
+  /** A user and its key; with `onlyIfNoUsers`, none when the store has a user (nodes starting together make one first user). */
+  private async insertUserWithKey(planSlug: string, name: string | undefined, onlyIfNoUsers: boolean): Promise<CreatedKey | null> {
+    if (onlyIfNoUsers && this.hasUsers()) return null;
     if (!this.getPlan(planSlug)) {
       const known = this.all<{ slug: string }>('SELECT slug FROM plans ORDER BY sort_order, slug COLLATE "C"');
       throw new KeyError(`unknown plan "${planSlug}" (plans: ${known.map((p) => p.slug).join(", ")})`);
@@ -113,6 +123,11 @@ export class PgAccountStore implements AccountStore {
     const now = Date.now();
     const userName = name?.trim() || `${planSlug} user`;
     const ids = this.transaction(() => {
+      if (onlyIfNoUsers) {
+        // one first user for all the nodes: the check and the insert under one lock
+        this.get("SELECT pg_advisory_xact_lock(7040364, 0)");
+        if (this.hasUsers()) return null;
+      }
       const user = this.get<{ id: number }>(
         "INSERT INTO users (name, plan_slug, period_anchor, created_at) VALUES (?, ?, ?, ?) RETURNING id",
         userName,
@@ -130,7 +145,7 @@ export class PgAccountStore implements AccountStore {
       )!;
       return { userId: user.id, keyId: row.id };
     });
-    return { ...ids, kid, key, plan: planSlug };
+    return ids && { ...ids, kid, key, plan: planSlug };
   }
 
   findKeyByKid(kid: string): KeyRow | null {

@@ -122,6 +122,8 @@ export interface AccountStore {
   // ---------------------------------------------------------------- users & keys
   /** Creates a user on `planSlug` with one key (argon2 hash stored); the key is returned once. */
   createUserWithKey(planSlug: string, name?: string): Promise<CreatedKey>;
+  /** The first user of an empty store (with its key), or null when the store has users: `serve`'s first start, on any node. */
+  createFirstUser(planSlug: string, name?: string): Promise<CreatedKey | null>;
   /** The key and its user behind a kid (active or revoked), or null. */
   findKeyByKid(kid: string): KeyRow | null;
   listKeys(): KeyListing[];
@@ -289,6 +291,11 @@ export class SqliteAccountStore implements AccountStore {
 
   createUserWithKey(planSlug: string, name?: string): Promise<CreatedKey> {
     return createUserWithKey(this.db, planSlug, name);
+  }
+
+  async createFirstUser(planSlug: string, name?: string): Promise<CreatedKey | null> {
+    // one server per data directory (serve's lock): nothing else writes users meanwhile
+    return this.hasUsers() ? null : await this.createUserWithKey(planSlug, name);
   }
 
   findKeyByKid(kid: string): KeyRow | null {
