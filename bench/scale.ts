@@ -15,7 +15,9 @@
  * The server is the compiled binary (--binary) or src/cli.ts run by this Bun, on a fresh data
  * directory (`seed --scale tiny` by default) whose enterprise plan has its request rates raised
  * (an operator's edit: what is measured is the service, not 429s), started once per worker count
- * with `--log-format off`. The load runs in separate processes (wrk when on PATH, else `--loaders`
+ * and store with `--log-format off` (with two stores both servers run together, the PostgreSQL
+ * one on a second data directory with the market hard-linked, and their loads alternate case by
+ * case, the order flipping each round). The load runs in separate processes (wrk when on PATH, else `--loaders`
  * processes of bench/lib/loadgen.ts sharing the connections). Cases:
  *   categories  GET /v1/categories (1 DU, the cheapest metered call)
  *   artists     GET /v1/artists?limit=20
@@ -27,7 +29,7 @@
  * can run it on a machine without node_modules: BUN_BE_BUN=1 dist/artmarket bench/scale.ts --binary dist/artmarket.
  */
 import { Database } from "bun:sqlite";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { LoadOptions, LoadResult } from "./lib/load";
@@ -139,6 +141,8 @@ if (stores.includes("postgres")) {
 /** Per store: the bench key (enterprise, request rates raised: an operator's edit) and how to count its ledger rows. */
 interface Store {
   name: "sqlite" | "postgres";
+  /** Its server's data directory (one server per data directory: the PostgreSQL store's has the market hard-linked). */
+  dataDir: string;
   args: string[];
   key: string;
   ledgerRows: () => Promise<number>;
@@ -156,6 +160,7 @@ for (const name of stores) {
     db.close();
     storeList.push({
       name,
+      dataDir,
       args,
       key,
       ledgerRows: async () => {
@@ -170,8 +175,11 @@ for (const name of stores) {
   } else {
     const sql = new Bun.SQL(pgUrl!, { max: 1 });
     await sql`UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'`;
+    const pgDataDir = mkdtempSync(join(tmpdir(), "artmarket-scale-pg-"));
+    linkSync(join(dataDir, "market.db"), join(pgDataDir, "market.db"));
     storeList.push({
       name,
+      dataDir: pgDataDir,
       args,
       key,
       ledgerRows: async () => {
@@ -198,33 +206,38 @@ interface Run {
 const runs: Run[] = [];
 const ledgerChecks: { store: string; workers: number; seen200: number; rows: number; equal: boolean }[] = [];
 
-for (const store of storeList) {
-  for (const workers of workerCounts) {
-    const rowsBefore = await store.ledgerRows();
-    const server = await startServer(dataDir, workers, store.args);
-    let seen200 = 0;
-    try {
-      // warm: the key verified, the statements prepared on every worker
-      await load(`${server.url}/v1/categories`, store.key).then((r) => {
-        seen200 += r.ok200;
-      });
-      for (let round = 1; round <= rounds; round++) {
-        for (const c of cases) {
-          const r = await load(`${server.url}${CASES[c]}`, store.key);
-          seen200 += r.ok200;
+for (const workers of workerCounts) {
+  // one server per store, up together: the stores' loads alternate, case by case (the order
+  // flips each round), so a change in the machine's load falls on both alike
+  const before = await Promise.all(storeList.map((s) => s.ledgerRows()));
+  const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+  const seen200 = storeList.map(() => 0);
+  try {
+    for (const store of storeList) servers.push(await startServer(store.dataDir, workers, store.args));
+    // warm: the key verified, the statements prepared on every worker
+    for (const [i, store] of storeList.entries()) seen200[i]! += (await load(`${servers[i]!.url}/v1/categories`, store.key)).ok200;
+    for (let round = 1; round <= rounds; round++) {
+      for (const c of cases) {
+        const order = round % 2 === 1 ? [...storeList.keys()] : [...storeList.keys()].reverse();
+        for (const i of order) {
+          const store = storeList[i]!;
+          const r = await load(`${servers[i]!.url}${CASES[c]}`, store.key);
+          seen200[i]! += r.ok200;
           runs.push({ store: store.name, workers, case: c, round, rps: r.rps, p50ms: r.p50ms, p99ms: r.p99ms, ok200: r.ok200, non2xx: r.non2xx });
           process.stderr.write(
             `${store.name} workers ${workers}  ${c.padEnd(10)} round ${round}: ${fmt(r.rps, 0)} req/s, p50 ${fmt(r.p50ms)} ms, p99 ${fmt(r.p99ms)} ms, non-2xx ${r.non2xx}\n`,
           );
         }
       }
-    } finally {
-      server.proc.kill("SIGTERM");
-      await server.proc.exited;
     }
-    const rows = (await store.ledgerRows()) - rowsBefore;
-    ledgerChecks.push({ store: store.name, workers, seen200, rows, equal: rows === seen200 });
-    process.stderr.write(`${store.name} workers ${workers}: ledger rows ${rows}, 200s seen ${seen200}: ${rows === seen200 ? "equal" : "DIFFERENT"}\n`);
+  } finally {
+    for (const server of servers) server.proc.kill("SIGTERM");
+    for (const server of servers) await server.proc.exited;
+  }
+  for (const [i, store] of storeList.entries()) {
+    const rows = (await store.ledgerRows()) - before[i]!;
+    ledgerChecks.push({ store: store.name, workers, seen200: seen200[i]!, rows, equal: rows === seen200[i] });
+    process.stderr.write(`${store.name} workers ${workers}: ledger rows ${rows}, 200s seen ${seen200[i]}: ${rows === seen200[i] ? "equal" : "DIFFERENT"}\n`);
   }
 }
 
@@ -255,6 +268,6 @@ writeFileSync(
   out,
   JSON.stringify({ cores: availableParallelism(), scale, seconds, rounds, connections, loaders, stores, tool: useWrk ? "wrk" : "bun", runs, ledgerChecks }, null, 2),
 );
-rmSync(dataDir, { recursive: true, force: true });
+for (const store of storeList) rmSync(store.dataDir, { recursive: true, force: true });
 await stopPg?.();
 if (ledgerChecks.some((l) => !l.equal)) process.exit(1);
