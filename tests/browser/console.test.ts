@@ -33,11 +33,11 @@ interface HTMLCanvasElement {
 declare const document: {
   activeElement: BrowserElement | null;
   querySelector(selector: string): BrowserElement | null;
-  querySelectorAll(selector: string): { length: number };
+  querySelectorAll(selector: string): { length: number } & Iterable<BrowserElement>;
   images: Iterable<{ loading: string; decode(): Promise<void> }>;
   documentElement: { scrollWidth: number };
 };
-declare const window: { innerWidth: number };
+declare const window: { innerWidth: number; scrollTo(x: number, y: number): void };
 declare const location: { hash: string };
 
 const root = join(import.meta.dir, "../..");
@@ -49,7 +49,9 @@ interface Server {
 }
 
 async function startServer(dataDir: string): Promise<Server> {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0", "--workers", "1", "--log-format", "off"], {
+  // --fetch-allow: search by image_url may fetch the server's own signed renditions (loopback)
+  const args = ["serve", "--data", dataDir, "--port", "0", "--workers", "1", "--log-format", "off", "--fetch-allow", "127.0.0.0/8"];
+  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), ...args], {
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -68,7 +70,7 @@ let dataDir: string;
 let server: Server;
 let browser: Browser;
 /** The browser signs in with enterprise or sandbox; the test reads what the pages must show with reader (another user, so the browser's DU are its own). */
-const keys = { enterprise: "", sandbox: "", reader: "" };
+const keys = { enterprise: "", sandbox: "", reader: "", viewer: "" };
 
 /** GET on the API with a key, from the test (not the browser): the values the page must show. */
 async function api<T>(path: string, key = keys.reader): Promise<T> {
@@ -129,6 +131,8 @@ async function remaining(page: Page): Promise<number> {
 }
 
 async function shot(page: Page, name: string): Promise<void> {
+  // from the top: the sticky header stays where it belongs in the full-page picture
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(SHOTS, `console-${name}.png`), fullPage: true });
 }
 
@@ -148,6 +152,12 @@ beforeAll(async () => {
   keys.enterprise = (await createUserWithKey(account, "enterprise", "console enterprise")).key;
   keys.sandbox = (await createUserWithKey(account, "sandbox", "console sandbox")).key;
   keys.reader = (await createUserWithKey(account, "enterprise", "console test reader")).key;
+  // an operator's plan without the collectables entitlement (plans are rows an operator may add)
+  const viewer = { schema: "full", analytics: true, collectables: false, api: true, cap: "soft", daily_du_limit: 10_000, monthly_du_limit: 100_000 };
+  account
+    .query("INSERT INTO plans (slug, display_name, du_limit, period_days, rps_limit, rpm_limit, price_usd, features) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+    .run("viewer", "Viewer", 100_000, 30, 50, 3000, 0, JSON.stringify(viewer));
+  keys.viewer = (await createUserWithKey(account, "viewer", "console viewer")).key;
   account.close();
   const started = startServer(dataDir);
   const launched = (async () =>
@@ -178,7 +188,75 @@ interface ApiChart {
 }
 interface ApiArtwork {
   id: number;
-  description: { name: string; image: { urls: Record<string, string> } | null; artist: { id: number } };
+  description: { name: string; image: { urls: Record<string, string> } | null; artist: { id: number; name: string } };
+}
+interface ApiSale {
+  id: number;
+  name: string;
+  status: string;
+  auction_house: { id: number; name: string };
+  lots_count: number;
+  lots_count_not_sold: number | null;
+  lots_count_sold_above_estimations: number | null;
+  lots_count_sold_within_estimations: number | null;
+  lots_count_sold_below_estimations: number | null;
+  hammer_total: number | null;
+  currency: string;
+}
+interface ApiLot {
+  id: number;
+  status: string;
+  sale: { id: number };
+  price: { currency: string; hammer: number | null; hammer_estimate_min: number | null; hammer_estimate_max: number | null };
+  sale_probability: number | null;
+  expected_hammer_usd: number | null;
+  expected_hammer_usd_low: number | null;
+  expected_hammer_usd_high: number | null;
+}
+interface ApiCollectable {
+  id: number;
+  title: string;
+  artist_id: number;
+  current_estimated_price: number | null;
+  machine_estimated_price: number | null;
+  image_url: string | null;
+  appraisals: { id: number; value: number; currency: string; value_usd: number }[];
+  provenance: { id: number; owner: string; year_from: number | null; is_up_to_present: boolean }[];
+}
+interface ApiUsage {
+  from: string;
+  to: string;
+  du_consumed: number;
+  breakdown: { label: string; du_consumed: number; requests: number }[];
+}
+
+const money = (v: number, currency = "USD") => new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 }).format(v);
+
+/** Loads every image of the page now (lazy ones included) and waits for them. */
+async function loadImages(page: Page): Promise<void> {
+  await page.evaluate(() => Promise.all([...document.images].map((img) => ((img.loading = "eager"), img.decode().catch(() => undefined)))));
+}
+
+/** The heights of the picture boxes matching `selector`. */
+async function boxHeights(page: Page, selector: string): Promise<number[]> {
+  return page.$$eval(selector, (els) => els.map((el) => el.getBoundingClientRect().height));
+}
+
+/** A work of the top artist with a picture and an estimate. */
+async function pictureWork(): Promise<ApiArtwork & { current_estimated_price: number }> {
+  const artist = (await api<{ artists: ApiArtist[] }>("/v1/artists?limit=1")).artists[0]!;
+  return (await api<{ items: (ApiArtwork & { current_estimated_price: number })[] }>(`/v1/artworks?artist_id=${artist.id}&limit=20`)).items.find(
+    (a) => a.description.image && a.current_estimated_price,
+  )!;
+}
+
+/** Presses Tab until `id` has the focus (at most `max` times); whether it got there. */
+async function tabTo(page: Page, id: string, max = 30): Promise<boolean> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate((want) => document.activeElement?.id === want, id)) return true;
+  }
+  return false;
 }
 
 describe("the console in a browser", () => {
@@ -390,13 +468,430 @@ describe("the console in a browser", () => {
     await close(w);
   });
 
-  test("phone width: the screener fits the screen", async () => {
+  test("sales: the list with its filters as form controls, and the rows the API gives", async () => {
+    const expected = await api<{ sales: ApiSale[]; total: number }>("/v1/sales?limit=20&offset=0");
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.waitForSelector("#artists-table tbody tr");
+    await w.page.goto(`${server.origin}/console#/sales`);
+    await w.page.waitForSelector("#sales-table tbody tr");
+    const ids = await w.page.$$eval("#sales-table tbody tr", (trs) => trs.map((tr) => Number(tr.getAttribute("data-sale-id"))));
+    expect(ids).toEqual(expected.sales.map((x) => x.id));
+    const list = w.answers.find((a) => a.path.startsWith("/v1/sales?"))!;
+    expect(list.du).toBe(2 + expected.sales.length);
+    // upcoming and concluded both there, newest first
+    const statuses = new Set(await w.page.$$eval("#sales-table tbody tr", (trs) => trs.map((tr) => tr.getAttribute("data-status"))));
+    expect(statuses.has("closed")).toBe(true);
+    expect(statuses.has("upcoming")).toBe(true);
+    // a concluded sale's row: its hammer total in the sale's currency
+    const closed = expected.sales.find((x) => x.status === "closed")!;
+    const row = await w.page.$eval(`#sales-table tr[data-sale-id='${closed.id}']`, (tr) => tr.textContent ?? "");
+    expect(row).toContain(money(closed.hammer_total!, closed.currency));
+    // the filters: concluded sales of one house (the house list fills the select)
+    await w.page.waitForFunction(() => document.querySelectorAll("select[name=auction_house_id] option").length > 1);
+    await w.page.select("select[name=status__in]", "closed");
+    await w.page.select("select[name=auction_house_id]", String(closed.auction_house.id));
+    const answered = w.page.waitForResponse((r) => r.url().includes("status__in=closed"));
+    await w.page.click("#sales-filters button[type=submit]");
+    await answered;
+    const filtered = await api<{ sales: ApiSale[] }>(`/v1/sales?status__in=closed&auction_house_id=${closed.auction_house.id}&sort=DATE_DESC&limit=20`);
+    expect(filtered.sales.length).toBeGreaterThan(0);
+    await w.page.waitForFunction(
+      (want) => JSON.stringify([...document.querySelectorAll("#sales-table tbody tr")].map((tr) => Number(tr.getAttribute("data-sale-id")))) === want,
+      {},
+      JSON.stringify(filtered.sales.map((x) => x.id)),
+    );
+    expect(await w.page.$eval("select[name=auction_house_id]", (el) => (el as unknown as { value: string }).value)).toBe(String(closed.auction_house.id));
+    await shot(w.page, "sales");
+    await close(w);
+  });
+
+  test("a concluded sale: its aggregates, and its lots as a catalogue grid with estimates and hammers", async () => {
+    const sale = (await api<{ sales: ApiSale[] }>("/v1/sales?status__in=closed&limit=1")).sales[0]!;
+    const detail = await api<ApiSale>(`/v1/sales/${sale.id}`);
+    const page1 = await api<{ lots: ApiLot[]; has_more: boolean }>(`/v1/lots?sale_id=${sale.id}&sort=NUMBER_ASC&limit=48&offset=0`);
+    expect(page1.lots.length).toBeGreaterThan(10);
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/sale/${sale.id}`);
+    await w.page.waitForSelector("#sale-facts");
+    await w.page.waitForSelector("#sale-lots .catalogue .card");
+    // the picture boxes have their size before the pictures arrive
+    const before = await boxHeights(w.page, "#sale-lots .pic");
+    expect(before.every((x) => x > 50)).toBe(true);
+    const cards = await w.page.$$eval("#sale-lots .card", (cs) =>
+      cs.map((c) => ({
+        id: Number(c.getAttribute("data-lot-id")),
+        min: c.getAttribute("data-estimate-min"),
+        max: c.getAttribute("data-estimate-max"),
+        hammer: c.querySelector("[data-hammer]")?.getAttribute("data-hammer") ?? null,
+        text: c.textContent ?? "",
+      })),
+    );
+    expect(cards.map((c) => c.id)).toEqual(page1.lots.map((l) => l.id));
+    for (const [i, l] of page1.lots.entries()) {
+      const c = cards[i]!;
+      expect(c.min).toBe(String(l.price.hammer_estimate_min ?? ""));
+      expect(c.max).toBe(String(l.price.hammer_estimate_max ?? ""));
+      expect(c.text).toContain(`${money(l.price.hammer_estimate_min!, l.price.currency)}–${money(l.price.hammer_estimate_max!, l.price.currency)}`);
+      if (l.status === "sold") expect(Number(c.hammer)).toBe(l.price.hammer!);
+      else expect(c.text).toContain(l.status === "passed" ? "Bought in" : "");
+    }
+    // the aggregates as the sale detail gives them
+    const sold = detail.lots_count_sold_above_estimations! + detail.lots_count_sold_within_estimations! + detail.lots_count_sold_below_estimations!;
+    expect(await w.page.$eval("#sale-sold", (dd) => Number(dd.getAttribute("data-sold")))).toBe(sold);
+    expect(await w.page.$eval("#sale-sold", (dd) => dd.textContent)).toContain(`${sold} of ${detail.lots_count} (${Math.round((sold / detail.lots_count) * 100)} %)`);
+    expect(await w.page.$eval("#sale-hammer-total", (dd) => dd.textContent)).toBe(money(detail.hammer_total!, detail.currency));
+    expect(await w.page.$eval("#sale-outcomes", (f) => f.textContent)).toContain(`${detail.lots_count_not_sold} bought in`);
+    // the catalogue's price: 2 + 1 per lot
+    expect(w.answers.find((a) => a.path.startsWith(`/v1/lots?sale_id=${sale.id}`))!.du).toBe(2 + page1.lots.length);
+    await loadImages(w.page);
+    expect(await boxHeights(w.page, "#sale-lots .pic")).toEqual(before);
+    await shot(w.page, "sale");
+    // the next page of the catalogue
+    if (page1.has_more) {
+      await w.page.click("#sale-lots a[rel=next]");
+      await w.page.waitForFunction((n) => location.hash.includes("offset=48") && document.querySelectorAll("#sale-lots .card").length === n, {}, detail.lots_count - 48);
+    }
+    await close(w);
+  });
+
+  test("an upcoming sale: each lot's chance of selling and expected hammer with its band; a lot's page", async () => {
+    const sale = (await api<{ sales: ApiSale[] }>("/v1/sales?status__in=upcoming&limit=50")).sales.find((x) => x.lots_count > 1)!;
+    const lots = (await api<{ lots: ApiLot[] }>(`/v1/lots?sale_id=${sale.id}&sort=NUMBER_ASC&limit=48`)).lots;
+    expect(lots.every((l) => l.sale_probability !== null && l.expected_hammer_usd !== null)).toBe(true);
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/sale/${sale.id}`);
+    await w.page.waitForSelector("#sale-lots .card [data-probability]");
+    const cards = await w.page.$$eval("#sale-lots .card", (cs) =>
+      cs.map((c) => {
+        const e = c.querySelector("[data-expected]");
+        return {
+          id: Number(c.getAttribute("data-lot-id")),
+          p: Number(c.querySelector("[data-probability]")?.getAttribute("data-probability")),
+          expected: [e?.getAttribute("data-expected"), e?.getAttribute("data-expected-low"), e?.getAttribute("data-expected-high")].map(Number),
+          text: c.textContent ?? "",
+        };
+      }),
+    );
+    expect(cards.map((c) => c.id)).toEqual(lots.map((l) => l.id));
+    for (const [i, l] of lots.entries()) {
+      expect(cards[i]!.p).toBe(l.sale_probability!);
+      expect(cards[i]!.expected).toEqual([l.expected_hammer_usd!, l.expected_hammer_usd_low!, l.expected_hammer_usd_high!]);
+      expect(cards[i]!.text).toContain(`${Math.round(l.sale_probability! * 100)} % chance of selling`);
+      expect(cards[i]!.text).toContain(`(80 %: ${money(l.expected_hammer_usd_low!)}–${money(l.expected_hammer_usd_high!)})`);
+    }
+    const total = Math.round(lots.reduce((sum, l) => sum + l.sale_probability! * l.expected_hammer_usd!, 0));
+    expect(await w.page.$eval("#sale-expected b", (b) => Number(b.getAttribute("data-value")))).toBe(total);
+    await loadImages(w.page);
+    await shot(w.page, "sale-upcoming");
+    // a lot's page from its card
+    await w.page.click(`#sale-lots .card[data-lot-id='${lots[0]!.id}'] a.title`);
+    await w.page.waitForSelector("#lot-facts");
+    expect(w.page.url()).toContain(`#/lot/${lots[0]!.id}`);
+    const facts = await w.page.$eval("#lot-facts", (dl) => dl.textContent ?? "");
+    expect(facts).toContain(`${Math.round(lots[0]!.sale_probability! * 100)} %`);
+    expect(facts).toContain(`${money(lots[0]!.price.hammer_estimate_min!, lots[0]!.price.currency)}–`);
+    expect(await w.page.$eval("#lot-head a[href^='#/sale/']", (a) => a.getAttribute("href"))).toBe(`#/sale/${sale.id}`);
+    await loadImages(w.page);
+    await shot(w.page, "lot");
+    await close(w);
+  });
+
+  test("follow and share: the buttons change, the followed lists follow; the artwork's lots link their sales", async () => {
+    // a work sold at auction (it has lots to link)
+    const sold = (await api<{ lots: (ApiLot & { artwork: { id: number }; image: unknown })[] }>("/v1/lots?status=sold&limit=20")).lots.find((l) => l.image)!;
+    const work = await api<ApiArtwork>(`/v1/artworks/${sold.artwork.id}`);
+    const artistId = work.description.artist.id;
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/artist/${artistId}`);
+    await w.page.waitForSelector("#follow[aria-pressed=false]");
+    // keyboard: from the page's start, Tab reaches the button; Enter presses it
+    await w.page.focus("main");
+    expect(await tabTo(w.page, "follow")).toBe(true);
+    await w.page.keyboard.press("Enter");
+    await w.page.waitForSelector("#follow[aria-pressed=true]");
+    expect(await w.page.$eval("#follow", (b) => b.textContent)).toBe("Following");
+    const followed = await api<{ artists: { id: number }[] }>("/v1/artists/followed", keys.enterprise);
+    expect(followed.artists.map((a) => a.id)).toContain(artistId);
+    await w.page.goto(`${server.origin}/console#/followed`);
+    await w.page.waitForSelector(`#followed-artists li[data-artist-id='${artistId}']`);
+    await shot(w.page, "followed");
+    await w.page.goto(`${server.origin}/console#/artist/${artistId}`);
+    await w.page.waitForSelector("#follow[aria-pressed=true]");
+    await w.page.click("#follow");
+    await w.page.waitForSelector("#follow[aria-pressed=false]");
+    expect((await api<{ artists: { id: number }[] }>("/v1/artists/followed", keys.enterprise)).artists.map((a) => a.id)).not.toContain(artistId);
+
+    // the artwork: follow, share
+    await w.page.goto(`${server.origin}/console#/artwork/${work.id}`);
+    await w.page.waitForSelector("#follow[aria-pressed=false]");
+    await w.page.click("#follow");
+    await w.page.waitForSelector("#follow[aria-pressed=true]");
+    expect((await api<{ items: { id: number }[] }>("/v1/artworks/followed", keys.enterprise)).items.map((a) => a.id)).toContain(work.id);
+    await w.page.click("#share");
+    await w.page.waitForSelector("#share-url");
+    const url = await w.page.$eval("#share-url", (el) => (el as unknown as { value: string }).value);
+    const shared = await fetch(url);
+    expect(shared.status).toBe(200);
+    expect(((await shared.json()) as { items: { id: number }[] }).items.map((a) => a.id)).toEqual([work.id]);
+    expect(w.answers.find((a) => a.path === "/v1/artworks/share")!.du).toBe(0);
+    // the artwork's lots, each linked to its sale
+    const lots = await api<{ lots: ApiLot[] }>(`/v1/lots?artwork_id=${work.id}&sort=SALE_DATE_DESC&limit=20`);
+    expect(lots.lots.length).toBeGreaterThan(0);
+    await w.page.waitForSelector("#artwork-lots tbody tr");
+    expect(await w.page.$$eval("#artwork-lots a[href^='#/sale/']", (as) => as.map((a) => a.getAttribute("href")))).toEqual(lots.lots.map((l) => `#/sale/${l.sale.id}`));
+    await shot(w.page, "artwork-actions");
+    // the shared list as a page of the console
+    await w.page.click("#share-page");
+    await w.page.waitForSelector(`#shared-list .card[data-artwork-id='${work.id}']`);
+    await loadImages(w.page);
+    await shot(w.page, "shared");
+    await close(w);
+  });
+
+  test("artist page: the global index toggles as a second series, scaled to the artist's index", async () => {
+    const top = (await api<{ artists: ApiArtist[] }>("/v1/artists?limit=1")).artists[0]!;
+    const chart = await api<ApiChart>(`/v1/artists/${top.id}/chart`);
+    const global = await api<{ art_data: { time: string; value: number }[] }>("/v1/market/index-chart");
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
+    await w.page.waitForSelector("#artist-chart canvas");
+    expect(await w.page.$eval("#artist-chart", (el) => el.getAttribute("data-series"))).toBe("1");
+    // keyboard: Tab reaches the toggle, Space turns it on
+    await w.page.waitForSelector("#follow");
+    await w.page.focus("main");
+    expect(await tabTo(w.page, "overlay-global")).toBe(true);
+    await w.page.keyboard.press("Space");
+    await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-series") === "2");
+    const drawn = await w.page.$eval("#artist-chart", (el) => (el as unknown as { chartData: (number | null)[][] }).chartData);
+    const base = await w.page.$eval("#artist-chart", (el) => el.getAttribute("data-overlay-base"));
+    const times = drawn[0]!;
+    const at = (time: string) => times.indexOf(Date.parse(`${time}T00:00:00Z`) / 1000);
+    // the artist's series is unchanged; the overlay is the global index times one factor
+    const artist = chart.series[0]!.data;
+    expect(artist.map((p) => drawn[1]![at(p.time)])).toEqual(artist.map((p) => p.value));
+    const g = new Map(global.art_data.map((p) => [p.time, p.value]));
+    const factor = artist.find((p) => p.time === base)!.value / g.get(base!)!;
+    const inRange = global.art_data.filter((p) => p.time >= artist[0]!.time && p.time <= artist[artist.length - 1]!.time);
+    expect(inRange.length).toBeGreaterThan(100);
+    for (const p of inRange) expect(drawn[4]![at(p.time)]!).toBeCloseTo(p.value * factor, 6);
+    expect(w.answers.filter((a) => a.path.startsWith("/v1/market/index-chart")).map((a) => a.du)).toEqual([10]);
+    // the overlay is painted: its amber line is on the canvas
+    const amber = await w.page.$eval("#artist-chart canvas", (c) => {
+      const canvas = c as HTMLCanvasElement;
+      const px = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < px.length; i += 4) if (px[i]! > 150 && px[i + 1]! > 60 && px[i + 1]! < 110 && px[i + 2]! < 40 && px[i + 3]! > 200) n++;
+      return n;
+    });
+    expect(amber).toBeGreaterThan(100);
+    expect(await w.page.$eval("#overlay-note", (el) => el.textContent)).toContain(`scaled to the artist's index at ${base!.slice(0, 7)}`);
+    await shot(w.page, "artist-overlay");
+    // off again; on again without a second call (read once)
+    await w.page.click("#overlay-global");
+    await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-series") === "1");
+    await w.page.click("#overlay-global");
+    await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-series") === "2");
+    expect(w.answers.filter((a) => a.path.startsWith("/v1/market/index-chart")).length).toBe(1);
+    await close(w);
+  });
+
+  test("my collection: an artwork added from its page, with its value; appraisals, provenance; a work added from a picture", async () => {
+    const work = await pictureWork();
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/artwork/${work.id}`);
+    await w.page.waitForSelector("#add-to-collection");
+    await w.page.click("#add-to-collection");
+    const link = await w.page.waitForSelector("#add-to-collection-status a[data-collectable-id]");
+    const id = Number(await link!.evaluate((a) => a.getAttribute("data-collectable-id")));
+    expect(w.answers.find((a) => a.path === "/v1/collectables")!.du).toBe(1);
+    const c = await api<ApiCollectable>(`/v1/collectables/${id}`, keys.enterprise);
+    expect(c.title).toBe(work.description.name);
+    // seeded from the artwork: its estimate is the market's value of the collectable
+    expect(c.machine_estimated_price).toBe(work.current_estimated_price);
+    expect(c.current_estimated_price).toBe(work.current_estimated_price);
+
+    await w.page.goto(`${server.origin}/console#/collection`);
+    await w.page.waitForSelector(`#collection-table tr[data-collectable-id='${id}']`);
+    const row = await w.page.$eval(`#collection-table tr[data-collectable-id='${id}']`, (tr) => ({
+      value: Number(tr.getAttribute("data-value")),
+      machine: Number(tr.getAttribute("data-machine")),
+      text: tr.textContent ?? "",
+    }));
+    expect(row.value).toBe(c.current_estimated_price!);
+    expect(row.machine).toBe(c.machine_estimated_price!);
+    expect(row.text).toContain(c.title);
+    expect(row.text).toContain(money(c.current_estimated_price!));
+    expect(row.text).toContain("the market estimate");
+    await loadImages(w.page);
+    await shot(w.page, "collection");
+
+    // the detail: add an appraisal and an owner
+    await w.page.click(`#collection-table tr[data-collectable-id='${id}'] a`);
+    await w.page.waitForSelector("#appraisal-form");
+    expect(await w.page.$eval("#collectable-values dd", (dd) => Number(dd.getAttribute("data-value")))).toBe(c.current_estimated_price!);
+    await w.page.type("#appraisal-form input[name=type]", "insurance");
+    await w.page.type("#appraisal-form input[name=value]", "30000");
+    await w.page.$eval("#appraisal-form input[name=currency]", (el) => ((el as unknown as { value: string }).value = "EUR"));
+    await w.page.$eval("#appraisal-form input[name=date]", (el) => ((el as unknown as { value: string }).value = "2026-03-02"));
+    await w.page.type("#appraisal-form input[name=company_name]", "Nordlicht Appraisals");
+    await w.page.click("#appraisal-form button[type=submit]");
+    await w.page.waitForSelector("#appraisals-table tr[data-appraisal-id]");
+    await w.page.type("#provenance-form input[name=owner]", "Galerie Nord");
+    await w.page.type("#provenance-form input[name=location]", "Berlin");
+    await w.page.type("#provenance-form input[name=year_from]", "2011");
+    await w.page.click("#provenance-form input[name=is_up_to_present]");
+    await w.page.click("#provenance-form button[type=submit]");
+    await w.page.waitForSelector("#provenance-list li[data-provenance-id]");
+    const after = await api<ApiCollectable>(`/v1/collectables/${id}`, keys.enterprise);
+    expect(after.appraisals.map((a) => [a.value, a.currency])).toEqual([[30000, "EUR"]]);
+    expect(after.provenance.map((p) => [p.owner, p.year_from, p.is_up_to_present])).toEqual([["Galerie Nord", 2011, true]]);
+    const appraisal = await w.page.$eval("#appraisals-table tr[data-appraisal-id]", (tr) => tr.textContent ?? "");
+    expect(appraisal).toContain(money(30000, "EUR"));
+    expect(appraisal).toContain(money(after.appraisals[0]!.value_usd));
+    expect(await w.page.$eval("#provenance-list li", (li) => li.textContent)).toBe("Galerie Nord, Berlin (2011–present)");
+    await loadImages(w.page);
+    await shot(w.page, "collectable");
+
+    // a work from a picture: the upload form
+    const file = join(dataDir, "collectable.jpg");
+    writeFileSync(file, new Uint8Array(await (await fetch(work.description.image!.urls.w480!)).arrayBuffer()));
+    await w.page.goto(`${server.origin}/console#/collection`);
+    const input = await w.page.waitForSelector("#upload-file");
+    await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
+    await w.page.type("#upload-title", "Studio sketch");
+    await w.page.type("#upload-artist-q", work.description.artist.name);
+    await w.page.keyboard.press("Enter");
+    await w.page.waitForSelector(`#upload-artist option[value='${work.description.artist.id}']`);
+    await w.page.select("#upload-artist", String(work.description.artist.id));
+    await w.page.waitForFunction(() => document.querySelectorAll("#upload-category option").length > 1);
+    await w.page.select("#upload-category", "1");
+    await w.page.click("#collection-upload button[type=submit]");
+    await w.page.waitForFunction(() => /^#\/collectable\/\d+$/.test(location.hash) && document.querySelector("#collectable-values") !== null);
+    const made = Number(w.page.url().split("/").at(-1));
+    const uploaded = await api<ApiCollectable>(`/v1/collectables/${made}`, keys.enterprise);
+    expect(uploaded.title).toBe("Studio sketch");
+    expect(uploaded.artist_id).toBe(work.description.artist.id);
+    expect(uploaded.image_url).toMatch(/\/images\/\w+\/w1200\.jpg\?exp=\d+&sig=[0-9a-f]{64}$/);
+    await loadImages(w.page);
+    expect(await w.page.$eval("#collectable-head .hero img", (img) => img.naturalWidth)).toBeGreaterThan(0);
+    const list = await api<{ total_count: number }>("/v1/collectables", keys.enterprise);
+    expect(list.total_count).toBe(2);
+    await close(w);
+  });
+
+  test("my collection on a plan without the collectables entitlement says why it is locked", async () => {
+    const work = await pictureWork();
+    const w = await openTab({ width: 1280, height: 800 }, [403]);
+    await signIn(w, keys.viewer);
+    await w.page.goto(`${server.origin}/console#/collection`);
+    await w.page.waitForSelector("#collection-list .locked");
+    const text = await w.page.$eval("#collection-list .locked", (el) => el.textContent ?? "");
+    expect(text).toContain("My collection is locked for this key.");
+    expect(text).toContain("Your plan (viewer) does not include collectables");
+    expect(await w.page.$("#collection-upload")).toBeNull();
+    await shot(w.page, "collection-locked");
+    // the artwork page's action says the same where it is pressed
+    await w.page.goto(`${server.origin}/console#/artwork/${work.id}`);
+    await w.page.waitForSelector("#add-to-collection");
+    await w.page.click("#add-to-collection");
+    await w.page.waitForSelector("#add-to-collection-status .locked");
+    expect(await w.page.$eval("#add-to-collection-status", (el) => el.textContent)).toContain("does not include collectables");
+    await close(w);
+  });
+
+  test("usage: one bar a day that sums to the DU the usage endpoint reports; by endpoint; the plan's windows", async () => {
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    // the list's call answered before the usage is read
+    await w.page.waitForSelector("#artists-table tbody tr");
+    await w.page.goto(`${server.origin}/console#/usage?range=7`);
+    await w.page.waitForSelector("#usage-chart canvas");
+    await w.page.waitForSelector("#usage-endpoints-table");
+    await w.page.waitForSelector("#usage-windows");
+    const drawn = await w.page.$eval("#usage-chart", (el) => (el as unknown as { chartData: number[][] }).chartData);
+    const from = (await w.page.$eval("#usage-chart", (el) => el.getAttribute("data-from")))!;
+    const today = new Date().toISOString().slice(0, 10);
+    expect(drawn[0]!.length).toBe(7);
+    expect(drawn[0]!.at(-1)).toBe(Date.parse(`${today}T00:00:00Z`) / 1000);
+    expect(drawn[0]!.slice(1).map((t, i) => t - drawn[0]![i]!)).toEqual(Array(6).fill(86_400));
+    const byDay = await api<ApiUsage>(`/v1/usage?group_by=day&from=${from}`, keys.enterprise);
+    expect(byDay.du_consumed).toBeGreaterThan(0);
+    expect(drawn[1]!.reduce((a, b) => a + b, 0)).toBeCloseTo(byDay.du_consumed, 6);
+    const perDay = new Map(byDay.breakdown.map((b) => [Date.parse(`${b.label}T00:00:00Z`) / 1000, b.du_consumed]));
+    expect(drawn[1]).toEqual(drawn[0]!.map((t) => perDay.get(t) ?? 0));
+    expect(await w.page.$eval("#usage-total b", (b) => Number(b.getAttribute("data-value")))).toBe(byDay.du_consumed);
+    const byEndpoint = await api<ApiUsage>(`/v1/usage?group_by=endpoint&from=${from}`, keys.enterprise);
+    expect(await w.page.$$eval("#usage-endpoints-table tr[data-label]", (trs) => trs.map((tr) => tr.getAttribute("data-label")))).toEqual(byEndpoint.breakdown.map((b) => b.label));
+    const windows = await w.page.$eval("#usage-windows", (t) => t.textContent ?? "");
+    expect(windows).toContain("200,000");
+    expect(windows).toContain("API pool");
+    // the usage calls are free
+    expect(w.answers.filter((a) => a.path.startsWith("/v1/usage?")).map((a) => a.du)).toEqual([0, 0]);
+    await shot(w.page, "usage");
+    await close(w);
+  });
+
+  test("search by image: a pasted image address finds that artwork first", async () => {
+    const work = await pictureWork();
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/search`);
+    await w.page.waitForSelector("#search-url");
+    await w.page.type("#search-url", work.description.image!.urls.w480!);
+    await w.page.keyboard.press("Enter");
+    await w.page.waitForSelector("#search-results .card");
+    const first = await w.page.$eval("#search-results .card", (c) => ({
+      id: Number(c.getAttribute("data-artwork-id")),
+      score: Number(c.querySelector(".score")?.getAttribute("data-score")),
+    }));
+    expect(first.id).toBe(work.id);
+    expect(first.score).toBeGreaterThan(0.95);
+    // the server fetched the picture; the page showed no preview of it
+    expect(await w.page.$(".preview img")).toBeNull();
+    const search = w.answers.find((a) => a.path.startsWith("/v1/artworks/search-by-image"))!;
+    expect(search.du).toBe(10 + 1.5 * (await w.page.$$eval("#search-results .card", (cs) => cs.length)));
+    await loadImages(w.page);
+    await shot(w.page, "search-url");
+    await close(w);
+  });
+
+  test("a sandbox key: a sale's catalogue in the public schema says what a full key adds", async () => {
+    const sale = (await api<{ sales: ApiSale[] }>("/v1/sales?status__in=upcoming&limit=50")).sales.find((x) => x.lots_count > 1)!;
+    const w = await openTab();
+    await signIn(w, keys.sandbox);
+    await w.page.goto(`${server.origin}/console#/sale/${sale.id}`);
+    await w.page.waitForSelector("#sale-lots .card");
+    expect(await w.page.$eval("#sale-lots .locked", (el) => el.textContent)).toContain("the house's estimates, the hammers and the forecasts come with a pro or enterprise key");
+    expect(await w.page.$$eval("#sale-lots .card", (cs) => cs.length)).toBe(sale.lots_count);
+    expect(await w.page.$("#sale-lots [data-probability]")).toBeNull();
+    await close(w);
+  });
+
+  test("phone width: the screener, a sale's catalogue and the usage page fit the screen", async () => {
     const w = await openTab({ width: 390, height: 844 });
     await signIn(w, keys.enterprise);
     await w.page.waitForSelector("#artists-table tbody tr");
     const overflow = await w.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await shot(w.page, "artists-phone");
+    // a sale's catalogue and the usage page fit too
+    const sale = (await api<{ sales: ApiSale[] }>("/v1/sales?status__in=closed&limit=1")).sales[0]!;
+    await w.page.goto(`${server.origin}/console#/sale/${sale.id}`);
+    await w.page.waitForSelector("#sale-lots .card");
+    await loadImages(w.page);
+    expect(await w.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await shot(w.page, "sale-phone");
+    await w.page.goto(`${server.origin}/console#/usage`);
+    await w.page.waitForSelector("#usage-chart canvas");
+    await w.page.waitForSelector("#usage-endpoints-table");
+    expect(await w.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await shot(w.page, "usage-phone");
     await close(w);
   });
 });

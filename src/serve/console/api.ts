@@ -30,6 +30,8 @@ export interface Artist {
   artist_index_chart?: IndexPoint[] | null;
   photo_thumbnail_url?: string | null;
   similarity?: number;
+  /** Full schema only. */
+  is_followed?: boolean;
 }
 
 export interface ArtistList {
@@ -53,12 +55,15 @@ export interface Artwork {
   current_estimated_price_max?: number | null;
   current_estimated_price_currency?: string | null;
   price_momentum_12mo?: number | null;
+  /** Full schema only. */
+  is_followed?: boolean;
   description: {
     name: string;
     materials: string | null;
     creation_year: number | null;
     image: ImageRef | null;
     artist: { id: number; name: string };
+    category_id: number;
     measurements?: { height_cm: number | null; width_cm: number | null; depth_cm: number | null; size: string | null } | null;
     edition?: { edition_size: number | null; edition_number: number | null; edition_unique_type: string | null } | null;
   };
@@ -102,20 +107,206 @@ export interface SimilarResults {
   results: { score: number; artwork: Artwork }[];
 }
 
-export interface Usage {
-  plan: string;
+/** One pool's three windows (the enterprise plan's API pool repeats them with the api_ prefix). */
+export interface UsageWindows {
   du_limit: number;
+  /** DU consumed from..to (by default the current period up to today). */
   du_consumed: number;
   du_remaining: number;
-  period_end: string;
-  daily_du_limit: number | null;
+  daily_du_limit: number;
   daily_du_consumed: number;
+  daily_du_remaining: number;
+  monthly_du_limit: number;
+  monthly_du_consumed: number;
+  monthly_du_remaining: number;
+}
+
+export interface Usage extends UsageWindows {
+  plan: string;
+  from: string;
+  to: string;
+  period_start: string;
+  period_end: string;
+  projected_eop: number;
+  api_du_limit?: number;
+  api_du_consumed?: number;
+  api_du_remaining?: number;
+  api_daily_du_limit?: number;
+  api_daily_du_consumed?: number;
+  api_daily_du_remaining?: number;
+  api_monthly_du_limit?: number;
+  api_monthly_du_consumed?: number;
+  api_monthly_du_remaining?: number;
+  api_projected_eop?: number;
+  /** With group_by: one item per day (YYYY-MM-DD, days with calls only), week, month or endpoint ("GET /v1/lots"). */
+  breakdown?: { label: string; du_consumed: number; requests: number }[];
+}
+
+export interface MarketIndexChart {
+  art_data: { time: string; value: number }[];
+  finance_data: { id: string; label: string; data: { time: string; value: number }[] }[];
+  rebased: boolean;
+  base_time: string | null;
+}
+
+export type SaleStatus = "closed" | "upcoming" | "live" | "session_off";
+
+/** A sale; the money fields (totals, estimate envelope) and is_followed come with the full schema only. */
+export interface Sale {
+  id: number;
+  name: string;
+  status: SaleStatus;
+  is_online: boolean;
+  location: string;
+  start_datetime: string;
+  end_datetime: string;
+  auction_house: { id: number; name: string };
+  currency: string;
+  lots_count: number;
+  /** The outcome counts: null until the sale is closed. */
+  lots_count_not_sold: number | null;
+  lots_count_sold_above_estimations: number | null;
+  lots_count_sold_within_estimations: number | null;
+  lots_count_sold_below_estimations: number | null;
+  hammer_total?: number | null;
+  premium_sold_total?: number | null;
+  cumulative_total?: number | null;
+  hammer_total_usd_zeroied?: number;
+  cumulative_total_usd_zeroied?: number;
+  hammer_low_estimate?: number;
+  hammer_high_estimate?: number;
+  is_followed?: boolean;
+}
+
+export interface SaleList {
+  sales: Sale[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export type LotStatus = "unknown" | "upcoming" | "withdrawn" | "sold" | "passed";
+
+export interface Price {
+  currency: string;
+  hammer: number | null;
+  hammer_estimate_min: number | null;
+  hammer_estimate_max: number | null;
+  premium: number | null;
+  hammer_usd: number | null;
+}
+
+/** A lot; price, is_followed and the forecast (upcoming lots) come with the full schema only. */
+export interface Lot {
+  id: number;
+  lot_num: string;
+  status: LotStatus;
+  auction_house_name: string;
+  sale_id: number;
+  sale_datetime: string;
+  is_top: boolean;
+  artwork: { id: number; name: string; creation_year: number | null };
+  artist: { id: number; name: string };
+  sale: { id: number; name: string; location: string; start_datetime: string };
+  notes: string;
+  image: ImageRef | null;
+  price?: Price;
+  is_followed?: boolean;
+  sale_probability?: number | null;
+  expected_hammer_usd?: number | null;
+  expected_hammer_usd_low?: number | null;
+  expected_hammer_usd_high?: number | null;
+}
+
+export interface LotList {
+  lots: Lot[];
+  has_more: boolean;
+  limit: number;
+  offset: number;
+}
+
+export interface Appraisal {
+  id: number;
+  type: string;
+  value: number;
+  currency: string;
+  value_usd: number;
+  date: string;
+  company_name: string | null;
+  is_best_guess: boolean;
+}
+
+export interface Provenance {
+  id: number;
+  owner: string;
+  location: string | null;
+  year_from: number | null;
+  year_to: number | null;
+  is_up_to_present: boolean;
+}
+
+export interface Collectable {
+  id: number;
+  title: string;
+  artist_id: number;
+  artist_name: string | null;
+  category_id: number;
+  category_name: string | null;
+  suggested_artwork_id: number | null;
+  creation_year: number | null;
+  /** The value in effect (USD): manual, acquisition or machine, as current_price_source says. */
+  current_estimated_price: number | null;
+  current_price_source: "manual" | "acquisition" | "machine" | null;
+  /** The market's estimate (USD). */
+  machine_estimated_price: number | null;
+  machine_estimate_basis: "suggested_artwork" | "comparable_works" | null;
+  manual_price_value: number | null;
+  price_momentum_12mo: number | null;
+  measurements_unit: "cm" | "in";
+  measurements_height: number | null;
+  measurements_width: number | null;
+  measurements_depth: number | null;
+  edition_unique_type: "unique" | "edition";
+  edition_number: number | null;
+  edition_size: number | null;
+  image_url: string | null;
+  image_thumbnail_url: string | null;
+  acquisition: { date: string | null; price: number | null; currency: string | null; price_usd: number | null; use_instead_of_estimates: boolean };
+  appraisals: Appraisal[];
+  provenance: Provenance[];
+  created_at: string;
+}
+
+export interface CollectableList {
+  items: Collectable[];
+  total_count: number;
+  limit: number;
+  offset: number;
+}
+
+export interface ShareCreated {
+  token: string;
+  url: string;
+  expires_at: string;
+}
+
+export interface SharedArtworks {
+  title: string | null;
+  expires_at: string;
+  items: Artwork[];
+  total_count: number;
+}
+
+export interface Named {
+  id: number;
+  name: string;
 }
 
 /** The endpoints the console calls and what each answers. */
 export interface Routes {
   "/v1/usage": Usage;
   "/v1/artists": ArtistList;
+  "/v1/artists/followed": ArtistList;
   "/v1/artists/{id}": Artist;
   "/v1/artists/{id}/chart": Chart;
   "/v1/artists/{id}/events": Events;
@@ -123,10 +314,44 @@ export interface Routes {
   "/v1/artists/{id}/compound-annual-returns": CompoundReturns;
   "/v1/artists/{id}/related": Related;
   "/v1/artworks": ArtworkList;
+  "/v1/artworks/followed": ArtworkList;
   "/v1/artworks/{id}": Artwork;
   "/v1/artworks/{id}/chart": Chart;
   "/v1/artworks/{id}/similar": SimilarResults;
-  "/v1/artworks/search-by-image": SimilarResults;
+  "/v1/artworks/shared/{token}": SharedArtworks;
+  "/v1/market/index-chart": MarketIndexChart;
+  "/v1/sales": SaleList;
+  "/v1/sales/followed": SaleList;
+  "/v1/sales/{id}": Sale;
+  "/v1/lots": LotList;
+  "/v1/lots/followed": LotList;
+  "/v1/lots/{id}": Lot;
+  "/v1/collectables": CollectableList;
+  "/v1/collectables/{id}": Collectable;
+  "/v1/categories": Named[];
+  "/v1/auction-houses": Named[];
+  "/v1/auction-locations": string[];
+}
+
+/** What the follow buttons follow: the path segment of /v1/{kind}/{id}/follow. */
+export type FollowKind = "artists" | "artworks" | "sales" | "lots";
+
+/** The writes the console makes ("METHOD path", as the API's pricing table writes routes) and what each answers. */
+export interface Writes {
+  "POST /v1/artists/{id}/follow": null;
+  "DELETE /v1/artists/{id}/follow": null;
+  "POST /v1/artworks/{id}/follow": null;
+  "DELETE /v1/artworks/{id}/follow": null;
+  "POST /v1/sales/{id}/follow": null;
+  "DELETE /v1/sales/{id}/follow": null;
+  "POST /v1/lots/{id}/follow": null;
+  "DELETE /v1/lots/{id}/follow": null;
+  "POST /v1/artworks/share": ShareCreated;
+  "POST /v1/artworks/search-by-image": SimilarResults;
+  "POST /v1/collectables": Collectable;
+  "POST /v1/collectables/{id}/appraisals": Appraisal;
+  "POST /v1/collectables/{id}/provenance": Provenance;
+  "DELETE /v1/collectables/{id}": { id: number; deleted: true };
 }
 
 /** One call as the log shows it. */
@@ -196,16 +421,21 @@ function fill(path: string, params: Params): { url: string; rest: URLSearchParam
   return { url, rest };
 }
 
-/** Calls one endpoint; `anonymous` sends no key (the public views). */
-export async function call<P extends keyof Routes>(path: P, params: Params = {}, init: { method?: string; body?: FormData; anonymous?: boolean } = {}): Promise<Routes[P]> {
+/** One request to the API with the key (none when `anonymous`), its cost and rate headers taken into the meter and the call log. */
+async function request(method: string, path: string, params: Params, body: FormData | object | undefined, anonymous: boolean): Promise<unknown> {
   const { url, rest } = fill(path, params);
   const target = rest.size ? `${url}?${rest}` : url;
   const headers: Record<string, string> = { Accept: "application/json" };
-  const k = init.anonymous ? null : key.get();
+  const k = anonymous ? null : key.get();
   if (k) headers.Authorization = `Bearer ${k}`;
-  const method = init.method ?? "GET";
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
   const started = performance.now();
-  const res = await fetch(target, { method, headers, body: init.body });
+  const res = await fetch(target, { method, headers, body: payload });
   const du = res.headers.get("X-Service-DataUnits");
   const remaining = res.headers.get("X-Service-DataUnits-Remaining");
   if (remaining !== null) meter.remaining = Number(remaining);
@@ -213,12 +443,30 @@ export async function call<P extends keyof Routes>(path: P, params: Params = {},
   if (rate !== null) meter.rate = rate;
   const policy = res.headers.get("RateLimit-Policy");
   if (policy !== null) meter.policy = policy;
-  const body = await res.json().catch(() => null);
+  // read to the end in every case (a 204 of follow and unfollow has an empty body)
+  const text = await res.text().catch(() => "");
+  let answer: unknown = null;
+  try {
+    answer = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: an error page of a proxy, say; the status tells
+  }
   calls.unshift({ method, path: target, status: res.status, du: du === null ? null : Number(du), ms: Math.round(performance.now() - started) });
   if (calls.length > 50) calls.length = 50;
   for (const l of listeners) l();
-  if (!res.ok) throw new ApiError(res.status, detailOf(body));
-  return body as Routes[P];
+  if (!res.ok) throw new ApiError(res.status, detailOf(answer));
+  return answer;
+}
+
+/** Reads one endpoint; `anonymous` sends no key (the public views). */
+export async function call<P extends keyof Routes>(path: P, params: Params = {}, init: { anonymous?: boolean } = {}): Promise<Routes[P]> {
+  return (await request("GET", path, params, undefined, init.anonymous ?? false)) as Routes[P];
+}
+
+/** A write (or a POST search): `body` goes as multipart when it is FormData, else as JSON. */
+export async function send<W extends keyof Writes>(route: W, params: Params = {}, body?: FormData | object): Promise<Writes[W]> {
+  const space = route.indexOf(" ");
+  return (await request(route.slice(0, space), route.slice(space + 1), params, body, false)) as Writes[W];
 }
 
 /** Signs in: the key is checked with /v1/usage (free) and kept in this tab's session storage. */

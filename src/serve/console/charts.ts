@@ -50,6 +50,10 @@ export interface BandSeries {
   points: readonly IndexPoint[];
   /** Drawn as points (hammer prices) rather than a line. */
   dots?: boolean;
+  /** The line's colour (default: by the series' place). */
+  colour?: string;
+  /** Drawn dashed (an overlay such as the global index). */
+  dashed?: boolean;
 }
 
 export interface Marker {
@@ -61,7 +65,10 @@ const money = (v: number | null) => (v === null ? "–" : v >= 1e6 ? `${(v / 1e6
 
 /**
  * A time chart: each series with its 80 % band (value_low…value_high) filled behind its line, the
- * markers (events) as ticks on the time axis. The series share one time axis (the union of their times).
+ * markers (events) as ticks on the time axis. `chartData` holds the times, then for each series its
+ * values, followed by the band's high and low where the series has a band. The series share one time axis (the union of their
+ * times), so a line spans the times where only another series has a point (a monthly overlay on a
+ * daily index).
  */
 export function bandChart(el: ChartElement, series: readonly BandSeries[], markers: readonly Marker[] = [], height = 320): uPlot {
   el.plot?.destroy();
@@ -81,17 +88,23 @@ export function bandChart(el: ChartElement, series: readonly BandSeries[], marke
       low[i] = p.value_low ?? null;
       high[i] = p.value_high ?? null;
     }
-    const colour = colours[n % colours.length]!;
+    const colour = s.colour ?? colours[n % colours.length]!;
     const base = data.length;
-    data.push(value, high, low);
+    data.push(value);
     opts.push(
       s.dots
         ? { label: s.label, stroke: colour, width: 0, points: { show: true, size: 7, fill: colour }, value: (_u, v) => money(v) }
-        : { label: s.label, stroke: colour, width: 2, points: { show: false }, value: (_u, v) => money(v) },
-      { label: "80 % high", stroke: `${colour}55`, width: 1, points: { show: false }, value: (_u, v) => money(v) },
-      { label: "80 % low", stroke: `${colour}55`, width: 1, points: { show: false }, value: (_u, v) => money(v) },
+        : { label: s.label, stroke: colour, width: 2, dash: s.dashed ? [6, 4] : undefined, spanGaps: true, points: { show: false }, value: (_u, v) => money(v) },
     );
-    if (high.some((v) => v !== null)) bands.push({ series: [base + 1, base + 2], fill: `${colour}22` });
+    // the band's edges only where the series has a band (an overlay has none)
+    if (high.some((v) => v !== null)) {
+      data.push(high, low);
+      opts.push(
+        { label: "80 % high", stroke: `${colour}55`, width: 1, spanGaps: true, points: { show: false }, value: (_u, v) => money(v) },
+        { label: "80 % low", stroke: `${colour}55`, width: 1, spanGaps: true, points: { show: false }, value: (_u, v) => money(v) },
+      );
+      bands.push({ series: [base + 1, base + 2], fill: `${colour}22` });
+    }
   });
   el.chartData = data;
   el.dataset.series = String(series.length);
@@ -127,6 +140,39 @@ export function bandChart(el: ChartElement, series: readonly BandSeries[], marke
           },
         ],
       },
+    },
+    data as uPlot.AlignedData,
+    el,
+  );
+  el.plot = plot;
+  return plot;
+}
+
+export interface Bar {
+  /** YYYY-MM-DD */
+  time: string;
+  value: number;
+}
+
+/**
+ * Bars over days (DU per day): one bar a day, in the order given. The element keeps
+ * `chartData` = [times in seconds, values] like the band charts.
+ */
+export function barChart(el: ChartElement, bars: readonly Bar[], label: string, height = 220): uPlot {
+  el.plot?.destroy();
+  const data: number[][] = [bars.map((b) => seconds(b.time)), bars.map((b) => b.value)];
+  el.chartData = data;
+  el.dataset.series = "1";
+  el.dataset.points = String(bars.length);
+  const width = Math.max(280, el.clientWidth || 600);
+  const plot = new uPlot(
+    {
+      width,
+      height,
+      series: [{}, { label, stroke: "#1d4ed8", fill: "#1d4ed8aa", width: 1, paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false } }],
+      scales: { x: { time: true, range: (_u, min, max) => [min - 43_200, max + 43_200] }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
+      axes: [{}, { values: (_u, ticks) => ticks.map((t) => money(t)), size: 60 }],
+      legend: { live: true },
     },
     data as uPlot.AlignedData,
     el,

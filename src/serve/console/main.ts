@@ -3,36 +3,26 @@
  * The console's pages, routed by the URL's hash (the key never goes into a URL):
  *   #/            sign-in (and the public views that need no key)
  *   #/artists?…   the screener; its form's state is in the hash, so a view can be bookmarked
- *   #/artist/ID   an artist: index chart with its band, events, analytics, related artists, works
- *   #/artwork/ID  an artwork: its picture, estimate and band, chart, similar works
- *   #/search      search by image
+ *   #/artist/ID   an artist: index chart with its band (the global index as an overlay), events,
+ *                 analytics, related artists, works; follow
+ *   #/artwork/ID  an artwork: its picture, estimate and band, chart, its lots (linked to their
+ *                 sales), similar works; follow, share, add to my collection
+ *   #/search      search by image: a picture's file or its address
+ *   #/sales, #/sale/ID, #/lot/ID          sales and lots (sales.ts)
+ *   #/collection, #/collectable/ID        my collection (collection.ts)
+ *   #/usage       DU by day and by endpoint against the plan's windows (usage.ts)
+ *   #/followed    what the caller follows
+ *   #/shared/TOKEN  a shared list of artworks (public: no key needed)
  */
-import { ApiError, type Artist, type Artwork, call, calls, key, meter, onMeter, signIn, signOut } from "./api";
-import { bandChart, fitCharts, seconds, sparkline } from "./charts";
+import { ApiError, type Artist, type Artwork, call, calls, type IndexPoint, key, meter, onMeter, send, signIn, signOut } from "./api";
+import { type BandSeries, bandChart, type ChartElement, fitCharts, type Marker, seconds, sparkline } from "./charts";
+import { addToCollection, collectablePage, collectionPage } from "./collection";
 import "./console.css";
+import { artworkLots, lotPage, salePage, salesPage } from "./sales";
+import { artworkCard, cached, day, failure, followButton, h, int, main, pct, picture, slot, usd } from "./ui";
+import { usagePage } from "./usage";
 
-type Child = Node | string | number | null | undefined | false;
-
-/** Builds an element; text is always set as text, never parsed as HTML. */
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, unknown> = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v as EventListener);
-    else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
-    else el.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
-  return el;
-}
-
-const usd = (v: number | null | undefined, currency = "USD") =>
-  v === null || v === undefined ? "–" : new Intl.NumberFormat("en-US", { style: "currency", currency, maximumFractionDigits: 0 }).format(v);
-const pct = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? "–" : `${v > 0 ? "+" : ""}${v.toFixed(digits)} %`);
-const int = (v: number | null | undefined) => (v === null || v === undefined ? "–" : new Intl.NumberFormat("en-US").format(v));
 const life = (a: Artist) => (a.birth ? `${a.birth}–${a.death ?? ""}` : "");
-
-const main = () => document.getElementById("main")!;
 
 // ---- header bar and call log ---------------------------------------------------------------
 
@@ -71,72 +61,6 @@ function renderMeter(): void {
           h("b", { class: "du" }, c.du === null ? "no DU" : `${c.du} DU`),
         ),
       ),
-  );
-}
-
-/** A section that failed: a plan without analytics says why (the API's 403), others show the error. */
-function failure(error: unknown, what: string): HTMLElement {
-  if (error instanceof ApiError && error.status === 403) {
-    return h("div", { class: "locked", role: "note" }, h("b", {}, `${what} is locked for this key. `), error.detail, ". A pro or enterprise key sees it.");
-  }
-  if (error instanceof ApiError && error.status === 401) return h("div", { class: "locked", role: "note" }, h("b", {}, `${what} needs a key. `), h("a", { href: "#/" }, "Sign in"));
-  return h("div", { class: "error", role: "alert" }, `${what}: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-/** Fills a slot when its call answers, without holding up the rest of the page. */
-async function slot(el: HTMLElement, what: string, load: () => Promise<Child | Child[]>): Promise<void> {
-  el.setAttribute("aria-busy", "true");
-  try {
-    const out = await load();
-    el.replaceChildren(
-      ...[out]
-        .flat()
-        .filter((c): c is Node | string => c !== null && c !== undefined && c !== false)
-        .map((c) => (c instanceof Node ? c : String(c))),
-    );
-  } catch (error) {
-    el.replaceChildren(failure(error, what));
-  } finally {
-    el.removeAttribute("aria-busy");
-  }
-}
-
-// ---- images ----------------------------------------------------------------------------------
-
-/** The rendition widths the API signs (w240…w1920), smallest first. */
-function srcset(urls: Record<string, string>): string {
-  return Object.entries(urls)
-    .map(([name, url]) => [Number(name.replace(/\D/g, "")), url] as const)
-    .filter(([w]) => w > 0)
-    .sort((a, b) => a[0] - b[0])
-    .map(([w, url]) => `${url} ${w}w`)
-    .join(", ");
-}
-
-/** An artwork's picture: the browser picks the rendition by the width it is shown at; the box keeps the work's proportions while it loads. */
-function picture(a: Artwork, sizes: string, eager = false): HTMLElement {
-  const m = a.description.measurements;
-  const ratio = m?.width_cm && m?.height_cm ? `${m.width_cm} / ${m.height_cm}` : "1 / 1";
-  const image = a.description.image;
-  if (!image) return h("div", { class: "pic empty", style: { aspectRatio: ratio } }, "no image");
-  const urls = image.urls;
-  const fallback = urls.w480 ?? Object.values(urls)[0];
-  return h(
-    "div",
-    { class: "pic", style: { aspectRatio: ratio } },
-    h("img", { src: fallback, srcset: srcset(urls), sizes, alt: `${a.description.name}, ${a.description.artist.name}`, loading: eager ? "eager" : "lazy", decoding: "async" }),
-  );
-}
-
-function artworkCard(a: Artwork, score?: number): HTMLElement {
-  return h(
-    "a",
-    { class: "card", href: `#/artwork/${a.id}`, "data-artwork-id": a.id },
-    picture(a, "(max-width: 600px) 45vw, 200px"),
-    h("span", { class: "title" }, a.description.name, a.description.creation_year ? `, ${a.description.creation_year}` : ""),
-    h("span", { class: "sub" }, a.description.artist.name),
-    score !== undefined && h("span", { class: "score", "data-score": score }, `score ${score.toFixed(3)}`),
-    a.current_estimated_price != null && h("span", { class: "sub" }, `est. ${usd(a.current_estimated_price, a.current_estimated_price_currency ?? "USD")}`),
   );
 }
 
@@ -333,10 +257,31 @@ function artistsPage(params: URLSearchParams): void {
 
 // ---- artist page ---------------------------------------------------------------------------
 
+/** The global art index (10 DU), read once per key for the overlay. */
+const globalIndex = cached(() => call("/v1/market/index-chart"));
+/** Whether the overlay is on: kept while the tab lives, across artists and resolutions. */
+let overlayGlobal = false;
+
+/**
+ * The global index as a series beside an artist's index: scaled so that it equals the artist's
+ * index at their first common month not extrapolated (the first common one else), and cut to the
+ * artist's time span. Both then start from the same level and their paths compare directly.
+ */
+function scaledGlobalIndex(global: readonly { time: string; value: number }[], artist: readonly IndexPoint[]): { points: IndexPoint[]; base: string } | null {
+  if (!artist.length) return null;
+  const levels = new Map(global.map((p) => [p.time, p.value]));
+  const anchor = artist.find((p) => !p.extrapolated && levels.has(p.time)) ?? artist.find((p) => levels.has(p.time));
+  if (!anchor) return null;
+  const factor = anchor.value / levels.get(anchor.time)!;
+  const first = artist[0]!.time;
+  const last = artist[artist.length - 1]!.time;
+  return { base: anchor.time, points: global.filter((p) => p.time >= first && p.time <= last).map((p) => ({ time: p.time, value: p.value * factor })) };
+}
+
 function artistPage(id: number, params: URLSearchParams): void {
   const resolution = params.get("resolution") ?? "monthly";
   const head = h("div", { id: "artist-head" }, "Loading…");
-  const chart = h("div", { class: "chart", id: "artist-chart", role: "img", "aria-label": "artist index with its 80 % band" });
+  const chart: ChartElement = h("div", { class: "chart", id: "artist-chart", role: "img", "aria-label": "artist index with its 80 % band" });
   const chartSlot = h("div", {}, chart);
   const events = h("div", { id: "artist-events" });
   const sharpe = h("div", { id: "artist-sharpe" });
@@ -348,9 +293,12 @@ function artistPage(id: number, params: URLSearchParams): void {
     { class: "switch", role: "group", "aria-label": "resolution" },
     ["monthly", "yearly", "daily"].map((r) => h("a", { href: `#/artist/${id}?resolution=${r}`, "aria-current": r === resolution ? "true" : undefined }, r)),
   );
+  const overlay = h("input", { type: "checkbox", id: "overlay-global", checked: overlayGlobal });
+  const overlayNote = h("span", { class: "sub", id: "overlay-note", role: "status" });
+  const overlayControl = h("div", { class: "row" }, h("label", { class: "check" }, overlay, "Global art index"), overlayNote);
   main().replaceChildren(
     head,
-    h("section", {}, h("h2", {}, "Index, 80 % band and events"), switcher, chartSlot),
+    h("section", {}, h("h2", {}, "Index, 80 % band and events"), h("div", { class: "row spread" }, switcher, overlayControl), chartSlot),
     h("div", { class: "cols" }, h("section", {}, h("h2", {}, "Sharpe ratio"), sharpe), h("section", {}, h("h2", {}, "Repeat sales: median annual return"), returns)),
     h("section", {}, h("h2", {}, "Events"), events),
     h("section", {}, h("h2", {}, "Related artists"), related),
@@ -361,6 +309,7 @@ function artistPage(id: number, params: URLSearchParams): void {
     return [
       h("h1", {}, a.name),
       h("p", { class: "sub" }, [a.nationality, life(a)].filter(Boolean).join(", ")),
+      a.is_followed !== undefined && h("div", { class: "actions" }, followButton("artists", a.id, a.is_followed)),
       a.bio && h("p", {}, a.bio),
       h(
         "dl",
@@ -377,16 +326,43 @@ function artistPage(id: number, params: URLSearchParams): void {
     ];
   });
   const eventList = call("/v1/artists/{id}/events", { id });
+  /** The artist's series and the events, once the chart call has answered; the overlay redraws with them. */
+  let base: { series: BandSeries; markers: Marker[] } | null = null;
+  const draw = async () => {
+    if (!base) return;
+    const series = [base.series];
+    overlayNote.textContent = "";
+    if (overlay.checked) {
+      try {
+        const scaled = scaledGlobalIndex((await globalIndex()).art_data, base.series.points);
+        if (scaled) {
+          series.push({ label: "Global art index (scaled)", points: scaled.points, colour: "#b45309", dashed: true });
+          chart.dataset.overlayBase = scaled.base;
+          overlayNote.textContent = `scaled to the artist's index at ${scaled.base.slice(0, 7)}`;
+        } else overlayNote.textContent = "no month in common with the artist's index";
+      } catch (error) {
+        overlay.checked = overlayGlobal = false;
+        overlayNote.replaceChildren(failure(error, "The global index"));
+      }
+    }
+    // the box keeps its height while the chart is drawn again
+    chart.style.minHeight = `${chart.offsetHeight}px`;
+    bandChart(chart, series, base.markers);
+    chart.style.minHeight = "";
+  };
+  overlay.addEventListener("change", () => {
+    overlayGlobal = overlay.checked;
+    draw();
+  });
   (async () => {
     try {
       const [c, ev] = await Promise.all([call("/v1/artists/{id}/chart", { id, resolution }), eventList.catch(() => null)]);
-      const series = c.series[0]!;
-      bandChart(
-        chart,
-        [{ label: "Index (USD)", points: series.data }],
-        (ev?.events ?? []).map((e) => ({ time: seconds(e.date), label: e.title })),
-      );
+      base = {
+        series: { label: "Index (USD)", points: c.series[0]!.data },
+        markers: (ev?.events ?? []).map((e) => ({ time: seconds(e.date), label: e.title })),
+      };
       chart.dataset.resolution = c.resolution;
+      await draw();
     } catch (error) {
       chartSlot.replaceChildren(failure(error, "The index chart"));
     }
@@ -456,7 +432,13 @@ function artworkPage(id: number): void {
   const chart = h("div", { class: "chart", id: "artwork-chart", role: "img", "aria-label": "hammer prices and the estimate's forward 80 % band" });
   const chartSlot = h("div", {}, chart);
   const similar = h("div", { id: "artwork-similar" });
-  main().replaceChildren(head, h("section", {}, h("h2", {}, "Hammer prices and the estimate's forward band"), chartSlot), h("section", {}, h("h2", {}, "Similar works"), similar));
+  const lots = h("div", { id: "artwork-lots" });
+  main().replaceChildren(
+    head,
+    h("section", {}, h("h2", {}, "Hammer prices and the estimate's forward band"), chartSlot),
+    h("section", {}, h("h2", {}, "At auction"), lots),
+    h("section", {}, h("h2", {}, "Similar works"), similar),
+  );
   slot(head, "The artwork", async () => {
     const a = await call("/v1/artworks/{id}", { id });
     const d = a.description;
@@ -468,6 +450,7 @@ function artworkPage(id: number): void {
         {},
         h("h1", {}, d.name, d.creation_year ? `, ${d.creation_year}` : ""),
         h("p", {}, h("a", { href: `#/artist/${d.artist.id}` }, d.artist.name)),
+        h("div", { class: "actions" }, a.is_followed !== undefined && followButton("artworks", a.id, a.is_followed), shareButton(a), addToCollection(a)),
         h(
           "p",
           { class: "sub" },
@@ -506,6 +489,7 @@ function artworkPage(id: number): void {
       chartSlot.replaceChildren(failure(error, "The artwork chart"));
     }
   })();
+  artworkLots(lots, id);
   slot(similar, "Similar works", async () => {
     const r = await call("/v1/artworks/{id}/similar", { id, limit: 12 });
     return r.results.length
@@ -518,6 +502,109 @@ function artworkPage(id: number): void {
   });
 }
 
+/** Share (POST /v1/artworks/share, 0 DU): a public address for this artwork, valid 30 days, and its page in the console. */
+function shareButton(a: Artwork): HTMLElement {
+  const out = h("span", { id: "share-result", role: "status" });
+  const button = h("button", { type: "button", id: "share", class: "quiet" }, "Share");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const r = await send("POST /v1/artworks/share", {}, { ids: [a.id], title: a.description.name });
+      const address = h("input", { id: "share-url", readonly: true, value: r.url, "aria-label": "the shared list's public address", size: 40 });
+      const copied = h("span", { class: "sub" });
+      const copy = h("button", { type: "button", class: "quiet" }, "Copy");
+      copy.addEventListener("click", () => {
+        address.select();
+        navigator.clipboard?.writeText(r.url).then(
+          () => (copied.textContent = "copied"),
+          () => (copied.textContent = "selected: copy it with the keyboard"),
+        );
+      });
+      out.replaceChildren(
+        h("span", { class: "row" }, address, copy, copied),
+        h("span", { class: "sub" }, h("a", { href: `#/shared/${r.token}`, id: "share-page" }, "as a page"), ` · until ${day(r.expires_at)}, no key needed`),
+      );
+    } catch (error) {
+      out.replaceChildren(failure(error, "Sharing"));
+      button.disabled = false;
+    }
+  });
+  return h("span", { class: "share" }, button, out);
+}
+
+// ---- followed and shared -------------------------------------------------------------------
+
+function followedPage(): void {
+  const artists = h("div", { id: "followed-artists" });
+  const artworks = h("div", { id: "followed-artworks" });
+  const sales = h("div", { id: "followed-sales" });
+  const lots = h("div", { id: "followed-lots" });
+  main().replaceChildren(
+    h("h1", {}, "Followed"),
+    h("div", { class: "cols" }, h("section", {}, h("h2", {}, "Artists"), artists), h("section", {}, h("h2", {}, "Sales"), sales), h("section", {}, h("h2", {}, "Lots"), lots)),
+    h("section", {}, h("h2", {}, "Artworks"), artworks),
+  );
+  const none = (what: string) => h("p", { class: "sub" }, `No ${what} followed yet: the Follow button on a page adds one.`);
+  slot(artists, "Followed artists", async () => {
+    const r = await call("/v1/artists/followed", { limit: 50 });
+    return r.artists.length
+      ? h(
+          "ul",
+          {},
+          r.artists.map((a) => h("li", { "data-artist-id": a.id }, h("a", { href: `#/artist/${a.id}` }, a.name))),
+        )
+      : none("artists");
+  });
+  slot(sales, "Followed sales", async () => {
+    const r = await call("/v1/sales/followed", { limit: 50 });
+    return r.sales.length
+      ? h(
+          "ul",
+          {},
+          r.sales.map((x) => h("li", { "data-sale-id": x.id }, h("a", { href: `#/sale/${x.id}` }, x.name), ` ${day(x.start_datetime)}`)),
+        )
+      : none("sales");
+  });
+  slot(lots, "Followed lots", async () => {
+    const r = await call("/v1/lots/followed", { limit: 50 });
+    return r.lots.length
+      ? h(
+          "ul",
+          {},
+          r.lots.map((l) => h("li", { "data-lot-id": l.id }, h("a", { href: `#/lot/${l.id}` }, `Lot ${l.lot_num}: ${l.artwork.name}`), ` ${l.sale.name}`)),
+        )
+      : none("lots");
+  });
+  slot(artworks, "Followed artworks", async () => {
+    const r = await call("/v1/artworks/followed", { limit: 24 });
+    return r.items.length
+      ? h(
+          "div",
+          { class: "cards" },
+          r.items.map((a) => artworkCard(a)),
+        )
+      : none("artworks");
+  });
+}
+
+/** A shared list of artworks (GET /v1/artworks/shared/{token}: public, 0 DU). */
+function sharedPage(token: string): void {
+  const list = h("div", { id: "shared-list" }, "Loading…");
+  main().replaceChildren(list);
+  slot(list, "The shared list", async () => {
+    const r = await call("/v1/artworks/shared/{token}", { token }, { anonymous: !key.get() });
+    return [
+      h("h1", {}, r.title ?? "Shared artworks"),
+      h("p", { class: "sub" }, `${int(r.total_count)} artwork${r.total_count === 1 ? "" : "s"}, shared until ${day(r.expires_at)}.`),
+      h(
+        "div",
+        { class: "cards" },
+        r.items.map((a) => artworkCard(a)),
+      ),
+    ];
+  });
+}
+
 // ---- search by image -----------------------------------------------------------------------
 
 function searchPage(): void {
@@ -526,14 +613,20 @@ function searchPage(): void {
   const artist = h("input", { id: "search-artist", type: "number", name: "artist_id", min: "1", value: "" });
   const preview = h("div", { class: "preview" });
   const results = h("div", { id: "search-results", "aria-live": "polite" });
-  const run = async (picked: File) => {
-    preview.replaceChildren(h("img", { src: URL.createObjectURL(picked), alt: "the picture searched for" }));
+  /** Searches by a picked file (shown as a preview) or by a picture's address (fetched by the server: this page loads nothing from elsewhere). */
+  const run = async (anchor: File | string) => {
     const body = new FormData();
-    body.set("image", picked);
+    if (typeof anchor === "string") {
+      preview.replaceChildren(h("p", { class: "sub" }, "The service fetches the picture at that address and searches by it."));
+      body.set("image_url", anchor);
+    } else {
+      preview.replaceChildren(h("img", { src: URL.createObjectURL(anchor), alt: "the picture searched for" }));
+      body.set("image", anchor);
+    }
     body.set("limit", "24");
     if (minScore.value) body.set("min_score", minScore.value);
     await slot(results, "Search by image", async () => {
-      const r = await call("/v1/artworks/search-by-image", { artist_id: artist.value || undefined }, { method: "POST", body });
+      const r = await send("POST /v1/artworks/search-by-image", { artist_id: artist.value || undefined }, body);
       return r.results.length
         ? h(
             "div",
@@ -567,26 +660,53 @@ function searchPage(): void {
     h("div", { class: "row" }, h("label", {}, "Min score", minScore), h("label", {}, "Only artist id", artist), h("button", { type: "submit" }, "Search")),
   );
   file.addEventListener("change", () => file.files?.[0] && run(file.files[0]));
-  main().replaceChildren(h("h1", {}, "Search by image"), drop, preview, results);
+  const address = h("input", { id: "search-url", type: "url", name: "image_url", placeholder: "https://…", required: true, maxlength: 2048 });
+  const byAddress = h(
+    "form",
+    {
+      id: "search-by-url",
+      class: "drop",
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        if (address.value.trim()) run(address.value.trim());
+      },
+    },
+    h("label", { for: "search-url" }, "Or paste the address of a picture (http or https)"),
+    h("div", { class: "row" }, address, h("button", { type: "submit" }, "Search by address")),
+  );
+  main().replaceChildren(h("h1", {}, "Search by image"), drop, byAddress, preview, results);
 }
 
 // ---- routing -------------------------------------------------------------------------------
 
+/** The nav entry a detail page belongs to. */
+const SECTION: Record<string, string> = { artist: "artists", artwork: "artists", sale: "sales", lot: "sales", collectable: "collection" };
+
 function route(): void {
   const [path = "/", query = ""] = location.hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(query);
-  for (const a of document.querySelectorAll<HTMLAnchorElement>("#nav a")) a.toggleAttribute("aria-current", path.startsWith(a.getAttribute("href")!.slice(1)));
-  const artist = /^\/artist\/(\d+)$/.exec(path);
-  const artwork = /^\/artwork\/(\d+)$/.exec(path);
+  const page = path.split("/")[1] || "sign-in";
+  const section = `/${SECTION[page] ?? page}`;
+  for (const a of document.querySelectorAll<HTMLAnchorElement>("#nav a")) a.toggleAttribute("aria-current", a.getAttribute("href")!.slice(1) === section);
+  const id = /^\/[a-z]+\/(\d+)$/.exec(path)?.[1];
+  const shared = /^\/shared\/([\w-]+)$/.exec(path)?.[1];
   if (path === "/artists") artistsPage(params);
+  else if (shared) sharedPage(shared);
   else if (!key.get()) signInPage();
-  else if (artist) artistPage(Number(artist[1]), params);
-  else if (artwork) artworkPage(Number(artwork[1]));
+  else if (page === "artist" && id) artistPage(Number(id), params);
+  else if (page === "artwork" && id) artworkPage(Number(id));
   else if (path === "/search") searchPage();
+  else if (path === "/sales") salesPage(params);
+  else if (page === "sale" && id) salePage(Number(id), params);
+  else if (page === "lot" && id) lotPage(Number(id));
+  else if (path === "/collection") collectionPage(params);
+  else if (page === "collectable" && id) collectablePage(Number(id));
+  else if (path === "/usage") usagePage(params);
+  else if (path === "/followed") followedPage();
   else signInPage();
   main().focus({ preventScroll: true });
   window.scrollTo(0, 0);
-  document.body.dataset.page = path.split("/")[1] || "sign-in";
+  document.body.dataset.page = page;
 }
 
 onMeter(renderMeter);
