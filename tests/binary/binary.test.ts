@@ -237,3 +237,52 @@ test(
   },
   STEP_TIMEOUT,
 );
+
+test(
+  "the binary serves the console from itself: the page, every chunk it names, no other origin",
+  async () => {
+    const proc = Bun.spawn([bin, "serve", "--data", data, "--port", "0", "--workers", "1"], { cwd: work, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
+    try {
+      const reader = proc.stdout.getReader();
+      let buffered = "";
+      while (!buffered.includes("\n")) {
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error(`serve exited (${await proc.exited}): ${buffered}${await new Response(proc.stderr).text()}`);
+        buffered += new TextDecoder().decode(chunk.value);
+      }
+      reader.releaseLock();
+      const base = /^listening on (http:\/\/\S+:\d+)$/.exec(buffered.split("\n")[0]!)![1]!;
+
+      const page = await fetch(`${base}/console`);
+      const html = await page.text();
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toMatch(/^text\/html\b/);
+      // the bundle embedded at build time: the page names its chunks under /console/
+      const named = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+      const chunks = named.filter((n) => /^\/console\/chunk-[\w-]+\.(?:js|css)$/.test(n));
+      expect(chunks.filter((c) => c.endsWith(".js")).length).toBeGreaterThan(0);
+      expect(chunks.filter((c) => c.endsWith(".css")).length).toBeGreaterThan(0);
+      const css: string[] = [];
+      for (const chunk of chunks) {
+        const res = await fetch(`${base}${chunk}`);
+        const body = await res.text();
+        expect(res.status, chunk).toBe(200);
+        expect(res.headers.get("content-type"), chunk).toMatch(chunk.endsWith(".js") ? /^(?:text|application)\/javascript\b/ : /^text\/css\b/);
+        expect(body.length, chunk).toBeGreaterThan(1000);
+        if (chunk.endsWith(".css")) css.push(body);
+      }
+      // no other origin: every address the page or its style sheet names is a path of this server
+      // (or a link within the page), and the page's policy allows none
+      const addresses = [...named, ...css.flatMap((c) => [...c.matchAll(/url\(\s*["']?([^"')]*)/g)].map((m) => m[1]!))];
+      expect(addresses.filter((a) => !/^(?:\/(?!\/)|#|data:)/.test(a))).toEqual([]);
+      expect(html).not.toMatch(/(?:https?:)?\/\/[\w-]+(?:\.[\w-]+)+/);
+      const csp = page.headers.get("content-security-policy") ?? "";
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).not.toMatch(/https?:|\*/);
+    } finally {
+      proc.kill();
+      await proc.exited;
+    }
+  },
+  STEP_TIMEOUT,
+);

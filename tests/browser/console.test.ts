@@ -6,6 +6,7 @@
  * by image, and what a sandbox key sees. Every page fails on a console error, a failed request, or
  * a request to any host but the server's; a screenshot of each is saved under test-results/.
  */
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -222,6 +223,38 @@ interface ApiCollectable {
   image_url: string | null;
   appraisals: { id: number; value: number; currency: string; value_usd: number }[];
   provenance: { id: number; owner: string; year_from: number | null; is_up_to_present: boolean }[];
+}
+/** The market index as the artist page reads it: the global index and every benchmark, in one call. */
+const INDEX_CHART = `/v1/market/index-chart?${new URLSearchParams({ finance: "SNP500,DOW_JONES,MSCI_WORLD_REAL_ESTATE,GOLD,BITCOIN_USD" })}`;
+interface ApiMarketIndex {
+  art_data: { time: string; value: number }[];
+  finance_data: { id: string; label: string; data: { time: string; value: number }[] }[];
+}
+interface ApiArtistChartPoint {
+  time: string;
+  value: number;
+  extrapolated?: boolean;
+}
+interface ApiSalesVolume {
+  items: {
+    category_id: number | null;
+    dates: string[];
+    lots_above_estimate: number[];
+    lots_within_estimate: number[];
+    lots_below_estimate: number[];
+    lots_not_sold: number[];
+  }[];
+}
+interface ApiCareerPath {
+  unit: string;
+  items: { medium: string; points: { year: number; value: number }[] }[];
+}
+interface ApiEditions {
+  edition_size: number | null;
+  editions: {
+    artwork: { id: number; current_estimated_price?: number | null; description: { edition: { edition_number: number | null } } };
+    lots: { id: number; status: string; sale_datetime: string; price?: { hammer: number | null; hammer_usd: number | null } }[];
+  }[];
 }
 interface ApiUsage {
   from: string;
@@ -460,10 +493,23 @@ describe("the console in a browser", () => {
     await w.page.waitForSelector("#artists-table tbody tr");
     expect(await w.page.$eval("#artists-results", (el) => el.textContent)).toContain("public schema");
     await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
-    await w.page.waitForFunction(() => document.querySelectorAll("main .locked").length >= 4);
+    await w.page.waitForFunction(() => document.querySelectorAll("main .locked").length >= 6);
     const locked = await w.page.$$eval("main .locked", (els) => els.map((e) => e.textContent ?? ""));
     expect(locked.some((t) => t.includes("The index chart is locked") && t.includes("does not include analytics"))).toBe(true);
-    expect(w.answers.filter((a) => a.status === 403).length).toBeGreaterThanOrEqual(4);
+    // the sales volume and the career path say so in place, with the API's reason; no switch to press
+    for (const section of ["#artist-volume", "#artist-career"]) {
+      await w.page.waitForSelector(`${section} .locked`);
+      expect(await w.page.$eval(`${section} .locked`, (el) => el.textContent ?? "")).toMatch(/is locked for this key\. Your plan \(sandbox\) does not include analytics/);
+    }
+    expect(await w.page.$("#career-value")).toBeNull();
+    expect(w.answers.filter((a) => a.status === 403).length).toBeGreaterThanOrEqual(6);
+    // the chart's controls go with the chart
+    expect(await w.page.$eval("fieldset.overlays", (el) => (el as unknown as { hidden: boolean }).hidden)).toBe(true);
+    await w.page.waitForSelector("#artist-related .locked");
+    await w.page.waitForSelector("#artist-works .card");
+    // more calls than the plan's 10 a second, paced by the page: none refused for the rate
+    expect(w.answers.length).toBeGreaterThan(10);
+    expect(w.answers.filter((a) => a.status === 429)).toEqual([]);
     await shot(w.page, "sandbox-artist");
     await close(w);
   });
@@ -643,6 +689,8 @@ describe("the console in a browser", () => {
     expect(lots.lots.length).toBeGreaterThan(0);
     await w.page.waitForSelector("#artwork-lots tbody tr");
     expect(await w.page.$$eval("#artwork-lots a[href^='#/sale/']", (as) => as.map((a) => a.getAttribute("href")))).toEqual(lots.lots.map((l) => `#/sale/${l.sale.id}`));
+    // the pictures loaded before the page is left (a picture still loading would be cut off)
+    await loadImages(w.page);
     await shot(w.page, "artwork-actions");
     // the shared list as a page of the console
     await w.page.click("#share-page");
@@ -655,7 +703,7 @@ describe("the console in a browser", () => {
   test("artist page: the global index toggles as a second series, scaled to the artist's index", async () => {
     const top = (await api<{ artists: ApiArtist[] }>("/v1/artists?limit=1")).artists[0]!;
     const chart = await api<ApiChart>(`/v1/artists/${top.id}/chart`);
-    const global = await api<{ art_data: { time: string; value: number }[] }>("/v1/market/index-chart");
+    const global = await api<ApiMarketIndex>(INDEX_CHART);
     const w = await openTab();
     await signIn(w, keys.enterprise);
     await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
@@ -679,7 +727,7 @@ describe("the console in a browser", () => {
     const inRange = global.art_data.filter((p) => p.time >= artist[0]!.time && p.time <= artist[artist.length - 1]!.time);
     expect(inRange.length).toBeGreaterThan(100);
     for (const p of inRange) expect(drawn[4]![at(p.time)]!).toBeCloseTo(p.value * factor, 6);
-    expect(w.answers.filter((a) => a.path.startsWith("/v1/market/index-chart")).map((a) => a.du)).toEqual([10]);
+    expect(w.answers.filter((a) => a.path.startsWith("/v1/market/index-chart")).map((a) => [a.path, a.du])).toEqual([[INDEX_CHART, 10]]);
     // the overlay is painted: its amber line is on the canvas
     const amber = await w.page.$eval("#artist-chart canvas", (c) => {
       const canvas = c as HTMLCanvasElement;
@@ -698,6 +746,224 @@ describe("the console in a browser", () => {
     await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-series") === "2");
     expect(w.answers.filter((a) => a.path.startsWith("/v1/market/index-chart")).length).toBe(1);
     await close(w);
+  });
+
+  test("artist page: the finance benchmarks as overlays, each scaled like the global index, from one read; a log scale", async () => {
+    const top = (await api<{ artists: ApiArtist[] }>("/v1/artists?limit=1")).artists[0]!;
+    const artist = (await api<{ series: { data: ApiArtistChartPoint[] }[] }>(`/v1/artists/${top.id}/chart`)).series[0]!.data;
+    const market = await api<ApiMarketIndex>(INDEX_CHART);
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
+    await w.page.waitForSelector("#artist-chart canvas");
+    await w.page.click("#overlay-SNP500");
+    await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-overlays") === "SNP500");
+    await w.page.click("#overlay-GOLD");
+    await w.page.click("#overlay-BITCOIN_USD");
+    await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-overlays") === "SNP500,GOLD,BITCOIN_USD");
+    const chart = await w.page.$eval("#artist-chart", (el) => ({
+      data: (el as unknown as { chartData: (number | null)[][] }).chartData,
+      series: el.getAttribute("data-series"),
+      bases: (el.getAttribute("data-overlay-bases") ?? "").split(","),
+      legend: el.querySelector(".u-legend")?.textContent ?? "",
+    }));
+    expect(chart.series).toBe("4");
+    const at = (time: string) => chart.data[0]!.indexOf(Date.parse(`${time}T00:00:00Z`) / 1000);
+    // the artist's index and its band come first (columns 1 to 3), the overlays after, in the order of the controls
+    expect(artist.map((p) => chart.data[1]![at(p.time)])).toEqual(artist.map((p) => p.value));
+    for (const [n, id] of ["SNP500", "GOLD", "BITCOIN_USD"].entries()) {
+      const bench = market.finance_data.find((f) => f.id === id)!;
+      const levels = new Map(bench.data.map((p) => [p.time, p.value]));
+      // the base: the artist's first month not extrapolated that the benchmark has (Bitcoin's series starts late)
+      const base = artist.find((p) => !p.extrapolated && levels.get(p.time))!.time;
+      expect(chart.bases[n]).toBe(base);
+      const factor = artist.find((p) => p.time === base)!.value / levels.get(base)!;
+      const inRange = bench.data.filter((p) => p.time >= artist[0]!.time && p.time <= artist[artist.length - 1]!.time);
+      expect(inRange.length).toBeGreaterThan(100);
+      for (const p of inRange) expect(chart.data[4 + n]![at(p.time)]!).toBeCloseTo(p.value * factor, 6);
+      // the legend names the API's label, which says the series is synthetic
+      expect(chart.legend).toContain(`${bench.label}, scaled`);
+    }
+    expect(chart.bases[2]! > chart.bases[0]!).toBe(true);
+    expect(await w.page.$eval("#overlay-note", (el) => el.textContent)).toBe(
+      `scaled to the artist's index at ${chart.bases[0]!.slice(0, 7)} (S&P 500, Gold), ${chart.bases[2]!.slice(0, 7)} (Bitcoin)`,
+    );
+    // the gold line is painted
+    const gold = await w.page.$eval("#artist-chart canvas", (c) => {
+      const canvas = c as HTMLCanvasElement;
+      const px = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < px.length; i += 4) if (px[i]! > 180 && px[i + 1]! > 115 && px[i + 1]! < 160 && px[i + 2]! < 50 && px[i + 3]! > 200) n++;
+      return n;
+    });
+    expect(gold).toBeGreaterThan(30);
+    // Bitcoin grows by orders of magnitude: the log scale keeps the artist's index readable
+    await w.page.click("#log-scale");
+    await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-scale") === "log");
+    expect(await w.page.$eval("#artist-chart", (el) => (el as unknown as { plot: { scales: { y: { distr: number } } } }).plot.scales.y.distr)).toBe(3);
+    await shot(w.page, "artist-benchmarks");
+    // the global index joins from the same answer; the overlays and the scale stay on another artist's page
+    await w.page.click("#overlay-global");
+    await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-overlays") === "global,SNP500,GOLD,BITCOIN_USD");
+    const second = (await api<{ artists: ApiArtist[] }>("/v1/artists?limit=2")).artists[1]!;
+    await w.page.goto(`${server.origin}/console#/artist/${second.id}`);
+    await w.page.waitForFunction(
+      (id) => location.hash === `#/artist/${id}` && document.querySelector("#artist-chart")?.getAttribute("data-overlays") === "global,SNP500,GOLD,BITCOIN_USD",
+      {},
+      second.id,
+    );
+    expect(await w.page.$eval("#artist-chart", (el) => el.getAttribute("data-scale"))).toBe("log");
+    expect(w.answers.filter((a) => a.path.startsWith("/v1/market/index-chart")).map((a) => [a.path, a.du])).toEqual([[INDEX_CHART, 10]]);
+    // all off again: the artist's index alone
+    for (const id of ["global", "SNP500", "GOLD", "BITCOIN_USD"]) await w.page.click(`#overlay-${id}`);
+    await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-series") === "1");
+    await close(w);
+  });
+
+  test("artist page: the sales volume by year and outcome, the career path by count and by estimate, as the API gives them", async () => {
+    const top = (await api<{ artists: ApiArtist[] }>("/v1/artists?limit=1")).artists[0]!;
+    const volume = await api<ApiSalesVolume>(`/v1/artists/${top.id}/sales-volume`);
+    const count = await api<ApiCareerPath>(`/v1/artists/${top.id}/career-path-count`);
+    const lae = await api<ApiCareerPath>(`/v1/artists/${top.id}/career-path-lae`);
+    const categories = await api<{ id: number; name: string }[]>("/v1/categories");
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
+    await w.page.waitForSelector("#artist-volume-chart svg");
+    await w.page.waitForSelector("#artist-career-chart svg");
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const drawn = (selector: string) => w.page.$eval(selector, (el) => (el as unknown as { chartData: number[][] }).chartData);
+
+    // the sales volume: all lots by year, stacked by outcome; a row per category
+    const all = volume.items.find((i) => i.category_id === null)!;
+    expect(sum(all.lots_within_estimate)).toBeGreaterThan(0);
+    expect(await drawn("#artist-volume-chart")).toEqual([
+      all.dates.map((d) => Number(d.slice(0, 4))),
+      all.lots_above_estimate,
+      all.lots_within_estimate,
+      all.lots_below_estimate,
+      all.lots_not_sold,
+    ]);
+    expect(await w.page.$$eval("#artist-volume-chart svg g", (gs) => gs.length)).toBe(all.dates.length);
+    const rows = await w.page.$$eval("#artist-volume-table tbody tr", (trs) =>
+      trs.map((tr) => ({
+        id: tr.getAttribute("data-category-id"),
+        offered: Number(tr.getAttribute("data-offered")),
+        sold: Number(tr.getAttribute("data-sold")),
+        text: tr.textContent ?? "",
+      })),
+    );
+    expect(rows.map((r) => r.id)).toEqual(volume.items.map((i) => (i.category_id === null ? "all" : String(i.category_id))));
+    for (const [n, item] of volume.items.entries()) {
+      const sold = sum(item.lots_above_estimate) + sum(item.lots_within_estimate) + sum(item.lots_below_estimate);
+      expect([rows[n]!.offered, rows[n]!.sold]).toEqual([sold + sum(item.lots_not_sold), sold]);
+      if (item.category_id !== null) expect(rows[n]!.text).toContain(categories.find((c) => c.id === item.category_id)!.name);
+    }
+
+    // the career path by count: a stack per medium (the largest seven, the rest together), a row per medium
+    const stacks = (path: ApiCareerPath) => {
+      const values = path.items.map((m) => m.points.map((p) => p.value));
+      const rest = values.slice(7);
+      return [path.items[0]!.points.map((p) => p.year), ...values.slice(0, 7), ...(rest.length ? [values[0]!.map((_v, i) => sum(rest.map((r) => r[i]!)))] : [])];
+    };
+    const table = () => w.page.$$eval("#artist-career-table tbody tr", (trs) => trs.map((tr) => [tr.getAttribute("data-medium"), Number(tr.getAttribute("data-total"))]));
+    const totals = (path: ApiCareerPath) => path.items.map((m) => [m.medium, sum(m.points.map((p) => p.value))]);
+    expect(count.items.length).toBeGreaterThan(0);
+    expect(await drawn("#artist-career-chart")).toEqual(stacks(count));
+    expect(await table()).toEqual(totals(count));
+    await shot(w.page, "artist-analytics");
+    // by estimate: read when asked, once
+    await w.page.click("#career-value");
+    await w.page.waitForFunction(() => document.querySelector("#artist-career-chart")?.getAttribute("data-unit") === "USD");
+    expect(await drawn("#artist-career-chart")).toEqual(stacks(lae));
+    const byValue = await table();
+    expect(byValue.map((r) => r[0])).toEqual(lae.items.map((m) => m.medium));
+    for (const [n, [, total]] of totals(lae).entries()) expect(byValue[n]![1] as number).toBeCloseTo(total as number, 6);
+    expect(await w.page.$eval("#artist-career-table tbody tr td", (td) => td.textContent)).toBe(money(byValue[0]![1] as number));
+    await w.page.click("#career-count");
+    await w.page.waitForFunction(() => document.querySelector("#artist-career-chart")?.getAttribute("data-unit") === "artworks");
+    await w.page.click("#career-value");
+    await w.page.waitForFunction(() => document.querySelector("#artist-career-chart")?.getAttribute("data-unit") === "USD");
+    const reads = (what: string) => w.answers.filter((a) => a.path.startsWith(`/v1/artists/${top.id}/${what}`)).map((a) => a.du);
+    expect([reads("sales-volume"), reads("career-path-count"), reads("career-path-lae")]).toEqual([[10], [10], [10]]);
+    await close(w);
+  });
+
+  test("artwork page: an edition's copies with their estimates and lots as the editions endpoint gives them; a unique work has none", async () => {
+    const market = new Database(join(dataDir, "market.db"), { readonly: true });
+    // an edition with three copies or more, two of them sold at auction
+    const group = market
+      .query<{ id: number }, []>(
+        `SELECT min(a.id) AS id FROM artworks a WHERE a.edition_group_id IS NOT NULL GROUP BY a.edition_group_id
+         HAVING count(*) >= 3 AND (SELECT count(DISTINCT l.artwork_id) FROM lots l JOIN artworks b ON b.id = l.artwork_id
+           WHERE b.edition_group_id = a.edition_group_id AND l.status = 'sold') >= 2 ORDER BY id LIMIT 1`,
+      )
+      .get()!;
+    market.close();
+    const editions = await api<ApiEditions>(`/v1/artworks/${group.id}/editions`);
+    // the copy of the group that was sold at auction, the page opened on it
+    const copy = editions.editions.find((e) => e.lots.some((l) => l.status === "sold"))!;
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/artwork/${copy.artwork.id}`);
+    await w.page.waitForSelector("#editions-table tbody tr");
+    await w.page.waitForSelector("#editions-chart canvas");
+    expect(await w.page.$eval("#edition-facts", (dd) => dd.textContent)).toBe(`copy ${copy.artwork.description.edition.edition_number} of ${editions.edition_size}`);
+    const rows = await w.page.$$eval("#editions-table tbody tr", (trs) =>
+      trs.map((tr) => ({
+        id: Number(tr.getAttribute("data-artwork-id")),
+        current: tr.getAttribute("aria-current") === "true",
+        estimate: tr.querySelector("td[data-value]")?.getAttribute("data-value"),
+        lots: [...tr.querySelectorAll("li[data-lot-id]")].map((li) => [Number(li.getAttribute("data-lot-id")), li.getAttribute("data-hammer")]),
+      })),
+    );
+    expect(rows).toEqual(
+      editions.editions.map((e) => ({
+        id: e.artwork.id,
+        current: e.artwork.id === copy.artwork.id,
+        estimate: String(e.artwork.current_estimated_price ?? ""),
+        lots: e.lots.map((l) => [l.id, l.price?.hammer == null ? "" : String(l.price.hammer)]),
+      })),
+    );
+    const lots = editions.editions.flatMap((e) => e.lots);
+    expect(await w.page.$eval("#editions-summary", (p) => p.textContent)).toContain(`${editions.editions.length} copies tracked, ${lots.length} lots`);
+    // the chart: this copy's hammers and the other copies', in USD, by sale day
+    const series = (mine: boolean) => {
+      const byDay = new Map<number, number>();
+      for (const e of editions.editions.filter((x) => (x.artwork.id === copy.artwork.id) === mine))
+        for (const l of e.lots) if (l.price?.hammer_usd != null) byDay.set(Date.parse(`${l.sale_datetime.slice(0, 10)}T00:00:00Z`) / 1000, l.price.hammer_usd);
+      return byDay;
+    };
+    const chart = await w.page.$eval("#editions-chart", (el) => (el as unknown as { chartData: (number | null)[][] }).chartData);
+    for (const [n, mine] of [true, false].entries()) {
+      const expected = series(mine);
+      expect(expected.size).toBeGreaterThan(0);
+      expect(chart[0]!.map((t, i) => [t, chart[1 + n]![i]]).filter(([, v]) => v !== null)).toEqual([...expected].sort((a, b) => a[0] - b[0]));
+    }
+    // its price: 2 DU and 1.5 a copy
+    expect(w.answers.filter((a) => a.path.startsWith(`/v1/artworks/${copy.artwork.id}/editions`)).map((a) => a.du)).toEqual([2 + 1.5 * editions.editions.length]);
+    await shot(w.page, "artwork-editions");
+    // another copy from the table: its page, its row the current one
+    const other = editions.editions.find((e) => e.artwork.id !== copy.artwork.id)!;
+    await w.page.click(`#editions-table tr[data-artwork-id='${other.artwork.id}'] th a`);
+    await w.page.waitForSelector(`#editions-table tr[data-artwork-id='${other.artwork.id}'][aria-current=true]`);
+    // a unique work: its edition in the facts, no section and no call
+    const unique = (await api<{ items: { id: number }[] }>("/v1/artworks?without_editions=true&limit=1")).items[0]!;
+    await w.page.goto(`${server.origin}/console#/artwork/${unique.id}`);
+    await w.page.waitForFunction(() => document.querySelector("#edition-facts")?.textContent === "unique work");
+    expect(await w.page.$eval("#artwork-editions", (el) => (el.parentElement as unknown as { hidden: boolean }).hidden)).toBe(true);
+    await close(w);
+    expect(w.answers.some((a) => a.path.startsWith(`/v1/artworks/${unique.id}/editions`))).toBe(false);
+
+    // a sandbox key: the copies and their lots in the public schema, the prices' absence said
+    const s = await openTab({ width: 1280, height: 800 }, [403]);
+    await signIn(s, keys.sandbox);
+    await s.page.goto(`${server.origin}/console#/artwork/${copy.artwork.id}`);
+    await s.page.waitForSelector("#editions-table tbody tr");
+    expect(await s.page.$$eval("#editions-table tbody tr", (trs) => trs.map((tr) => Number(tr.getAttribute("data-lots"))))).toEqual(editions.editions.map((e) => e.lots.length));
+    expect(await s.page.$eval("#artwork-editions .locked", (el) => el.textContent)).toContain("come with a pro or enterprise key");
+    expect(await s.page.$("#editions-chart")).toBeNull();
+    await close(s);
   });
 
   test("my collection: an artwork added from its page, with its value; appraisals, provenance; a work added from a picture", async () => {
@@ -873,7 +1139,7 @@ describe("the console in a browser", () => {
     await close(w);
   });
 
-  test("phone width: the screener, a sale's catalogue and the usage page fit the screen", async () => {
+  test("phone width: the screener, a sale's catalogue, the usage page and an artist's page fit the screen", async () => {
     const w = await openTab({ width: 390, height: 844 });
     await signIn(w, keys.enterprise);
     await w.page.waitForSelector("#artists-table tbody tr");
@@ -892,6 +1158,14 @@ describe("the console in a browser", () => {
     await w.page.waitForSelector("#usage-endpoints-table");
     expect(await w.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await shot(w.page, "usage-phone");
+    // the artist page with its overlays' controls, the sales volume and the career path
+    const top = (await api<{ artists: ApiArtist[] }>("/v1/artists?limit=1")).artists[0]!;
+    await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
+    await w.page.waitForSelector("#artist-chart canvas");
+    await w.page.waitForSelector("#artist-volume-chart svg");
+    await w.page.waitForSelector("#artist-career-chart svg");
+    expect(await w.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await shot(w.page, "artist-phone");
     await close(w);
   });
 });

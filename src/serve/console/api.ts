@@ -65,7 +65,7 @@ export interface Artwork {
     artist: { id: number; name: string };
     category_id: number;
     measurements?: { height_cm: number | null; width_cm: number | null; depth_cm: number | null; size: string | null } | null;
-    edition?: { edition_size: number | null; edition_number: number | null; edition_unique_type: string | null } | null;
+    edition?: { edition_group_id: number | null; edition_size: number | null; edition_number: number | null; edition_unique_type: "unique" | "edition" } | null;
   };
 }
 
@@ -96,6 +96,28 @@ export interface Sharpe {
 export interface CompoundReturns {
   artist_id: number;
   items: { year: number; car: number }[];
+}
+
+/** Lots by year and outcome: the first item all lots (category_id null), then one per category; the arrays align with `dates`. */
+export interface SalesVolume {
+  artist_id: number;
+  items: {
+    category_id: number | null;
+    /** One per year (YYYY-01-01), contiguous. */
+    dates: string[];
+    lots_above_estimate: number[];
+    lots_within_estimate: number[];
+    lots_below_estimate: number[];
+    lots_not_sold: number[];
+  }[];
+}
+
+/** Works by medium and creation year: counted (career-path-count, unit "artworks") or their estimates summed (career-path-lae, unit "USD"). */
+export interface CareerPath {
+  artist_id: number;
+  unit: "artworks" | "USD";
+  /** One per medium, largest total first; every medium has the same contiguous years. */
+  items: { medium: string; points: { year: number; value: number }[] }[];
 }
 
 export interface Related {
@@ -142,9 +164,13 @@ export interface Usage extends UsageWindows {
   breakdown?: { label: string; du_consumed: number; requests: number }[];
 }
 
+/** The finance benchmarks of the index chart (its `finance` values). */
+export type Benchmark = "SNP500" | "GOLD" | "DOW_JONES" | "MSCI_WORLD_REAL_ESTATE" | "BITCOIN_USD";
+
 export interface MarketIndexChart {
   art_data: { time: string; value: number }[];
-  finance_data: { id: string; label: string; data: { time: string; value: number }[] }[];
+  /** One series per benchmark asked for, in the order asked; the labels say the series are synthetic. */
+  finance_data: { id: Benchmark; label: string; data: { time: string; value: number }[] }[];
   rebased: boolean;
   base_time: string | null;
 }
@@ -290,6 +316,28 @@ export interface ShareCreated {
   expires_at: string;
 }
 
+/** A lot of one copy of an edition: the price (full schema only) as the lot list gives it. */
+export interface EditionLot {
+  id: number;
+  lot_num: string;
+  status: LotStatus;
+  sale_id: number;
+  sale_name: string | null;
+  sale_datetime: string;
+  auction_house_id: number;
+  auction_house_name: string | null;
+  price?: Price;
+}
+
+/** The edition ladder: every tracked copy (a unique work: itself), by edition number, each with its lots oldest first. */
+export interface Editions {
+  artwork_id: number;
+  edition_group_id: number | null;
+  edition_size: number | null;
+  edition_unique_type: "unique" | "edition";
+  editions: { artwork: Artwork; lots: EditionLot[] }[];
+}
+
 export interface SharedArtworks {
   title: string | null;
   expires_at: string;
@@ -313,11 +361,15 @@ export interface Routes {
   "/v1/artists/{id}/sharpe-ratio": Sharpe;
   "/v1/artists/{id}/compound-annual-returns": CompoundReturns;
   "/v1/artists/{id}/related": Related;
+  "/v1/artists/{id}/sales-volume": SalesVolume;
+  "/v1/artists/{id}/career-path-count": CareerPath;
+  "/v1/artists/{id}/career-path-lae": CareerPath;
   "/v1/artworks": ArtworkList;
   "/v1/artworks/followed": ArtworkList;
   "/v1/artworks/{id}": Artwork;
   "/v1/artworks/{id}/chart": Chart;
   "/v1/artworks/{id}/similar": SimilarResults;
+  "/v1/artworks/{id}/editions": Editions;
   "/v1/artworks/shared/{token}": SharedArtworks;
   "/v1/market/index-chart": MarketIndexChart;
   "/v1/sales": SaleList;
@@ -421,6 +473,53 @@ function fill(path: string, params: Params): { url: string; rest: URLSearchParam
   return { url, rest };
 }
 
+// ---- pacing under the plan's request-rate windows -----------------------------------------
+
+/** A keyed call of this tab: in flight (answered null) or answered at that time. */
+interface Sent {
+  answered: number | null;
+}
+
+const sent: Sent[] = [];
+
+/** The windows of a RateLimit-Policy header ("second";q=10;w=1, "minute";q=300;w=60): quota and length. */
+function windowsOf(policy: string | null): { quota: number; ms: number }[] {
+  return policy ? [...policy.matchAll(/"\w+";q=(\d+);w=(\d+)/g)].map((m) => ({ quota: Number(m[1]), ms: Number(m[2]) * 1000 })) : [];
+}
+
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/**
+ * Waits until one more call fits each window of the plan's rate policy (as the latest answer gave
+ * it), then counts it. A page fires its sections' calls together (an artist's page a dozen), more
+ * than a sandbox plan's 10 a second. The server counts a call in a fixed window when it arrives,
+ * which is between its sending and its answer: a call still in flight, or answered less than a
+ * window ago, may share the next call's window, so it counts; one answered a window ago or more
+ * cannot. The pages then never meet a 429 of their own making.
+ */
+async function pace(): Promise<Sent> {
+  for (;;) {
+    const now = performance.now();
+    let wait = 0;
+    for (const w of windowsOf(meter.policy)) {
+      const counted = sent.filter((s) => s.answered === null || s.answered > now - w.ms);
+      if (counted.length < w.quota) continue;
+      const answered = counted.flatMap((s) => (s.answered === null ? [] : [s.answered])).sort((a, b) => a - b);
+      const leave = counted.length - w.quota + 1;
+      // the moment enough of them are out of the window; calls in flight: look again shortly
+      wait = Math.max(wait, answered.length >= leave ? answered[leave - 1]! + w.ms - now : 50);
+    }
+    if (wait <= 0) break;
+    await sleep(wait);
+  }
+  const longest = Math.max(0, ...windowsOf(meter.policy).map((w) => w.ms));
+  const now = performance.now();
+  for (let i = sent.length - 1; i >= 0; i--) if (sent[i]!.answered !== null && sent[i]!.answered! <= now - longest) sent.splice(i, 1);
+  const call: Sent = { answered: null };
+  sent.push(call);
+  return call;
+}
+
 /** One request to the API with the key (none when `anonymous`), its cost and rate headers taken into the meter and the call log. */
 async function request(method: string, path: string, params: Params, body: FormData | object | undefined, anonymous: boolean): Promise<unknown> {
   const { url, rest } = fill(path, params);
@@ -434,8 +533,15 @@ async function request(method: string, path: string, params: Params, body: FormD
     headers["Content-Type"] = "application/json";
     payload = JSON.stringify(body);
   }
+  // a keyed call waits until the plan's request windows have room for it
+  const slot = k ? await pace() : null;
   const started = performance.now();
-  const res = await fetch(target, { method, headers, body: payload });
+  let res: Response;
+  try {
+    res = await fetch(target, { method, headers, body: payload });
+  } finally {
+    if (slot) slot.answered = performance.now();
+  }
   const du = res.headers.get("X-Service-DataUnits");
   const remaining = res.headers.get("X-Service-DataUnits-Remaining");
   if (remaining !== null) meter.remaining = Number(remaining);

@@ -52,8 +52,13 @@ export interface BandSeries {
   dots?: boolean;
   /** The line's colour (default: by the series' place). */
   colour?: string;
-  /** Drawn dashed (an overlay such as the global index). */
-  dashed?: boolean;
+  /** Drawn dashed (an overlay such as the global index); an array gives the dash pattern. */
+  dashed?: boolean | readonly number[];
+}
+
+export interface BandOptions {
+  /** A logarithmic value axis: overlays that grow by orders of magnitude (Bitcoin) beside an index. */
+  log?: boolean;
 }
 
 export interface Marker {
@@ -61,7 +66,15 @@ export interface Marker {
   label: string;
 }
 
-const money = (v: number | null) => (v === null ? "–" : v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)}k` : v.toFixed(0));
+const money = (v: number | null) =>
+  v === null ? "–" : v >= 1e9 ? `${(v / 1e9).toFixed(2)}B` : v >= 1e6 ? `${(v / 1e6).toFixed(2)}M` : v >= 1e3 ? `${(v / 1e3).toFixed(1)}k` : v.toFixed(0);
+/** An axis tick: at most three significant digits, so that 100B fits the axis as well as 35.2k. */
+const tick = (v: number) => {
+  const [d, unit] = v >= 1e9 ? [1e9, "B"] : v >= 1e6 ? [1e6, "M"] : v >= 1e3 ? [1e3, "k"] : [1, ""];
+  return `${Number((v / d).toPrecision(3))}${unit}`;
+};
+/** A log axis names its powers of ten only (uPlot puts a tick at each of 1…9 times them). */
+const decade = (v: number) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
 
 /**
  * A time chart: each series with its 80 % band (value_low…value_high) filled behind its line, the
@@ -70,7 +83,7 @@ const money = (v: number | null) => (v === null ? "–" : v >= 1e6 ? `${(v / 1e6
  * times), so a line spans the times where only another series has a point (a monthly overlay on a
  * daily index).
  */
-export function bandChart(el: ChartElement, series: readonly BandSeries[], markers: readonly Marker[] = [], height = 320): uPlot {
+export function bandChart(el: ChartElement, series: readonly BandSeries[], markers: readonly Marker[] = [], height = 320, options: BandOptions = {}): uPlot {
   el.plot?.destroy();
   const times = [...new Set(series.flatMap((s) => s.points.map((p) => seconds(p.time))))].sort((a, b) => a - b);
   const index = new Map(times.map((t, i) => [t, i]));
@@ -94,7 +107,15 @@ export function bandChart(el: ChartElement, series: readonly BandSeries[], marke
     opts.push(
       s.dots
         ? { label: s.label, stroke: colour, width: 0, points: { show: true, size: 7, fill: colour }, value: (_u, v) => money(v) }
-        : { label: s.label, stroke: colour, width: 2, dash: s.dashed ? [6, 4] : undefined, spanGaps: true, points: { show: false }, value: (_u, v) => money(v) },
+        : {
+            label: s.label,
+            stroke: colour,
+            width: 2,
+            dash: s.dashed === true ? [6, 4] : s.dashed ? [...s.dashed] : undefined,
+            spanGaps: true,
+            points: { show: false },
+            value: (_u, v) => money(v),
+          },
     );
     // the band's edges only where the series has a band (an overlay has none)
     if (high.some((v) => v !== null)) {
@@ -109,6 +130,7 @@ export function bandChart(el: ChartElement, series: readonly BandSeries[], marke
   el.chartData = data;
   el.dataset.series = String(series.length);
   el.dataset.points = String(times.length);
+  el.dataset.scale = options.log ? "log" : "linear";
   const width = Math.max(280, el.clientWidth || 600);
   const plot = new uPlot(
     {
@@ -116,8 +138,12 @@ export function bandChart(el: ChartElement, series: readonly BandSeries[], marke
       height,
       series: opts,
       bands,
-      scales: { x: { time: true } },
-      axes: [{}, { values: (_u, ticks) => ticks.map((t) => money(t)), size: 60 }],
+      scales: {
+        // points (hammers) at the ends of the range keep their whole dot
+        x: { time: true, range: series.some((s) => s.dots) ? (_u, min, max) => [min - (max - min || 86_400) * 0.02, max + (max - min || 86_400) * 0.02] : undefined },
+        y: options.log ? { distr: 3, log: 10 } : {},
+      },
+      axes: [{}, { values: (_u, ticks) => ticks.map((t) => (options.log && !decade(t) ? "" : tick(t))), size: 60 }],
       legend: { live: true },
       hooks: {
         draw: [
@@ -179,6 +205,77 @@ export function barChart(el: ChartElement, bars: readonly Bar[], label: string, 
   );
   el.plot = plot;
   return plot;
+}
+
+export interface Stack {
+  label: string;
+  colour: string;
+  /** One value per column, aligned with the columns. */
+  values: readonly number[];
+}
+
+/**
+ * Stacked columns (lots by outcome per year, works by medium per creation year) as an SVG that
+ * stretches to its box's width: one column per entry of `columns`, its stacks from the bottom up,
+ * each column's sum in its tooltip as `describe` writes it; the first, middle and last column
+ * named under it and a key of the stacks. The element keeps `chartData` = [columns, then each
+ * stack's values] like the uPlot charts.
+ */
+export function stackedBars(el: ChartElement, columns: readonly number[], stacks: readonly Stack[], describe: (column: number, i: number) => string, summary: string): void {
+  const height = 100;
+  const step = 10;
+  const totals = columns.map((_c, i) => stacks.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
+  const max = Math.max(...totals, 0) || 1;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${columns.length * step} ${height}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("class", "stacked");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", summary);
+  columns.forEach((column, i) => {
+    const g = document.createElementNS(SVG, "g");
+    g.dataset.column = String(column);
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = describe(column, i);
+    g.append(title);
+    // a full-height hit area, so that a short column still shows its tooltip
+    const hit = document.createElementNS(SVG, "rect");
+    for (const [k, v] of Object.entries({ x: i * step, y: 0, width: step, height, fill: "transparent" })) hit.setAttribute(k, String(v));
+    g.append(hit);
+    let top = height;
+    for (const s of stacks) {
+      const v = s.values[i] ?? 0;
+      if (v <= 0) continue;
+      const size = (v / max) * height;
+      top -= size;
+      const rect = document.createElementNS(SVG, "rect");
+      for (const [k, val] of Object.entries({ x: i * step + 1, y: top, width: step - 2, height: size, fill: s.colour })) rect.setAttribute(k, String(val));
+      g.append(rect);
+    }
+    svg.append(g);
+  });
+  const axis = document.createElement("div");
+  axis.className = "axis";
+  const mid = columns[Math.floor((columns.length - 1) / 2)];
+  for (const c of [columns[0], columns.length > 2 ? mid : undefined, columns.length > 1 ? columns[columns.length - 1] : undefined]) {
+    const span = document.createElement("span");
+    span.textContent = c === undefined ? "" : String(c);
+    axis.append(span);
+  }
+  const key = document.createElement("div");
+  key.className = "key";
+  for (const s of stacks) {
+    const item = document.createElement("span");
+    const swatch = document.createElement("i");
+    swatch.style.background = s.colour;
+    item.append(swatch, s.label);
+    key.append(item);
+  }
+  el.replaceChildren(svg, axis, key);
+  el.chartData = [[...columns], ...stacks.map((s) => [...s.values])];
+  el.dataset.series = String(stacks.length);
+  el.dataset.points = String(columns.length);
+  el.dataset.max = String(Math.max(...totals, 0));
 }
 
 /** Keeps each chart as wide as its container. */

@@ -8,7 +8,7 @@
  * A plan without the entitlement gets the API's 403, shown in place with the reason.
  */
 import { ApiError, type Appraisal, type Artwork, type Collectable, type CollectableList, call, type Provenance, send } from "./api";
-import { cached, choice, day, failure, field, formHash, h, int, main, pager, pct, pictureBox, ratioOf, slot, usd } from "./ui";
+import { categories, choice, day, failure, field, formHash, h, int, main, pager, pct, pictureBox, ratioOf, slot, usd } from "./ui";
 
 const SOURCE_LABEL: Record<string, string> = { manual: "your own value", acquisition: "the price paid", machine: "the market estimate" };
 const BASIS_LABEL: Record<string, string> = { suggested_artwork: "from the artwork it was added from", comparable_works: "from the artist's comparable works" };
@@ -18,8 +18,6 @@ const SORTS = [
   ["TITLE_ASC", "title"],
   ["ARTIST_NAME_ASC", "artist"],
 ] as const;
-
-const categories = cached(() => call("/v1/categories"));
 
 /** The collectable's two renditions as the srcset the pictures use. */
 function urlsOf(c: Collectable): Record<string, string> | null {

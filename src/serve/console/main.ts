@@ -3,10 +3,12 @@
  * The console's pages, routed by the URL's hash (the key never goes into a URL):
  *   #/            sign-in (and the public views that need no key)
  *   #/artists?…   the screener; its form's state is in the hash, so a view can be bookmarked
- *   #/artist/ID   an artist: index chart with its band (the global index as an overlay), events,
- *                 analytics, related artists, works; follow
- *   #/artwork/ID  an artwork: its picture, estimate and band, chart, its lots (linked to their
- *                 sales), similar works; follow, share, add to my collection
+ *   #/artist/ID   an artist: index chart with its band (the global index and the finance
+ *                 benchmarks as overlays), events, analytics (Sharpe, returns, sales volume, career
+ *                 path), related artists, works; follow
+ *   #/artwork/ID  an artwork: its picture, estimate and band, edition, chart, the edition's other
+ *                 copies, its lots (linked to their sales), similar works; follow, share, add to my
+ *                 collection
  *   #/search      search by image: a picture's file or its address
  *   #/sales, #/sale/ID, #/lot/ID          sales and lots (sales.ts)
  *   #/collection, #/collectable/ID        my collection (collection.ts)
@@ -14,11 +16,12 @@
  *   #/followed    what the caller follows
  *   #/shared/TOKEN  a shared list of artworks (public: no key needed)
  */
-import { ApiError, type Artist, type Artwork, call, calls, type IndexPoint, key, meter, onMeter, send, signIn, signOut } from "./api";
+import { careerPath, salesVolume } from "./analytics";
+import { ApiError, type Artist, type Artwork, type Benchmark, call, calls, type IndexPoint, key, meter, onMeter, send, signIn, signOut } from "./api";
 import { type BandSeries, bandChart, type ChartElement, fitCharts, type Marker, seconds, sparkline } from "./charts";
 import { addToCollection, collectablePage, collectionPage } from "./collection";
 import "./console.css";
-import { artworkLots, lotPage, salePage, salesPage } from "./sales";
+import { artworkEditions, artworkLots, lotPage, salePage, salesPage } from "./sales";
 import { artworkCard, cached, day, failure, followButton, h, int, main, pct, picture, slot, usd } from "./ui";
 import { usagePage } from "./usage";
 
@@ -257,25 +260,52 @@ function artistsPage(params: URLSearchParams): void {
 
 // ---- artist page ---------------------------------------------------------------------------
 
-/** The global art index (10 DU), read once per key for the overlay. */
-const globalIndex = cached(() => call("/v1/market/index-chart"));
-/** Whether the overlay is on: kept while the tab lives, across artists and resolutions. */
-let overlayGlobal = false;
+/**
+ * The overlays of the artist chart, in the order they are drawn: the global art index and the
+ * finance benchmarks (the index chart's `finance` values; the API's labels say they are synthetic).
+ */
+const OVERLAYS: readonly { id: "global" | Benchmark; label: string; colour: string; dash: number[] }[] = [
+  { id: "global", label: "Global art index", colour: "#b45309", dash: [6, 4] },
+  { id: "SNP500", label: "S&P 500", colour: "#047857", dash: [2, 3] },
+  { id: "DOW_JONES", label: "Dow Jones", colour: "#be123c", dash: [2, 3] },
+  { id: "MSCI_WORLD_REAL_ESTATE", label: "MSCI World Real Estate", colour: "#0e7490", dash: [2, 3] },
+  { id: "GOLD", label: "Gold", colour: "#ca8a04", dash: [2, 3] },
+  { id: "BITCOIN_USD", label: "Bitcoin", colour: "#6b7280", dash: [2, 3] },
+];
+const BENCHMARKS = OVERLAYS.flatMap((o) => (o.id === "global" ? [] : [o.id]));
+/** The global art index and every benchmark in one read (10 DU, whatever the number of benchmarks), once per key. */
+const marketIndex = cached(() => call("/v1/market/index-chart", { finance: BENCHMARKS.join(",") }));
+/** The overlays that are on, and whether the value axis is logarithmic: kept while the tab lives, across artists and resolutions. */
+const overlaysOn = new Set<string>();
+let logScale = false;
 
 /**
- * The global index as a series beside an artist's index: scaled so that it equals the artist's
- * index at their first common month not extrapolated (the first common one else), and cut to the
- * artist's time span. Both then start from the same level and their paths compare directly.
+ * A market series (the global index, a benchmark) beside an artist's index: scaled so that it
+ * equals the artist's index at their first common month not extrapolated (the first common one
+ * else), and cut to the artist's time span. Both then start from the same level and their paths
+ * compare directly; how the API rebased the series does not matter.
  */
-function scaledGlobalIndex(global: readonly { time: string; value: number }[], artist: readonly IndexPoint[]): { points: IndexPoint[]; base: string } | null {
+function scaledOverlay(market: readonly { time: string; value: number }[], artist: readonly IndexPoint[]): { points: IndexPoint[]; base: string } | null {
   if (!artist.length) return null;
-  const levels = new Map(global.map((p) => [p.time, p.value]));
-  const anchor = artist.find((p) => !p.extrapolated && levels.has(p.time)) ?? artist.find((p) => levels.has(p.time));
+  const levels = new Map(market.map((p) => [p.time, p.value]));
+  const anchor = artist.find((p) => !p.extrapolated && levels.get(p.time)) ?? artist.find((p) => levels.get(p.time));
   if (!anchor) return null;
   const factor = anchor.value / levels.get(anchor.time)!;
   const first = artist[0]!.time;
   const last = artist[artist.length - 1]!.time;
-  return { base: anchor.time, points: global.filter((p) => p.time >= first && p.time <= last).map((p) => ({ time: p.time, value: p.value * factor })) };
+  return { base: anchor.time, points: market.filter((p) => p.time >= first && p.time <= last).map((p) => ({ time: p.time, value: p.value * factor })) };
+}
+
+/** "scaled to the artist's index at 1986-01", naming the overlays where their months differ. */
+function scaledNote(bases: readonly { label: string; base: string }[]): string {
+  const months = [...new Set(bases.map((b) => b.base.slice(0, 7)))];
+  if (months.length <= 1) return months.length ? `scaled to the artist's index at ${months[0]}` : "";
+  const named = (month: string) =>
+    bases
+      .filter((b) => b.base.startsWith(month))
+      .map((b) => b.label)
+      .join(", ");
+  return `scaled to the artist's index at ${months.map((m) => `${m} (${named(m)})`).join(", ")}`;
 }
 
 function artistPage(id: number, params: URLSearchParams): void {
@@ -288,18 +318,30 @@ function artistPage(id: number, params: URLSearchParams): void {
   const returns = h("div", { id: "artist-returns" });
   const related = h("div", { id: "artist-related" });
   const works = h("div", { id: "artist-works" });
+  const volume = h("div", { id: "artist-volume" });
+  const career = h("div", { id: "artist-career" });
   const switcher = h(
     "div",
     { class: "switch", role: "group", "aria-label": "resolution" },
     ["monthly", "yearly", "daily"].map((r) => h("a", { href: `#/artist/${id}?resolution=${r}`, "aria-current": r === resolution ? "true" : undefined }, r)),
   );
-  const overlay = h("input", { type: "checkbox", id: "overlay-global", checked: overlayGlobal });
+  const overlayBoxes = OVERLAYS.map((o) => h("input", { type: "checkbox", id: `overlay-${o.id}`, "data-overlay": o.id, checked: overlaysOn.has(o.id) }));
+  const logBox = h("input", { type: "checkbox", id: "log-scale", checked: logScale });
+  const logControl = h("label", { class: "check" }, logBox, "Log scale");
   const overlayNote = h("span", { class: "sub", id: "overlay-note", role: "status" });
-  const overlayControl = h("div", { class: "row" }, h("label", { class: "check" }, overlay, "Global art index"), overlayNote);
+  const overlayControl = h(
+    "fieldset",
+    { class: "overlays" },
+    h("legend", {}, "Compare with"),
+    OVERLAYS.map((o, i) => h("label", { class: "check" }, overlayBoxes[i], o.label)),
+    overlayNote,
+  );
   main().replaceChildren(
     head,
-    h("section", {}, h("h2", {}, "Index, 80 % band and events"), h("div", { class: "row spread" }, switcher, overlayControl), chartSlot),
+    h("section", {}, h("h2", {}, "Index, 80 % band and events"), h("div", { class: "row spread" }, switcher, logControl), overlayControl, chartSlot),
     h("div", { class: "cols" }, h("section", {}, h("h2", {}, "Sharpe ratio"), sharpe), h("section", {}, h("h2", {}, "Repeat sales: median annual return"), returns)),
+    h("section", {}, h("h2", {}, "Sales volume by year"), volume),
+    h("section", {}, h("h2", {}, "Career path: works by creation year"), career),
     h("section", {}, h("h2", {}, "Events"), events),
     h("section", {}, h("h2", {}, "Related artists"), related),
     h("section", {}, h("h2", {}, "Artworks"), works),
@@ -331,27 +373,50 @@ function artistPage(id: number, params: URLSearchParams): void {
   const draw = async () => {
     if (!base) return;
     const series = [base.series];
+    const drawn: { id: string; label: string; base: string }[] = [];
+    const missing: string[] = [];
     overlayNote.textContent = "";
-    if (overlay.checked) {
+    if (overlaysOn.size) {
       try {
-        const scaled = scaledGlobalIndex((await globalIndex()).art_data, base.series.points);
-        if (scaled) {
-          series.push({ label: "Global art index (scaled)", points: scaled.points, colour: "#b45309", dashed: true });
-          chart.dataset.overlayBase = scaled.base;
-          overlayNote.textContent = `scaled to the artist's index at ${scaled.base.slice(0, 7)}`;
-        } else overlayNote.textContent = "no month in common with the artist's index";
+        const market = await marketIndex();
+        for (const o of OVERLAYS) {
+          if (!overlaysOn.has(o.id)) continue;
+          const source = o.id === "global" ? { label: "Global art index", data: market.art_data } : market.finance_data.find((f) => f.id === o.id);
+          const scaled = source ? scaledOverlay(source.data, base.series.points) : null;
+          if (!source || !scaled) {
+            missing.push(o.label);
+            continue;
+          }
+          series.push({ label: `${source.label}, scaled`, points: scaled.points, colour: o.colour, dashed: o.dash });
+          drawn.push({ id: o.id, label: o.label, base: scaled.base });
+        }
+        overlayNote.textContent = [scaledNote(drawn), missing.length ? `no month in common with the artist's index: ${missing.join(", ")}` : ""].filter(Boolean).join("; ");
       } catch (error) {
-        overlay.checked = overlayGlobal = false;
-        overlayNote.replaceChildren(failure(error, "The global index"));
+        overlaysOn.clear();
+        for (const box of overlayBoxes) box.checked = false;
+        overlayNote.replaceChildren(failure(error, "The market index"));
       }
     }
+    // what is drawn, for the tests: the overlays' ids and their base months, in the chart's order
+    chart.dataset.overlays = drawn.map((d) => d.id).join(",");
+    chart.dataset.overlayBases = drawn.map((d) => d.base).join(",");
+    const global = drawn.find((d) => d.id === "global");
+    if (global) chart.dataset.overlayBase = global.base;
+    else delete chart.dataset.overlayBase;
     // the box keeps its height while the chart is drawn again
     chart.style.minHeight = `${chart.offsetHeight}px`;
-    bandChart(chart, series, base.markers);
+    bandChart(chart, series, base.markers, 320, { log: logScale });
     chart.style.minHeight = "";
   };
-  overlay.addEventListener("change", () => {
-    overlayGlobal = overlay.checked;
+  for (const box of overlayBoxes) {
+    box.addEventListener("change", () => {
+      if (box.checked) overlaysOn.add(box.dataset.overlay!);
+      else overlaysOn.delete(box.dataset.overlay!);
+      draw();
+    });
+  }
+  logBox.addEventListener("change", () => {
+    logScale = logBox.checked;
     draw();
   });
   (async () => {
@@ -365,6 +430,8 @@ function artistPage(id: number, params: URLSearchParams): void {
       await draw();
     } catch (error) {
       chartSlot.replaceChildren(failure(error, "The index chart"));
+      // nothing to compare with or to scale
+      overlayControl.hidden = logControl.hidden = true;
     }
   })();
   slot(events, "The events", async () => {
@@ -407,6 +474,8 @@ function artistPage(id: number, params: URLSearchParams): void {
         ),
     );
   });
+  salesVolume(volume, id);
+  careerPath(career, id);
   slot(related, "Related artists", async () => {
     const r = await call("/v1/artists/{id}/related", { id, limit: 8 });
     return h(
@@ -433,14 +502,19 @@ function artworkPage(id: number): void {
   const chartSlot = h("div", {}, chart);
   const similar = h("div", { id: "artwork-similar" });
   const lots = h("div", { id: "artwork-lots" });
+  const editions = h("div", { id: "artwork-editions" });
+  // shown for a copy of an edition only
+  const editionSection = h("section", { hidden: true }, h("h2", {}, "The edition's copies"), editions);
   main().replaceChildren(
     head,
     h("section", {}, h("h2", {}, "Hammer prices and the estimate's forward band"), chartSlot),
+    editionSection,
     h("section", {}, h("h2", {}, "At auction"), lots),
     h("section", {}, h("h2", {}, "Similar works"), similar),
   );
+  const artwork = call("/v1/artworks/{id}", { id });
   slot(head, "The artwork", async () => {
-    const a = await call("/v1/artworks/{id}", { id });
+    const a = await artwork;
     const d = a.description;
     const m = d.measurements;
     return [
@@ -451,11 +525,7 @@ function artworkPage(id: number): void {
         h("h1", {}, d.name, d.creation_year ? `, ${d.creation_year}` : ""),
         h("p", {}, h("a", { href: `#/artist/${d.artist.id}` }, d.artist.name)),
         h("div", { class: "actions" }, a.is_followed !== undefined && followButton("artworks", a.id, a.is_followed), shareButton(a), addToCollection(a)),
-        h(
-          "p",
-          { class: "sub" },
-          [d.materials, m?.height_cm && m?.width_cm ? `${m.height_cm} × ${m.width_cm} cm` : null, d.edition?.edition_unique_type].filter(Boolean).join(" · "),
-        ),
+        h("p", { class: "sub" }, [d.materials, m?.height_cm && m?.width_cm ? `${m.height_cm} × ${m.width_cm} cm` : null].filter(Boolean).join(" · ")),
         h(
           "dl",
           { class: "facts", id: "estimate" },
@@ -471,6 +541,8 @@ function artworkPage(id: number): void {
           h("dd", {}, a.price_momentum_12mo == null ? "–" : pct(a.price_momentum_12mo * 100)),
           h("dt", {}, "Last lot"),
           h("dd", {}, a.last_lot_status),
+          h("dt", {}, "Edition"),
+          h("dd", { id: "edition-facts" }, editionOf(a)),
         ),
         a.current_estimated_price == null && h("p", { class: "locked", role: "note" }, "The estimate comes with a pro or enterprise key."),
       ),
@@ -489,6 +561,15 @@ function artworkPage(id: number): void {
       chartSlot.replaceChildren(failure(error, "The artwork chart"));
     }
   })();
+  artwork.then(
+    (a) => {
+      if (a.description.edition?.edition_unique_type !== "edition") return;
+      editionSection.hidden = false;
+      artworkEditions(editions, a);
+    },
+    // the head says what failed
+    () => undefined,
+  );
   artworkLots(lots, id);
   slot(similar, "Similar works", async () => {
     const r = await call("/v1/artworks/{id}/similar", { id, limit: 12 });
@@ -500,6 +581,13 @@ function artworkPage(id: number): void {
         )
       : h("p", {}, "No similar works (the artwork has no picture).");
   });
+}
+
+/** The artwork's edition as its detail gives it: a unique work, or which copy of how many. */
+function editionOf(a: Artwork): string {
+  const e = a.description.edition;
+  if (!e || e.edition_unique_type === "unique") return "unique work";
+  return `copy ${e.edition_number ?? "(number unknown)"} of ${e.edition_size ?? "an edition of unknown size"}`;
 }
 
 /** Share (POST /v1/artworks/share, 0 DU): a public address for this artwork, valid 30 days, and its page in the console. */

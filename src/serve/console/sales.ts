@@ -6,8 +6,10 @@
  *   #/lot/ID       one lot: estimate, outcome or forecast, notes
  * Lots of an upcoming sale carry the service's forecast (chance of selling, expected hammer and its
  * 80 % band) where the key's schema has it; the public schema has neither prices nor forecasts.
+ * And the artwork page's lot sections: its lots, and the copies of its edition with theirs.
  */
-import { call, type Lot, type Sale } from "./api";
+import { type Artwork, call, type EditionLot, type Lot, type Sale } from "./api";
+import { bandChart, type ChartElement } from "./charts";
 import { cached, choice, day, field, followButton, formHash, h, int, main, pager, pictureBox, share, slot, usd } from "./ui";
 
 const STATUS_LABEL: Record<string, string> = { closed: "concluded", upcoming: "upcoming", live: "live", session_off: "between sessions" };
@@ -396,5 +398,109 @@ export function artworkLots(el: HTMLElement, artworkId: number): void {
         ),
       ),
     );
+  });
+}
+
+/** A lot of an edition's copy in a word: its hammer where sold (full schema), else its status. */
+function editionLotText(l: EditionLot): string {
+  return l.status === "sold" && l.price?.hammer != null ? usd(l.price.hammer, l.price.currency) : (LOT_STATUS_LABEL[l.status] ?? l.status);
+}
+
+/**
+ * The copies of an artwork's edition (GET /v1/artworks/{id}/editions: 2 DU + 1.5 a copy), by
+ * edition number, this one marked: each copy's estimate, its lots (oldest first, each linked to
+ * its page) and, with the full schema, every copy's hammers in USD on one chart.
+ */
+export function artworkEditions(el: HTMLElement, artwork: Artwork): void {
+  slot(el, "The edition's copies", async () => {
+    const r = await call("/v1/artworks/{id}/editions", { id: artwork.id });
+    const lots = r.editions.flatMap((e) => e.lots);
+    const sold = lots.filter((l) => l.status === "sold");
+    const priced = lots.some((l) => l.price !== undefined) || r.editions.some((e) => e.artwork.current_estimated_price !== undefined);
+    const hammers = (mine: boolean) =>
+      r.editions
+        .filter((e) => (e.artwork.id === artwork.id) === mine)
+        .flatMap((e) => e.lots.filter((l) => l.price?.hammer_usd != null).map((l) => ({ time: day(l.sale_datetime), value: l.price!.hammer_usd! })))
+        .sort((a, b) => a.time.localeCompare(b.time));
+    const chart: ChartElement = h("div", { class: "chart", id: "editions-chart", role: "img", "aria-label": "the hammers of every copy of the edition, USD" });
+    const mine = hammers(true);
+    const others = hammers(false);
+    return [
+      h(
+        "p",
+        { class: "sub", id: "editions-summary" },
+        `An edition of ${r.edition_size ?? "unknown size"}: ${int(r.editions.length)} ${r.editions.length === 1 ? "copy" : "copies"} tracked, `,
+        `${int(lots.length)} ${lots.length === 1 ? "lot" : "lots"}, ${int(sold.length)} sold.`,
+      ),
+      !priced && h("p", { class: "locked", role: "note" }, "The copies' estimates and hammers come with a pro or enterprise key."),
+      mine.length + others.length > 0 &&
+        (() => {
+          // drawn once the section is in the page (uPlot takes its width)
+          requestAnimationFrame(() =>
+            bandChart(
+              chart,
+              [
+                { label: "This copy: hammer (USD)", points: mine, dots: true, colour: "#1d4ed8" },
+                { label: "Other copies: hammer (USD)", points: others, dots: true, colour: "#b45309" },
+              ],
+              [],
+              200,
+            ),
+          );
+          return chart;
+        })(),
+      h(
+        "div",
+        { class: "scroll" },
+        h(
+          "table",
+          { class: "grid", id: "editions-table" },
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              ["Copy", "Estimate", "Offered", "Sold", "Lots, oldest first"].map((t) => h("th", { scope: "col" }, t)),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            r.editions.map(({ artwork: a, lots: its }) => {
+              const e = a.description.edition;
+              const number = `No. ${e?.edition_number ?? "?"}${r.edition_size ? ` / ${r.edition_size}` : ""}`;
+              const current = a.id === artwork.id;
+              return h(
+                "tr",
+                { "data-artwork-id": a.id, "data-lots": its.length, class: current ? "current" : "", "aria-current": current ? "true" : undefined },
+                h("th", { scope: "row" }, current ? [number, h("span", { class: "sub" }, " (this copy)")] : h("a", { href: `#/artwork/${a.id}` }, number)),
+                h("td", { class: "num", "data-value": a.current_estimated_price ?? "" }, usd(a.current_estimated_price)),
+                h("td", { class: "num" }, int(its.length)),
+                h("td", { class: "num" }, int(its.filter((l) => l.status === "sold").length)),
+                h(
+                  "td",
+                  {},
+                  its.length
+                    ? h(
+                        "ul",
+                        { class: "inline" },
+                        its.map((l) =>
+                          h(
+                            "li",
+                            { "data-lot-id": l.id, "data-hammer": l.price?.hammer ?? "" },
+                            h("a", { href: `#/lot/${l.id}`, title: [l.sale_name, l.auction_house_name].filter(Boolean).join(", ") }, day(l.sale_datetime)),
+                            ` ${editionLotText(l)}`,
+                          ),
+                        ),
+                      )
+                    : h("span", { class: "sub" }, "never offered"),
+                ),
+              );
+            }),
+          ),
+        ),
+      ),
+    ];
   });
 }

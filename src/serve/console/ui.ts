@@ -4,7 +4,7 @@
  * number formats, slots that fill when their call answers (or say why they cannot), pictures that
  * keep their box while they load, pagers, and the follow button.
  */
-import { ApiError, type Artwork, type FollowKind, key, send } from "./api";
+import { ApiError, type Artwork, call, type FollowKind, key, send } from "./api";
 
 export type Child = Node | string | number | null | undefined | false;
 
@@ -172,6 +172,9 @@ export function cached<T>(get: () => Promise<T>): () => Promise<T> {
     return kept;
   };
 }
+
+/** The categories (1 DU), read once per key: the upload form's choices, the sales volume's rows. */
+export const categories = cached(() => call("/v1/categories"));
 
 /** A label wrapping its control (the filter forms' layout). */
 export function field(label: string, control: HTMLElement): HTMLElement {
