@@ -8,12 +8,13 @@
  * Fitted in the derivation on the calibration sample's artists, each refitted as of several past
  * months ("cuts"): the lots of the UPCOMING_WINDOW months from a cut are read as upcoming (their
  * estimates kept, their outcomes hidden), the artist fitted on that, and each such concluded lot
- * becomes a training row with its outcome. A logistic regression (Newton's method) gives the
- * probability, calibrated by Platt scaling on a held-out quarter of the artists; a linear
- * regression of the log hammer over the estimate (sold lots) with a fitted scale gives the
- * hammer, its median and band from the held-out quarter's residual quantiles. Pass 2 applies it
- * to every upcoming lot with the artist's full fit (ArtistDeriver.derive). Formulas:
- * docs/derivation.md#upcoming-lots.
+ * becomes a training row with its outcome (an artist only at cuts it had the sample's 10 sold
+ * lots before). A logistic regression (Newton's method) on every row gives the probability,
+ * calibrated by Platt scaling of out-of-fold scores (four folds of artists, each scored by the
+ * regression fitted on the other three); a linear regression of the log hammer over the estimate
+ * (sold lots) with a fitted scale gives the hammer, its median and band from the out-of-fold
+ * residuals' quantiles. Pass 2 applies it to every upcoming lot with the artist's full fit
+ * (ArtistDeriver.derive). Formulas: docs/derivation.md#upcoming-lots.
  */
 import { NormalEquations } from "../../analytics/linear";
 import { median, percentile } from "../../analytics/stats";
@@ -31,6 +32,12 @@ export const UPCOMING_MAX_FITS = 6000;
 
 /** At most this many training rows. */
 export const UPCOMING_MAX_ROWS = 150_000;
+
+/**
+ * An artist's rows at a cut only with this many sold lots before it: the calibration sample's own
+ * threshold (artists with 10 sold lots or more, counted as of the as-of date, src/build/derive/index.ts).
+ */
+export const UPCOMING_MIN_SOLD_BEFORE = 10;
 
 /** Below this many training rows (or 30 of each outcome) no model: upcoming lots keep null values. */
 export const UPCOMING_MIN_ROWS = 400;
@@ -146,14 +153,14 @@ export interface UpcomingModel {
   sd: number[];
   /** Logistic coefficients on the standardised features. */
   logit: number[];
-  /** The calibration (Platt scaling on the held-out quarter). */
+  /** The calibration (Platt scaling of the out-of-fold scores: crossFitProbability). */
   platt: { a: number; b: number };
   /** Log hammer over the base (log midpoint, else the value): coefficients, and its scale's. */
   hammer: number[];
   scale: number[];
   /** The smallest scale. */
   minScale: number;
-  /** Quantiles 10 %, 50 %, 90 % of residual / scale on the held-out quarter. */
+  /** Quantiles 10 %, 50 %, 90 % of residual / scale, each sold row's from the fit without its fold. */
   q10: number;
   q50: number;
   q90: number;
@@ -185,9 +192,10 @@ export function normalCdf(x: number): number {
 /**
  * Logistic regression by Newton's method (iteratively reweighted least squares): `rows` of k
  * features (the first the intercept), outcomes 1/0; a ridge on every coefficient but the first.
+ * `start`: the coefficients to start from (a nearby fit's: fewer steps), else zeros.
  */
-export function fitLogistic(rows: Float64Array[], y: ArrayLike<number>, k: number, ridge = UPCOMING_RIDGE, iterations = 30): Float64Array {
-  let beta: Float64Array = new Float64Array(k);
+export function fitLogistic(rows: Float64Array[], y: ArrayLike<number>, k: number, ridge = UPCOMING_RIDGE, iterations = 30, start?: ArrayLike<number>): Float64Array {
+  let beta: Float64Array = start ? Float64Array.from(start) : new Float64Array(k);
   const penalty = new Float64Array(k * k);
   for (let j = 1; j < k; j++) penalty[j * k + j] = ridge;
   for (let it = 0; it < iterations; it++) {
@@ -221,7 +229,7 @@ export function fitLinear(rows: Float64Array[], y: ArrayLike<number>, k: number,
 /**
  * Platt scaling: a logistic regression of the outcomes on the logit of the scores, so that
  * `sigmoid(a + b·logit(score))` is calibrated on these rows (a = 0, b = 1 leaves a calibrated score
- * as it is). Two parameters: little noise from a held-out slice of a few thousand lots.
+ * as it is). Two parameters: little noise from ten thousand out-of-fold scores.
  */
 export function plattScaling(scores: ArrayLike<number>, y: ArrayLike<number>): { a: number; b: number } {
   const rows = Array.from({ length: scores.length }, (_, i) => Float64Array.of(1, logit(clampRate(scores[i]!))));
@@ -298,7 +306,8 @@ export function lotFeatures(out: Float64Array, l: LotRow, c: LotContext, record:
     out[10] = est.width - Math.log(1.25 / 0.8);
     level = est.mid;
   } else if (v) level = v.mu;
-  if (v) out[9] = Math.log(v.sd);
+  // without a fit, the sd of a value read from the estimate alone (a 0 here read as an sd of 1)
+  out[9] = Math.log(v ? v.sd : reading.sd);
   out[11] = Math.min(3, c.workPassed);
   out[12] = Math.min(2, c.workWithdrawn);
   out[13] = Math.min(3, c.workSold);
@@ -382,7 +391,7 @@ export function lotContexts(
 /** A lot read as upcoming: its estimates kept, its outcome hidden. */
 const asUpcoming = (l: LotRow): LotRow => ({ ...l, status: "upcoming", hammer_usd: null, premium_usd: null });
 
-/** A training row: raw features, base, outcome (1: sold), log hammer (NaN unless sold), the artist (for the held-out split). */
+/** A training row: raw features, base, outcome (1: sold), log hammer (NaN unless sold), the artist (for the folds). */
 interface TrainingRow {
   x: Float64Array;
   base: number;
@@ -390,9 +399,6 @@ interface TrainingRow {
   logHammer: number;
   artist: number;
 }
-
-/** Whether an artist's rows go to the calibration quarter (a hash of its id). */
-const heldOutArtist = (id: number) => ((id * 2654435761) % 4294967296) % 4 === 0;
 
 /**
  * Fits the model on `sources` (the calibration sample), each refitted as of past cuts, with
@@ -413,17 +419,22 @@ export function trainUpcoming(deriver: ArtistDeriver, sources: ArtistSource[], n
       const lm = months[a]!;
       const lots: LotRow[] = [];
       const truth = new Map<number, LotRow>();
+      let soldBefore = 0;
       for (let i = 0; i < source.lots.length; i++) {
         const l = source.lots[i]!;
         const m = lm[i]!;
-        if (m < cut) lots.push(l);
-        else if (m < cut + UPCOMING_WINDOW) {
+        if (m < cut) {
+          lots.push(l);
+          if (l.status === "sold") soldBefore++;
+        } else if (m < cut + UPCOMING_WINDOW) {
           // every lot of the window reads as upcoming (as the upcoming lots of a market do); the concluded ones are scored
           lots.push(asUpcoming(l));
           if (l.status === "sold" || l.status === "passed" || l.status === "withdrawn") truth.set(l.id, l);
         }
       }
-      if (truth.size === 0) continue;
+      // an artist short of the sample's sold lots before the cut is in the sample thanks to later
+      // sales, its window's among them: its rows would sell more often than such lots do
+      if (truth.size === 0 || soldBefore < UPCOMING_MIN_SOLD_BEFORE) continue;
       const fit = deriver.fit({ ...source, lots }, noise);
       fits++;
       // read as of the month before the cut, the last with outcomes (as an upcoming lot's at the
@@ -442,7 +453,7 @@ export function trainUpcoming(deriver: ArtistDeriver, sources: ArtistSource[], n
   return fitUpcoming(rows, history.recordBefore(T + 1));
 }
 
-/** The model from training rows (exported for tests): fit on three quarters of the artists, calibrated on the fourth. */
+/** The model from training rows (exported for tests): fitted on every row, calibrated and its band read out of fold (crossFit). */
 export function fitUpcoming(rows: TrainingRow[], record: MarketRecord): UpcomingModel | null {
   const soldCount = rows.reduce((s, r) => s + r.sold, 0);
   if (rows.length < UPCOMING_MIN_ROWS || soldCount < 30 || rows.length - soldCount < 30) return null;
@@ -460,61 +471,48 @@ export function fitUpcoming(rows: TrainingRow[], record: MarketRecord): Upcoming
     mean[j] = mu;
     sd[j] = v > 1e-9 ? v : 1;
   }
-  const std = (x: Float64Array) => {
-    const z = new Float64Array(K);
-    z[0] = 1;
-    for (let j = 1; j < K; j++) z[j] = (x[j]! - mean[j]!) / sd[j]!;
-    return z;
+  const z = rows.map((r) => {
+    const out = new Float64Array(K);
+    out[0] = 1;
+    for (let j = 1; j < K; j++) out[j] = (r.x[j]! - mean[j]!) / sd[j]!;
+    return out;
+  });
+  const y = Uint8Array.from(rows, (r) => r.sold);
+  const folds = Uint8Array.from(rows, (r) => artistFold(r.artist));
+  const { beta, platt } = crossFitProbability(z, y, folds);
+  // the hammer: log hammer − base on the sold lots with a base, then a scale for |residual|; the
+  // band's quantiles from residuals out of fold, as the probability's calibration
+  const sold = rows.flatMap((r, i) => (r.sold && Number.isFinite(r.base) ? [i] : []));
+  const hammerFit = (train: number[]) => {
+    const zs = train.map((i) => z[i]!);
+    const hammer = fitLinear(
+      zs,
+      train.map((i) => rows[i]!.logHammer - rows[i]!.base),
+      K,
+    );
+    const absRes = train.map((i, n) => Math.abs(rows[i]!.logHammer - rows[i]!.base - dot(hammer, zs[n]!)));
+    return { hammer, scale: fitLinear(zs, absRes, K), minScale: Math.max(0.01, 0.25 * (median(absRes) ?? 0.1)) };
   };
-  let fitRows = rows.filter((r) => !heldOutArtist(r.artist));
-  let calRows = rows.filter((r) => heldOutArtist(r.artist));
-  // too few held-out artists: calibrate on every row
-  if (calRows.length < 100 || fitRows.length < UPCOMING_MIN_ROWS / 2) {
-    fitRows = rows;
-    calRows = rows;
-  }
-  const zFit = fitRows.map((r) => std(r.x));
-  const beta = fitLogistic(
-    zFit,
-    Uint8Array.from(fitRows, (r) => r.sold),
-    K,
-  );
-  const calScores = calRows.map((r) => sigmoid(dotStd(beta, std(r.x), new Array(K).fill(0), new Array(K).fill(1))));
-  const platt = plattScaling(
-    calScores,
-    Uint8Array.from(calRows, (r) => r.sold),
-  );
-  // the hammer: log hammer − base on the sold lots with a base, then a scale for |residual|
-  const soldFit = fitRows.filter((r) => r.sold && Number.isFinite(r.base));
-  const soldCal = calRows.filter((r) => r.sold && Number.isFinite(r.base));
-  const zSold = soldFit.map((r) => std(r.x));
-  const hammer = fitLinear(
-    zSold,
-    soldFit.map((r) => r.logHammer - r.base),
-    K,
-  );
-  const predict = (coef: ArrayLike<number>, z: Float64Array) => {
-    let s = 0;
-    for (let j = 0; j < K; j++) s += coef[j]! * z[j]!;
-    return s;
-  };
-  const absRes = soldFit.map((r, i) => Math.abs(r.logHammer - r.base - predict(hammer, zSold[i]!)));
-  const scale = fitLinear(zSold, absRes, K);
-  const minScale = Math.max(0.01, 0.25 * (median(absRes) ?? 0.1));
-  const ratios = soldCal
-    .map((r) => {
-      const z = std(r.x);
-      return (r.logHammer - r.base - predict(hammer, z)) / Math.max(minScale, predict(scale, z));
-    })
-    .sort((a, b) => a - b);
+  const full = hammerFit(sold);
+  const ratio = (f: ReturnType<typeof hammerFit>, i: number) => (rows[i]!.logHammer - rows[i]!.base - dot(f.hammer, z[i]!)) / Math.max(f.minScale, dot(f.scale, z[i]!));
+  const ratios: number[] = [];
+  if (foldsUsable(folds, sold)) {
+    for (let f = 0; f < UPCOMING_FOLDS; f++) {
+      const inFold = sold.filter((i) => folds[i] === f);
+      if (inFold.length === 0) continue;
+      const fit = hammerFit(sold.filter((i) => folds[i] !== f));
+      for (const i of inFold) ratios.push(ratio(fit, i));
+    }
+  } else for (const i of sold) ratios.push(ratio(full, i));
+  ratios.sort((a, b) => a - b);
   return {
     mean,
     sd,
     logit: [...beta],
     platt,
-    hammer: [...hammer],
-    scale: [...scale],
-    minScale,
+    hammer: [...full.hammer],
+    scale: [...full.scale],
+    minScale: full.minScale,
     q10: ratios.length ? percentile(ratios, 0.1) : -1.2816,
     q50: ratios.length ? percentile(ratios, 0.5) : 0,
     q90: ratios.length ? percentile(ratios, 0.9) : 1.2816,
@@ -522,6 +520,60 @@ export function fitUpcoming(rows: TrainingRow[], record: MarketRecord): Upcoming
     rows: rows.length,
     sold: soldCount,
   };
+}
+
+const dot = (coef: ArrayLike<number>, z: Float64Array) => {
+  let s = 0;
+  for (let j = 0; j < z.length; j++) s += coef[j]! * z[j]!;
+  return s;
+};
+
+/** Folds for the calibration: an artist's rows all in one (a hash of its id), so that a row is scored by a model that never saw its artist. */
+export const UPCOMING_FOLDS = 4;
+export const artistFold = (id: number) => ((id * 2654435761) % 4294967296) % UPCOMING_FOLDS;
+
+/** Whether every fold of `rows` (indices into `folds`) leaves enough rows out of it to fit on: else no cross-fitting. */
+function foldsUsable(folds: Uint8Array, rows: ArrayLike<number>): boolean {
+  const n = new Array<number>(UPCOMING_FOLDS).fill(0);
+  for (let i = 0; i < rows.length; i++) n[folds[rows[i]!]!]!++;
+  const used = n.filter((c) => c > 0).length;
+  return used >= 2 && n.every((c) => rows.length - c >= UPCOMING_MIN_ROWS / 2);
+}
+
+/**
+ * The probability's logistic regression on every row (`z` standardised, `y` outcomes), and its
+ * calibration: each fold's rows scored by the regression fitted without that fold (out of fold),
+ * then Platt scaling of those scores against the outcomes. Every row serves twice: in the fit, and
+ * in a calibration four times the size of a held-out quarter (a quarter's two parameters moved
+ * the lowest decile by 2-3 points from one derivation to the next). Without usable folds (too few
+ * rows out of one), no calibration (a = 0, b = 1). Exported for tests.
+ */
+export function crossFitProbability(
+  z: Float64Array[],
+  y: Uint8Array,
+  folds: Uint8Array,
+  ridge = UPCOMING_RIDGE,
+): { beta: Float64Array; platt: { a: number; b: number }; outOfFold: Float64Array | null } {
+  const k = z[0]!.length;
+  const beta = fitLogistic(z, y, k, ridge);
+  const all = Array.from({ length: z.length }, (_, i) => i);
+  if (!foldsUsable(folds, all)) return { beta, platt: { a: 0, b: 1 }, outOfFold: null };
+  const outOfFold = new Float64Array(z.length);
+  for (let f = 0; f < UPCOMING_FOLDS; f++) {
+    const train = all.filter((i) => folds[i] !== f);
+    if (train.length === z.length) continue;
+    // from the full fit's coefficients: a few Newton steps
+    const b = fitLogistic(
+      train.map((i) => z[i]!),
+      Uint8Array.from(train, (i) => y[i]!),
+      k,
+      ridge,
+      30,
+      beta,
+    );
+    for (let i = 0; i < z.length; i++) if (folds[i] === f) outOfFold[i] = sigmoid(dot(b, z[i]!));
+  }
+  return { beta, platt: plattScaling(outOfFold, y), outOfFold };
 }
 
 export type { TrainingRow };

@@ -7,7 +7,9 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { LotRow } from "../../../src/build/derive/artist";
 import {
+  artistFold,
   calibrated,
+  crossFitProbability,
   fitLogistic,
   fitUpcoming,
   forecast,
@@ -134,6 +136,77 @@ describe("Platt scaling", () => {
   });
 });
 
+describe("crossFitProbability", () => {
+  /** Rows of `k` features (the intercept, one that matters, k − 2 that do not) and outcomes from logit 1 + x₁, artists i % 50. */
+  function rows(n: number, k: number, seed: number) {
+    const rng = new Random(seed);
+    const z: Float64Array[] = [];
+    const chance: number[] = [];
+    const y = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const x = new Float64Array(k);
+      x[0] = 1;
+      for (let j = 1; j < k; j++) x[j] = rng.normal();
+      const p = sigmoid(1 + x[1]!);
+      z.push(x);
+      chance.push(p);
+      y[i] = rng.chance(p) ? 1 : 0;
+    }
+    return { z, y, chance, folds: Uint8Array.from({ length: n }, (_, i) => artistFold(i % 50)) };
+  }
+
+  test("a row's out-of-fold score does not read its own outcome", () => {
+    const { z, y, folds } = rows(2_000, 4, 21);
+    const before = crossFitProbability(z, y, folds).outOfFold!;
+    const flipped = Uint8Array.from(y);
+    flipped[7] = 1 - flipped[7]!;
+    const after = crossFitProbability(z, flipped, folds).outOfFold!;
+    expect(after[7]!).toBeCloseTo(before[7]!, 8);
+    // a row of another fold, whose model saw row 7, moves
+    const other = folds.findIndex((f) => f !== folds[7]);
+    expect(Math.abs(after[other]! - before[other]!)).toBeGreaterThan(1e-6);
+  });
+
+  test("an over-confident regression comes out calibrated on fresh rows", () => {
+    // 3,000 rows and 39 features that do not matter, no ridge: the fit reads noise as signal, its
+    // logits too far out (on fresh rows the rule's logit rises 0.9 for each 1 of the fit's);
+    // Platt scaling of the out-of-fold scores takes that back
+    const k = 41;
+    const train = rows(3_000, k, 5);
+    const { beta, platt } = crossFitProbability(train.z, train.y, train.folds, 0);
+    expect(platt.b).toBeLessThan(0.95);
+    const fresh = rows(30_000, k, 105);
+    const score = (x: Float64Array) => {
+      let s = 0;
+      for (let j = 0; j < k; j++) s += beta[j]! * x[j]!;
+      return sigmoid(s);
+    };
+    // the least-squares slope of the rule's logit on the forecast's: 1 when calibrated
+    const slope = (p: (x: Float64Array) => number) => {
+      const a = fresh.z.map((x) => logit(p(x)));
+      const b = fresh.chance.map(logit);
+      const ma = a.reduce((s, v) => s + v, 0) / a.length;
+      const mb = b.reduce((s, v) => s + v, 0) / b.length;
+      let sab = 0;
+      let saa = 0;
+      for (let i = 0; i < a.length; i++) {
+        sab += (a[i]! - ma) * (b[i]! - mb);
+        saa += (a[i]! - ma) ** 2;
+      }
+      return sab / saa;
+    };
+    expect(slope(score)).toBeLessThan(0.93);
+    expect(Math.abs(slope((x) => calibrated(platt, score(x))) - 1)).toBeLessThan(0.05);
+  });
+
+  test("too few rows out of a fold: no calibration", () => {
+    const { z, y } = rows(300, 3, 8);
+    const { platt, outOfFold } = crossFitProbability(z, y, new Uint8Array(300));
+    expect(platt).toEqual({ a: 0, b: 1 });
+    expect(outOfFold).toBeNull();
+  });
+});
+
 describe("fitUpcoming", () => {
   const { rows } = synthetic(12_000, 5);
   const model = fitUpcoming(rows, RECORD)!;
@@ -175,6 +248,12 @@ describe("fitUpcoming", () => {
     }
     expect(Math.abs(inside / fresh.length - 0.8)).toBeLessThan(0.02);
     expect(Math.abs(above / fresh.length - 0.5)).toBeLessThan(0.02);
+  });
+
+  test("a lot without a fit reads its estimate's sd", () => {
+    lotFeatures(x, lot(9_000), context({ value: null }), RECORD, READING);
+    expect(x[3]).toBe(1);
+    expect(x[9]).toBeCloseTo(Math.log(READING.sd), 12);
   });
 
   test("too few rows: no model", () => {
