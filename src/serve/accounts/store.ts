@@ -1,30 +1,27 @@
 /**
  * The account store: every read and write of account data (users, API keys, plans, the DU ledger
  * and its windows, allowance notices, follows, shares, collectables and their children) goes
- * through one interface, so that a second store (PostgreSQL) can implement the same methods.
- * `SqliteAccountStore` is the one over account.db, the single writing connection.
+ * through one interface with two implementations: `SqliteAccountStore` over account.db (the
+ * default; its single writing connection) and `PgAccountStore` over PostgreSQL (pg-store.ts,
+ * `--account-store postgres://…`, shared by several nodes). tests/contract/account-store.test.ts
+ * runs one suite against both.
  *
- * Two places stay SQL over the market connection, where account.db is attached as `account`
- * (src/db/connection.ts), because they join account rows with market rows in one query and
- * moving them would change the query plans:
- * - the followed lists and `followed=true` filters of artists, artworks, lots and sales
- *   (`followedSubquery` gives the text they embed);
+ * The methods are synchronous, as bun:sqlite is (a write and the reads after it in one turn, no
+ * request interleaved); the PostgreSQL store keeps them so through SyncPg (src/db/pg/).
+ *
+ * Two places stay SQL over the market connection, which reads the account tables under the schema
+ * name `account`, because they join account rows with market rows in one query:
+ * - the followed lists and `followed=true` filters of artists, artworks, lots and sales, and the
+ *   followed marks of list items (src/db/follows.ts);
  * - the collectables list, which filters and sorts `account.collectables` joined with the
  *   market's artists (src/serve/modules/collectables/crud.ts).
- * A PostgreSQL store cannot be attached to SQLite: it would answer those with `followedIds` /
- * the ids of the caller's collectables, bound as a list (or a temporary table) instead.
+ * With SQLite that schema is account.db attached (src/db/connection.ts); with PostgreSQL it is an
+ * in-memory copy of the caller's rows (`accountRows`), refreshed right before such a query
+ * (account-view.ts).
  *
- * Hot paths keep their prepared statements exactly: KeyVerifier's lookup by kid and PRAGMA
- * data_version (keys.ts, `prepareKeyLookup`/`prepareDataVersion`), and the Ledger's group commit
- * (ledger.ts); the store constructs both over its connection (`keyVerifier`, `ledger`).
- *
- * What a second store has to supply differently, beyond the SQL:
- * - the methods are synchronous, as bun:sqlite is (a write and the reads after it in one turn);
- *   a network database needs them asynchronous, or a write-through cache in front;
- * - `keyVerifier` and `ledger` return the SQLite implementations (their statements prepared on
- *   the connection); another store returns its own over `findKeyByKid`/`dataVersion` and its
- *   own batch insert, with the same group-commit contract (ledger.ts);
- * - `followedSubquery` and the collectables list (above).
+ * The hot paths are each store's own: `keyVerifier` and `ledger` return the SQLite implementations
+ * (statements prepared on the connection: keys.ts, ledger.ts) or the PostgreSQL ones (pg-hot.ts:
+ * asynchronous statements, the epoch from notifications), with the same contracts.
  */
 import type { Database } from "bun:sqlite";
 import type { Table } from "drizzle-orm";
