@@ -16,7 +16,6 @@
  * connection) written again here, with their helpers (key generation, argon2, plan parsing) shared.
  * The ledger and the key verifier are the PostgreSQL ones of pg-hot.ts.
  */
-import { toVector } from "../../db/collectables";
 import { migratePg } from "../../db/pg/migrate";
 import { type PgBind, SyncPg } from "../../db/pg/sync-client";
 import type { FollowKind } from "../../db/follows";
@@ -25,15 +24,12 @@ import { today } from "../../market/time";
 import { type CreatedKey, hashKey, KeyError, type KeyListing, type KeyRow, type KeyVerifier, type KeyVerifierOptions, randomKey } from "./keys";
 import type { LedgerOptions, MeteringLedger } from "./ledger";
 import { closeAsyncClient, pgKeyVerifier, pgLedger } from "./pg-hot";
+import { type Bind, marks, OWNED, SqlAccountStore } from "./sql-store";
 import { DEFAULT_PLANS, type Plan, type PlanRow, planFromRow } from "./plans";
 import type { AccountRows, AccountStore, AcquisitionRow, ChildRow, ChildTable, CollectableRow, CompRow, FollowRow, KeyUsage, NoticeListing, ShareRow, UsageBucket } from "./store";
 
-type Bind = string | number | null | Uint8Array | boolean;
-
 /** The largest id of an integer (int4) identity column. */
 const INT4_MAX = 2_147_483_647;
-
-const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
 /** A value as PostgreSQL takes it: booleans as the 0/1 of the integer columns that keep them. */
 const bind = (v: Bind): PgBind => (typeof v === "boolean" ? (v ? 1 : 0) : v);
@@ -66,14 +62,14 @@ const planOf = (r: PlanSqlRow): Plan =>
     sortOrder: r.sort_order,
   } satisfies PlanRow);
 
-/** `AND` the collectable `collectable_id` names belongs to the user (children have no user id of their own). */
-const OWNED = "collectable_id IN (SELECT id FROM collectables WHERE user_id = ?)";
-
 /** The store over PostgreSQL (one SyncPg connection). */
-export class PgAccountStore implements AccountStore {
+export class PgAccountStore extends SqlAccountStore implements AccountStore {
   readonly kind = "postgres" as const;
+  protected readonly greatest = "greatest" as const;
 
-  constructor(readonly pg: SyncPg) {}
+  constructor(readonly pg: SyncPg) {
+    super();
+  }
 
   /** Connects (listening for the account epoch), brings the schema to this build's, and returns the store. */
   static open(url: string): PgAccountStore {
@@ -89,15 +85,15 @@ export class PgAccountStore implements AccountStore {
 
   // ---------------------------------------------------------------- statements (booleans bound as 0/1)
 
-  private all<T>(sql: string, ...params: Bind[]): T[] {
+  protected all<T>(sql: string, ...params: Bind[]): T[] {
     return this.pg.all<T>(sql, ...params.map(bind));
   }
 
-  private get<T>(sql: string, ...params: Bind[]): T | null {
+  protected get<T>(sql: string, ...params: Bind[]): T | null {
     return this.pg.get<T>(sql, ...params.map(bind));
   }
 
-  private run(sql: string, ...params: Bind[]): number {
+  protected run(sql: string, ...params: Bind[]): number {
     return this.pg.run(sql, ...params.map(bind));
   }
 
@@ -306,155 +302,6 @@ export class PgAccountStore implements AccountStore {
 
   transaction<T>(fn: () => T): T {
     return this.pg.transaction(fn);
-  }
-
-  collectable(userId: number, id: number): CollectableRow | null {
-    return this.get<CollectableRow>("SELECT * FROM collectables WHERE id = ? AND user_id = ?", id, userId);
-  }
-
-  collectablesByIds(userId: number, ids: readonly number[]): CollectableRow[] {
-    if (!ids.length) return [];
-    return this.all<CollectableRow>(`SELECT * FROM collectables WHERE user_id = ? AND id IN (${marks(ids.length)})`, userId, ...ids);
-  }
-
-  staleCollectables(userId: number, stamp: string): CollectableRow[] {
-    return this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ? AND (valued_on IS NULL OR valued_on <> ?)", userId, stamp);
-  }
-
-  insertCollectable(userId: number, values: Record<string, Bind>, now: number): number {
-    return this.transaction(() => {
-      const cols = { ...values, user_id: userId };
-      const names = Object.keys(cols);
-      const newId = this.get<{ id: number }>(`INSERT INTO collectables (${names.join(", ")}) VALUES (${marks(names.length)}) RETURNING id`, ...Object.values(cols))!.id;
-      this.run("INSERT INTO collectable_acquisitions (collectable_id, updated_at) VALUES (?, ?)", newId, now);
-      return newId;
-    });
-  }
-
-  updateCollectable(userId: number, id: number, values: Record<string, Bind>, now: number): void {
-    const sets = Object.keys(values);
-    // updated_at always moves forward, even within the millisecond of the previous write
-    this.run(
-      `UPDATE collectables SET ${sets.map((c) => `${c} = ?`).join(", ")}${sets.length ? ", " : ""}updated_at = greatest(?, updated_at + 1) WHERE id = ? AND user_id = ?`,
-      ...Object.values(values),
-      now,
-      id,
-      userId,
-    );
-  }
-
-  saveValuation(userId: number, id: number, usd: number | null, basis: string | null, stamp: string): void {
-    this.run("UPDATE collectables SET machine_estimate_usd = ?, machine_estimate_basis = ?, valued_on = ? WHERE id = ? AND user_id = ?", usd, basis, stamp, id, userId);
-  }
-
-  deleteCollectable(userId: number, id: number): void {
-    // children go with it (ON DELETE CASCADE): acquisition, appraisals, provenance, sales, comp set
-    this.run("DELETE FROM collectables WHERE id = ? AND user_id = ?", id, userId);
-  }
-
-  touchCollectable(userId: number, id: number, now: number): void {
-    this.run("UPDATE collectables SET updated_at = greatest(?, updated_at + 1) WHERE id = ? AND user_id = ?", now, id, userId);
-  }
-
-  collectableEmbedding(userId: number, id: number): Float32Array | null | undefined {
-    const row = this.get<{ embedding: Uint8Array | null }>("SELECT embedding FROM collectables WHERE id = ? AND user_id = ?", id, userId);
-    if (!row) return undefined;
-    return row.embedding ? toVector(row.embedding) : null;
-  }
-
-  acquisition(userId: number, collectableId: number): AcquisitionRow | null {
-    return this.get<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE collectable_id = ? AND ${OWNED}`, collectableId, userId);
-  }
-
-  acquisitionsOf(userId: number, collectableIds: readonly number[]): AcquisitionRow[] {
-    if (!collectableIds.length) return [];
-    return this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE collectable_id IN (${marks(collectableIds.length)}) AND ${OWNED}`, ...collectableIds, userId);
-  }
-
-  saveAcquisition(userId: number, collectableId: number, values: Record<string, Bind>, now: number): void {
-    this.transaction(() => {
-      if (!this.acquisition(userId, collectableId)) this.run("INSERT INTO collectable_acquisitions (collectable_id, updated_at) VALUES (?, ?)", collectableId, now);
-      const cols = Object.keys(values);
-      this.run(
-        `UPDATE collectable_acquisitions SET ${cols.map((c) => `${c} = ?`).join(", ")}, updated_at = ? WHERE collectable_id = ? AND ${OWNED}`,
-        ...Object.values(values),
-        now,
-        collectableId,
-        userId,
-      );
-      this.touchCollectable(userId, collectableId, now);
-    });
-  }
-
-  setAcquisitionPriceUsd(userId: number, collectableId: number, priceUsd: number | null): void {
-    this.run(`UPDATE collectable_acquisitions SET price_usd = ? WHERE collectable_id = ? AND ${OWNED}`, priceUsd, collectableId, userId);
-  }
-
-  children<R extends ChildRow>(userId: number, table: ChildTable, collectableIds: readonly number[], order: string): R[] {
-    if (!collectableIds.length) return [];
-    return this.all<R>(`SELECT * FROM ${table} WHERE collectable_id IN (${marks(collectableIds.length)}) AND ${OWNED} ORDER BY ${order}`, ...collectableIds, userId);
-  }
-
-  child<R extends ChildRow>(userId: number, table: ChildTable, collectableId: number, childId: number): R | null {
-    return this.get<R>(`SELECT * FROM ${table} WHERE id = ? AND collectable_id = ? AND ${OWNED}`, childId, collectableId, userId);
-  }
-
-  insertChild(userId: number, table: ChildTable, collectableId: number, values: Record<string, Bind>, now: number): number {
-    return this.transaction(() => {
-      if (!this.collectable(userId, collectableId)) throw new Error(`collectable ${collectableId} is not the user's`);
-      const cols = Object.keys(values);
-      const newId = this.get<{ id: number }>(
-        `INSERT INTO ${table} (collectable_id, ${cols.join(", ")}, created_at) VALUES (?, ${marks(cols.length)}, ?) RETURNING id`,
-        collectableId,
-        ...Object.values(values),
-        now,
-      )!.id;
-      this.touchCollectable(userId, collectableId, now);
-      return newId;
-    });
-  }
-
-  updateChild(userId: number, table: ChildTable, collectableId: number, childId: number, values: Record<string, Bind>, now: number): void {
-    const cols = Object.keys(values);
-    this.transaction(() => {
-      this.run(
-        `UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND collectable_id = ? AND ${OWNED}`,
-        ...Object.values(values),
-        childId,
-        collectableId,
-        userId,
-      );
-      this.touchCollectable(userId, collectableId, now);
-    });
-  }
-
-  deleteChild(userId: number, table: ChildTable, collectableId: number, childId: number, now: number): void {
-    this.transaction(() => {
-      this.run(`DELETE FROM ${table} WHERE id = ? AND collectable_id = ? AND ${OWNED}`, childId, collectableId, userId);
-      this.touchCollectable(userId, collectableId, now);
-    });
-  }
-
-  compSetUpdatedAt(userId: number, collectableId: number): number | null {
-    return this.get<{ updated_at: number }>(`SELECT updated_at FROM collectable_comp_sets WHERE collectable_id = ? AND ${OWNED}`, collectableId, userId)?.updated_at ?? null;
-  }
-
-  comps(userId: number, collectableId: number): CompRow[] {
-    return this.all<CompRow>(`SELECT artist_id, artwork_id, weight FROM collectable_comps WHERE collectable_id = ? AND ${OWNED} ORDER BY position`, collectableId, userId);
-  }
-
-  replaceComps(userId: number, collectableId: number, comps: readonly CompRow[], now: number): void {
-    this.transaction(() => {
-      if (!this.collectable(userId, collectableId)) throw new Error(`collectable ${collectableId} is not the user's`);
-      this.run("DELETE FROM collectable_comp_sets WHERE collectable_id = ?", collectableId); // its comps go with it
-      if (comps.length) {
-        this.run("INSERT INTO collectable_comp_sets (collectable_id, updated_at) VALUES (?, ?)", collectableId, now);
-        const params: Bind[] = [];
-        comps.forEach((c, i) => params.push(collectableId, i, c.artist_id, c.artwork_id, c.weight));
-        // one statement for the whole set (each statement is a round trip here)
-        this.run(`INSERT INTO collectable_comps (collectable_id, position, artist_id, artwork_id, weight) VALUES ${comps.map(() => `(${marks(5)})`).join(", ")}`, ...params);
-      }
-    });
   }
 
   // ---------------------------------------------------------------- usage per key

@@ -38,7 +38,7 @@ import type {
   shares,
   users,
 } from "../../db/schema/account";
-import { collectableEmbedding } from "../../db/collectables";
+import { type Bind, marks, OWNED, SqlAccountStore } from "./sql-store";
 import { FOLLOW_KINDS, type FollowKind } from "../../db/follows";
 import { SHARE_LIFETIME_DAYS, type Share, type ShareKind } from "../../db/shares";
 import {
@@ -57,8 +57,6 @@ import { Ledger, type LedgerOptions, type MeteringLedger } from "./ledger";
 import { getPlan, listPlans, seedPlans, type Plan } from "./plans";
 
 export { FOLLOW_KINDS, type FollowKind, type Share, type ShareKind };
-
-type Bind = string | number | null | Uint8Array | boolean;
 
 /** How a column's value comes back from raw SQL: boolean-mode integers as 0/1, blobs as bytes. */
 type RawValue<D> = D extends boolean ? number : D extends Buffer ? Uint8Array : D;
@@ -242,22 +240,22 @@ export interface AccountStore {
   close(): void;
 }
 
-const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
-
 /** The store over account.db (the single writing connection). */
-export class SqliteAccountStore implements AccountStore {
+export class SqliteAccountStore extends SqlAccountStore implements AccountStore {
   readonly kind = "sqlite" as const;
+  protected readonly greatest = "max" as const;
   private readonly lookup;
   private readonly version;
 
   constructor(readonly db: Database) {
+    super();
     this.lookup = prepareKeyLookup(db);
     this.version = prepareDataVersion(db);
   }
 
   // ---------------------------------------------------------------- one-off statements (prepare, run, finalize)
 
-  private all<T>(sql: string, ...params: Bind[]): T[] {
+  protected all<T>(sql: string, ...params: Bind[]): T[] {
     const st = this.db.prepare(sql);
     try {
       return st.all(...(params as never[])) as T[];
@@ -266,7 +264,7 @@ export class SqliteAccountStore implements AccountStore {
     }
   }
 
-  private get<T>(sql: string, ...params: Bind[]): T | null {
+  protected get<T>(sql: string, ...params: Bind[]): T | null {
     const st = this.db.prepare(sql);
     try {
       return (st.get(...(params as never[])) as T | null) ?? null;
@@ -275,7 +273,7 @@ export class SqliteAccountStore implements AccountStore {
     }
   }
 
-  private run(sql: string, ...params: Bind[]): number {
+  protected run(sql: string, ...params: Bind[]): number {
     const st = this.db.prepare(sql);
     try {
       return st.run(...(params as never[])).changes;
@@ -422,186 +420,6 @@ export class SqliteAccountStore implements AccountStore {
     return this.db.transaction(fn)();
   }
 
-  collectable(userId: number, id: number): CollectableRow | null {
-    return this.get<CollectableRow>("SELECT * FROM collectables WHERE id = ? AND user_id = ?", id, userId);
-  }
-
-  collectablesByIds(userId: number, ids: readonly number[]): CollectableRow[] {
-    if (!ids.length) return [];
-    return this.all<CollectableRow>(`SELECT * FROM collectables WHERE user_id = ? AND id IN (${marks(ids.length)})`, userId, ...ids);
-  }
-
-  staleCollectables(userId: number, stamp: string): CollectableRow[] {
-    return this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ? AND (valued_on IS NULL OR valued_on <> ?)", userId, stamp);
-  }
-
-  insertCollectable(userId: number, values: Record<string, Bind>, now: number): number {
-    return this.transaction(() => {
-      const cols = { ...values, user_id: userId };
-      const names = Object.keys(cols);
-      const st = this.db.prepare(`INSERT INTO collectables (${names.join(", ")}) VALUES (${marks(names.length)}) RETURNING id`);
-      let newId: number;
-      try {
-        newId = (st.get(...(Object.values(cols) as never[])) as { id: number }).id;
-      } finally {
-        st.finalize();
-      }
-      this.run("INSERT INTO collectable_acquisitions (collectable_id, updated_at) VALUES (?, ?)", newId, now);
-      return newId;
-    });
-  }
-
-  updateCollectable(userId: number, id: number, values: Record<string, Bind>, now: number): void {
-    const sets = Object.keys(values);
-    // updated_at always moves forward, even within the millisecond of the previous write
-    this.run(
-      `UPDATE collectables SET ${sets.map((c) => `${c} = ?`).join(", ")}${sets.length ? ", " : ""}updated_at = max(?, updated_at + 1) WHERE id = ? AND user_id = ?`,
-      ...Object.values(values),
-      now,
-      id,
-      userId,
-    );
-  }
-
-  saveValuation(userId: number, id: number, usd: number | null, basis: string | null, stamp: string): void {
-    this.run("UPDATE collectables SET machine_estimate_usd = ?, machine_estimate_basis = ?, valued_on = ? WHERE id = ? AND user_id = ?", usd, basis, stamp, id, userId);
-  }
-
-  deleteCollectable(userId: number, id: number): void {
-    this.transaction(() => {
-      // children go with it (ON DELETE CASCADE): acquisition, appraisals, provenance, sales, comp set
-      this.run("DELETE FROM collectables WHERE id = ? AND user_id = ?", id, userId);
-    });
-  }
-
-  touchCollectable(userId: number, id: number, now: number): void {
-    this.run("UPDATE collectables SET updated_at = max(?, updated_at + 1) WHERE id = ? AND user_id = ?", now, id, userId);
-  }
-
-  collectableEmbedding(userId: number, id: number): Float32Array | null | undefined {
-    return collectableEmbedding(this.db, userId, id);
-  }
-
-  /** `AND` the collectable `collectable_id` names belongs to the user (children have no user id of their own). */
-  private static readonly OWNED = "collectable_id IN (SELECT id FROM collectables WHERE user_id = ?)";
-
-  acquisition(userId: number, collectableId: number): AcquisitionRow | null {
-    return this.get<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED}`, collectableId, userId);
-  }
-
-  acquisitionsOf(userId: number, collectableIds: readonly number[]): AcquisitionRow[] {
-    if (!collectableIds.length) return [];
-    return this.all<AcquisitionRow>(
-      `SELECT * FROM collectable_acquisitions WHERE collectable_id IN (${marks(collectableIds.length)}) AND ${SqliteAccountStore.OWNED}`,
-      ...collectableIds,
-      userId,
-    );
-  }
-
-  saveAcquisition(userId: number, collectableId: number, values: Record<string, Bind>, now: number): void {
-    this.transaction(() => {
-      if (!this.acquisition(userId, collectableId)) this.run("INSERT INTO collectable_acquisitions (collectable_id, updated_at) VALUES (?, ?)", collectableId, now);
-      const cols = Object.keys(values);
-      this.run(
-        `UPDATE collectable_acquisitions SET ${cols.map((c) => `${c} = ?`).join(", ")}, updated_at = ? WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED}`,
-        ...Object.values(values),
-        now,
-        collectableId,
-        userId,
-      );
-      this.touchCollectable(userId, collectableId, now);
-    });
-  }
-
-  setAcquisitionPriceUsd(userId: number, collectableId: number, priceUsd: number | null): void {
-    this.run(`UPDATE collectable_acquisitions SET price_usd = ? WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED}`, priceUsd, collectableId, userId);
-  }
-
-  children<R extends ChildRow>(userId: number, table: ChildTable, collectableIds: readonly number[], order: string): R[] {
-    if (!collectableIds.length) return [];
-    return this.all<R>(
-      `SELECT * FROM ${table} WHERE collectable_id IN (${marks(collectableIds.length)}) AND ${SqliteAccountStore.OWNED} ORDER BY ${order}`,
-      ...collectableIds,
-      userId,
-    );
-  }
-
-  child<R extends ChildRow>(userId: number, table: ChildTable, collectableId: number, childId: number): R | null {
-    return this.get<R>(`SELECT * FROM ${table} WHERE id = ? AND collectable_id = ? AND ${SqliteAccountStore.OWNED}`, childId, collectableId, userId);
-  }
-
-  insertChild(userId: number, table: ChildTable, collectableId: number, values: Record<string, Bind>, now: number): number {
-    return this.transaction(() => {
-      if (!this.collectable(userId, collectableId)) throw new Error(`collectable ${collectableId} is not the user's`);
-      const cols = Object.keys(values);
-      const st = this.db.prepare(`INSERT INTO ${table} (collectable_id, ${cols.join(", ")}, created_at) VALUES (?, ${marks(cols.length)}, ?) RETURNING id`);
-      let newId: number;
-      try {
-        newId = (st.get(collectableId, ...(Object.values(values) as never[]), now) as { id: number }).id;
-      } finally {
-        st.finalize();
-      }
-      this.touchCollectable(userId, collectableId, now);
-      return newId;
-    });
-  }
-
-  updateChild(userId: number, table: ChildTable, collectableId: number, childId: number, values: Record<string, Bind>, now: number): void {
-    const cols = Object.keys(values);
-    this.transaction(() => {
-      this.run(
-        `UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ? AND collectable_id = ? AND ${SqliteAccountStore.OWNED}`,
-        ...Object.values(values),
-        childId,
-        collectableId,
-        userId,
-      );
-      this.touchCollectable(userId, collectableId, now);
-    });
-  }
-
-  deleteChild(userId: number, table: ChildTable, collectableId: number, childId: number, now: number): void {
-    this.transaction(() => {
-      this.run(`DELETE FROM ${table} WHERE id = ? AND collectable_id = ? AND ${SqliteAccountStore.OWNED}`, childId, collectableId, userId);
-      this.touchCollectable(userId, collectableId, now);
-    });
-  }
-
-  compSetUpdatedAt(userId: number, collectableId: number): number | null {
-    return (
-      this.get<{ updated_at: number }>(`SELECT updated_at FROM collectable_comp_sets WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED}`, collectableId, userId)
-        ?.updated_at ?? null
-    );
-  }
-
-  comps(userId: number, collectableId: number): CompRow[] {
-    return this.all<CompRow>(
-      `SELECT artist_id, artwork_id, weight FROM collectable_comps WHERE collectable_id = ? AND ${SqliteAccountStore.OWNED} ORDER BY position`,
-      collectableId,
-      userId,
-    );
-  }
-
-  replaceComps(userId: number, collectableId: number, comps: readonly CompRow[], now: number): void {
-    this.transaction(() => {
-      if (!this.collectable(userId, collectableId)) throw new Error(`collectable ${collectableId} is not the user's`);
-      this.run("DELETE FROM collectable_comp_sets WHERE collectable_id = ?", collectableId); // its comps go with it
-      if (comps.length) {
-        this.run("INSERT INTO collectable_comp_sets (collectable_id, updated_at) VALUES (?, ?)", collectableId, now);
-        comps.forEach((c, i) =>
-          this.run(
-            "INSERT INTO collectable_comps (collectable_id, position, artist_id, artwork_id, weight) VALUES (?, ?, ?, ?, ?)",
-            collectableId,
-            i,
-            c.artist_id,
-            c.artwork_id,
-            c.weight,
-          ),
-        );
-      }
-    });
-  }
-
   // ---------------------------------------------------------------- usage per key
 
   usageByKey(since?: string): KeyUsage[] {
@@ -625,7 +443,7 @@ export class SqliteAccountStore implements AccountStore {
     return {
       follows,
       collectables: this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ?", userId),
-      acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${SqliteAccountStore.OWNED}`, userId),
+      acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${OWNED}`, userId),
     };
   }
 
