@@ -2,23 +2,30 @@
  * bench/upcoming: how well the upcoming lots' forecasts (src/build/derive/upcoming.ts) do, on
  * concluded lots held out in time.
  *
- *   bun bench/upcoming.ts [--scales small,medium] [--seeds 1986,42,7] [--cuts N] [--as-of YYYY-MM-DD]
+ *   bun bench/upcoming.ts [--scales small,medium] [--seeds 1986,42,7] [--cuts N] [--as-of YYYY-MM-DD] [--dump PREFIX]
  *
  * For each scale and seed: seed a market, then for each cut (windows of UPCOMING_WINDOW months
- * back from the as-of month, the last one ending the month before it; --cuts, default 8 on
+ * back from the as-of month, the last one ending the month before it; --cuts, default 16 on
  * small and 2 above) derive a copy of the market as of the day before the window: the window's
  * lots read as upcoming (outcome hidden, estimates kept), every later lot and sale gone. The
  * window's concluded lots are scored against their real outcome:
  * - calibration: the lots in ten equal groups by predicted probability, each group's observed
  *   sale rate against its mean prediction (target: every decile within 3 points);
+ * - the oracle: each lot's chance as the generator drew it, from the truth (truth.db): the work's
+ *   latent value that month, the reserve at the low estimate, the hammer rounded to the house's
+ *   bidding increment, the sale noise and the withdrawals;
+ * - the calibration's limit: the model's deciles against the oracle's expected rate (its error
+ *   without the outcomes' noise), the oracle's own worst decile, and a perfect forecast's worst
+ *   decile on the same lots (outcomes drawn from the oracle's chances, 400 draws: the median, and
+ *   how often every decile is within 3 points);
  * - Brier skill score against the base rate (the sale rate of the 12 months before the cut), and
- *   the same score of an oracle that knows the truth (truth.db): the lot's reserve (the low
- *   estimate, where the lot has one) and the work's latent value, and the generator's sale noise
- *   and withdrawal rate; the gap between the two is what is left to gain;
+ *   the oracle's; the gap between the two is what is left to gain;
  * - the expected hammer on the sold lots: median absolute percentage error against the house's
  *   estimate midpoint's on the same lots (target: lower than the midpoint's, arithmetic and
  *   geometric), and the share inside the 80 % band (target: 80 % ± 3 points).
  * Prints a row a scale and seed, then the medians over seeds, with the targets met or not.
+ * --dump PREFIX writes each scale and seed's scored lots (with the oracle's chance) to
+ * PREFIX-<scale>-<seed>.json.
  */
 import { Database } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -29,10 +36,11 @@ import { attachWorksOfFinished, removeWorks } from "../src/build/db/works-file";
 import { deriveMarket } from "../src/build/derive";
 import { normalCdf, UPCOMING_WINDOW } from "../src/build/derive/upcoming";
 import { seedMarket } from "../src/build/seed";
-import { MODEL } from "../src/build/seed/market";
+import { hammerIncrement, MODEL } from "../src/build/seed/market";
 import { TRUTH_STEP, unpackLogIndex } from "../src/build/seed/truth";
 import { monthDate, monthIndex } from "../src/market/calendar";
 import { addDays } from "../src/market/time";
+import { Random } from "../src/market/random";
 import { parseArgs } from "../src/platform/config";
 
 const { flags } = parseArgs(process.argv.slice(2));
@@ -50,6 +58,13 @@ interface Row {
   /** Largest |observed − predicted| over the deciles. */
   calibration: number;
   deciles: string;
+  /** The same of the oracle's own forecast (its deciles): what a forecast that knows the truth scores on these lots. */
+  oracleCalibration: number;
+  /** Largest |expected − predicted| over the model's deciles, the expected rate the oracle's (no outcome noise). */
+  expectedCalibration: number;
+  /** A perfect forecast's worst decile on these lots (outcomes drawn from the oracle's chances): its median over draws, and the share of draws within 3 points. */
+  perfectWorst: number;
+  perfectWithin: number;
   bss: number;
   oracleBss: number;
   mdape: number;
@@ -69,10 +84,54 @@ interface Scored {
   hammer: number | null;
   lo: number | null;
   hi: number | null;
+  /** The low estimate in the sale's currency. */
+  lo_native: number | null;
   p: number | null;
   eh: number | null;
   elo: number | null;
   ehi: number | null;
+}
+
+/** The least hammer (sale currency) that the bidding increment rounds to `low` or more (hammerIncrement is monotone). */
+function clearingHammer(low: number): number {
+  let lo = low / 2;
+  let hi = low;
+  for (let i = 0; i < 50; i++) {
+    const mid = (lo + hi) / 2;
+    if (hammerIncrement(mid) >= low) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/** Draws of the perfect forecast's outcomes (perfectForecast). */
+const DRAWS = 400;
+
+/**
+ * What calibration a perfect forecast shows on lots whose chances are `chances`: outcomes drawn
+ * from those chances DRAWS times, each time the worst decile (grouped by the chance itself);
+ * returns the median worst decile and the share of draws with every decile within 3 points.
+ */
+function perfectForecast(chances: number[], seed: number): { median: number; within: number } {
+  const sorted = [...chances].sort((a, b) => a - b);
+  const rng = new Random(seed);
+  const worsts: number[] = [];
+  for (let draw = 0; draw < DRAWS; draw++) {
+    let worst = 0;
+    for (let d = 0; d < 10; d++) {
+      const from = Math.floor((d * sorted.length) / 10);
+      const to = Math.floor(((d + 1) * sorted.length) / 10);
+      let expected = 0;
+      let observed = 0;
+      for (let i = from; i < to; i++) {
+        expected += sorted[i]!;
+        if (rng.next() < sorted[i]!) observed++;
+      }
+      worst = Math.max(worst, Math.abs(observed - expected) / (to - from));
+    }
+    worsts.push(worst);
+  }
+  return { median: median(worsts)!, within: worsts.filter((w) => w <= 0.03).length / DRAWS };
 }
 
 const seconds = (s: string) => Math.floor(Date.parse(`${s}T00:00:00Z`) / 1000);
@@ -98,7 +157,9 @@ for (const scale of scales) {
     truth.close();
 
     const T = monthIndex(asOf);
-    const cuts = Number(flags.cuts ?? (scale === "small" || scale === "tiny" ? 8 : 2));
+    // small's windows are a tenth of medium's: 16 of them (four years, about 13,000 lots) before a
+    // perfect forecast's deciles are within 3 points of their outcomes on most draws
+    const cuts = Number(flags.cuts ?? (scale === "small" || scale === "tiny" ? 16 : 2));
     const scored: Scored[] = [];
     const baseRates: number[] = [];
     let deriveSeconds = 0;
@@ -114,7 +175,7 @@ for (const scale of scales) {
       // the window's concluded lots with their outcome, then the copy as of the day before the window
       db.run(
         `CREATE TABLE scored AS SELECT id, artist_id, artwork_id, sale_datetime, status = 'sold' AND hammer_usd_cents > 0 AS sold, reserve_mark AS reserve,
-           hammer_usd_cents / 100.0 AS hammer, estimate_min_usd_cents / 100.0 AS lo, estimate_max_usd_cents / 100.0 AS hi
+           hammer_usd_cents / 100.0 AS hammer, estimate_min_usd_cents / 100.0 AS lo, estimate_max_usd_cents / 100.0 AS hi, estimate_min AS lo_native
          FROM lots WHERE sale_datetime >= ? AND sale_datetime < ? AND status IN ('sold', 'passed', 'withdrawn')`,
         [seconds(from), seconds(to)],
       );
@@ -144,7 +205,7 @@ for (const scale of scales) {
       );
       for (const r of db
         .query(
-          `SELECT s.artist_id, s.artwork_id, date(s.sale_datetime, 'unixepoch') AS day, s.sold, s.reserve, s.hammer, s.lo, s.hi,
+          `SELECT s.artist_id, s.artwork_id, date(s.sale_datetime, 'unixepoch') AS day, s.sold, s.reserve, s.hammer, s.lo, s.hi, s.lo_native,
                   l.sale_probability AS p, l.expected_hammer_usd AS eh, l.expected_hammer_usd_low AS elo, l.expected_hammer_usd_high AS ehi
            FROM scored s JOIN lots l ON l.id = s.id`,
         )
@@ -156,27 +217,42 @@ for (const scale of scales) {
     }
     rmSync(dataDir, { recursive: true, force: true });
 
-    // probability: calibration by decile, Brier skill against the base rate and the oracle's
-    const withP = scored.filter((s) => s.p !== null);
-    withP.sort((a, b) => a.p! - b.p!);
-    let worst = 0;
-    const deciles: string[] = [];
-    for (let d = 0; d < 10; d++) {
-      const group = withP.slice(Math.floor((d * withP.length) / 10), Math.floor(((d + 1) * withP.length) / 10));
-      const predicted = group.reduce((s, g) => s + g.p!, 0) / group.length;
-      const observed = group.reduce((s, g) => s + g.sold, 0) / group.length;
-      worst = Math.max(worst, Math.abs(observed - predicted));
-      deciles.push(`${(100 * predicted).toFixed(0)}/${(100 * observed).toFixed(0)}`);
-    }
-    const base = baseRates.reduce((s, v) => s + v, 0) / baseRates.length;
-    const brier = (f: (s: Scored) => number) => withP.reduce((s, g) => s + (f(g) - g.sold) ** 2, 0) / withP.length;
-    const reference = brier(() => base);
+    // the oracle: the generator's chance of each lot from the truth (the work's value that month,
+    // the reserve at the low estimate, the sale noise, the withdrawals, the hammer rounded to the
+    // house's bidding increment: it clears a low estimate L from L − increment/2)
     const oracle = (s: Scored) => {
       const keep = 1 - MODEL.withdrawnRate;
       const v = (trueWork.get(s.artwork_id) ?? 0) + (trueIndex.get(s.artist_id)?.[Math.min(T, s.month)] ?? 0);
-      if (!s.reserve || !(s.lo! > 0)) return keep;
-      return keep * normalCdf((v - Math.log(s.lo! * MODEL.reserveOfLow)) / MODEL.saleNoise);
+      if (!s.reserve || !(s.lo! > 0) || !(s.lo_native! > 0)) return keep;
+      const low = s.lo_native! * MODEL.reserveOfLow;
+      const threshold = clearingHammer(low);
+      return keep * normalCdf((v - Math.log((threshold * s.lo!) / s.lo_native!)) / MODEL.saleNoise);
     };
+    // probability: calibration by decile (observed, and the oracle's expected rate), Brier skill against the base rate and the oracle's
+    const withP = scored.filter((s) => s.p !== null);
+    const decileTable = (f: (s: Scored) => number, outcome: (s: Scored) => number) => {
+      const sorted = [...withP].sort((a, b) => f(a) - f(b));
+      let worst = 0;
+      const cells: string[] = [];
+      for (let d = 0; d < 10; d++) {
+        const group = sorted.slice(Math.floor((d * sorted.length) / 10), Math.floor(((d + 1) * sorted.length) / 10));
+        const predicted = group.reduce((s, g) => s + f(g), 0) / group.length;
+        const observed = group.reduce((s, g) => s + outcome(g), 0) / group.length;
+        worst = Math.max(worst, Math.abs(observed - predicted));
+        cells.push(`${(100 * predicted).toFixed(0)}/${(100 * observed).toFixed(0)}`);
+      }
+      return { worst, cells: cells.join(" ") };
+    };
+    const model = decileTable(
+      (s) => s.p!,
+      (s) => s.sold,
+    );
+    const worst = model.worst;
+    const deciles = [model.cells];
+    const base = baseRates.reduce((s, v) => s + v, 0) / baseRates.length;
+    const brier = (f: (s: Scored) => number) => withP.reduce((s, g) => s + (f(g) - g.sold) ** 2, 0) / withP.length;
+    const reference = brier(() => base);
+    if (flags.dump) await Bun.write(`${flags.dump}-${scale}-${seed}.json`, JSON.stringify(withP.map((s) => ({ ...s, oracle: oracle(s) }))));
     // the hammer on the sold lots
     const sold = withP.filter((s) => s.sold && s.hammer! > 0 && s.eh !== null && s.lo! > 0 && s.hi! > 0);
     const ape = (x: number, h: number) => Math.abs(x / h - 1);
@@ -187,6 +263,9 @@ for (const scale of scales) {
       sold: sold.length,
       calibration: worst,
       deciles: deciles.join(" "),
+      oracleCalibration: decileTable(oracle, (s) => s.sold).worst,
+      expectedCalibration: decileTable((s) => s.p!, oracle).worst,
+      ...(({ median, within }) => ({ perfectWorst: median, perfectWithin: within }))(perfectForecast(withP.map(oracle), seed)),
       bss: 1 - brier((s) => s.p!) / reference,
       oracleBss: 1 - brier(oracle) / reference,
       mdape: median(sold.map((s) => ape(s.eh!, s.hammer!)))!,
@@ -198,6 +277,10 @@ for (const scale of scales) {
     });
     const r = rows[rows.length - 1]!;
     console.log(`  deciles (predicted/observed %): ${r.deciles}`);
+    console.log(
+      `  worst decile: the model's ${pct(r.calibration)}, against the oracle's expected rate ${pct(r.expectedCalibration)}; the oracle's own ${pct(r.oracleCalibration)}; ` +
+        `a perfect forecast's on these lots ${pct(r.perfectWorst)} (median of ${DRAWS} draws), within 3 points in ${pct(r.perfectWithin)} of them`,
+    );
     console.log(
       `  ${scale} seed ${seed}: ${r.lots} lots (${r.sold} sold), calibration ${pct(r.calibration)}, BSS ${r.bss.toFixed(3)} (oracle ${r.oracleBss.toFixed(3)}), MdAPE ${pct(r.mdape)} (midpoint ${pct(r.mdapeMid)}, geometric ${pct(r.mdapeGeo)}), coverage ${pct(r.coverage)}`,
     );
@@ -218,6 +301,13 @@ for (const scale of scales) {
   const rs = rows.filter((r) => r.scale === scale);
   if (rs.length > 1) line(scale, "median", rs);
 }
+console.log("\ncalibration against its limit (worst decile; a perfect forecast's: outcomes drawn from the oracle's chances)\n");
+console.log("| scale | seed | lots | model, observed | model, against the expected rate | oracle's own | perfect forecast: median | perfect forecast: within 3 points |");
+console.log("|---|---|---|---|---|---|---|---|");
+for (const r of rows)
+  console.log(
+    `| ${r.scale} | ${r.seed} | ${r.lots} | ${pct(r.calibration)} | ${pct(r.expectedCalibration)} | ${pct(r.oracleCalibration)} | ${pct(r.perfectWorst)} | ${pct(r.perfectWithin)} of draws |`,
+  );
 console.log("\ntargets (medians over seeds):");
 for (const scale of scales) {
   const rs = rows.filter((r) => r.scale === scale);
