@@ -18,7 +18,7 @@ import { packLinearSeries, packLogSeries } from "../../db/series";
 import { sizeBucket } from "../../market/sizes";
 import { monthDate, monthIndex } from "../../market/calendar";
 import { dayNumber, isoOfSeconds } from "../../market/time";
-import { estimateReading, forecast, lotContexts, lotFeatures, UPCOMING_K, type UpcomingModel } from "./upcoming";
+import { estimateReading, forecast, lotContexts, lotFeatures, shiftFor, UPCOMING_K, type UpcomingModel } from "./upcoming";
 
 export interface ArtworkRow {
   id: number;
@@ -706,6 +706,7 @@ export class ArtistDeriver {
     const reading = estimateReading(this.m, noise);
     const x = new Float64Array(UPCOMING_K);
     return lotContexts(this, fit, fit.lots, this.m.months - 1, noise, this.m).map(({ lot, context }) => {
+      context.shift = shiftFor(m.shift, context.ahead);
       const base = lotFeatures(x, lot, context, m.record, reading);
       const f = forecast(m, x, base);
       const usd = (v: number | null) => (v === null || !Number.isFinite(v) ? null : Math.round(v));

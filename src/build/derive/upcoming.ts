@@ -3,7 +3,9 @@
  * hammer if it does, with an 80 % band, from what is known before the sale: the house's estimate
  * and the house's record of estimates against outcomes, the work's value and band (the artist's
  * fit), the artist's momentum and liquidity, the sale's house and location, the work's earlier
- * buy-ins, the reserve mark and where the low estimate sits against the value.
+ * buy-ins, the reserve mark and where the low estimate sits against the value, the value less the
+ * market's move since the fit as the houses' estimates of the sample's upcoming lots read it (the
+ * market shift).
  *
  * Fitted in the derivation on the calibration sample's artists, each refitted as of several past
  * months ("cuts"): the lots of the UPCOMING_WINDOW months from a cut are read as upcoming (their
@@ -46,6 +48,12 @@ export const UPCOMING_MIN_ROWS = 400;
 export const HOUSE_PRIOR = 50;
 export const ARTIST_PRIOR = 10;
 
+/**
+ * Pseudo-counts that shrink the market shift of one month ahead towards the whole window's, and
+ * the window's towards none.
+ */
+export const SHIFT_PRIOR = 30;
+
 /** Ridge on the standardised coefficients (not the intercept) of both regressions. */
 export const UPCOMING_RIDGE = 1;
 
@@ -73,6 +81,7 @@ export const UPCOMING_FEATURES = [
   "location_sell_logit",
   "price_level",
   "months_ahead",
+  "market_shift",
 ] as const;
 
 export const UPCOMING_K = UPCOMING_FEATURES.length;
@@ -166,6 +175,8 @@ export interface UpcomingModel {
   q90: number;
   /** The record as of the as-of month. */
   record: MarketRecord;
+  /** The market shift as of the as-of month, by months ahead (marketShift). */
+  shift: number[];
   /** Training rows, and how many sold. */
   rows: number;
   sold: number;
@@ -259,6 +270,11 @@ export interface LotContext {
   workSold: number;
   /** Months from the fit's month to the lot's. */
   ahead: number;
+  /**
+   * The market shift (marketShift): how far the fits' values of the sample's upcoming lots that
+   * many months ahead sit above their houses' estimates. Taken off the value.
+   */
+  shift: number;
 }
 
 /** The estimate's offset for a lot without an outcome and the variance of a value read from it alone (no fit). */
@@ -287,7 +303,8 @@ export function lotFeatures(out: Float64Array, l: LotRow, c: LotContext, record:
   out.fill(0);
   const est = estimateLogs(l);
   const reserve = l.reserve_mark === 0 ? 0 : 1;
-  const v = c.value;
+  // the market's move since the fit's month, as the houses' estimates read it, off the value
+  const v = c.value ? { mu: c.value.mu - c.shift, sd: c.value.sd } : null;
   out[0] = 1;
   out[1] = reserve;
   out[2] = est ? 0 : 1;
@@ -321,6 +338,7 @@ export function lotFeatures(out: Float64Array, l: LotRow, c: LotContext, record:
   out[19] = location?.[0] ?? 0;
   out[20] = Number.isFinite(level) ? (level - 9) / 3 : 0;
   out[21] = Math.max(0, Math.min(3, c.ahead));
+  out[22] = Math.max(-1, Math.min(1, c.shift));
   return level;
 }
 
@@ -371,7 +389,7 @@ export function lotContexts(
       const value = fit.hasIndex ? { mu: deriver.predictLog(fit, l.artwork_id, at) + model.centre, sd: deriver.predictSd(fit, l.artwork_id, at, noise) * model.bandScale } : null;
       out.push({
         lot: l,
-        context: { value, momentum, recentLots, concluded, sold, workPassed: w[0], workWithdrawn: w[1], workSold: w[2], ahead: Math.max(0, m - now) },
+        context: { value, momentum, recentLots, concluded, sold, workPassed: w[0], workWithdrawn: w[1], workSold: w[2], ahead: Math.max(0, m - now), shift: 0 },
       });
       continue;
     }
@@ -400,6 +418,51 @@ interface TrainingRow {
   artist: number;
 }
 
+/** How many months ahead the market shift tells apart (more read as the last). */
+export const SHIFT_MONTHS = 4;
+
+/** A lot's log value against its log estimate midpoint (value − midpoint, within ±1), or null without both. */
+export function valueOverMid(l: LotRow, c: LotContext): number | null {
+  const est = estimateLogs(l);
+  return est && c.value ? Math.max(-1, Math.min(1, c.value.mu - est.mid)) : null;
+}
+
+/**
+ * The market shift by months ahead (0 to SHIFT_MONTHS − 1): the mean of value − midpoint over
+ * upcoming lots that many months ahead, shrunk towards the mean over all of them (SHIFT_PRIOR
+ * pseudo-lots), itself shrunk towards 0. A fit reads a work's value as of its last month; the
+ * houses estimate each lot as of its sale, so when the market moves in between, every upcoming
+ * lot's value sits above (or below) its estimate by about the same amount: the shift, which is
+ * taken off the values (lotFeatures). Measured on the calibration sample's lots, as of each cut
+ * in training and as of the as-of month for the forecasts.
+ */
+export function marketShift(lots: readonly { ahead: number; d: number }[]): number[] {
+  const sum = new Array<number>(SHIFT_MONTHS).fill(0);
+  const n = new Array<number>(SHIFT_MONTHS).fill(0);
+  for (const { ahead, d } of lots) {
+    const a = Math.max(0, Math.min(SHIFT_MONTHS - 1, ahead));
+    sum[a]! += d;
+    n[a]!++;
+  }
+  const all = sum.reduce((a, b) => a + b, 0) / (n.reduce((a, b) => a + b, 0) + SHIFT_PRIOR);
+  return sum.map((v, a) => (v + SHIFT_PRIOR * all) / (n[a]! + SHIFT_PRIOR));
+}
+
+/** The shift for a lot `ahead` months ahead. */
+export const shiftFor = (shift: readonly number[], ahead: number) => shift[Math.max(0, Math.min(shift.length - 1, ahead))] ?? 0;
+
+/** The market shift (marketShift) of contexts' lots, and each context given its shift. */
+function applyShift(read: readonly { lot: LotRow; context: LotContext }[]): number[] {
+  const pairs: { ahead: number; d: number }[] = [];
+  for (const { lot, context } of read) {
+    const d = valueOverMid(lot, context);
+    if (d !== null) pairs.push({ ahead: context.ahead, d });
+  }
+  const shift = marketShift(pairs);
+  for (const { context } of read) context.shift = shiftFor(shift, context.ahead);
+  return shift;
+}
+
 /**
  * Fits the model on `sources` (the calibration sample), each refitted as of past cuts, with
  * `history` the house and location record by month. Null with too few rows.
@@ -410,10 +473,12 @@ export function trainUpcoming(deriver: ArtistDeriver, sources: ArtistSource[], n
   const rows: TrainingRow[] = [];
   let fits = 0;
   const months = sources.map((s) => s.lots.map((l) => monthIndex(l.sale_datetime)));
-  outer: for (let k = 1; k <= UPCOMING_CUTS; k++) {
+  for (let k = 1; k <= UPCOMING_CUTS; k++) {
     const cut = T - k * UPCOMING_WINDOW;
     if (cut < 24) break;
     const record = history.recordBefore(cut);
+    // every artist's window read first: the cut's market shift is measured on all of them
+    const read: { lot: LotRow; context: LotContext; truth: LotRow; artist: number }[] = [];
     for (let a = 0; a < sources.length; a++) {
       const source = sources[a]!;
       const lm = months[a]!;
@@ -441,16 +506,28 @@ export function trainUpcoming(deriver: ArtistDeriver, sources: ArtistSource[], n
       // as-of month): the market's level there is already known to the derivation
       for (const { lot, context } of lotContexts(deriver, fit, lots, cut - 1, noise, model)) {
         const t = truth.get(lot.id);
-        if (!t) continue;
-        const x = new Float64Array(UPCOMING_K);
-        const base = lotFeatures(x, t, context, record, reading);
-        const sold = t.status === "sold" && t.hammer_usd! > 0 ? 1 : 0;
-        rows.push({ x, base, sold, logHammer: sold ? Math.log(t.hammer_usd!) : Number.NaN, artist: source.artist.id });
+        if (t) read.push({ lot, context, truth: t, artist: source.artist.id });
       }
-      if (fits >= UPCOMING_MAX_FITS || rows.length >= UPCOMING_MAX_ROWS) break outer;
+      if (fits >= UPCOMING_MAX_FITS) break;
     }
+    applyShift(read);
+    for (const { context, truth: t, artist } of read) {
+      const x = new Float64Array(UPCOMING_K);
+      const base = lotFeatures(x, t, context, record, reading);
+      const sold = t.status === "sold" && t.hammer_usd! > 0 ? 1 : 0;
+      rows.push({ x, base, sold, logHammer: sold ? Math.log(t.hammer_usd!) : Number.NaN, artist });
+    }
+    if (fits >= UPCOMING_MAX_FITS || rows.length >= UPCOMING_MAX_ROWS) break;
   }
-  return fitUpcoming(rows, history.recordBefore(T + 1));
+  const fitted = fitUpcoming(rows, history.recordBefore(T + 1));
+  if (!fitted) return null;
+  // the market shift as of the as-of month, on the sample's upcoming lots
+  const read: { lot: LotRow; context: LotContext }[] = [];
+  for (const source of sources) {
+    if (!source.lots.some((l) => l.status === "upcoming")) continue;
+    read.push(...lotContexts(deriver, deriver.fit(source, noise), source.lots, T, noise, model));
+  }
+  return { ...fitted, shift: applyShift(read) };
 }
 
 /** The model from training rows (exported for tests): fitted on every row, calibrated and its band read out of fold (crossFit). */
@@ -517,6 +594,7 @@ export function fitUpcoming(rows: TrainingRow[], record: MarketRecord): Upcoming
     q50: ratios.length ? percentile(ratios, 0.5) : 0,
     q90: ratios.length ? percentile(ratios, 0.9) : 1.2816,
     record,
+    shift: new Array<number>(SHIFT_MONTHS).fill(0),
     rows: rows.length,
     sold: soldCount,
   };

@@ -21,6 +21,9 @@ import {
   OutcomeHistory,
   HOUSE_PRIOR,
   logit,
+  marketShift,
+  SHIFT_PRIOR,
+  shiftFor,
   type TrainingRow,
   UPCOMING_K,
 } from "../../../src/build/derive/upcoming";
@@ -50,7 +53,19 @@ function lot(mid: number, reserve = 1): LotRow {
 }
 
 function context(over: Partial<LotContext> = {}): LotContext {
-  return { value: { mu: Math.log(10_000), sd: 0.3 }, momentum: 0, recentLots: 5, concluded: 10, sold: 8, workPassed: 0, workWithdrawn: 0, workSold: 0, ahead: 1, ...over };
+  return {
+    value: { mu: Math.log(10_000), sd: 0.3 },
+    momentum: 0,
+    recentLots: 5,
+    concluded: 10,
+    sold: 8,
+    workPassed: 0,
+    workWithdrawn: 0,
+    workSold: 0,
+    ahead: 1,
+    shift: 0,
+    ...over,
+  };
 }
 
 /**
@@ -258,6 +273,80 @@ describe("fitUpcoming", () => {
 
   test("too few rows: no model", () => {
     expect(fitUpcoming(rows.slice(0, 100), RECORD)).toBeNull();
+  });
+});
+
+describe("the market shift", () => {
+  test("each month ahead's mean of value − midpoint, shrunk towards the window's, itself towards 0", () => {
+    const lots = [...Array.from({ length: 100 }, () => ({ ahead: 1, d: 0.2 })), ...Array.from({ length: 100 }, () => ({ ahead: 2, d: 0.1 }))];
+    const all = 30 / (200 + SHIFT_PRIOR);
+    const shift = marketShift(lots);
+    expect(shift).toHaveLength(4);
+    expect(shift[1]).toBeCloseTo((20 + SHIFT_PRIOR * all) / (100 + SHIFT_PRIOR), 12);
+    expect(shift[2]).toBeCloseTo((10 + SHIFT_PRIOR * all) / (100 + SHIFT_PRIOR), 12);
+    expect(shift[0]).toBeCloseTo(all, 12);
+    expect(shift[3]).toBeCloseTo(all, 12);
+    expect(marketShift([])).toEqual([0, 0, 0, 0]);
+    // months ahead beyond the last read as the last
+    expect(shiftFor(shift, 7)).toBe(shift[3]!);
+    expect(shiftFor(shift, -1)).toBe(shift[0]!);
+  });
+
+  test("a lot's value is read less its shift", () => {
+    const x = new Float64Array(UPCOMING_K);
+    const y = new Float64Array(UPCOMING_K);
+    const mu = Math.log(10_000);
+    lotFeatures(x, lot(9_000), context({ value: { mu, sd: 0.3 }, shift: 0.1 }), RECORD, READING);
+    lotFeatures(y, lot(9_000), context({ value: { mu: mu - 0.1, sd: 0.3 } }), RECORD, READING);
+    expect(x[UPCOMING_K - 1]).toBeCloseTo(0.1, 12);
+    expect(Array.from(x.subarray(0, UPCOMING_K - 1))).toEqual(Array.from(y.subarray(0, UPCOMING_K - 1)));
+  });
+
+  /**
+   * Windows of lots whose fitted values share one error (the market's move since the fit, which the
+   * houses' estimates know): the value plus the window's move plus the work's own error, the
+   * midpoint the value plus N(0, 0.15), a reserve at the low estimate deciding the sale.
+   */
+  function windows(count: number, size: number, seed: number, useShift: boolean, move?: number) {
+    const rng = new Random(seed);
+    const rows: TrainingRow[] = [];
+    const chance: number[] = [];
+    for (let w = 0; w < count; w++) {
+      const e = move ?? 0.12 * rng.normal();
+      const drawn = Array.from({ length: size }, () => {
+        const v = Math.log(10_000) + rng.normal();
+        const mid = Math.exp(v + 0.15 * rng.normal());
+        const reserve = rng.chance(0.8) ? 1 : 0;
+        const c = context({ value: { mu: v + e + 0.2 * rng.normal(), sd: 0.3 } });
+        return { v, mid, reserve, c };
+      });
+      const shift = marketShift(drawn.map(({ mid, c }) => ({ ahead: c.ahead, d: c.value!.mu - Math.log(mid) })));
+      for (const { v, mid, reserve, c } of drawn) {
+        if (useShift) c.shift = shiftFor(shift, c.ahead);
+        const x = new Float64Array(UPCOMING_K);
+        const base = lotFeatures(x, lot(mid, reserve), c, RECORD, READING);
+        const p = reserve ? 0.97 * normalCdf((v - Math.log(mid / 1.25)) / 0.25) : 0.97;
+        const sold = rng.chance(p) ? 1 : 0;
+        rows.push({ x, base, sold, logHammer: sold ? v + 0.25 * rng.normal() : Number.NaN, artist: w * size + rows.length });
+        chance.push(p);
+      }
+    }
+    return { rows, chance };
+  }
+
+  test("with the shift, a window after a market move keeps its sale rate; without it, the forecast follows the move", () => {
+    const meanGap = (useShift: boolean, move: number) => {
+      const model = fitUpcoming(windows(40, 300, 11, useShift).rows, RECORD)!;
+      const fresh = windows(8, 500, 12, useShift, move);
+      const predicted = fresh.rows.reduce((s, r) => s + forecast(model, r.x, r.base).probability, 0) / fresh.rows.length;
+      return predicted - fresh.chance.reduce((s, p) => s + p, 0) / fresh.chance.length;
+    };
+    for (const move of [0.2, -0.2]) {
+      expect(Math.abs(meanGap(true, move))).toBeLessThan(0.015);
+      // the same windows read without the shift: off by several points, the way the market moved
+      expect(Math.sign(meanGap(false, move)) * Math.sign(move)).toBe(1);
+      expect(Math.abs(meanGap(false, move))).toBeGreaterThan(0.03);
+    }
   });
 });
 
