@@ -26,11 +26,11 @@ import type { ArtistDeriver, ArtistModel, ArtistNoise, ArtistSource, LotRow } fr
 /** Months of lots read as upcoming from each cut (an upcoming lot is at most about eight weeks ahead). */
 export const UPCOMING_WINDOW = 3;
 
-/** Cuts, UPCOMING_WINDOW months apart, back from the as-of month: the training rows come from the last five years. */
-export const UPCOMING_CUTS = 20;
+/** Cuts, UPCOMING_WINDOW months apart, back from the as-of month: the training rows come from the last eight years. */
+export const UPCOMING_CUTS = 32;
 
 /** At most this many refits of an artist for the training rows (the most recent cuts first). */
-export const UPCOMING_MAX_FITS = 6000;
+export const UPCOMING_MAX_FITS = 25000;
 
 /** At most this many training rows. */
 export const UPCOMING_MAX_ROWS = 150_000;
