@@ -32,7 +32,7 @@ import { addDays, dayNumber, monthContaining, periodContaining, today, type Peri
 import { HttpError } from "../http/errors";
 import { type RateState, rateLimitHeaders } from "../http/metering";
 import { type Caller, KeyVerifier, type KeyVerifierOptions } from "./keys";
-import { type Admission, type Charged, type LedgerEntry, type LedgerOptions, type MeteringLedger, poolsOf, projectEndOfPeriod, type Windows } from "./ledger";
+import { type Admission, type Charged, type LedgerEntry, type LedgerOptions, type MeteringLedger, poolsOf, type Windows } from "./ledger";
 import type { PgAccountStore } from "./pg-store";
 import { loadSecret } from "../images/urls";
 
@@ -109,8 +109,6 @@ interface Pending {
   admissionId: number | null;
   charged: { periodConsumed: number; periodEnd: string };
 }
-
-type Totals = { period: number; day: number; month: number };
 
 /** The DU ledger on PostgreSQL (see the module comment). */
 export class PgLedger implements MeteringLedger {

@@ -24,9 +24,9 @@ import { today } from "../../market/time";
 import { type CreatedKey, hashKey, KeyError, type KeyListing, type KeyRow, type KeyVerifier, type KeyVerifierOptions, randomKey } from "./keys";
 import type { LedgerOptions, MeteringLedger } from "./ledger";
 import { closeAsyncClient, pgKeyVerifier, pgLedger } from "./pg-hot";
-import { type Bind, marks, OWNED, SqlAccountStore } from "./sql-store";
+import { type Bind, marks, SqlAccountStore } from "./sql-store";
 import { DEFAULT_PLANS, type Plan, type PlanRow, planFromRow } from "./plans";
-import type { AccountRows, AccountStore, AcquisitionRow, ChildRow, ChildTable, CollectableRow, CompRow, FollowRow, KeyUsage, NoticeListing, ShareRow, UsageBucket } from "./store";
+import type { AccountStore, NoticeListing, ShareRow, UsageBucket } from "./store";
 
 /** The largest id of an integer (int4) identity column. */
 const INT4_MAX = 2_147_483_647;
@@ -35,18 +35,7 @@ const INT4_MAX = 2_147_483_647;
 const bind = (v: Bind): PgBind => (typeof v === "boolean" ? (v ? 1 : 0) : v);
 
 /** A plans row as PostgreSQL answers `SELECT *` (snake_case). */
-interface PlanSqlRow {
-  slug: string;
-  display_name: string;
-  du_limit: number;
-  period_days: number;
-  rps_limit: number;
-  rpm_limit: number;
-  throttle_multiplier: number;
-  price_usd: number;
-  features: string;
-  sort_order: number;
-}
+type PlanSqlRow = Omit<Plan, "features"> & { features: string; sort_order: number };
 
 const planOf = (r: PlanSqlRow): Plan =>
   planFromRow({
@@ -66,6 +55,7 @@ const planOf = (r: PlanSqlRow): Plan =>
 export class PgAccountStore extends SqlAccountStore implements AccountStore {
   readonly kind = "postgres" as const;
   protected readonly greatest = "greatest" as const;
+  protected readonly usageCasts = { count: "::bigint", sum: "::double precision" };
 
   constructor(readonly pg: SyncPg) {
     super();
@@ -304,31 +294,7 @@ export class PgAccountStore extends SqlAccountStore implements AccountStore {
     return this.pg.transaction(fn);
   }
 
-  // ---------------------------------------------------------------- usage per key
-
-  usageByKey(since?: string): KeyUsage[] {
-    return this.all<Omit<KeyUsage, "revoked"> & { revoked: boolean }>(
-      `SELECT u.id AS user_id, u.name AS user_name, u.plan_slug AS plan, k.id AS key_id, k.kid, k.name AS key_name,
-              k.revoked_at IS NOT NULL AS revoked, coalesce(l.requests, 0)::bigint AS requests, coalesce(l.du, 0)::double precision AS du, l.first_day, l.last_day
-       FROM api_keys k JOIN users u ON u.id = k.user_id
-       LEFT JOIN (SELECT key_id, count(*) AS requests, sum(du) AS du, min(day) AS first_day, max(day) AS last_day
-                  FROM du_ledger WHERE day >= ? GROUP BY key_id) l ON l.key_id = k.id
-       ORDER BY u.id, k.id`,
-      since ?? "",
-    ).map((r) => ({ ...r, revoked: Boolean(r.revoked), du: Math.round(r.du * 1e6) / 1e6 }));
-  }
-
   // ---------------------------------------------------------------- what market queries join, and image bytes
-
-  accountRows(userId: number, part: "follows" | "all" = "all"): AccountRows {
-    const follows = this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId);
-    if (part === "follows") return { follows, collectables: [], acquisitions: [] };
-    return {
-      follows,
-      collectables: this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ?", userId),
-      acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${OWNED}`, userId),
-    };
-  }
 
   uploadedImageSize(imageKey: string): { width: number; height: number } | null {
     return this.get<{ width: number; height: number }>(

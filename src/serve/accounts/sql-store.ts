@@ -2,11 +2,13 @@
  * What both account stores do in the same SQL: a user's collectables, their acquisition, children
  * (appraisals, provenance, private sales) and comp sets, each read and written with the user's id
  * in the key. SqliteAccountStore and PgAccountStore extend it with their statements (`all`, `get`,
- * `run`, `transaction`: bun:sqlite, or SyncPg with booleans bound as 0/1) and the name of SQL's
- * two-argument maximum, which differs (`max` in SQLite, `greatest` in PostgreSQL).
+ * `run`, `transaction`: bun:sqlite, or SyncPg with booleans bound as 0/1), the name of SQL's
+ * two-argument maximum, which differs (`max` in SQLite, `greatest` in PostgreSQL), and the casts that
+ * give the usage totals numeric types (none in SQLite). Also the usage per key, and the rows that
+ * market queries join.
  */
 import { toVector } from "../../db/collectables";
-import type { AcquisitionRow, ChildRow, ChildTable, CollectableRow, CompRow } from "./store";
+import type { AccountRows, AcquisitionRow, ChildRow, ChildTable, CollectableRow, CompRow, FollowRow, KeyUsage } from "./store";
 
 /** A value bound to a statement. */
 export type Bind = string | number | null | Uint8Array | boolean;
@@ -19,12 +21,38 @@ export const OWNED = "collectable_id IN (SELECT id FROM collectables WHERE user_
 export abstract class SqlAccountStore {
   /** SQL's two-argument maximum. */
   protected abstract readonly greatest: "max" | "greatest";
+  /** Casts of the usage totals: a count and a sum ("" where the driver's numbers are already numbers). */
+  protected abstract readonly usageCasts: { count: string; sum: string };
   protected abstract all<T>(sql: string, ...params: Bind[]): T[];
   protected abstract get<T>(sql: string, ...params: Bind[]): T | null;
   /** Runs a statement; returns the rows it changed. */
   protected abstract run(sql: string, ...params: Bind[]): number;
   /** Runs `fn` in one transaction. */
   abstract transaction<T>(fn: () => T): T;
+
+  usageByKey(since?: string): KeyUsage[] {
+    // du_ledger has no index (it is written on the hot path): one scan, grouped by key
+    const { count, sum } = this.usageCasts;
+    return this.all<Omit<KeyUsage, "revoked"> & { revoked: boolean | number }>(
+      `SELECT u.id AS user_id, u.name AS user_name, u.plan_slug AS plan, k.id AS key_id, k.kid, k.name AS key_name,
+              k.revoked_at IS NOT NULL AS revoked, coalesce(l.requests, 0)${count} AS requests, coalesce(l.du, 0)${sum} AS du, l.first_day, l.last_day
+       FROM api_keys k JOIN users u ON u.id = k.user_id
+       LEFT JOIN (SELECT key_id, count(*) AS requests, sum(du) AS du, min(day) AS first_day, max(day) AS last_day
+                  FROM du_ledger WHERE day >= ? GROUP BY key_id) l ON l.key_id = k.id
+       ORDER BY u.id, k.id`,
+      since ?? "",
+    ).map((r) => ({ ...r, revoked: Boolean(r.revoked), du: Math.round(r.du * 1e6) / 1e6 }));
+  }
+
+  accountRows(userId: number, part: "follows" | "all" = "all"): AccountRows {
+    const follows = this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId);
+    if (part === "follows") return { follows, collectables: [], acquisitions: [] };
+    return {
+      follows,
+      collectables: this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ?", userId),
+      acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${OWNED}`, userId),
+    };
+  }
 
   collectable(userId: number, id: number): CollectableRow | null {
     return this.get<CollectableRow>("SELECT * FROM collectables WHERE id = ? AND user_id = ?", id, userId);

@@ -38,7 +38,7 @@ import type {
   shares,
   users,
 } from "../../db/schema/account";
-import { type Bind, marks, OWNED, SqlAccountStore } from "./sql-store";
+import { type Bind, marks, SqlAccountStore } from "./sql-store";
 import { FOLLOW_KINDS, type FollowKind } from "../../db/follows";
 import { SHARE_LIFETIME_DAYS, type Share, type ShareKind } from "../../db/shares";
 import {
@@ -244,6 +244,7 @@ export interface AccountStore {
 export class SqliteAccountStore extends SqlAccountStore implements AccountStore {
   readonly kind = "sqlite" as const;
   protected readonly greatest = "max" as const;
+  protected readonly usageCasts = { count: "", sum: "" };
   private readonly lookup;
   private readonly version;
 
@@ -420,32 +421,7 @@ export class SqliteAccountStore extends SqlAccountStore implements AccountStore 
     return this.db.transaction(fn)();
   }
 
-  // ---------------------------------------------------------------- usage per key
-
-  usageByKey(since?: string): KeyUsage[] {
-    // du_ledger has no index (it is written on the hot path): one scan, grouped by key
-    return this.all<KeyUsage>(
-      `SELECT u.id AS user_id, u.name AS user_name, u.plan_slug AS plan, k.id AS key_id, k.kid, k.name AS key_name,
-              k.revoked_at IS NOT NULL AS revoked, coalesce(l.requests, 0) AS requests, coalesce(l.du, 0) AS du, l.first_day, l.last_day
-       FROM api_keys k JOIN users u ON u.id = k.user_id
-       LEFT JOIN (SELECT key_id, count(*) AS requests, sum(du) AS du, min(day) AS first_day, max(day) AS last_day
-                  FROM du_ledger WHERE day >= ? GROUP BY key_id) l ON l.key_id = k.id
-       ORDER BY u.id, k.id`,
-      since ?? "",
-    ).map((r) => ({ ...r, revoked: Boolean(r.revoked), du: Math.round(r.du * 1e6) / 1e6 }));
-  }
-
   // ---------------------------------------------------------------- what market queries join, and image bytes
-
-  accountRows(userId: number, part: "follows" | "all" = "all"): AccountRows {
-    const follows = this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId);
-    if (part === "follows") return { follows, collectables: [], acquisitions: [] };
-    return {
-      follows,
-      collectables: this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ?", userId),
-      acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${OWNED}`, userId),
-    };
-  }
 
   followsVersion(_userId: number): number | null {
     return null;
