@@ -13,6 +13,7 @@ import sharp from "sharp";
 import { today } from "../../src/market/time";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { database, stopPostgres } from "../helpers/postgres";
+import { spawnServe } from "../helpers/server";
 
 const root = join(import.meta.dir, "../..");
 
@@ -28,27 +29,8 @@ let sql: InstanceType<typeof Bun.SQL>;
 const nodes: Node[] = [];
 
 async function startNode(dataDir: string): Promise<Node> {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0", "--workers", "2", "--account-store", url, "--log-format", "off"], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let errText = "";
-  void (async () => {
-    const reader = proc.stderr.getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      errText += new TextDecoder().decode(value);
-    }
-  })();
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`node exited: ${errText}`);
-    text += new TextDecoder().decode(value);
-  }
-  return { proc, url: text.split("\n")[0]!.replace("listening on ", ""), dataDir, stderr: () => errText };
+  const { proc, url: nodeUrl, stderr } = await spawnServe(dataDir, ["--workers", "2", "--account-store", url, "--log-format", "off"]);
+  return { proc, url: nodeUrl, dataDir, stderr };
 }
 
 /** `artmarket keys …` on the shared store; returns stdout. */

@@ -14,6 +14,7 @@ import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { SqliteAccountStore } from "../../src/serve/accounts/store";
 import { today } from "../../src/market/time";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
+import { spawnServe } from "../helpers/server";
 
 const root = join(import.meta.dir, "../..");
 const WORKERS = 3;
@@ -26,29 +27,9 @@ interface Server {
 }
 
 async function startServer(dataDir: string, workers = WORKERS): Promise<Server> {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0", "--workers", String(workers)], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let errText = "";
-  void (async () => {
-    const reader = proc.stderr.getReader();
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      errText += new TextDecoder().decode(value);
-    }
-  })();
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${errText}`);
-    text += new TextDecoder().decode(value);
-  }
-  const url = text.split("\n")[0]!.replace("listening on ", "");
+  const { proc, url, stderr } = await spawnServe(dataDir, ["--workers", String(workers)]);
   const log = () =>
-    errText
+    stderr()
       .split("\n")
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as Record<string, unknown>);

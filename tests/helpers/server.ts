@@ -22,3 +22,29 @@ export async function startServer(dataDir: string, withKey = true) {
   const key = lines.find((l) => l.startsWith("am_")) ?? "";
   return { proc, url, port: Number(new URL(url).port), key, stderr: () => new Response(proc.stderr).text() };
 }
+
+/**
+ * Starts `serve` on `dataDir` with `args` (workers, account store, log format…) and reads its
+ * stderr as it comes, so that a server that writes much of it never blocks; resolves once it prints
+ * its listening line. `stderr()`: what it wrote so far.
+ */
+export async function spawnServe(dataDir: string, args: string[]) {
+  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0", ...args], { stdout: "pipe", stderr: "pipe" });
+  let errText = "";
+  void (async () => {
+    const reader = proc.stderr.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      errText += new TextDecoder().decode(value);
+    }
+  })();
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`server exited: ${errText}`);
+    text += new TextDecoder().decode(value);
+  }
+  return { proc, url: text.split("\n")[0]!.replace("listening on ", ""), stderr: () => errText };
+}
