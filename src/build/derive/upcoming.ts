@@ -11,14 +11,17 @@
  * months ("cuts"): the lots of the UPCOMING_WINDOW months from a cut are read as upcoming (their
  * estimates kept, their outcomes hidden), the artist fitted on that, and each such concluded lot
  * becomes a training row with its outcome (an artist only at cuts it had the sample's 10 sold
- * lots before). A logistic regression (Newton's method) on every row gives the probability,
- * calibrated by Platt scaling of out-of-fold scores (four folds of artists, each scored by the
- * regression fitted on the other three); a linear regression of the log hammer over the estimate
- * (sold lots) with a fitted scale gives the hammer, its median and band from the out-of-fold
- * residuals' quantiles. Pass 2 applies it to every upcoming lot with the artist's full fit
- * (ArtistDeriver.derive). Formulas: docs/derivation.md#upcoming-lots.
+ * lots before). A reserved lot with an estimate sells when its hammer clears the reserve, which
+ * sits at or under the low estimate: a censored (Tobit) regression of log(hammer / low estimate)
+ * on the features gives its probability (fitReserveModel). Every other lot's comes from a logistic
+ * regression (Newton's method) on every row, calibrated by Platt scaling of out-of-fold scores
+ * (four folds of artists, each scored by the regression fitted on the other three). A linear
+ * regression of the log hammer over the estimate (sold lots) with a fitted scale gives the
+ * hammer, its median and band from the out-of-fold residuals' quantiles. Pass 2 applies it to
+ * every upcoming lot with the artist's full fit (ArtistDeriver.derive). Formulas:
+ * docs/derivation.md#upcoming-lots.
  */
-import { NormalEquations } from "../../analytics/linear";
+import { choleskySolve, NormalEquations } from "../../analytics/linear";
 import { median, percentile } from "../../analytics/stats";
 import { monthIndex } from "../../market/calendar";
 import type { ArtistDeriver, ArtistModel, ArtistNoise, ArtistSource, LotRow } from "./artist";
@@ -164,6 +167,8 @@ export interface UpcomingModel {
   logit: number[];
   /** The calibration (Platt scaling of the out-of-fold scores: crossFitProbability). */
   platt: { a: number; b: number };
+  /** The reserved lots' model (fitReserveModel), or null with too few reserved rows: the logistic then serves every lot. */
+  reserved: ReserveModel | null;
   /** Log hammer over the base (log midpoint, else the value): coefficients, and its scale's. */
   hammer: number[];
   scale: number[];
@@ -251,6 +256,183 @@ export function plattScaling(scores: ArrayLike<number>, y: ArrayLike<number>): {
 /** A score through Platt scaling. */
 export function calibrated(platt: { a: number; b: number }, score: number): number {
   return sigmoid(platt.a + platt.b * logit(clampRate(score)));
+}
+
+/**
+ * A reserved lot with an estimate sells when its hammer clears the reserve, which the houses set
+ * at (or a little under) the low estimate: a censored (Tobit) regression of y = log(hammer / low
+ * estimate) − censor on the standardised features, with y* ~ N(x·γ, σ²), observed on a sold lot,
+ * below 0 on a bought-in one. Sale probability keep · Φ(x·θ) (θ = γ / σ), keep the share of
+ * such lots not withdrawn, then `level` on the logit scale: sigmoid(level + logit(keep · Φ(x·θ))).
+ */
+export interface ReserveModel {
+  /** γ / σ on the standardised features. */
+  theta: number[];
+  /** σ, the scale of log(hammer / low estimate) about its mean. */
+  sigma: number;
+  /** Where a reserve sits on log(hammer / low estimate): min(0, the reserved sold rows' 1st percentile). */
+  censor: number;
+  /** Share of the reserved rows with an estimate that were not withdrawn. */
+  keep: number;
+  /** The level calibration: Σ sigmoid(level + logit(p)) equals the sold count over the reserved rows. */
+  level: number;
+}
+
+const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
+
+/** log Φ(a), and φ(a) / Φ(a) (the inverse Mills ratio), accurate far into the lower tail. */
+function logCdfAndMills(a: number): { logCdf: number; mills: number } {
+  if (a > -30) {
+    const cdf = normalCdf(a);
+    return { logCdf: Math.log(cdf), mills: Math.exp(-0.5 * a * a - LOG_SQRT_2PI) / cdf };
+  }
+  // Φ(a) ≈ φ(a) / −a · (1 − 1/a²) below −30
+  const b = -a;
+  return { logCdf: -0.5 * a * a - LOG_SQRT_2PI - Math.log(b) + Math.log1p(-1 / (a * a)), mills: b / (1 - 1 / (a * a)) };
+}
+
+/**
+ * Censored regression at 0 (Tobit) by Newton's method in Olsen's parameters θ = γ / σ, τ = 1 / σ,
+ * where the log-likelihood is concave: a row with `observed` 1 adds log τ − ½ (τ·y − x·θ)², one with
+ * 0 (y* < 0) adds log Φ(−x·θ). A ridge on every coefficient but the first (the intercept); steps
+ * halved until the penalised log-likelihood rises.
+ */
+export function fitTobit(rows: Float64Array[], y: ArrayLike<number>, observed: ArrayLike<number>, ridge = UPCOMING_RIDGE, iterations = 60): { theta: Float64Array; tau: number } {
+  const k = rows[0]!.length;
+  const n = k + 1;
+  let sy = 0;
+  let sq = 0;
+  let m = 0;
+  for (let i = 0; i < rows.length; i++)
+    if (observed[i]) {
+      sy += y[i]!;
+      sq += y[i]! * y[i]!;
+      m++;
+    }
+  const mean = m > 0 ? sy / m : 0;
+  let tau = 1 / Math.max(1e-3, Math.sqrt(Math.max(0, sq / Math.max(1, m) - mean * mean)));
+  let theta = new Float64Array(k);
+  theta[0] = mean * tau;
+  const logLik = (th: Float64Array, t: number) => {
+    let ll = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const xb = dot(th, rows[i]!);
+      if (observed[i]) ll += Math.log(t) - 0.5 * (t * y[i]! - xb) ** 2;
+      else ll += logCdfAndMills(-xb).logCdf;
+    }
+    for (let j = 1; j < k; j++) ll -= 0.5 * ridge * th[j]! * th[j]!;
+    return ll;
+  };
+  let current = logLik(theta, tau);
+  for (let it = 0; it < iterations; it++) {
+    const g = new Float64Array(n);
+    // minus the Hessian (positive definite)
+    const h = new Float64Array(n * n);
+    for (let i = 0; i < rows.length; i++) {
+      const x = rows[i]!;
+      const xb = dot(theta, x);
+      if (observed[i]) {
+        const yi = y[i]!;
+        const r = tau * yi - xb;
+        for (let a = 0; a < k; a++) {
+          g[a]! += r * x[a]!;
+          for (let b = 0; b <= a; b++) h[a * n + b]! += x[a]! * x[b]!;
+          h[k * n + a]! -= x[a]! * yi;
+        }
+        g[k]! += 1 / tau - r * yi;
+        h[k * n + k]! += 1 / (tau * tau) + yi * yi;
+      } else {
+        const a0 = -xb;
+        const { mills } = logCdfAndMills(a0);
+        const w = mills * (a0 + mills);
+        for (let a = 0; a < k; a++) {
+          g[a]! -= mills * x[a]!;
+          for (let b = 0; b <= a; b++) h[a * n + b]! += w * x[a]! * x[b]!;
+        }
+      }
+    }
+    for (let j = 1; j < k; j++) {
+      g[j]! -= ridge * theta[j]!;
+      h[j * n + j]! += ridge;
+    }
+    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) h[a * n + b] = h[b * n + a]!;
+    const step = choleskySolve(h, g, n);
+    let size = 1;
+    let next = theta;
+    let nextTau = tau;
+    let value = current;
+    for (let halvings = 0; halvings < 40; halvings++, size /= 2) {
+      nextTau = tau + size * step[k]!;
+      if (!(nextTau > 0)) continue;
+      next = theta.map((v, j) => v + size * step[j]!);
+      value = logLik(next, nextTau);
+      if (value >= current - 1e-12) break;
+    }
+    let change = Math.abs(nextTau - tau);
+    for (let j = 0; j < k; j++) change = Math.max(change, Math.abs(next[j]! - theta[j]!));
+    theta = next;
+    tau = nextTau;
+    current = value;
+    if (change < 1e-10) break;
+  }
+  return { theta, tau };
+}
+
+/** The one level on the logit scale that makes Σ sigmoid(level + logit(p)) equal Σ y (Newton's method). */
+export function levelCalibration(scores: ArrayLike<number>, y: ArrayLike<number>): number {
+  let level = 0;
+  let target = 0;
+  for (let i = 0; i < y.length; i++) target += y[i]!;
+  for (let it = 0; it < 50; it++) {
+    let sum = 0;
+    let slope = 0;
+    for (let i = 0; i < scores.length; i++) {
+      const q = sigmoid(level + logit(clampRate(scores[i]!)));
+      sum += q;
+      slope += q * (1 - q);
+    }
+    if (slope <= 0) break;
+    const step = (target - sum) / slope;
+    level += Math.max(-2, Math.min(2, step));
+    if (Math.abs(step) < 1e-10) break;
+  }
+  return level;
+}
+
+/** Whether a lot's raw features (lotFeatures) put it in the reserved lots' model: a reserve and an estimate. */
+const inReserveModel = (x: ArrayLike<number>) => x[1] === 1 && x[2] === 0;
+
+/** A reserved lot's probability from its index x·θ (ReserveModel). */
+export function reservedProbability(r: ReserveModel, index: number): number {
+  return sigmoid(r.level + logit(clampRate(r.keep * normalCdf(index))));
+}
+
+/**
+ * The reserved lots' model from training rows (`z` their standardised features): the Tobit on the
+ * reserved rows with an estimate that were not withdrawn, y = log(hammer / low) − censor. Null
+ * with fewer than UPCOMING_MIN_ROWS / 2 such rows or 30 of either outcome.
+ */
+export function fitReserveModel(rows: readonly TrainingRow[], z: Float64Array[]): ReserveModel | null {
+  const domain = rows.flatMap((r, i) => (inReserveModel(r.x) && Number.isFinite(r.logLow) ? [i] : []));
+  const offered = domain.filter((i) => !rows[i]!.withdrawn);
+  const soldIdx = offered.filter((i) => rows[i]!.sold && Number.isFinite(rows[i]!.logHammer));
+  if (offered.length < UPCOMING_MIN_ROWS / 2 || soldIdx.length < 30 || offered.length - soldIdx.length < 30) return null;
+  const over = soldIdx.map((i) => rows[i]!.logHammer - rows[i]!.logLow).sort((a, b) => a - b);
+  const censor = Math.min(0, percentile(over, 0.01));
+  const observed = Uint8Array.from(offered, (i) => (rows[i]!.sold && Number.isFinite(rows[i]!.logHammer) ? 1 : 0));
+  const y = Float64Array.from(offered, (i, n) => (observed[n] ? rows[i]!.logHammer - rows[i]!.logLow - censor : 0));
+  const { theta, tau } = fitTobit(
+    offered.map((i) => z[i]!),
+    y,
+    observed,
+  );
+  const keep = offered.length / domain.length;
+  const scores = domain.map((i) => keep * normalCdf(dot(theta, z[i]!)));
+  const level = levelCalibration(
+    scores,
+    domain.map((i) => rows[i]!.sold),
+  );
+  return { theta: [...theta], sigma: 1 / tau, censor, keep, level };
 }
 
 /** What the features read of a lot's artist and work before the sale (lotFeatures). */
@@ -358,7 +540,8 @@ const dotStd = (coef: ArrayLike<number>, x: Float64Array, mean: ArrayLike<number
 
 /** The model's forecast from a lot's raw features and base (lotFeatures). */
 export function forecast(m: UpcomingModel, x: Float64Array, base: number): Forecast {
-  const probability = calibrated(m.platt, sigmoid(dotStd(m.logit, x, m.mean, m.sd)));
+  const probability =
+    m.reserved && inReserveModel(x) ? reservedProbability(m.reserved, dotStd(m.reserved.theta, x, m.mean, m.sd)) : calibrated(m.platt, sigmoid(dotStd(m.logit, x, m.mean, m.sd)));
   if (!Number.isFinite(base)) return { probability, hammer: null, low: null, high: null };
   const centre = base + dotStd(m.hammer, x, m.mean, m.sd);
   const scale = Math.max(m.minScale, dotStd(m.scale, x, m.mean, m.sd));
@@ -409,12 +592,17 @@ export function lotContexts(
 /** A lot read as upcoming: its estimates kept, its outcome hidden. */
 const asUpcoming = (l: LotRow): LotRow => ({ ...l, status: "upcoming", hammer_usd: null, premium_usd: null });
 
-/** A training row: raw features, base, outcome (1: sold), log hammer (NaN unless sold), the artist (for the folds). */
+/**
+ * A training row: raw features, base, outcome (1: sold), whether withdrawn, log hammer (NaN unless
+ * sold), log low estimate (NaN without an estimate), the artist (for the folds).
+ */
 interface TrainingRow {
   x: Float64Array;
   base: number;
   sold: number;
+  withdrawn: boolean;
   logHammer: number;
+  logLow: number;
   artist: number;
 }
 
@@ -515,7 +703,8 @@ export function trainUpcoming(deriver: ArtistDeriver, sources: ArtistSource[], n
       const x = new Float64Array(UPCOMING_K);
       const base = lotFeatures(x, t, context, record, reading);
       const sold = t.status === "sold" && t.hammer_usd! > 0 ? 1 : 0;
-      rows.push({ x, base, sold, logHammer: sold ? Math.log(t.hammer_usd!) : Number.NaN, artist });
+      const logLow = estimateLogs(t)?.low ?? Number.NaN;
+      rows.push({ x, base, sold, withdrawn: t.status === "withdrawn", logHammer: sold ? Math.log(t.hammer_usd!) : Number.NaN, logLow, artist });
     }
     if (fits >= UPCOMING_MAX_FITS || rows.length >= UPCOMING_MAX_ROWS) break;
   }
@@ -587,6 +776,7 @@ export function fitUpcoming(rows: TrainingRow[], record: MarketRecord): Upcoming
     sd,
     logit: [...beta],
     platt,
+    reserved: fitReserveModel(rows, z),
     hammer: [...full.hammer],
     scale: [...full.scale],
     minScale: full.minScale,

@@ -11,15 +11,18 @@ import {
   calibrated,
   crossFitProbability,
   fitLogistic,
+  fitTobit,
   fitUpcoming,
   forecast,
   plattScaling,
+  reservedProbability,
   type LotContext,
   lotFeatures,
   type MarketRecord,
   normalCdf,
   OutcomeHistory,
   HOUSE_PRIOR,
+  levelCalibration,
   logit,
   marketShift,
   SHIFT_PRIOR,
@@ -69,11 +72,12 @@ function context(over: Partial<LotContext> = {}): LotContext {
 }
 
 /**
- * Training rows drawn from a known rule: the value against the low estimate decides a reserved
- * lot's sale (as a reserve at the low estimate does), a work bought in before sells less often,
- * and a sold lot's log hammer is the value plus N(0, 0.2).
+ * Training rows drawn from a known rule, the market's own: the fit's value `mu` (sd 0.3) and a
+ * house midpoint around it; a work bought in before is worth 0.3 less than its fit says; its log
+ * hammer is that worth plus N(0, 0.3); a reserved lot sells when its hammer clears the reserve, at
+ * the low estimate times `reserveOfLow`; 3 % are withdrawn.
  */
-function synthetic(n: number, seed: number): { rows: TrainingRow[]; chance: number[] } {
+function synthetic(n: number, seed: number, reserveOfLow = 1): { rows: TrainingRow[]; chance: number[] } {
   const rng = new Random(seed);
   const rows: TrainingRow[] = [];
   const chance: number[] = [];
@@ -84,12 +88,14 @@ function synthetic(n: number, seed: number): { rows: TrainingRow[]; chance: numb
     const passed = rng.chance(0.2) ? 1 : 0;
     const x = new Float64Array(UPCOMING_K);
     const base = lotFeatures(x, lot(mid, reserve), context({ value: { mu, sd: 0.3 }, workPassed: passed }), RECORD, READING);
-    const z = (mu - Math.log(mid / 1.25)) / 0.3;
-    const p = reserve ? sigmoid(-0.5 + 1.5 * z - passed) : 0.95;
-    const sold = rng.chance(p) ? 1 : 0;
-    const logHammer = mu + 0.2 * rng.normal();
-    rows.push({ x, base, sold, logHammer: sold ? logHammer : Number.NaN, artist: i % 97 });
-    chance.push(p);
+    const worth = mu - 0.3 * passed;
+    const logLow = Math.log(mid / 1.25);
+    const withdrawn = rng.chance(0.03);
+    const logHammer = worth + 0.3 * rng.normal();
+    const logReserve = logLow + Math.log(reserveOfLow);
+    const sold = !withdrawn && (!reserve || logHammer >= logReserve) ? 1 : 0;
+    rows.push({ x, base, sold, withdrawn, logHammer: sold ? logHammer : Number.NaN, logLow, artist: i % 97 });
+    chance.push(0.97 * (reserve ? normalCdf((worth - logReserve) / 0.3) : 1));
   }
   return { rows, chance };
 }
@@ -241,13 +247,7 @@ describe("fitUpcoming", () => {
 
   test("probabilities match the rule's on fresh lots (within 3 points by decile)", () => {
     const fresh = synthetic(20_000, 99);
-    const scored = fresh.rows.map((r, i) => ({ p: forecast(model, r.x, r.base).probability, chance: fresh.chance[i]! })).sort((a, b) => a.p - b.p);
-    for (let d = 0; d < 10; d++) {
-      const group = scored.slice(d * 2000, (d + 1) * 2000);
-      const predicted = group.reduce((s, g) => s + g.p, 0) / group.length;
-      const rule = group.reduce((s, g) => s + g.chance, 0) / group.length;
-      expect(Math.abs(predicted - rule)).toBeLessThan(0.03);
-    }
+    expect(worstDecile(fresh.rows.map((r, i) => ({ p: forecast(model, r.x, r.base).probability, chance: fresh.chance[i]! })))).toBeLessThan(0.03);
   });
 
   test("the hammer's band covers 80 % of fresh sold lots and its median splits them", () => {
@@ -273,6 +273,89 @@ describe("fitUpcoming", () => {
 
   test("too few rows: no model", () => {
     expect(fitUpcoming(rows.slice(0, 100), RECORD)).toBeNull();
+  });
+});
+
+/** Deciles of `scored` by prediction: the largest gap between a decile's mean prediction and its mean rule's chance. */
+function worstDecile(scored: { p: number; chance: number }[]): number {
+  scored.sort((a, b) => a.p - b.p);
+  const size = Math.floor(scored.length / 10);
+  let worst = 0;
+  for (let d = 0; d < 10; d++) {
+    const group = scored.slice(d * size, (d + 1) * size);
+    worst = Math.max(worst, Math.abs(group.reduce((s, g) => s + g.p - g.chance, 0) / group.length));
+  }
+  return worst;
+}
+
+describe("the reserved lots' model", () => {
+  test("fitTobit recovers a censored regression's coefficients and scale", () => {
+    const rng = new Random(17);
+    const rows: Float64Array[] = [];
+    const y: number[] = [];
+    const observed: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const u = rng.normal();
+      const latent = 0.2 + 0.5 * u + 0.4 * rng.normal();
+      rows.push(Float64Array.of(1, u));
+      observed.push(latent >= 0 ? 1 : 0);
+      y.push(latent >= 0 ? latent : 0);
+    }
+    // about a third censored
+    expect(observed.filter((o) => o === 0).length).toBeGreaterThan(5_000);
+    const { theta, tau } = fitTobit(rows, y, observed, 0);
+    expect(1 / tau).toBeCloseTo(0.4, 1);
+    expect(Math.abs(theta[0]! / tau - 0.2)).toBeLessThan(0.02);
+    expect(Math.abs(theta[1]! / tau - 0.5)).toBeLessThan(0.02);
+  });
+
+  test("levelCalibration finds the logit shift that makes the scores sum to the outcomes", () => {
+    const rng = new Random(3);
+    const scores: number[] = [];
+    const y: number[] = [];
+    for (let i = 0; i < 20_000; i++) {
+      const p = 0.05 + 0.9 * rng.next();
+      scores.push(p);
+      y.push(rng.chance(sigmoid(0.4 + logit(p))) ? 1 : 0);
+    }
+    const level = levelCalibration(scores, y);
+    expect(Math.abs(level - 0.4)).toBeLessThan(0.06);
+    const total = scores.reduce((s, p) => s + sigmoid(level + logit(p)), 0);
+    expect(total).toBeCloseTo(
+      y.reduce((s, v) => s + v, 0),
+      6,
+    );
+  });
+
+  test("a reserve at the low estimate: censored at it, withdrawals kept apart, reserved lots scored by it", () => {
+    const { rows } = synthetic(12_000, 5);
+    const model = fitUpcoming(rows, RECORD)!;
+    const r = model.reserved!;
+    expect(r.censor).toBe(0);
+    expect(Math.abs(r.keep - 0.97)).toBeLessThan(0.01);
+    expect(Math.abs(r.sigma - 0.3)).toBeLessThan(0.03);
+    const x = new Float64Array(UPCOMING_K);
+    const base = lotFeatures(x, lot(9_000), context(), RECORD, READING);
+    const index = r.theta.reduce((s, t, j) => s + (j === 0 ? t : (t * (x[j]! - model.mean[j]!)) / model.sd[j]!), 0);
+    expect(forecast(model, x, base).probability).toBeCloseTo(reservedProbability(r, index), 12);
+    // a lot without a reserve: the logistic
+    const y = new Float64Array(UPCOMING_K);
+    const noReserve = lotFeatures(y, lot(9_000, 0), context(), RECORD, READING);
+    const score = model.logit.reduce((s, t, j) => s + (j === 0 ? t : (t * (y[j]! - model.mean[j]!)) / model.sd[j]!), 0);
+    expect(forecast(model, y, noReserve).probability).toBeCloseTo(calibrated(model.platt, sigmoid(score)), 12);
+  });
+
+  test("reserves at 75 % of the low estimate: the censoring point follows them and the deciles stay calibrated", () => {
+    const model = fitUpcoming(synthetic(12_000, 5, 0.75).rows, RECORD)!;
+    expect(Math.abs(model.reserved!.censor - Math.log(0.75))).toBeLessThan(0.03);
+    const fresh = synthetic(20_000, 99, 0.75);
+    expect(worstDecile(fresh.rows.map((row, i) => ({ p: forecast(model, row.x, row.base).probability, chance: fresh.chance[i]! })))).toBeLessThan(0.03);
+  });
+
+  test("too few reserved rows: the logistic serves every lot", () => {
+    const rows = synthetic(3_000, 8).rows.map((row) => ({ ...row, x: Float64Array.from(row.x, (v, j) => (j === 1 ? 0 : v)) }));
+    const few = [...rows.slice(0, 2_800), ...synthetic(150, 9).rows];
+    expect(fitUpcoming(few, RECORD)!.reserved).toBeNull();
   });
 });
 
@@ -305,7 +388,8 @@ describe("the market shift", () => {
   /**
    * Windows of lots whose fitted values share one error (the market's move since the fit, which the
    * houses' estimates know): the value plus the window's move plus the work's own error, the
-   * midpoint the value plus N(0, 0.15), a reserve at the low estimate deciding the sale.
+   * midpoint the value plus N(0, 0.15), the hammer the value plus N(0, 0.25), a reserve at the low
+   * estimate deciding the sale, 3 % withdrawn.
    */
   function windows(count: number, size: number, seed: number, useShift: boolean, move?: number) {
     const rng = new Random(seed);
@@ -325,10 +409,12 @@ describe("the market shift", () => {
         if (useShift) c.shift = shiftFor(shift, c.ahead);
         const x = new Float64Array(UPCOMING_K);
         const base = lotFeatures(x, lot(mid, reserve), c, RECORD, READING);
-        const p = reserve ? 0.97 * normalCdf((v - Math.log(mid / 1.25)) / 0.25) : 0.97;
-        const sold = rng.chance(p) ? 1 : 0;
-        rows.push({ x, base, sold, logHammer: sold ? v + 0.25 * rng.normal() : Number.NaN, artist: w * size + rows.length });
-        chance.push(p);
+        const logLow = Math.log(mid / 1.25);
+        const withdrawn = rng.chance(0.03);
+        const logHammer = v + 0.25 * rng.normal();
+        const sold = !withdrawn && (!reserve || logHammer >= logLow) ? 1 : 0;
+        rows.push({ x, base, sold, withdrawn, logHammer: sold ? logHammer : Number.NaN, logLow, artist: w * size + rows.length });
+        chance.push(reserve ? 0.97 * normalCdf((v - logLow) / 0.25) : 0.97);
       }
     }
     return { rows, chance };
