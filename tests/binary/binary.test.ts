@@ -53,6 +53,25 @@ function lines(text: string): string[] {
   return text.split("\n").filter((l) => l.trim() !== "");
 }
 
+/** `serve --port 0` started from the work folder; resolves once it prints its listening line. */
+async function serve(args: string[]): Promise<{ base: string; proc: ReturnType<typeof Bun.spawn> }> {
+  const proc = Bun.spawn([bin, "serve", "--port", "0", ...args], { cwd: work, env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let buffered = "";
+  while (!buffered.includes("\n")) {
+    const chunk = await reader.read();
+    if (chunk.done) throw new Error(`serve exited (${await proc.exited}): ${buffered}${await new Response(proc.stderr as ReadableStream).text()}`);
+    buffered += new TextDecoder().decode(chunk.value);
+  }
+  reader.releaseLock();
+  const match = /^listening on (http:\/\/\S+:\d+)$/.exec(buffered.split("\n")[0]!);
+  if (!match) {
+    proc.kill();
+    throw new Error(`serve's first line is not the listening line: ${JSON.stringify(buffered)}`);
+  }
+  return { base: match[1]!, proc };
+}
+
 beforeAll(async () => {
   if (!existsSync(DIST) || statSync(DIST).mtimeMs <= newestSource()) {
     const build = Bun.spawn([process.execPath, "scripts/build.ts"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
@@ -187,6 +206,65 @@ test(
 );
 
 test(
+  "upcoming lots' forecasts, their filter and sort, and a walk by cursor, from the binary",
+  async () => {
+    const { base, proc } = await serve(["--data", data]);
+    try {
+      const get = async (path: string) => {
+        const res = await fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${proKey}` } });
+        return { status: res.status, body: (await res.json()) as Record<string, any> };
+      };
+      const sorted = await get("/v1/lots?status=upcoming&sort=SALE_PROBABILITY_DESC&limit=50");
+      expect(sorted.status).toBe(200);
+      const lots = sorted.body.lots as Record<string, any>[];
+      expect(lots.length).toBeGreaterThan(0);
+      for (const [i, lot] of lots.entries()) {
+        expect(lot.status).toBe("upcoming");
+        expect(lot.sale_probability).toBeGreaterThanOrEqual(0);
+        expect(lot.sale_probability).toBeLessThanOrEqual(1);
+        if (i > 0) expect(lot.sale_probability).toBeLessThanOrEqual(lots[i - 1]!.sale_probability);
+        if (lot.expected_hammer_usd !== null) {
+          expect(lot.expected_hammer_usd_low).toBeLessThanOrEqual(lot.expected_hammer_usd);
+          expect(lot.expected_hammer_usd_high).toBeGreaterThanOrEqual(lot.expected_hammer_usd);
+        }
+      }
+      const median = lots[Math.floor(lots.length / 2)]!.sale_probability as number;
+      const over = await get(`/v1/lots?sale_probability__gte=${median}&limit=100`);
+      expect(over.status).toBe(200);
+      expect(over.body.lots.length).toBeGreaterThan(0);
+      for (const lot of over.body.lots) expect(lot.sale_probability).toBeGreaterThanOrEqual(median);
+
+      // the sold lots by cursor, 7 a page: the offset walk's rows, none twice
+      const byOffset: number[] = [];
+      for (let offset = 0; ; offset += 100) {
+        const page = await get(`/v1/lots?status=sold&sort=SALE_DATE_DESC&limit=100&offset=${offset}`);
+        byOffset.push(...page.body.lots.map((l: { id: number }) => l.id));
+        if (page.body.lots.length < 100 || offset >= 400) break;
+      }
+      const byCursor: number[] = [];
+      let cursor: string | null = null;
+      while (byCursor.length < byOffset.length) {
+        const page = await get(`/v1/lots?status=sold&sort=SALE_DATE_DESC&limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        expect(page.status).toBe(200);
+        byCursor.push(...page.body.lots.map((l: { id: number }) => l.id));
+        cursor = page.body.next_cursor;
+        if (cursor === null) break;
+      }
+      expect(byCursor.slice(0, byOffset.length)).toEqual(byOffset);
+      // a cursor of other filters
+      const first = await get("/v1/lots?status=sold&sort=SALE_DATE_DESC&limit=7");
+      const wrong = await get(`/v1/lots?status=passed&sort=SALE_DATE_DESC&limit=7&cursor=${encodeURIComponent(first.body.next_cursor)}`);
+      expect(wrong.status).toBe(422);
+      expect(wrong.body.detail[0].loc).toEqual(["query", "cursor"]);
+    } finally {
+      proc.kill();
+      await proc.exited;
+    }
+  },
+  STEP_TIMEOUT,
+);
+
+test(
   "the binary with --account-store postgres://: keys made there, two workers serve them, the ledger is in PostgreSQL",
   async () => {
     const { database, stopPostgres } = await import("../helpers/postgres");
@@ -198,22 +276,8 @@ test(
       expect(made.code, made.stderr).toBe(0);
       const key = made.stdout.trim().split("\n").at(-1)!;
       expect(key).toMatch(KEY);
-      const proc = Bun.spawn([bin, "serve", "--data", node, "--port", "0", "--workers", "2", "--account-store", url], {
-        cwd: work,
-        env: cleanEnv(),
-        stdout: "pipe",
-        stderr: "pipe",
-      });
+      const { base, proc } = await serve(["--data", node, "--workers", "2", "--account-store", url]);
       try {
-        const reader = proc.stdout.getReader();
-        let buffered = "";
-        while (!buffered.includes("\n")) {
-          const chunk = await reader.read();
-          if (chunk.done) throw new Error(`serve exited (${await proc.exited}): ${buffered}${await new Response(proc.stderr).text()}`);
-          buffered += new TextDecoder().decode(chunk.value);
-        }
-        reader.releaseLock();
-        const base = /^listening on (http:\/\/\S+:\d+)$/.exec(buffered.split("\n")[0]!)![1]!;
         const res = await Promise.all(Array.from({ length: 6 }, () => fetch(`${base}/v1/artists?limit=3`, { headers: { Authorization: `Bearer ${key}` } })));
         expect(res.map((r) => r.status)).toEqual(Array(6).fill(200));
         const seen = res.reduce((s, r) => s + Number(r.headers.get("X-Service-DataUnits")), 0);
