@@ -415,11 +415,11 @@ export function reservedProbability(r: ReserveModel, index: number): number {
 export function fitReserveModel(rows: readonly TrainingRow[], z: Float64Array[]): ReserveModel | null {
   const domain = rows.flatMap((r, i) => (inReserveModel(r.x) && Number.isFinite(r.logLow) ? [i] : []));
   const offered = domain.filter((i) => !rows[i]!.withdrawn);
-  const soldIdx = offered.filter((i) => rows[i]!.sold && Number.isFinite(rows[i]!.logHammer));
+  const soldIdx = offered.filter((i) => rows[i]!.sold);
   if (offered.length < UPCOMING_MIN_ROWS / 2 || soldIdx.length < 30 || offered.length - soldIdx.length < 30) return null;
   const over = soldIdx.map((i) => rows[i]!.logHammer - rows[i]!.logLow).sort((a, b) => a - b);
   const censor = Math.min(0, percentile(over, 0.01));
-  const observed = Uint8Array.from(offered, (i) => (rows[i]!.sold && Number.isFinite(rows[i]!.logHammer) ? 1 : 0));
+  const observed = Uint8Array.from(offered, (i) => rows[i]!.sold);
   const y = Float64Array.from(offered, (i, n) => (observed[n] ? rows[i]!.logHammer - rows[i]!.logLow - censor : 0));
   const { theta, tau } = fitTobit(
     offered.map((i) => z[i]!),
@@ -532,7 +532,7 @@ export interface Forecast {
   high: number | null;
 }
 
-const dotStd = (coef: ArrayLike<number>, x: Float64Array, mean: ArrayLike<number>, sd: ArrayLike<number>) => {
+export const dotStd = (coef: ArrayLike<number>, x: Float64Array, mean: ArrayLike<number>, sd: ArrayLike<number>) => {
   let s = coef[0]!;
   for (let j = 1; j < x.length; j++) s += (coef[j]! * (x[j]! - mean[j]!)) / sd[j]!;
   return s;

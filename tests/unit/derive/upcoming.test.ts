@@ -10,6 +10,7 @@ import {
   artistFold,
   calibrated,
   crossFitProbability,
+  dotStd,
   fitLogistic,
   fitTobit,
   fitUpcoming,
@@ -336,13 +337,11 @@ describe("the reserved lots' model", () => {
     expect(Math.abs(r.sigma - 0.3)).toBeLessThan(0.03);
     const x = new Float64Array(UPCOMING_K);
     const base = lotFeatures(x, lot(9_000), context(), RECORD, READING);
-    const index = r.theta.reduce((s, t, j) => s + (j === 0 ? t : (t * (x[j]! - model.mean[j]!)) / model.sd[j]!), 0);
-    expect(forecast(model, x, base).probability).toBeCloseTo(reservedProbability(r, index), 12);
+    expect(forecast(model, x, base).probability).toBeCloseTo(reservedProbability(r, dotStd(r.theta, x, model.mean, model.sd)), 12);
     // a lot without a reserve: the logistic
     const y = new Float64Array(UPCOMING_K);
     const noReserve = lotFeatures(y, lot(9_000, 0), context(), RECORD, READING);
-    const score = model.logit.reduce((s, t, j) => s + (j === 0 ? t : (t * (y[j]! - model.mean[j]!)) / model.sd[j]!), 0);
-    expect(forecast(model, y, noReserve).probability).toBeCloseTo(calibrated(model.platt, sigmoid(score)), 12);
+    expect(forecast(model, y, noReserve).probability).toBeCloseTo(calibrated(model.platt, sigmoid(dotStd(model.logit, y, model.mean, model.sd))), 12);
   });
 
   test("reserves at 75 % of the low estimate: the censoring point follows them and the deciles stay calibrated", () => {
