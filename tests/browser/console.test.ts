@@ -185,7 +185,7 @@ interface ApiArtist {
 }
 interface ApiChart {
   resolution: string;
-  series: { id: string; data: { time: string; value: number; value_low?: number; value_high?: number }[] }[];
+  series: { id: string; data: { time: string; value: number; value_low?: number; value_high?: number; extrapolated?: boolean }[] }[];
 }
 interface ApiArtwork {
   id: number;
@@ -396,9 +396,10 @@ describe("the console in a browser", () => {
     const data = chart.series[0]!.data;
     expect(data.length).toBeGreaterThan(100);
     expect(drawn[0]).toEqual(data.map((p) => Date.parse(`${p.time}T00:00:00Z`) / 1000));
-    expect(drawn[1]).toEqual(data.map((p) => p.value));
-    expect(drawn[2]).toEqual(data.map((p) => p.value_high ?? null));
-    expect(drawn[3]).toEqual(data.map((p) => p.value_low ?? null));
+    // observed points on the line and in the band; extrapolated ones (if any) on a dashed line of their own
+    expect(drawn[1]).toEqual(data.map((p) => (p.extrapolated ? null : p.value)));
+    expect(drawn[2]).toEqual(data.map((p) => (p.extrapolated ? null : (p.value_high ?? null))));
+    expect(drawn[3]).toEqual(data.map((p) => (p.extrapolated ? null : (p.value_low ?? null))));
     expect(drawn[3]!.filter((v) => v !== null).length).toBeGreaterThan(100);
     // the canvas is painted: the line's blue and the band's fill are there
     const painted = await w.page.$eval("#artist-chart canvas", (c) => {
@@ -422,6 +423,40 @@ describe("the console in a browser", () => {
     const yearly = await api<ApiChart>(`/v1/artists/${top.id}/chart?resolution=yearly`);
     await w.page.click("a[href$='resolution=yearly']");
     await w.page.waitForFunction((n) => document.querySelector("#artist-chart")?.getAttribute("data-points") === String(n), {}, yearly.series[0]!.data.length);
+    await close(w);
+  });
+
+  test("artist page: extrapolated index points are drawn apart, dashed, with a legend entry; the solid line starts at the first observation", async () => {
+    // an artist whose index begins with extrapolated points (born or first sold after the index starts)
+    const list = (await api<{ artists: ApiArtist[] }>("/v1/artists?limit=40")).artists;
+    let found: { id: number; data: ApiChart["series"][number]["data"] } | null = null;
+    for (const a of list) {
+      const data = (await api<ApiChart>(`/v1/artists/${a.id}/chart`)).series[0]!.data;
+      if (data.some((p) => p.extrapolated) && data.some((p) => !p.extrapolated)) {
+        found = { id: a.id, data };
+        break;
+      }
+    }
+    expect(found).not.toBeNull();
+    const { id, data } = found!;
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.goto(`${server.origin}/console#/artist/${id}`);
+    await w.page.waitForSelector("#artist-chart canvas");
+    const drawn = await w.page.$eval("#artist-chart", (el) => (el as unknown as { chartData: (number | null)[][] }).chartData);
+    const guessed = data.filter((p) => p.extrapolated);
+    const firstObserved = data.findIndex((p) => !p.extrapolated);
+    // the solid line and the band hold no extrapolated point
+    expect(drawn[1]!.slice(0, firstObserved).every((v) => v === null)).toBe(true);
+    expect(drawn[1]![firstObserved]).toBe(data[firstObserved]!.value);
+    // the last series is the extrapolated part, meeting the line at its first observation
+    const dashed = drawn.at(-1)!;
+    expect(dashed.slice(0, firstObserved)).toEqual(data.slice(0, firstObserved).map((p) => (p.extrapolated ? p.value : null)));
+    expect(dashed[firstObserved]).toBe(data[firstObserved]!.value);
+    expect(Number(await w.page.$eval("#artist-chart", (el) => el.getAttribute("data-extrapolated")))).toBe(guessed.length + 1);
+    const legend = await w.page.$$eval("#artist-chart .u-legend .u-series", (rows) => rows.map((r) => r.textContent ?? ""));
+    expect(legend.some((t) => t.includes("extrapolated"))).toBe(true);
+    await shot(w.page, "artist-extrapolated");
     await close(w);
   });
 
@@ -480,6 +515,18 @@ describe("the console in a browser", () => {
     const search = w.answers.find((a) => a.path.startsWith("/v1/artworks/search-by-image"))!;
     const results = await w.page.$$eval("#search-results .card", (cs) => cs.length);
     expect(search.du).toBe(10 + 1.5 * results);
+    // the Search button after the pick does not search (and charge) the same picture again...
+    await w.page.click("#search button[type=submit]");
+    await new Promise((r) => setTimeout(r, 500));
+    expect(w.answers.filter((a) => a.path.startsWith("/v1/artworks/search-by-image")).length).toBe(1);
+    // ...but it does once an option changed
+    await w.page.type("#search-min-score", "0.5");
+    await w.page.click("#search button[type=submit]");
+    await w.page.waitForFunction(() => document.querySelector("#search-results")?.getAttribute("aria-busy") === null);
+    await new Promise((r) => setTimeout(r, 300));
+    const searches = w.answers.filter((a) => a.path.startsWith("/v1/artworks/search-by-image"));
+    expect(searches.length).toBe(2);
+    expect(await w.page.$$eval("#search-results .card .score", (ss) => ss.every((s) => Number(s.getAttribute("data-score")) >= 0.5))).toBe(true);
     await w.page.evaluate(() => Promise.all([...document.images].map((img) => ((img.loading = "eager"), img.decode().catch(() => undefined)))));
     await shot(w.page, "search");
     await close(w);
@@ -721,7 +768,7 @@ describe("the console in a browser", () => {
     const at = (time: string) => times.indexOf(Date.parse(`${time}T00:00:00Z`) / 1000);
     // the artist's series is unchanged; the overlay is the global index times one factor
     const artist = chart.series[0]!.data;
-    expect(artist.map((p) => drawn[1]![at(p.time)])).toEqual(artist.map((p) => p.value));
+    expect(artist.filter((p) => !p.extrapolated).map((p) => drawn[1]![at(p.time)])).toEqual(artist.filter((p) => !p.extrapolated).map((p) => p.value));
     const g = new Map(global.art_data.map((p) => [p.time, p.value]));
     const factor = artist.find((p) => p.time === base)!.value / g.get(base!)!;
     const inRange = global.art_data.filter((p) => p.time >= artist[0]!.time && p.time <= artist[artist.length - 1]!.time);

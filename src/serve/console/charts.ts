@@ -79,7 +79,10 @@ const decade = (v: number) => Math.abs(Math.log10(v) - Math.round(Math.log10(v))
 /**
  * A time chart: each series with its 80 % band (value_low…value_high) filled behind its line, the
  * markers (events) as ticks on the time axis. `chartData` holds the times, then for each series its
- * values, followed by the band's high and low where the series has a band. The series share one time axis (the union of their
+ * values, followed by the band's high and low where the series has a band; then, for each series
+ * with extrapolated points (an artist's index before their first sale), those points as a dashed,
+ * faded line of its own with a legend entry (joined to the first observed point), which the
+ * series' own line and band leave out. The series share one time axis (the union of their
  * times), so a line spans the times where only another series has a point (a monthly overlay on a
  * daily index).
  */
@@ -91,17 +94,32 @@ export function bandChart(el: ChartElement, series: readonly BandSeries[], marke
   const opts: uPlot.Series[] = [{}];
   const bands: uPlot.Band[] = [];
   const colours = ["#1d4ed8", "#b45309", "#047857"];
+  /** Lines of extrapolated points, drawn after every series (so that the others keep their places in `chartData`). */
+  const guesses: { label: string; colour: string; values: (number | null)[] }[] = [];
   series.forEach((s, n) => {
     const value = times.map(() => null as number | null);
     const low = times.map(() => null as number | null);
     const high = times.map(() => null as number | null);
+    const guessed = times.map(() => null as number | null);
+    let firstObserved = -1;
     for (const p of s.points) {
       const i = index.get(seconds(p.time))!;
+      // an extrapolated point (before the first sale the index rests on) is drawn apart: dashed, faded, without a band
+      if (p.extrapolated && !s.dots) {
+        guessed[i] = p.value;
+        continue;
+      }
+      if (firstObserved < 0 || i < firstObserved) firstObserved = i;
       value[i] = p.value;
       low[i] = p.value_low ?? null;
       high[i] = p.value_high ?? null;
     }
     const colour = s.colour ?? colours[n % colours.length]!;
+    if (guessed.some((v) => v !== null)) {
+      // the dashed line meets the solid one at the first observed point
+      if (firstObserved >= 0) guessed[firstObserved] = value[firstObserved]!;
+      guesses.push({ label: `${s.label}, extrapolated (before its first sale)`, colour, values: guessed });
+    }
     const base = data.length;
     data.push(value);
     opts.push(
@@ -127,7 +145,12 @@ export function bandChart(el: ChartElement, series: readonly BandSeries[], marke
       bands.push({ series: [base + 1, base + 2], fill: `${colour}22` });
     }
   });
+  for (const g of guesses) {
+    data.push(g.values);
+    opts.push({ label: g.label, stroke: `${g.colour}80`, width: 1.5, dash: [3, 4], spanGaps: true, points: { show: false }, value: (_u, v) => money(v) });
+  }
   el.chartData = data;
+  el.dataset.extrapolated = String(guesses.reduce((n, g) => n + g.values.filter((v) => v !== null).length, 0));
   el.dataset.series = String(series.length);
   el.dataset.points = String(times.length);
   el.dataset.scale = options.log ? "log" : "linear";

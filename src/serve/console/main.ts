@@ -701,8 +701,13 @@ function searchPage(): void {
   const artist = h("input", { id: "search-artist", type: "number", name: "artist_id", min: "1", value: "" });
   const preview = h("div", { class: "preview" });
   const results = h("div", { id: "search-results", "aria-live": "polite" });
+  /** What the last search sent (the picture and the options): the Search button after a pick runs only what changed, so one search is charged once. */
+  let last: { anchor: File | string; options: string } | null = null;
   /** Searches by a picked file (shown as a preview) or by a picture's address (fetched by the server: this page loads nothing from elsewhere). */
   const run = async (anchor: File | string) => {
+    const options = `${minScore.value}|${artist.value}`;
+    if (last !== null && last.anchor === anchor && last.options === options) return;
+    last = { anchor, options };
     const body = new FormData();
     if (typeof anchor === "string") {
       preview.replaceChildren(h("p", { class: "sub" }, "The service fetches the picture at that address and searches by it."));
@@ -714,7 +719,10 @@ function searchPage(): void {
     body.set("limit", "24");
     if (minScore.value) body.set("min_score", minScore.value);
     await slot(results, "Search by image", async () => {
-      const r = await send("POST /v1/artworks/search-by-image", { artist_id: artist.value || undefined }, body);
+      const r = await send("POST /v1/artworks/search-by-image", { artist_id: artist.value || undefined }, body).catch((error: unknown) => {
+        last = null; // a failed search may be tried again with the same picture
+        throw error;
+      });
       return r.results.length
         ? h(
             "div",
