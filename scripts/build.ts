@@ -9,7 +9,7 @@
  *   bun scripts/build.ts [--outfile PATH] [--no-bytecode]
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 
 const root = resolve(import.meta.dir, "..");
@@ -56,6 +56,16 @@ function gitSha(): string | null {
 }
 const buildId = `${pkg.version}-${gitSha() ?? `t${Date.now().toString(36)}`}`;
 
+// worker threads: a compiled binary holds only the workers listed as entry points
+const workerEntries = [
+  "src/build/images/embed-worker.ts",
+  "src/build/derive/artist-worker.ts",
+  "src/build/db/index-builder-worker.ts",
+  "src/serve/cluster/worker.ts",
+  "src/build/seed/generate-worker.ts",
+  "src/db/pg/sync-worker.ts",
+];
+
 const cmd = [
   process.execPath,
   "build",
@@ -67,8 +77,9 @@ const cmd = [
   "--no-compile-autoload-tsconfig",
   "--no-compile-autoload-package-json",
   "--minify",
-  // The source map is embedded (stack traces name src/… lines); bun also writes a copy beside the
-  // binary, which is removed below so dist/ holds one file.
+  // The source map is embedded (stack traces name src/… lines); bun also writes copies beside the
+  // binary, one .map per entry point and chunk, which nothing reads: removed below, so the output
+  // folder holds the binary alone.
   "--sourcemap",
   ...(bytecode ? ["--bytecode", "--format=esm"] : []),
   `--define`,
@@ -76,13 +87,7 @@ const cmd = [
   "--outfile",
   outfile,
   join(root, "src/cli.ts"),
-  // worker threads: a compiled binary holds only the workers listed as entry points
-  join(root, "src/build/images/embed-worker.ts"),
-  join(root, "src/build/derive/artist-worker.ts"),
-  join(root, "src/build/db/index-builder-worker.ts"),
-  join(root, "src/serve/cluster/worker.ts"),
-  join(root, "src/build/seed/generate-worker.ts"),
-  join(root, "src/db/pg/sync-worker.ts"),
+  ...workerEntries.map((entry) => join(root, entry)),
 ];
 
 mkdirSync(dirname(outfile), { recursive: true });
@@ -93,7 +98,12 @@ const started = performance.now();
 const proc = Bun.spawnSync(cmd, { cwd: root, stdout: "inherit", stderr: "inherit" });
 if (proc.exitCode !== 0) fail(`bun build exited with ${proc.exitCode}`);
 if (!existsSync(outfile)) fail(`bun build succeeded but ${outfile} is missing`);
-rmSync(`${outfile}.map`, { force: true });
+// The external source maps bun writes beside the binary (this build's and any an earlier one left):
+// <binary>.map, <worker>.js.map per worker entry, chunk-<hash>.js.map per shared chunk.
+const mapNames = new Set([`${basename(outfile)}.map`, ...workerEntries.map((entry) => `${basename(entry, ".ts")}.js.map`)]);
+for (const name of readdirSync(dirname(outfile))) {
+  if (mapNames.has(name) || /^chunk-[0-9a-z]+\.js\.map$/.test(name)) rmSync(join(dirname(outfile), name), { force: true });
+}
 
 const size = statSync(outfile).size;
 console.log(`build: wrote ${relative(process.cwd(), outfile) || outfile} (${mib(size)}, ${size} bytes) in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -5,9 +5,10 @@
  * file (a clean clone, as in CI, always builds).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import pkg from "../../package.json" with { type: "json" };
 
 const ROOT = resolve(import.meta.dir, "../..");
 const DIST = join(ROOT, "dist/artmarket");
@@ -116,6 +117,74 @@ test("the native libraries are extracted under <data>/lib/<build>/", () => {
   expect(files).toContain("vec0.so");
   expect(files.some((f) => /^libvips-cpp\.so\.\d/.test(f))).toBe(true);
   expect(files.some((f) => f.endsWith(".tmp"))).toBe(false);
+});
+
+// ---- docs/binary.md's figures, checked against the build (none of them typed by hand)
+
+const MIB = 1024 * 1024;
+
+/** docs/binary.md with its line breaks as spaces, so a phrase may wrap. */
+function binaryDoc(): string {
+  return readFileSync(join(ROOT, "docs/binary.md"), "utf8").replace(/\s+/g, " ");
+}
+
+/** The first capture of `re` in docs/binary.md; fails the test when the doc no longer says it. */
+function docSays(re: RegExp): string {
+  const m = re.exec(binaryDoc());
+  if (!m?.[1]) throw new Error(`docs/binary.md no longer matches ${re}`);
+  return m[1];
+}
+
+test("docs/binary.md: the binary's size is within 5 % of dist/artmarket's", () => {
+  const stated = Number(docSays(/dist\/artmarket \(about (\d+(?:\.\d+)?) MiB\)/));
+  const actual = statSync(DIST).size / MIB;
+  expect(Math.abs(stated - actual) / actual).toBeLessThanOrEqual(0.05);
+});
+
+test("docs/binary.md: dist/ holds exactly the files the doc lists", () => {
+  const listed = [...docSays(/`dist\/` holds exactly \w+ files?: ((?:`[^`]+`(?:, | and )?)+)/).matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+  expect(listed.length).toBeGreaterThan(0);
+  expect(readdirSync(join(ROOT, "dist")).sort()).toEqual(listed.sort());
+});
+
+test("docs/binary.md: libvips' file name and size are the embedded library's", () => {
+  const native = readFileSync(join(ROOT, "src/platform/native.ts"), "utf8");
+  const file = /export const LIBVIPS_FILE = "([^"]+)"/.exec(native)?.[1];
+  expect(file).toMatch(/^libvips-cpp\.so\.\d/);
+  const doc = binaryDoc();
+  // every libvips-cpp.so.<version> the page names is the one native.ts embeds
+  const named = [...doc.matchAll(/libvips-cpp\.so\.[\d.]*\d/g)].map((m) => m[0]);
+  expect(named.length).toBeGreaterThan(0);
+  expect(new Set(named)).toEqual(new Set([file!]));
+  const stated = Number(docSays(/`@img\/sharp-libvips-linux-x64`, ~(\d+(?:\.\d+)?) MiB\)/));
+  const actual = statSync(join(ROOT, "node_modules/@img/sharp-libvips-linux-x64/lib", file!)).size / MIB;
+  expect(Math.abs(stated - actual) / actual).toBeLessThanOrEqual(0.05);
+});
+
+test("docs/binary.md: the glibc version is the highest the binary's parts require", () => {
+  const stated = docSays(/only glibc \(>= (2\.\d+)\)/);
+  // symbol versions (GLIBC_2.N) of the executable and of every library and addon it embeds
+  const bytes = readFileSync(DIST);
+  const marker = Buffer.from("GLIBC_2.");
+  let highest = 0;
+  for (let at = bytes.indexOf(marker); at >= 0; at = bytes.indexOf(marker, at + marker.length)) {
+    let end = at + marker.length;
+    while (end < bytes.length && bytes[end]! >= 0x30 && bytes[end]! <= 0x39) end++;
+    if (end > at + marker.length) highest = Math.max(highest, Number(bytes.subarray(at + marker.length, end).toString("latin1")));
+  }
+  expect(`2.${highest}`).toBe(stated);
+  // the Dockerfile's base image comment cites the same figure
+  expect(readFileSync(join(ROOT, "deploy/Dockerfile"), "utf8")).toContain(`glibc >= ${stated}`);
+});
+
+test("docs/binary.md: the build id has the form the doc gives", async () => {
+  const shaLength = Number(docSays(/<(\d+)-char git sha>/));
+  const version = await run("--version");
+  expect(version.code).toBe(0);
+  const build = /^artmarket \S+ \((\S+)\)$/.exec(version.stdout.trim())?.[1];
+  // <version>-<sha>[-dirty<timestamp>], or <version>-t<timestamp> outside git
+  const form = new RegExp(`^${pkg.version.replaceAll(".", "\\.")}-(?:[0-9a-f]{${shaLength}}(?:-dirty[0-9a-z]+)?|t[0-9a-z]+)$`);
+  expect(build).toMatch(form);
 });
 
 test(
