@@ -692,6 +692,47 @@ describe("the console in a browser", () => {
     await close(w);
   });
 
+  test("the preferred currency: a lot's estimate and forecast both in it, converted by the API, the sale's own beside", async () => {
+    // an upcoming lot with an estimate in a currency other than euros
+    const sales = (await api<{ sales: ApiSale[] }>("/v1/sales?status__in=upcoming&limit=50")).sales.filter((x) => x.lots_count > 1 && x.currency !== "EUR");
+    expect(sales.length).toBeGreaterThan(0);
+    const sale = sales[0]!;
+    type Converted = ApiLot & { price: ApiLot["price"] & { hammer_estimate_min_usd: number; hammer_estimate_min_preferred: number; hammer_estimate_max_preferred: number } };
+    const lots = (await api<{ lots: Converted[] }>(`/v1/lots?sale_id=${sale.id}&sort=NUMBER_ASC&limit=48&preferred_currency=EUR`)).lots;
+    const lot = lots.find((l) => l.price.hammer_estimate_min_usd && l.expected_hammer_usd !== null)!;
+    const rate = lot.price.hammer_estimate_min_preferred / lot.price.hammer_estimate_min_usd;
+    const w = await openTab();
+    await signIn(w, keys.enterprise);
+    await w.page.waitForSelector("#currency");
+    await w.page.select("#currency", "EUR");
+    try {
+      await w.page.goto(`${server.origin}/console#/sale/${sale.id}`);
+      await w.page.waitForSelector("#sale-lots .card [data-probability]");
+      // the catalogue asked for euros
+      expect(w.answers.some((a) => a.path.startsWith(`/v1/lots?sale_id=${sale.id}`) && a.path.includes("preferred_currency=EUR"))).toBe(true);
+      const text = await w.page.$eval(`#sale-lots .card[data-lot-id='${lot.id}']`, (c) => c.textContent ?? "");
+      const eur = (v: number) => money(v, "EUR");
+      // the estimate in euros, then in the sale's own currency
+      expect(text).toContain(
+        `${eur(lot.price.hammer_estimate_min_preferred)}–${eur(lot.price.hammer_estimate_max_preferred)} (${money(lot.price.hammer_estimate_min!, lot.price.currency)}`,
+      );
+      // the forecast in euros too, at the rate the lot's converted estimate shows
+      expect(text).toContain(
+        `median if sold ${eur(lot.expected_hammer_usd! * rate)} (80 %: ${eur(lot.expected_hammer_usd_low! * rate)}–${eur(lot.expected_hammer_usd_high! * rate)})`,
+      );
+      // the lot's page keeps the choice
+      await w.page.goto(`${server.origin}/console#/lot/${lot.id}`);
+      await w.page.waitForSelector("#lot-forecast");
+      expect(await w.page.$eval("#lot-forecast", (dd) => dd.textContent)).toBe(
+        `${eur(lot.expected_hammer_usd! * rate)} (80 %: ${eur(lot.expected_hammer_usd_low! * rate)}–${eur(lot.expected_hammer_usd_high! * rate)})`,
+      );
+    } finally {
+      // the choice is the browser's (local storage): the other tests see USD
+      await w.page.evaluate(() => localStorage.removeItem("artmarket.currency"));
+    }
+    await close(w);
+  });
+
   test("follow and share: the buttons change, the followed lists follow; the artwork's lots link their sales", async () => {
     // a work sold at auction (it has lots to link)
     const sold = (await api<{ lots: (ApiLot & { artwork: { id: number }; image: unknown })[] }>("/v1/lots?status=sold&limit=20")).lots.find((l) => l.image)!;

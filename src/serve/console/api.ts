@@ -220,6 +220,15 @@ export interface Price {
   hammer_estimate_max: number | null;
   premium: number | null;
   hammer_usd: number | null;
+  hammer_estimate_min_usd: number | null;
+  hammer_estimate_max_usd: number | null;
+  premium_usd: number | null;
+  /** With preferred_currency: that code, and the amounts converted to it at the sale day's rate. */
+  preferred_currency?: string;
+  hammer_preferred?: number | null;
+  hammer_estimate_min_preferred?: number | null;
+  hammer_estimate_max_preferred?: number | null;
+  premium_preferred?: number | null;
 }
 
 /** A lot; price, is_followed and the forecast (upcoming lots) come with the full schema only. */

@@ -22,7 +22,7 @@ import { type BandSeries, bandChart, type ChartElement, fitCharts, type Marker, 
 import { addToCollection, collectablePage, collectionPage } from "./collection";
 import "./console.css";
 import { artworkEditions, artworkLots, lotPage, salePage, salesPage } from "./sales";
-import { artworkCard, cached, day, failure, followButton, h, int, main, pct, picture, slot, usd } from "./ui";
+import { artworkCard, CURRENCY_CHOICES, cached, day, failure, followButton, h, int, main, pct, picture, preferredCurrency, slot, usd } from "./ui";
 import { usagePage } from "./usage";
 
 const life = (a: Artist) => (a.birth ? `${a.birth}–${a.death ?? ""}` : "");
@@ -45,6 +45,20 @@ function renderMeter(): void {
           h("span", { class: "stat" }, "DU used ", h("b", { id: "du-used" }, int(used))),
           h("span", { class: "stat" }, "left ", h("b", { id: "du-left" }, int(meter.remaining))),
           policy && h("span", { class: "stat", id: "rate", title: rate }, `limits ${policy}${rate ? ` (${rate})` : ""}`),
+          h(
+            "label",
+            { class: "stat" },
+            "Currency ",
+            h(
+              "select",
+              {
+                id: "currency",
+                title: "Estimates, hammers and forecasts are shown in this currency, the sale's own beside it",
+                onchange: (e: Event) => (preferredCurrency.set((e.target as HTMLSelectElement).value), route()),
+              },
+              CURRENCY_CHOICES.map((c) => h("option", { value: c, selected: c === preferredCurrency.get() }, c)),
+            ),
+          ),
           h("button", { type: "button", id: "sign-out", onclick: () => (signOut(), (location.hash = "#/")) }, "Sign out"),
         )
       : h("span", { class: "stat" }, "Not signed in: public views only"),

@@ -4,13 +4,15 @@
  *   #/sales?…      the sale list, its filters (the sale list grammar) as form controls
  *   #/sale/ID?…    a sale: its aggregates, and its lots as a catalogue grid (offset paged)
  *   #/lot/ID       one lot: estimate, outcome or forecast, notes
- * Lots of an upcoming sale carry the service's forecast (chance of selling, expected hammer and its
- * 80 % band) where the key's schema has it; the public schema has neither prices nor forecasts.
+ * Lots of an upcoming sale carry the service's forecast (chance of selling, the median hammer if
+ * sold and its 80 % band) where the key's schema has it; the public schema has neither prices nor
+ * forecasts. A lot's estimate, hammer and forecast are shown in one currency, the user's preferred
+ * one (the header's choice, USD until one is picked), with the sale's own currency beside them.
  * And the artwork page's lot sections: its lots, and the copies of its edition with theirs.
  */
-import { type Artwork, call, type EditionLot, type Lot, type Sale } from "./api";
+import { type Artwork, call, type EditionLot, type Lot, type Price, type Sale } from "./api";
 import { bandChart, type ChartElement } from "./charts";
-import { cached, choice, day, field, followButton, formHash, h, int, main, pager, pictureBox, share, slot, usd } from "./ui";
+import { cached, choice, day, field, followButton, formHash, h, int, main, pager, pictureBox, preferredCurrency, share, slot, usd } from "./ui";
 
 const STATUS_LABEL: Record<string, string> = { closed: "concluded", upcoming: "upcoming", live: "live", session_off: "between sessions" };
 const LOT_STATUS_LABEL: Record<string, string> = { sold: "Sold", passed: "Bought in", withdrawn: "Withdrawn", upcoming: "Upcoming", unknown: "Outcome unknown" };
@@ -175,21 +177,32 @@ export function salePage(id: number, params: URLSearchParams): void {
   const sale = call("/v1/sales/{id}", { id });
   slot(head, "The sale", async () => saleHead(await sale));
   slot(lots, "The lots", async () => {
-    const [list, s] = await Promise.all([call("/v1/lots", { sale_id: id, sort: "NUMBER_ASC", limit: LOTS_PER_PAGE, offset }), sale.catch(() => null)]);
+    const [list, s] = await Promise.all([
+      call("/v1/lots", { sale_id: id, sort: "NUMBER_ASC", limit: LOTS_PER_PAGE, offset, preferred_currency: preferredParam() }),
+      sale.catch(() => null),
+    ]);
     if (!list.lots.length) return h("p", {}, offset ? "No more lots." : "No lots catalogued yet.");
     const full = list.lots.some((l) => l.price !== undefined);
     const forecasts = list.lots.filter((l) => l.sale_probability != null && l.expected_hammer_usd != null);
-    // the expected total: what the lots of this page are expected to fetch, each weighed by its chance of selling
-    const expected = forecasts.reduce((sum, l) => sum + l.sale_probability! * l.expected_hammer_usd!, 0);
+    // what the lots of this page fetch, each lot's median hammer weighed by its chance of selling (USD; shown converted)
+    const weighted = forecasts.reduce((sum, l) => sum + l.sale_probability! * l.expected_hammer_usd!, 0);
+    const cur = preferredCurrency.get();
+    const rates = forecasts.map((l) => usdRate(l.price, cur));
+    const shown = rates.every((r) => r !== null)
+      ? usd(
+          forecasts.reduce((sum, l, i) => sum + l.sale_probability! * l.expected_hammer_usd! * rates[i]!, 0),
+          cur,
+        )
+      : usd(weighted);
     return [
       !full && h("p", { class: "locked", role: "note" }, "The public schema: the house's estimates, the hammers and the forecasts come with a pro or enterprise key."),
       forecasts.length > 0 &&
         h(
           "p",
           { class: "sub", id: "sale-expected" },
-          `Forecast for the ${forecasts.length === list.lots.length ? "" : `${forecasts.length} `}lots shown: expected hammer total `,
-          h("b", { "data-value": Math.round(expected) }, usd(expected)),
-          " (each lot's expected hammer times its chance of selling).",
+          `Forecast for the ${forecasts.length === list.lots.length ? "" : `${forecasts.length} `}lots shown: hammer total weighed by chance `,
+          h("b", { "data-value": Math.round(weighted) }, shown),
+          " (each lot's median hammer if sold times its chance of selling).",
         ),
       h(
         "div",
@@ -268,11 +281,58 @@ function outcomeBar(s: Sale, sold: number, notSold: number): HTMLElement {
   );
 }
 
-/** Low–high estimate in the sale's currency. */
+/** `preferred_currency` for a lot request: the user's choice, none for USD (the price's *_usd amounts are in it). */
+function preferredParam(): string | undefined {
+  const cur = preferredCurrency.get();
+  return cur === "USD" ? undefined : cur;
+}
+
+/** A price's amounts in the preferred currency: its *_usd or its *_preferred ones (null when the answer has none in it). */
+function converted(p: Price, cur: string): { hammer: number | null; min: number | null; max: number | null; premium: number | null } | null {
+  if (cur === "USD") return { hammer: p.hammer_usd, min: p.hammer_estimate_min_usd, max: p.hammer_estimate_max_usd, premium: p.premium_usd };
+  if (p.preferred_currency !== cur) return null;
+  return { hammer: p.hammer_preferred ?? null, min: p.hammer_estimate_min_preferred ?? null, max: p.hammer_estimate_max_preferred ?? null, premium: p.premium_preferred ?? null };
+}
+
+/** The sale day's rate from USD to the preferred currency, read off the lot's own converted amounts (null without any). */
+function usdRate(p: Price | undefined, cur: string): number | null {
+  if (cur === "USD") return 1;
+  if (!p || p.preferred_currency !== cur) return null;
+  for (const [inUsd, inCur] of [
+    [p.hammer_estimate_min_usd, p.hammer_estimate_min_preferred],
+    [p.hammer_estimate_max_usd, p.hammer_estimate_max_preferred],
+    [p.hammer_usd, p.hammer_preferred],
+  ] as const)
+    if (inUsd && inCur != null) return inCur / inUsd;
+  return null;
+}
+
+/** An amount in the preferred currency, the sale's own beside it when they differ. */
+function both(inCur: number | null, native: number | null, p: Price): string {
+  const cur = preferredCurrency.get();
+  const c = converted(p, cur);
+  if (p.currency === cur || c === null) return usd(native, p.currency);
+  return `${usd(inCur, cur)} (${usd(native, p.currency)})`;
+}
+
+/** Low–high estimate in the preferred currency, then in the sale's. */
 function estimate(l: Lot): string {
   const p = l.price;
   if (!p || (p.hammer_estimate_min === null && p.hammer_estimate_max === null)) return "–";
-  return `${usd(p.hammer_estimate_min, p.currency)}–${usd(p.hammer_estimate_max, p.currency)}`;
+  const native = `${usd(p.hammer_estimate_min, p.currency)}–${usd(p.hammer_estimate_max, p.currency)}`;
+  const cur = preferredCurrency.get();
+  const c = converted(p, cur);
+  if (p.currency === cur || c === null) return native;
+  return `${usd(c.min, cur)}–${usd(c.max, cur)} (${native})`;
+}
+
+/** The forecast's median hammer and its 80 % band, in the preferred currency (USD when the lot gives no rate to it). */
+function forecast(l: Lot): string {
+  const cur = preferredCurrency.get();
+  const rate = usdRate(l.price, cur);
+  const [code, r] = rate === null ? ["USD", 1] : [cur, rate];
+  const at = (v: number | null | undefined) => (v === null || v === undefined ? null : v * r);
+  return `${usd(at(l.expected_hammer_usd), code)} (80 %: ${usd(at(l.expected_hammer_usd_low), code)}–${usd(at(l.expected_hammer_usd_high), code)})`;
 }
 
 /** Sold against the estimate: above, within or below. */
@@ -289,7 +349,14 @@ function outcome(l: Lot): (HTMLElement | false)[] {
   const p = l.price;
   if (l.status === "sold" && p?.hammer != null) {
     const where = against(l);
-    return [h("span", { class: `hammer ${where}`, "data-hammer": p.hammer }, `Hammer ${usd(p.hammer, p.currency)}`, where && h("span", { class: "sub" }, ` (${where})`))];
+    return [
+      h(
+        "span",
+        { class: `hammer ${where}`, "data-hammer": p.hammer },
+        `Hammer ${both(converted(p, preferredCurrency.get())?.hammer ?? null, p.hammer, p)}`,
+        where && h("span", { class: "sub" }, ` (${where})`),
+      ),
+    ];
   }
   if (l.status === "upcoming" && l.sale_probability != null && l.expected_hammer_usd != null) {
     return [
@@ -297,7 +364,7 @@ function outcome(l: Lot): (HTMLElement | false)[] {
       h(
         "span",
         { class: "sub", "data-expected": l.expected_hammer_usd, "data-expected-low": l.expected_hammer_usd_low ?? "", "data-expected-high": l.expected_hammer_usd_high ?? "" },
-        `expected ${usd(l.expected_hammer_usd)} (80 %: ${usd(l.expected_hammer_usd_low)}–${usd(l.expected_hammer_usd_high)})`,
+        `median if sold ${forecast(l)}`,
       ),
     ];
   }
@@ -328,7 +395,7 @@ export function lotPage(id: number): void {
   const head = h("div", { id: "lot-head", class: "artwork" }, "Loading…");
   main().replaceChildren(head);
   slot(head, "The lot", async () => {
-    const l = await call("/v1/lots/{id}", { id });
+    const l = await call("/v1/lots/{id}", { id, preferred_currency: preferredParam() });
     const p = l.price;
     return [
       h("div", { class: "hero" }, pictureBox(l.image?.urls ?? null, "1 / 1", "(max-width: 700px) 100vw, 560px", `${l.artwork.name}, ${l.artist.name}`, true)),
@@ -345,13 +412,13 @@ export function lotPage(id: number): void {
           h("dt", {}, "Status"),
           h("dd", {}, LOT_STATUS_LABEL[l.status] ?? l.status),
           p && [h("dt", {}, "Estimate"), h("dd", {}, estimate(l))],
-          p?.hammer != null && [h("dt", {}, "Hammer"), h("dd", { "data-value": p.hammer }, usd(p.hammer, p.currency), against(l) && ` (${against(l)} the estimate)`)],
-          p?.premium != null && [h("dt", {}, "With premium"), h("dd", {}, usd(p.premium, p.currency))],
-          l.sale_probability != null && [h("dt", {}, "Chance of selling"), h("dd", {}, share(l.sale_probability))],
-          l.expected_hammer_usd != null && [
-            h("dt", {}, "Expected hammer"),
-            h("dd", {}, `${usd(l.expected_hammer_usd)} (80 %: ${usd(l.expected_hammer_usd_low)}–${usd(l.expected_hammer_usd_high)})`),
+          p?.hammer != null && [
+            h("dt", {}, "Hammer"),
+            h("dd", { "data-value": p.hammer }, both(converted(p, preferredCurrency.get())?.hammer ?? null, p.hammer, p), against(l) && ` (${against(l)} the estimate)`),
           ],
+          p?.premium != null && [h("dt", {}, "With premium"), h("dd", {}, both(converted(p, preferredCurrency.get())?.premium ?? null, p.premium, p))],
+          l.sale_probability != null && [h("dt", {}, "Chance of selling"), h("dd", {}, share(l.sale_probability))],
+          l.expected_hammer_usd != null && [h("dt", {}, "Median hammer if sold"), h("dd", { id: "lot-forecast" }, forecast(l))],
         ),
         !p && h("p", { class: "locked", role: "note" }, "The estimate, hammer and forecast come with a pro or enterprise key."),
         l.notes && h("p", {}, l.notes),

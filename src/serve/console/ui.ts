@@ -4,6 +4,7 @@
  * number formats, slots that fill when their call answers (or say why they cannot), pictures that
  * keep their box while they load, pagers, and the follow button.
  */
+import { CURRENCY_CODES } from "../../market/currencies";
 import { ApiError, type Artwork, call, type FollowKind, key, send } from "./api";
 
 export type Child = Node | string | number | null | undefined | false;
@@ -20,6 +21,22 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<s
   for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
   return el;
 }
+
+/** The currencies the API converts to (`preferred_currency`). */
+export const CURRENCY_CHOICES = CURRENCY_CODES;
+const CURRENCY_ITEM = "artmarket.currency";
+/**
+ * The user's preferred currency (this browser's local storage; USD until one is picked): the
+ * catalogue and the lot pages show estimates, hammers and forecasts in it, converted by the API
+ * (`preferred_currency`) at the sale day's rate, the sale's own currency beside them.
+ */
+export const preferredCurrency = {
+  get: (): string => {
+    const c = localStorage.getItem(CURRENCY_ITEM);
+    return c && (CURRENCY_CHOICES as readonly string[]).includes(c) ? c : "USD";
+  },
+  set: (code: string) => localStorage.setItem(CURRENCY_ITEM, code),
+};
 
 /** An amount in a currency (the API's ISO code), whole units. */
 export const usd = (v: number | null | undefined, currency = "USD") =>
