@@ -6,6 +6,7 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeAtExit, setUpTestTemp } from "./temp";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { closeDeps, createApp, openSqliteDeps, type App, type SqliteAppDeps } from "../../src/serve/app";
 import { accountDbPath } from "../../src/db/connection";
@@ -33,7 +34,9 @@ export interface TestContext {
   close(): void;
 }
 
+/** A fresh folder in the test process's temporary folder (tests/helpers/temp.ts: removed at exit at the latest). */
 export function tempDataDir(prefix = "artmarket-test-"): string {
+  setUpTestTemp();
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
@@ -51,8 +54,9 @@ export const TINY_AS_OF = "2026-11-22";
 
 export function tinyMarketDir(): Promise<string> {
   tinyMarket ??= (async () => {
+    // shared by every file of the process, so removed at its exit, not by a file's afterAll
     const dir = tempDataDir("artmarket-tiny-");
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    removeAtExit(dir);
     tinySummary = await seedMarket({ dataDir: dir, scale: "tiny", seed: 7, asOf: TINY_AS_OF, quiet: true });
     return dir;
   })();

