@@ -13,6 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { lookup } from "node:dns/promises";
+import { rmSync } from "node:fs";
 import { fetchCheckedImage, fetchImage } from "../../src/serve/images/fetch";
 import { loadSharp, type Sharp } from "../../src/platform/native";
 import { tempDataDir } from "../helpers/app";
@@ -21,6 +22,7 @@ let server: ReturnType<typeof Bun.serve>;
 let base: string;
 let sharp: Sharp;
 let jpeg: Uint8Array;
+let sharpDir: string;
 let slowStarted = 0;
 /** The slow routes answer (or end their body) only once this is released, in afterAll: never in time. */
 let releaseSlow!: () => void;
@@ -45,7 +47,8 @@ beforeAll(async () => {
     },
     { preconnect: realFetch.preconnect },
   ) as typeof fetch;
-  sharp = loadSharp(tempDataDir());
+  sharpDir = tempDataDir();
+  sharp = loadSharp(sharpDir);
   jpeg = new Uint8Array(
     await sharp({ create: { width: 120, height: 80, channels: 3, background: "#3366aa" } })
       .jpeg()
@@ -122,6 +125,7 @@ afterAll(() => {
   releaseSlow();
   server.stop(true);
   globalThis.fetch = realFetch;
+  rmSync(sharpDir, { recursive: true, force: true });
 });
 
 /** The ValidationFailed a call throws, as its first issue. */
