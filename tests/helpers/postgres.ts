@@ -33,7 +33,7 @@ import {
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join, relative, resolve } from "node:path";
-import { onExitRemove, setUpTestTemp } from "./temp";
+import { onExitRemove } from "./temp";
 
 const require = createRequire(import.meta.url);
 
@@ -133,7 +133,6 @@ const stagingBase = () => process.env.ARTMARKET_TEST_PG_TMP || "/tmp";
 /** The staged binaries of this process (staged on the first call); as root, refused where `postgres` could not reach them. */
 function stagedBinaries(user: { uid?: number }): { dir: string; native: string } {
   if (staged) return staged;
-  setUpTestTemp();
   const dir = mkdtempSync(join(stagingBase(), `artmarket-pg-${process.pid}-`));
   chmodSync(dir, 0o755);
   onExitRemove(() => rmSync(dir, { recursive: true, force: true }));
