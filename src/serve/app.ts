@@ -5,7 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { Elysia } from "elysia";
 import { SqliteAccountStore } from "./accounts/store";
-import { PgError } from "../db/pg/sync-client";
+import { storeOutage, storeUnreachable } from "../db/pg/outage";
 import { openAccountStore } from "./accounts/open";
 import { PgAccountStore } from "./accounts/pg-store";
 import { PgRateLimiter, sharedSecret } from "./accounts/pg-hot";
@@ -81,12 +81,8 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
  * a 503 to retry, not a 500.
  */
 export function accountStoreUnreachable(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | null;
-  const code = typeof e?.code === "string" ? e.code : "";
-  if (/^ERR_POSTGRES_(CONNECTION|CONNECTION_CLOSED|CONNECTION_TIMEOUT|IDLE_TIMEOUT|LIFETIME_TIMEOUT)/.test(code) || code === "ECONNREFUSED") return true;
-  // SQLSTATE class 08 (connection exception), 57P01-57P03 (the server shutting down or starting)
-  if (/^08/.test(code) || /^57P0[123]$/.test(code)) return true;
-  return error instanceof PgError && error.code === null && typeof e?.message === "string" && /did not answer|connection/i.test(e.message);
+  // SyncPg's errors and Bun's asynchronous client's (the hot path) alike: src/db/pg/outage.ts
+  return storeUnreachable(error);
 }
 
 /** The one error mapper: our errors, the framework's own, and anything unexpected. */
@@ -119,7 +115,7 @@ export function errorResponse(code: unknown, error: unknown, request?: Request):
     return json(status, { detail: (error as Error).message || "Bad request" });
   }
   if (accountStoreUnreachable(error)) {
-    console.error("account store unreachable:", (error as Error).message);
+    storeOutage.failure(error); // one line per outage, not per request
     return json(503, { detail: "The account store is unreachable; retry shortly" }, { "Retry-After": "5" });
   }
   console.error("internal error:", error);

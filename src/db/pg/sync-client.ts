@@ -17,6 +17,7 @@
  */
 import { receiveMessageOnPort } from "node:worker_threads";
 import { workerEntry } from "../../platform/native";
+import { storeOutage } from "./outage";
 
 export type PgBind = string | number | null | boolean | Uint8Array;
 
@@ -118,6 +119,7 @@ export class SyncPg {
     const reply = this.wait();
     if ("error" in reply) throw new PgError(reply.error.message, reply.error.code);
     if ("ready" in reply) throw new PgError("unexpected reply", null);
+    storeOutage.answered();
     return reply;
   }
 

@@ -34,6 +34,27 @@ function rowsOf(result: Record<string, unknown>[]): Record<string, unknown>[] {
   return out;
 }
 
+/**
+ * Bun's client warns each time it fails to re-subscribe a LISTEN after its connection dropped
+ * (with a backoff up to 32 s, per channel): during an outage of the store that is a line every
+ * few seconds per thread, beside the one line the request path logs for the outage
+ * (src/db/pg/outage.ts). The first failure is shown; the next ones are not until the store has
+ * answered again.
+ */
+let listenWarned = false;
+function quietListenRetries(): void {
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === "string" && args[0].startsWith("bun:sql LISTEN ")) {
+      if (listenWarned) return;
+      listenWarned = true;
+      warn(`${args[0]} (further LISTEN retries are not logged until the account store answers again)`, ...args.slice(1));
+      return;
+    }
+    warn(...args);
+  };
+}
+
 self.onmessage = async (event: MessageEvent<Init>) => {
   const { url, port, flag, epoch, listen, follows } = event.data;
   const sql = new Bun.SQL(url, { max: 1, bigint: true, idleTimeout: 0 });
@@ -45,10 +66,12 @@ self.onmessage = async (event: MessageEvent<Init>) => {
   if (listen) {
     // a second connection for LISTEN (the statement connection stays free for the owner)
     const listener = new Bun.SQL(url, { max: 1, bigint: true, idleTimeout: 0 });
+    quietListenRetries();
     const read = async () => {
       try {
         const [row] = await listener.unsafe("SELECT n FROM account_epoch WHERE id = 1");
         if (row) epoch[0] = Number((row as { n: bigint }).n);
+        listenWarned = false;
       } catch {
         // the table may not exist yet (before the migrations ran): the next read sees it
       }
@@ -92,8 +115,11 @@ self.onmessage = async (event: MessageEvent<Init>) => {
       const result = (await sql.unsafe(text, params as never[])) as unknown as Record<string, unknown>[] & { count: number | null };
       answer(mode === "rows" ? { rows: rowsOf(result), count: result.count ?? 0 } : { rows: [], count: Number(result.count ?? 0) });
     } catch (err) {
-      const e = err as { message?: string; errno?: string; code?: string };
-      answer({ error: { message: e?.message ?? String(err), code: e?.errno ?? e?.code ?? null } });
+      // the SQLSTATE (Bun's `errno` for a server error), else Bun's or the system's code
+      // (ERR_POSTGRES_CONNECTION_CLOSED, ECONNRESET): never a numeric errno, which names nothing
+      const e = err as { message?: string; errno?: unknown; code?: unknown };
+      const code = typeof e?.errno === "string" ? e.errno : typeof e?.code === "string" ? e.code : null;
+      answer({ error: { message: e?.message ?? String(err), code } });
     }
   };
   port.addEventListener("message", (m) => void handle((m as MessageEvent).data as Statement));

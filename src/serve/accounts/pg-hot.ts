@@ -35,6 +35,7 @@ import { type Caller, KeyVerifier, type KeyVerifierOptions } from "./keys";
 import { type Admission, type Charged, type LedgerEntry, type LedgerOptions, type MeteringLedger, poolsOf, type Windows } from "./ledger";
 import type { PgAccountStore } from "./pg-store";
 import { loadSecret } from "../images/urls";
+import { storeOutage } from "../../db/pg/outage";
 
 /** A cap admission row older than this belongs to a call that can no longer be running (ms). */
 export const ADMISSION_TTL_MS = 120_000;
@@ -147,6 +148,7 @@ export class PgLedger implements MeteringLedger {
       // one statement (migration account-pg 0005), under the account's lock
       const [row] = await this
         .sql`SELECT verdict, admission_id FROM artmarket_cap_admit(${caller.userId}, ${period.start}, ${period.end}, ${limit}, ${maxDu}, ${at}, ${ADMISSION_TTL_MS})`;
+      storeOutage.answered();
       const answer = row as { verdict: "used-up" | "wait" | "admitted"; admission_id: string | number | null };
       const verdict = answer.verdict === "admitted" ? { kind: "admitted" as const, id: Number(answer.admission_id) } : { kind: answer.verdict };
       if (verdict.kind === "used-up") {
@@ -293,6 +295,7 @@ export class PgLedger implements MeteringLedger {
       user_id: number;
       period: number;
     }[];
+    storeOutage.answered();
     // each response shows its account's period total up to its own row: the batch's total less
     // what the account's later rows of the batch added (in the order they were charged)
     const after = new Map(result.map((r) => [r.user_id, r.period]));
@@ -367,6 +370,7 @@ export class PgRateLimiter {
     try {
       const [row] = await asyncClient(this.store)`SELECT * FROM artmarket_rate_take(${caller.userId}, ${second}, ${minute}, ${rps}, ${rpm}, ${list.length})`;
       ({ taken, second_before: secondBefore, minute_before: minuteBefore } = row as { taken: number; second_before: number; minute_before: number });
+      storeOutage.answered();
     } catch (err) {
       for (const c of list) c.reject(err);
       return;
