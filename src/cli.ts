@@ -10,6 +10,7 @@ import { KeyError } from "./serve/accounts/keys";
 import type { AccountStore } from "./serve/accounts/store";
 import { withAccountStore } from "./serve/accounts/open";
 import { type Cluster, ClusterStartError, startCluster } from "./serve/cluster/supervisor";
+import { jsonLogLine, jsonStderr, type LogLevel } from "./serve/http/log-lines";
 import { parseCommandLine, UsageError } from "./platform/cli-spec";
 import { accountStoreFrom, ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
 import { BUILD_ID } from "./platform/native";
@@ -41,8 +42,23 @@ export function firstStartSeed(dataDir: string, env: Record<string, string | und
   return { dataDir, ...demoMarketFrom(env), seed: DEFAULT_SEED };
 }
 
+/**
+ * Where the start-up lines send a person next: the console and the docs, at --public-url when it
+ * is set, else at the address listened on (a wildcard address as loopback).
+ */
+export function startUrls(config: { host: string; publicUrl: string | null }, port: number): { console: string; docs: string } {
+  const host = config.host === "0.0.0.0" ? "127.0.0.1" : config.host === "::" ? "::1" : config.host;
+  const base = config.publicUrl ?? `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  return { console: `${base}/console`, docs: `${base}/docs` };
+}
+
 async function serve(flags: Record<string, string | true>): Promise<void> {
   const config = serveConfig(flags);
+  const logFormat = config.logFormat ?? "json";
+  // with the JSON log, every line on stderr is a JSON object from here on: the seed's progress,
+  // these messages, whatever a library prints (src/serve/http/log-lines.ts)
+  const write = logFormat === "json" ? jsonStderr() : (text: string) => void process.stderr.write(text);
+  const say = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => write(logFormat === "json" ? jsonLogLine(level, msg, fields) : `${msg}\n`);
   mkdirSync(config.dataDir, { recursive: true });
   let lock: ServeLock;
   try {
@@ -54,20 +70,23 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
   const firstStart = !existsSync(marketDbPath(config.dataDir));
   if (firstStart) {
     const summary = await seedMarket(firstStartSeed(config.dataDir));
-    process.stderr.write(`${formatSummary(summary)}\n`);
+    say("info", formatSummary(summary));
   }
   // the first start's key, made before the workers start (they read it from the store); with
   // PostgreSQL, of the nodes that start together on an empty store one makes it
   const created = await withAccountStore(config.dataDir, config.accountStore, (store) => store.createFirstUser("enterprise", "first enterprise user"));
   let cluster: Cluster;
   try {
-    cluster = await startCluster(config, { workers: config.workers ?? 1, logFormat: config.logFormat ?? "json" });
+    cluster = await startCluster(config, { workers: config.workers ?? 1, logFormat, write });
   } catch (err) {
     lock.release();
     if (err instanceof ClusterStartError) throw new ConfigError(err.message);
     throw err;
   }
   out(`listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${cluster.port}`);
+  const next = startUrls(config, cluster.port);
+  out(`console: ${next.console}`);
+  out(`docs: ${next.docs}`);
   if (created) {
     out(`created user ${created.userId} on plan enterprise; its API key (shown once, keep it secret):`);
     out(created.key);
@@ -77,11 +96,22 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
     if (stopping) return;
     stopping = true;
     const timeoutS = config.shutdownTimeoutS ?? 30;
-    const { unfinished } = await cluster.drain(timeoutS * 1000, (inFlight) => {
-      process.stderr.write(`${signal}: stopping; ${inFlight} request(s) in flight (up to ${timeoutS} s), ${cluster.workers} worker(s)\n`);
-    });
+    const delayS = config.drainDelayS ?? 5;
+    if (delayS > 0)
+      say("info", `${signal}: draining; /readyz answers 503, requests are served ${delayS} s more; ${cluster.inFlight()} request(s) in flight`, {
+        signal,
+        in_flight: cluster.inFlight(),
+      });
+    const { unfinished } = await cluster.drain(
+      timeoutS * 1000,
+      (inFlight) => {
+        say("info", `${signal}: stopping; ${inFlight} request(s) in flight (up to ${timeoutS} s), ${cluster.workers} worker(s)`, { signal, in_flight: inFlight });
+      },
+      delayS * 1000,
+    );
     lock.release();
-    process.stderr.write(unfinished ? `stopped; ${unfinished} request(s) cut at the shutdown timeout\n` : "stopped\n");
+    if (unfinished) say("warn", `stopped; ${unfinished} request(s) cut at the shutdown timeout`, { unfinished });
+    else say("info", "stopped");
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

@@ -42,7 +42,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "run the HTTP service",
     usage: ["artmarket serve [options]"],
     description:
-      "Serves the market snapshot and the account store of the data directory. On an empty data directory it first builds the demo market and prints a new enterprise key once. The first stdout line is `listening on http://HOST:PORT`. SIGTERM or SIGINT lets the requests in flight finish, then exits 0.",
+      "Serves the market snapshot and the account store of the data directory. On an empty data directory it first builds the demo market and prints a new enterprise key once. The first stdout line is `listening on http://HOST:PORT`, then the console's and the docs' URLs. SIGTERM or SIGINT turns /readyz to 503, keeps serving for the drain delay, then refuses new connections, lets the requests in flight finish and exits 0.",
     options: [
       ACCOUNT_STORE,
       DATA,
@@ -59,6 +59,13 @@ export const COMMANDS: readonly CommandSpec[] = [
         description: "how long requests in flight get to finish on SIGTERM or SIGINT",
         default: "30",
         env: "ARTMARKET_SHUTDOWN_TIMEOUT",
+      },
+      {
+        name: "drain-delay",
+        value: "SECONDS",
+        description: "after SIGTERM or SIGINT, how long /readyz answers 503 while requests are still served (with Connection: close), before new connections are refused",
+        default: "5",
+        env: "ARTMARKET_DRAIN_DELAY",
       },
     ],
     examples: ["artmarket serve --data /var/lib/artmarket --host 0.0.0.0 --port 8080", "artmarket serve --port 0 --workers 4"],

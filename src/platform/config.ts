@@ -22,6 +22,11 @@ export interface Config {
   readonly trustProxy?: boolean;
   /** Seconds that requests in flight get to finish on SIGTERM/SIGINT (`--shutdown-timeout`). */
   readonly shutdownTimeoutS?: number;
+  /**
+   * Seconds the server keeps serving after SIGTERM/SIGINT, /readyz answering 503, before it stops
+   * accepting connections (`--drain-delay`).
+   */
+  readonly drainDelayS?: number;
   /** HTTP workers sharing the port (`--workers`; default: the CPU count). */
   readonly workers?: number;
   /** The access log's format (`--log-format`): json, text, or off. */
@@ -149,6 +154,11 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
   if (!/^\d+(\.\d+)?$/.test(shutdownRaw ?? "30") || !(shutdownTimeoutS >= 0 && shutdownTimeoutS <= 3600)) {
     throw new ConfigError(`--shutdown-timeout must be a number of seconds from 0 to 3600, got "${shutdownRaw}"`);
   }
+  const drainRaw = stringFlag(flags, "drain-delay") ?? env.ARTMARKET_DRAIN_DELAY;
+  const drainDelayS = drainRaw === undefined || drainRaw === "" ? 5 : Number(drainRaw);
+  if (!/^\d+(\.\d+)?$/.test(drainRaw || "5") || !(drainDelayS >= 0 && drainDelayS <= 3600)) {
+    throw new ConfigError(`--drain-delay must be a number of seconds from 0 to 3600, got "${drainRaw}"`);
+  }
   const workersRaw = stringFlag(flags, "workers") ?? env.ARTMARKET_WORKERS;
   const workers = workersRaw === undefined || workersRaw === "" ? Math.max(1, Math.min(MAX_WORKERS, availableParallelism())) : Number(workersRaw);
   if (!/^\d+$/.test(workersRaw ?? "1") || !Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
@@ -164,6 +174,7 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     fetchAllow: Object.freeze(fetchAllow),
     trustProxy,
     shutdownTimeoutS,
+    drainDelayS,
     workers,
     logFormat,
     accountStore: accountStoreFrom(flags, env),

@@ -4,6 +4,8 @@ import { afterAll } from "bun:test";
 import { removeRegistered, setUpTestTemp } from "./temp";
 
 process.env.ARTMARKET_DATA ??= "/nonexistent-artmarket-data-for-tests";
+// a stopped server exits at once (tests that check the drain delay pass --drain-delay)
+process.env.ARTMARKET_DRAIN_DELAY ??= "0";
 setUpTestTemp();
 // a preload's afterAll runs once, after every file's own: what the run made and did not remove
 afterAll(removeRegistered);

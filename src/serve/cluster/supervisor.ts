@@ -16,13 +16,12 @@
  * that every worker updates under per-account locks (src/serve/accounts/counters.ts).
  * A worker that dies is replaced on the same port.
  */
-import type { Database } from "bun:sqlite";
 import { availableParallelism } from "node:os";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol";
 import type { Config } from "../../platform/config";
 import { workerEntry } from "../../platform/native";
 import { VERSION } from "../../platform/version";
-import { openAccountDb, openMarketReader } from "../../db/connection";
+import { openMarketReader } from "../../db/connection";
 import { AccountCounters } from "../accounts/counters";
 import type { KeyVerifier, RemoteVerdict } from "../accounts/keys";
 import { type LedgerEntry, LedgerWriter, type NoticeRow } from "../accounts/ledger";
@@ -30,11 +29,14 @@ import { SqliteAccountStore } from "../accounts/store";
 import { openAccountStore } from "../accounts/open";
 import type { LogFormat } from "../http/access-log";
 import { HttpError } from "../http/errors";
-import { type MetricsSnapshot, mergeSnapshots, renderMetrics } from "../http/metrics";
+import { type LogLevel, jsonLogLine } from "../http/log-lines";
+import { type MetricsSnapshot, mergeSnapshots, processStats, renderMetrics } from "../http/metrics";
 
 export interface ClusterOptions {
   workers: number;
   logFormat: LogFormat | "off";
+  /** Where log text that is ready goes (the workers' access-log lines): stderr unless given. */
+  write?: (text: string) => void;
 }
 
 export interface Cluster {
@@ -43,10 +45,12 @@ export interface Cluster {
   /** Requests the workers are handling now. */
   inFlight(): number;
   /**
-   * Stops: /readyz turns 503, the workers refuse new connections (then `onClosed` runs, with the
-   * requests in flight) and finish their requests (up to `timeoutMs`), the ledger is committed.
+   * Stops: /readyz turns 503 and every response carries `Connection: close` at once; requests are
+   * served for `delayMs` more (a load balancer takes the node out meanwhile); then the workers
+   * refuse new connections (then `onClosed` runs, with the requests in flight) and finish their
+   * requests (up to `timeoutMs`), the ledger is committed.
    */
-  drain(timeoutMs: number, onClosed?: (inFlight: number) => void): Promise<{ unfinished: number }>;
+  drain(timeoutMs: number, onClosed?: (inFlight: number) => void, delayMs?: number): Promise<{ unfinished: number }>;
 }
 
 export class ClusterStartError extends Error {}
@@ -70,6 +74,9 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   const counters = AccountCounters.create();
   const stateBuffer = new SharedArrayBuffer(8);
   const state = new Int32Array(stateBuffer);
+  const write = options.write ?? ((text: string) => void process.stderr.write(text));
+  /** The supervisor's own messages, JSON lines with the JSON log. */
+  const say = (level: LogLevel, msg: string) => write(options.logFormat === "json" ? jsonLogLine(level, msg) : `${msg}\n`);
 
   // the port: bound once without reusePort, so a port another server holds is refused as before
   // (port 0 picks a free one), then released for the workers
@@ -121,7 +128,12 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       setTimeout(resolve, COLLECT_TIMEOUT_MS);
     });
     collects.delete(id);
-    return renderMetrics(mergeSnapshots(parts, pendingRows()), { version: VERSION, workers: options.workers, keyVerifications: verifier.argon2Runs });
+    return renderMetrics(mergeSnapshots(parts, pendingRows()), {
+      version: VERSION,
+      workers: options.workers,
+      keyVerifications: verifier.argon2Runs,
+      process: processStats(),
+    });
   }
 
   function handle(slot: Slot, msg: FromWorker): void {
@@ -154,7 +166,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
         return;
       }
       case "log":
-        process.stderr.write(msg.text);
+        write(msg.text);
         return;
       case "closed":
         closed.get(slot.index)?.();
@@ -185,13 +197,13 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       };
       worker.onerror = (event: ErrorEvent) => {
         if (!up) reject(new ClusterStartError(`worker ${index}: ${event.message}`));
-        else process.stderr.write(`worker ${index}: ${event.message}\n`);
+        else say("error", `worker ${index}: ${event.message}`);
       };
       worker.addEventListener("close", () => {
         if (!up || draining || slots[index] !== slot) return;
         // a worker that died is replaced on the same port; its requests in flight are lost, not its ledger rows (each response waited for its commit)
-        process.stderr.write(`worker ${index} stopped unexpectedly; starting another\n`);
-        spawn(index, port).catch((err) => process.stderr.write(`worker ${index} could not restart: ${(err as Error).message}\n`));
+        say("warn", `worker ${index} stopped unexpectedly; starting another`);
+        spawn(index, port).catch((err) => say("error", `worker ${index} could not restart: ${(err as Error).message}`));
       });
       const init: WorkerInit = {
         t: "init",
@@ -222,9 +234,10 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
     port,
     workers: options.workers,
     inFlight: () => Atomics.load(state, 1),
-    async drain(timeoutMs, onClosed) {
+    async drain(timeoutMs, onClosed, delayMs = 0) {
       draining = true;
       Atomics.store(state, 0, 2);
+      if (delayMs > 0) await Bun.sleep(delayMs);
       const allClosed = Promise.all(
         slots.map(
           (s) =>

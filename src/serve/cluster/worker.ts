@@ -25,6 +25,8 @@ import { STATES, type ServiceControl } from "../http/control";
 import type { AppDeps } from "../http/endpoint";
 import { MetricsRegistry } from "../http/metrics";
 import { requestNote } from "../http/request-note";
+import { clientAddressOf } from "../http/client";
+import { jsonConsole } from "../http/log-lines";
 import { type Listener, listen } from "../http/serve";
 
 declare const self: Worker;
@@ -69,6 +71,8 @@ function pathOf(url: string): string {
 
 function start(init: WorkerInit): void {
   const state = new Int32Array(init.state);
+  // with the JSON log, what this thread's code prints is one JSON line too (the supervisor writes it)
+  if (init.logFormat === "json") jsonConsole((text) => post({ t: "log", text }));
   const control: ServiceControl = {
     workers: init.workers,
     state: () => STATES[Atomics.load(state, 0)] ?? "starting",
@@ -96,7 +100,9 @@ function start(init: WorkerInit): void {
     host: init.config.host,
     reusePort: true,
     inFlight: state,
-    onAnswered(request, response, id, started) {
+    measureBodies: accessLog !== null,
+    draining: () => Atomics.load(state, 0) === 2,
+    onAnswered(request, response, id, started, bytes) {
       const seconds = (performance.now() - started) / 1000;
       const note = requestNote(request);
       // the path only when something reads it: the log, or a request no endpoint handled
@@ -105,7 +111,6 @@ function start(init: WorkerInit): void {
       const du = note?.du ?? 0;
       registry.record(route, request.method, response.status, seconds, du, note?.plan ?? null);
       if (accessLog) {
-        const length = response.headers.get("content-length");
         accessLog.write({
           time: Date.now(),
           id,
@@ -116,7 +121,8 @@ function start(init: WorkerInit): void {
           durationMs: seconds * 1000,
           du,
           keyId: note?.keyId ?? null,
-          bytes: length === null ? null : Number(length),
+          bytes,
+          client: clientAddressOf(request, init.config.trustProxy ?? false),
           worker: init.index,
         });
       }

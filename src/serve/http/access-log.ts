@@ -17,7 +17,10 @@ export interface AccessRecord {
   durationMs: number;
   du: number;
   keyId: number | null;
+  /** The response body's bytes as sent (its Content-Length, or measured); null when unknown. */
   bytes: number | null;
+  /** The client's address: the peer's, or with --trust-proxy the first of X-Forwarded-For. */
+  client: string;
   worker: number;
 }
 
@@ -25,7 +28,7 @@ export function formatAccess(r: AccessRecord, format: LogFormat): string {
   const time = new Date(r.time).toISOString();
   const ms = Math.round(r.durationMs * 1000) / 1000;
   if (format === "text") {
-    return `${time} ${r.status} ${r.method} ${r.path} ${ms}ms route=${r.route} du=${r.du} key=${r.keyId ?? "-"} bytes=${r.bytes ?? "-"} id=${r.id} worker=${r.worker}`;
+    return `${time} ${r.status} ${r.method} ${r.path} ${ms}ms route=${r.route} du=${r.du} key=${r.keyId ?? "-"} bytes=${r.bytes ?? "-"} client=${r.client} id=${r.id} worker=${r.worker}`;
   }
   return JSON.stringify({
     time,
@@ -38,6 +41,7 @@ export function formatAccess(r: AccessRecord, format: LogFormat): string {
     du: r.du,
     key_id: r.keyId,
     bytes: r.bytes,
+    client: r.client,
     worker: r.worker,
   });
 }

@@ -4,7 +4,7 @@
  * added up (the supervisor collects them). The in-process app of the tests, which has no
  * supervisor, uses `localControl`: always ready, one worker, its own registry.
  */
-import { type MetricsRegistry, mergeSnapshots, renderMetrics } from "./metrics";
+import { type MetricsRegistry, mergeSnapshots, processStats, renderMetrics } from "./metrics";
 
 export type ServerState = "starting" | "ready" | "draining";
 
@@ -24,7 +24,7 @@ export function localControl(registry: MetricsRegistry, extra: () => { keyCacheH
     state: () => "ready",
     metrics: async () => {
       const { keyVerifications, ...counts } = extra();
-      return renderMetrics(mergeSnapshots([registry.snapshot(counts)]), { version, workers: 1, keyVerifications });
+      return renderMetrics(mergeSnapshots([registry.snapshot(counts)]), { version, workers: 1, keyVerifications, process: processStats() });
     },
   };
 }

@@ -3,8 +3,10 @@
  * /metrics asks the supervisor, which collects every worker's registry, adds them up and renders
  * Prometheus text format 0.0.4 (src/serve/cluster): the figures are the whole server's. Labels
  * are bounded: the route template (an endpoint's path, a fixed path, or "other"), the method, the
- * status, the plan. Never a user id, key id or secret.
+ * status, the plan. Never a user id, key id or secret. The standard process_* metrics (memory,
+ * CPU time, start time, open files) are the whole process's, read when the page is rendered.
  */
+import { readdirSync, readFileSync } from "node:fs";
 
 /** The duration histogram's upper bounds, in seconds. */
 export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -16,6 +18,69 @@ export interface MetricsSnapshot {
   du: [string, number][];
   keyCacheHits: number;
   ledgerPending: number;
+}
+
+/** The process's own figures, as Prometheus's client libraries name them. */
+export interface ProcessStats {
+  residentBytes: number;
+  cpuSeconds: number;
+  startTimeSeconds: number;
+  /** From /proc/self/fd; null where there is no /proc. */
+  openFds: number | null;
+  /** The soft limit on open files, from /proc/self/limits; null where unknown. */
+  maxFds: number | null;
+}
+
+/** When this process started, in Unix seconds (read once). */
+let startTime: number | null = null;
+
+function processStartTime(): number {
+  if (startTime !== null) return startTime;
+  startTime = (Date.now() - process.uptime() * 1000) / 1000;
+  try {
+    // Linux: the start in clock ticks after boot (field 22 of /proc/self/stat), and the boot time
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    // USER_HZ is 100 on every Linux this runs on
+    if (Number.isFinite(ticks) && boot > 0) startTime = boot + ticks / 100;
+  } catch {
+    // no /proc: the uptime's estimate
+  }
+  return startTime;
+}
+
+/** The process's memory, CPU time, start time and open files now (the whole process, every thread). */
+export function processStats(): ProcessStats {
+  const cpu = process.cpuUsage();
+  let openFds: number | null = null;
+  let maxFds: number | null = null;
+  try {
+    openFds = readdirSync("/proc/self/fd").length;
+    const limit = /^Max open files\s+(\d+)/m.exec(readFileSync("/proc/self/limits", "utf8"))?.[1];
+    maxFds = limit === undefined ? null : Number(limit);
+  } catch {
+    // no /proc (not Linux): the figures are left out
+  }
+  return { residentBytes: process.memoryUsage.rss(), cpuSeconds: (cpu.user + cpu.system) / 1e6, startTimeSeconds: processStartTime(), openFds, maxFds };
+}
+
+/** The standard process_* metrics. */
+function renderProcess(p: ProcessStats, out: string[]): void {
+  out.push("# HELP process_resident_memory_bytes Resident memory size in bytes.", "# TYPE process_resident_memory_bytes gauge");
+  out.push(`process_resident_memory_bytes ${p.residentBytes}`);
+  out.push("# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.", "# TYPE process_cpu_seconds_total counter");
+  out.push(`process_cpu_seconds_total ${num(p.cpuSeconds)}`);
+  out.push("# HELP process_start_time_seconds Start time of the process since unix epoch in seconds.", "# TYPE process_start_time_seconds gauge");
+  out.push(`process_start_time_seconds ${num(p.startTimeSeconds)}`);
+  if (p.openFds !== null) {
+    out.push("# HELP process_open_fds Number of open file descriptors.", "# TYPE process_open_fds gauge");
+    out.push(`process_open_fds ${p.openFds}`);
+  }
+  if (p.maxFds !== null) {
+    out.push("# HELP process_max_fds Maximum number of open file descriptors.", "# TYPE process_max_fds gauge");
+    out.push(`process_max_fds ${p.maxFds}`);
+  }
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -87,7 +152,7 @@ function num(n: number): string {
 }
 
 /** Prometheus text format 0.0.4. */
-export function renderMetrics(m: MetricsSnapshot, info: { version: string; workers: number; keyVerifications?: number }): string {
+export function renderMetrics(m: MetricsSnapshot, info: { version: string; workers: number; keyVerifications?: number; process?: ProcessStats }): string {
   const out: string[] = [];
   out.push("# HELP artmarket_info The running service: version and HTTP workers.", "# TYPE artmarket_info gauge");
   out.push(`artmarket_info{version="${label(info.version)}",workers="${info.workers}"} 1`);
@@ -119,5 +184,6 @@ export function renderMetrics(m: MetricsSnapshot, info: { version: string; worke
     out.push("# HELP artmarket_key_verifications_total argon2 verifications run (once per distinct key for the whole server).", "# TYPE artmarket_key_verifications_total counter");
     out.push(`artmarket_key_verifications_total ${info.keyVerifications}`);
   }
+  if (info.process) renderProcess(info.process, out);
   return `${out.join("\n")}\n`;
 }

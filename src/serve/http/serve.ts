@@ -39,16 +39,25 @@ export function requestId(sent: string | null): string {
   return sent !== null && SAFE_REQUEST_ID.test(sent) ? sent : `${PREFIX}-${(++sequence).toString(36)}`;
 }
 
-function withId(res: Response, id: string): Response {
+function withId(res: Response, id: string, close = false): Response {
   try {
     res.headers.set("X-Request-Id", id);
+    if (close) res.headers.set("Connection", "close");
     return res;
   } catch {
     // immutable headers (a Response.redirect, a fetched body): a copy carries the id
     const copy = new Response(res.body, res);
     copy.headers.set("X-Request-Id", id);
+    if (close) copy.headers.set("Connection", "close");
     return copy;
   }
+}
+
+/** The body's bytes as the response states them: its Content-Length, 0 when it has none to send; else undefined. */
+function statedBytes(req: Request, res: Response): number | undefined {
+  if (req.method === "HEAD" || res.status === 204 || res.status === 304) return 0;
+  const length = res.headers.get("content-length");
+  return length === null ? undefined : Number(length);
 }
 
 function json(status: number, detail: string, headers: Record<string, string> = {}): Response {
@@ -101,27 +110,54 @@ export interface ListenOptions {
   reusePort?: boolean;
   /** Requests in flight across the server's listeners: element 1, updated with Atomics. */
   inFlight?: Int32Array;
-  /** Called once per answered request, with its id and when it arrived (performance.now()). */
-  onAnswered?: (request: Request, response: Response, id: string, started: number) => void;
+  /**
+   * Called once per answered request, with its id, when it arrived (performance.now()) and the
+   * body's bytes as sent (null unless `measureBodies`): the Content-Length it states, 0 for HEAD,
+   * 204 and 304, else the body is measured (turned into a Blob, which the runtime sends as it is).
+   */
+  onAnswered?: (request: Request, response: Response, id: string, started: number, bytes: number | null) => void;
+  /** Give `onAnswered` the body's bytes (the access log). */
+  measureBodies?: boolean;
+  /** While true (the server drains), every response carries `Connection: close`. */
+  draining?: () => boolean;
 }
 
 export function listen(handle: (request: Request) => Response | Promise<Response>, options: ListenOptions): Listener {
   raiseHeadLimit();
   const onAnswered = options.onAnswered;
   const counter = options.inFlight;
-  const answered = (req: Request, res: Response, id: string, started: number): Response => {
-    if (counter) Atomics.sub(counter, 1, 1);
-    const out = withId(res, id);
-    if (onAnswered) {
-      try {
-        onAnswered(req, out, id, started);
-      } catch {
-        // the log and the metrics never fail a response
-      }
-    }
-    return out;
-  };
+  const measure = options.measureBodies ?? false;
+  const closing = options.draining;
   let draining = false;
+  const report = (req: Request, out: Response, id: string, started: number, bytes: number | null): void => {
+    try {
+      onAnswered!(req, out, id, started, bytes);
+    } catch {
+      // the log and the metrics never fail a response
+    }
+  };
+  const answered = (req: Request, res: Response, id: string, started: number): Response | Promise<Response> => {
+    if (counter) Atomics.sub(counter, 1, 1);
+    // once the server drains, each connection closes after its response (never reset under a request)
+    const out = withId(res, id, draining || (closing?.() ?? false));
+    if (!onAnswered) return out;
+    const stated = measure ? statedBytes(req, out) : null;
+    if (stated !== undefined) {
+      report(req, out, id, started, stated);
+      return out;
+    }
+    return out.blob().then(
+      (blob) => {
+        const sized = new Response(blob, out);
+        report(req, sized, id, started, blob.size);
+        return sized;
+      },
+      () => {
+        report(req, out, id, started, null);
+        return out;
+      },
+    );
+  };
   const fallbackHost = options.host.includes(":") ? `[${options.host}]` : options.host;
   const server: Server<undefined> = Bun.serve({
     port: options.port,
