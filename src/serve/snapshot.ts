@@ -18,6 +18,7 @@ export class MarketSnapshot {
   #indexes: Set<string> | null = null;
   readonly #counts = new Map<string, number>();
   readonly #categorySizes = new Map<number, number>();
+  #media: string[] | null | undefined;
   readonly #vectors = new Map<string, VectorIndex | null>();
   readonly #statements = new Map<string, Statement>();
   readonly #artistStats = new Map<string, unknown>();
@@ -67,6 +68,26 @@ export class MarketSnapshot {
   /** Artists in the snapshot (exact). */
   artistCount(): number {
     return this.#count("artists", "SELECT count(*) AS n FROM artists");
+  }
+
+  /**
+   * The distinct medium texts of the artworks, read once (one pass over artworks): the materials
+   * filter matches its values against them (src/serve/modules/artworks/materials.ts). null when
+   * the market has more than `max` of them (then kept as null: a per-request pass instead).
+   */
+  distinctMedia(max: number): readonly string[] | null {
+    if (this.#media === undefined) {
+      const media: string[] = [];
+      for (const r of this.db.query<{ medium: string }, []>("SELECT DISTINCT medium FROM artworks").iterate()) {
+        if (media.length === max) {
+          this.#media = null;
+          return null;
+        }
+        media.push(r.medium);
+      }
+      this.#media = media;
+    }
+    return this.#media;
   }
 
   /** Works of one category, counted on artworks_category the first time it is asked. */

@@ -15,6 +15,7 @@ import type { FxCache } from "../../db/fx";
 import type { ImageSigner } from "../images/urls";
 import type { MarketSnapshot } from "../snapshot";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
+import { withQueryBudget } from "../query/budget";
 import { Value } from "@sinclair/typebox/value";
 import { AUTH_PROBLEMS, forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
 import { DU_HEADERS, type RateState, type RequestLimiter, rateLimitHeaders, setDuHeaders } from "./metering";
@@ -339,7 +340,8 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         else if (e.form) ({ fields: input, files } = await readForm(request, e.form, take));
         schema = deps.bare || (e.auth !== "public" && caller?.plan.features.schema === "full") ? "full" : "public";
         const origin = requestOrigin(request, url, deps.config.trustProxy);
-        body = await e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin });
+        // the handler's market queries run under the request's time budget (503 past it: query/budget.ts)
+        body = await withQueryBudget(() => e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin }));
       } finally {
         lease?.release();
       }

@@ -6,6 +6,7 @@
  * which index, which filters have one) and its thresholds' values; the steps are these.
  */
 import type { Database } from "bun:sqlite";
+import { checkQueryBudget } from "./budget";
 import type { SqlFragment } from "./grammar";
 
 type Bind = SqlFragment["params"][number];
@@ -29,11 +30,24 @@ export interface PlanThresholds {
   sortRows?: number;
 }
 
-/** Runs a statement whose text depends on the request, uncached (prepared, run, finalised), so that the statement cache stays bounded. */
+/** Rows between two checks of the request's time budget while a statement's rows are read. */
+const BUDGET_CHECK_ROWS = 64;
+
+/**
+ * Runs a statement whose text depends on the request, uncached (prepared, run, finalised), so that
+ * the statement cache stays bounded; the request's time budget (budget.ts) is checked before it
+ * runs and between its rows.
+ */
 export function allOnce<T>(db: Database, f: SqlFragment): T[] {
+  checkQueryBudget();
   const stmt = db.prepare<T, Bind[]>(f.sql);
   try {
-    return stmt.all(...(f.params as Bind[]));
+    const rows: T[] = [];
+    for (const row of stmt.iterate(...(f.params as Bind[]))) {
+      rows.push(row);
+      if (rows.length % BUDGET_CHECK_ROWS === 0) checkQueryBudget();
+    }
+    return rows;
   } finally {
     stmt.finalize();
   }
@@ -41,6 +55,7 @@ export function allOnce<T>(db: Database, f: SqlFragment): T[] {
 
 /** allOnce's first row (null for none). */
 export function getOnce<T>(db: Database, f: SqlFragment): T | null {
+  checkQueryBudget();
   const stmt = db.prepare<T, Bind[]>(f.sql);
   try {
     return stmt.get(...(f.params as Bind[]));
@@ -51,6 +66,7 @@ export function getOnce<T>(db: Database, f: SqlFragment): T | null {
 
 /** The rows of `from` (a table, with its alias if `where` uses one) matching `where`, read through `index`, counted up to `cap` (the count stops there). */
 export function countUpTo(db: Database, from: string, index: string, where: SqlFragment, cap: number): number {
+  checkQueryBudget();
   return db.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} INDEXED BY ${index} WHERE ${where.sql} LIMIT ?)`).get(...where.params, cap)!.n;
 }
 

@@ -15,8 +15,8 @@ import { SIZE_BUCKETS } from "../../../market/sizes";
 /** Largest dimension in cm (null when no dimension is known): the SIZE sort, backed by an index on the same expression. */
 export const SIZE_SQL = "nullif(max(coalesce(a.height_cm, 0), coalesce(a.width_cm, 0), coalesce(a.depth_cm, 0)), 0)";
 
-/** Fields whose SQL service.ts writes itself (never through whereClause). */
-export const CUSTOM_FIELDS = new Set(["materials", "sale_auction_house_id", "sale_start_datetime"]);
+/** Fields whose SQL service.ts writes itself (never through whereClause); `medium` is materials resolved (materials.ts). */
+export const CUSTOM_FIELDS = new Set(["materials", "medium", "sale_auction_house_id", "sale_start_datetime"]);
 
 const range = (column: string, type: FieldDecl["type"], description?: string): FieldDecl => ({
   column,
@@ -172,7 +172,13 @@ export function artworkWhere(spec: ListSpec, q: ParsedList): SqlFragment {
   const upcoming: string[] = [];
   const upcomingParams: Bind[] = [];
   for (const f of q.filters) {
-    if (f.field === "materials") {
+    if (f.field === "medium") {
+      // materials resolved to the media they match (materials.ts): one look-up per row
+      parts.push("a.medium IN (SELECT value FROM json_each(?))");
+      params.push(JSON.stringify(f.value as string[]));
+    } else if (f.field === "materials") {
+      // the filter's definition as SQL, a LIKE per value per row: the services resolve it first
+      // (materials.ts), and tests compare the two
       const values = f.suffix === "__in" ? (f.value as string[]) : [f.value as string];
       if (values.length === 1) {
         parts.push(`${MEDIUM_WORDS_SQL} LIKE ? ESCAPE '\\'`);

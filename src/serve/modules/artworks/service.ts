@@ -18,6 +18,7 @@ import { snapshotOf } from "../../snapshot";
 import { addDays, epochSeconds, isoOfSeconds } from "../../../market/time";
 import { priceObject, type PriceRow } from "../lots/model";
 import { ARTWORK_LIST, artworkWhere, PRICE_SORT_KEYS, SORT_BY_PRICE } from "./fields";
+import { resolveMaterials } from "./materials";
 import { artworksByIds, PRICE_COLUMNS } from "./model";
 
 type Bind = string | number | null;
@@ -261,7 +262,7 @@ export function listArtworks(deps: AppDeps, view: CallerView, query: ParsedList)
   const cursor = cursorOf(deps, query, "artworks");
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
-  const q = resolveUids(deps.market, query);
+  const q = resolveMaterials(deps.market, resolveUids(deps.market, query));
   const planned = categoryPlan(deps.market, q);
   let page: (range: KeysetRange | null, limit: number, offset: number) => number[];
   let total: number;
@@ -293,7 +294,7 @@ export function followedArtworks(deps: AppDeps, view: CallerView, userId: number
   const cursor = cursorOf(deps, query, `artworks/followed:${userId}`);
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
-  const q = resolveUids(deps.market, query);
+  const q = resolveMaterials(deps.market, resolveUids(deps.market, query));
   const where = artworkWhere(ARTWORK_LIST, q);
   syncAccountView(deps.market, userId, "follows");
   const from = `FROM account.follows f JOIN artworks a ON a.id = f.target_id

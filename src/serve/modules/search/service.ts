@@ -20,6 +20,7 @@ import type { Filter, ParsedList } from "../../query/grammar";
 import { IMAGE_INDEX } from "../../../images/indexes";
 import type { Hit, SearchOptions, VectorIndex } from "../../../images/vector-index";
 import { artworkWhere } from "../artworks/fields";
+import { resolveMaterials } from "../artworks/materials";
 import { artworksByIds } from "../artworks/model";
 import { type MarketSnapshot, snapshotOf } from "../../snapshot";
 import { INDEX_FILTERS, POOL_FIELDS } from "./fields";
@@ -124,7 +125,7 @@ export function searchByVector(deps: AppDeps, view: CallerView, query: Float32Ar
   if (!filtered) {
     hits = index.search(query, limit, { exclude });
   } else {
-    const where = artworkWhere({ fields: POOL_FIELDS }, { ...input.pool, filters: sqlFilters });
+    const where = artworkWhere({ fields: POOL_FIELDS }, resolveMaterials(deps.market, { ...input.pool, filters: sqlFilters }));
     const st = deps.market.prepare<{ id: number }, (string | number | null)[]>(
       `SELECT a.id FROM artworks a WHERE a.image_id IS NOT NULL AND ${where.sql} LIMIT ${SEARCH_TUNING.candidatePool + 1}`,
     );
