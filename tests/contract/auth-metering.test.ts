@@ -335,9 +335,17 @@ describe("validation (422)", () => {
     }
   });
 
-  test("unknown query parameters are ignored", async () => {
-    const res = await call("/v1/artists?limit=2&future_param=1&sort_by_mood=calm", ctx.keys.pro);
-    expect(res.status).toBe(200);
+  test("unknown query parameters are 422 extra_forbidden, one entry each, and cost nothing", async () => {
+    const before = ledgerRows();
+    const res = await call("/v1/artists?limit=2&future_param=1&id_in=3", ctx.keys.pro);
+    expect(res.status).toBe(422);
+    expect(res.headers.get("X-Service-DataUnits")).toBeNull();
+    const { detail } = (await res.json()) as { detail: { loc: unknown[]; type: string; input: unknown; ctx: unknown }[] };
+    expect(detail.map((d) => [d.loc, d.type, d.input, d.ctx])).toEqual([
+      [["query", "future_param"], "extra_forbidden", "1", {}],
+      [["query", "id_in"], "extra_forbidden", "3", { suggestion: "id__in" }],
+    ]);
+    expect(ledgerRows()).toBe(before);
   });
 
   test("an unknown route is 404 {detail}", async () => {

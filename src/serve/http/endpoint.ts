@@ -16,6 +16,7 @@ import type { ImageSigner } from "../images/urls";
 import type { MarketSnapshot } from "../snapshot";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
 import { withQueryBudget } from "../query/budget";
+import { knownParameters, unknownParameters } from "../query/unknown";
 import { Value } from "@sinclair/typebox/value";
 import { AUTH_PROBLEMS, forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
 import { DU_HEADERS, type RateState, type RequestLimiter, rateLimitHeaders, setDuHeaders } from "./metering";
@@ -147,6 +148,7 @@ export interface EndpointDecl<
   path: Path;
   auth: A;
   pathParams?: PP;
+  /** The query grammar; its parameters are all the endpoint takes (any other, or any without one: 422 extra_forbidden). */
   list?: L;
   /** JSON request body schema; validated before the handler, failures are 422 at loc ["body", …]. */
   body?: B;
@@ -236,6 +238,25 @@ function parsePathParams(e: Endpoint, raw: Record<string, string>): Record<strin
   return out;
 }
 
+/**
+ * The query string against the endpoint's grammar. A parameter the grammar does not declare (any,
+ * for an endpoint without one) is 422 `extra_forbidden`, reported before the grammar's own issues.
+ */
+function parseQuery(e: Endpoint, known: ReadonlySet<string>, query: URLSearchParams): ParsedList {
+  const extra = unknownParameters(known, query);
+  let parsed = EMPTY_LIST;
+  if (e.list) {
+    try {
+      parsed = parseList(e.list, query);
+    } catch (err) {
+      if (extra.length && err instanceof ValidationFailed) throw new ValidationFailed([...extra, ...err.issues]);
+      throw err;
+    }
+  }
+  if (extra.length) throw new ValidationFailed(extra);
+  return parsed;
+}
+
 const MAX_JSON_BODY = 1 << 20;
 const NO_FILES: Record<string, FilePart> = Object.freeze({}) as Record<string, FilePart>;
 
@@ -274,6 +295,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
   // (an endpoint priced per record without a bound on its records is admitted alone)
   const maxCost = e.list?.limit ? costOf(price, e.list.limit.max) : price.perRecord > 0 ? Number.POSITIVE_INFINITY : price.base;
   const maxBody = e.body ? MAX_JSON_BODY : e.form ? (e.form.maxBytes ?? MAX_FORM_BYTES) : null;
+  const known = knownParameters(e.list);
   return async (request: Request, rawParams: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
     const note = noteOf(request, e.path);
@@ -326,7 +348,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         : undefined;
     try {
       const params = parsePathParams(e, rawParams);
-      const query = e.list ? parseList(e.list, url.searchParams) : EMPTY_LIST;
+      const query = parseQuery(e, known, url.searchParams);
       let input: unknown;
       let files: Record<string, FilePart> = NO_FILES;
       // the body's bytes are held against the process's budget until the response is made

@@ -265,6 +265,7 @@ function introduction(endpoints: readonly MountedEndpoint[]): string {
     `A JSON body may have 1 MiB, a form with its uploads ${MAX_FORM_BYTES / 2 ** 20} MiB (413 beyond); a list parameter takes up to ${MAX_IN_VALUES.toLocaleString("en")} values.`,
     "## Errors",
     'Validation errors are 422 `{"detail": [{"loc", "msg", "type", "input", "ctx"}]}`; every other error is `{"detail": "…"}`.',
+    'A query parameter an operation does not list is refused, not ignored: 422 with type `extra_forbidden` at `["query", name]`, the nearest listed name suggested in `msg` and `ctx.suggestion` when one is close; like every error it costs nothing.',
   ].join("\n\n");
 }
 
