@@ -15,8 +15,9 @@ import { type Caller, createUserWithKey } from "../../src/serve/accounts/keys";
 import { BodyBudget } from "../../src/serve/http/body-budget";
 import { RateLimiter } from "../../src/serve/http/metering";
 import { ECHO_LIMITS } from "../../src/serve/http/errors";
-import { MAX_REQUEST_HEAD } from "../../src/serve/http/serve";
+import { MAX_HEADER_BYTES, MAX_REQUEST_HEAD, RUNTIME_HEAD_LIMIT } from "../../src/serve/http/serve";
 import { loadSharp } from "../../src/platform/native";
+import { MAX_JSON_BYTES } from "../../src/serve/http/multipart";
 import { createTestContext, tempDataDir, tinyMarketDir, type TestContext } from "../helpers/app";
 import { startServer } from "../helpers/server";
 
@@ -165,6 +166,35 @@ describe("JSON bodies", () => {
     );
     expect(res.status).toBe(413);
     expectErrorShape(413, (await res.json()) as Json);
+  });
+});
+
+describe("JSON bodies on routes that also take forms", () => {
+  test("capped at 1 MiB like every JSON body: 413 from Content-Length and while it streams, nothing written", async () => {
+    const before = ctx.deps.account.query("SELECT count(*) AS n FROM collectables").get() as { n: number };
+    const text = JSON.stringify({ title: "x".repeat(MAX_JSON_BYTES), image_url: "https://example.com/a.png" });
+    for (const path of ["/v1/collectables", "/v1/artworks/search-by-image"]) {
+      const headers = { Authorization: `Bearer ${ctx.keys.enterprise}`, "Content-Type": "application/json" };
+      const declared = await ctx.app.handle(
+        new Request(`http://artmarket.test${path}`, { method: "POST", body: text, headers: { ...headers, "Content-Length": String(Buffer.byteLength(text)) } }),
+      );
+      expect(`${path} ${declared.status}`).toBe(`${path} 413`);
+      expect(((await declared.json()) as Json).detail).toContain(`${MAX_JSON_BYTES} bytes`);
+      let pulled = 0;
+      const chunk = new TextEncoder().encode(text.slice(0, 64 * 1024));
+      const stream = new ReadableStream({
+        pull(c) {
+          // an endless body: the cap must stop reading it
+          pulled += chunk.byteLength;
+          c.enqueue(chunk);
+        },
+      });
+      const streamed = await ctx.app.handle(new Request(`http://artmarket.test${path}`, { method: "POST", body: stream, headers, duplex: "half" } as RequestInit));
+      expect(`${path} ${streamed.status}`).toBe(`${path} 413`);
+      expectErrorShape(413, (await streamed.json()) as Json);
+      expect(pulled).toBeLessThan(MAX_JSON_BYTES + 4 * chunk.byteLength);
+    }
+    expect(ctx.deps.account.query("SELECT count(*) AS n FROM collectables").get()).toEqual(before);
   });
 });
 
@@ -319,6 +349,37 @@ describe("the real server", () => {
     const tooLong = await fetch(`${server.url}/v1/artists?q=${"q".repeat(MAX_REQUEST_HEAD + 10)}`, { headers: { Authorization: `Bearer ${server.key}` } });
     expect(tooLong.status).toBe(414);
     expect(((await tooLong.json()) as Json).detail).toContain("URI");
+  });
+
+  test("header fields over 64 KiB are a JSON 431; a URL and header fields each at their limit still reach the service", async () => {
+    const head = (target: string, pad: number) =>
+      `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.key}\r\nX-Pad: ${"p".repeat(pad)}\r\nConnection: close\r\n\r\n`;
+    // the fields apart from X-Pad's value: Host, Authorization, Connection and "X-Pad: " with their CRLFs
+    const others = head("/", 0).length - "GET / HTTP/1.1\r\n".length - 2;
+    const fits = await raw(server.port, head("/v1/categories", MAX_HEADER_BYTES - others));
+    expect(fits.status).toBe(200);
+    const over = await raw(server.port, head("/v1/categories", MAX_HEADER_BYTES - others + 1));
+    expect(over.status).toBe(431);
+    expect(JSON.parse(over.body).detail).toContain(`${MAX_HEADER_BYTES} bytes`);
+    const huge = await raw(server.port, head("/v1/categories", 4 * MAX_HEADER_BYTES));
+    expect(huge.status).toBe(431);
+    expect(JSON.parse(huge.body).detail).toContain("header");
+    // a URL over its limit beside header fields at theirs: the service's 414, not the runtime's 431
+    const both = await raw(server.port, head(`/v1/artists?q=${"q".repeat(MAX_REQUEST_HEAD)}`, MAX_HEADER_BYTES - others));
+    expect(both.status).toBe(414);
+    expect(JSON.parse(both.body).detail).toContain("URI");
+    // past the runtime's own bound on a head: its 431, before the service sees the request
+    const beyond = await new Promise<string>((resolve) => {
+      const socket = connect(server.port, "127.0.0.1");
+      let out = "";
+      socket.on("data", (d) => (out += d.toString()));
+      socket.on("error", () => {}); // the runtime may close before the whole head is written
+      socket.on("close", () => resolve(out));
+      socket.write(head("/v1/categories", RUNTIME_HEAD_LIMIT));
+    });
+    expect(beyond.split(" ")[1]).toBe("431");
+    expect(MAX_HEADER_BYTES).toBeLessThanOrEqual(64 * 1024);
+    expect(RUNTIME_HEAD_LIMIT).toBeLessThan(MAX_REQUEST_HEAD + 2 * MAX_HEADER_BYTES);
   });
 
   test("a declared Content-Length over the cap is refused before the body is sent", async () => {

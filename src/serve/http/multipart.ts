@@ -4,9 +4,10 @@
  * fields validated against a TypeBox object schema, like a JSON body (422 at loc ["body", field]),
  * and its file parts as `{ field, name, type, bytes }`.
  *
- * The whole request body is capped (FormSpec.maxBytes, default MAX_FORM_BYTES): a Content-Length
- * above the cap is refused before anything is read, and a body without one (chunked) is read up to
- * the cap and refused beyond it; both are 413. The parts themselves are split by Bun's own parser.
+ * The whole request body is capped (FormSpec.maxBytes, default MAX_FORM_BYTES; a JSON object at
+ * MAX_JSON_BYTES, as on every JSON route): a Content-Length above the cap is refused before
+ * anything is read, and a body without one (chunked) is read up to the cap and refused beyond it;
+ * both are 413. The parts themselves are split by Bun's own parser.
  *
  * Text fields arrive as strings and are converted as the schema asks before validation: integers
  * must be written as integers ("5", not "5.5"), numbers as finite decimals, booleans as
@@ -28,6 +29,9 @@ export function tooDeep(): ValidationFailed {
 
 /** Default cap on a whole form request: an upload of MAX_UPLOAD_BYTES (src/serve/images/upload.ts) plus room for the fields. */
 export const MAX_FORM_BYTES = 21 * 1024 * 1024;
+
+/** Cap on a JSON request body, on every route (a form route's JSON object too). */
+export const MAX_JSON_BYTES = 1024 * 1024;
 
 /** Media types a form endpoint accepts. */
 export const FORM_MEDIA_TYPES = ["multipart/form-data", "application/x-www-form-urlencoded"] as const;
@@ -205,12 +209,18 @@ async function splitParts(request: Request, bytes: Uint8Array): Promise<{ text: 
   return { text, files };
 }
 
+/** The cap on a form route's body: the form's, or MAX_JSON_BYTES when the body is a JSON object (no file can come with it). */
+export function formBodyCap(request: Request, spec: FormSpec): number {
+  const max = spec.maxBytes ?? MAX_FORM_BYTES;
+  return mediaType(request.headers.get("content-type")) === "application/json" ? Math.min(max, MAX_JSON_BYTES) : max;
+}
+
 /**
  * Reads and validates a form body against its spec. 415 when the body is not a form, 413 when it
  * is larger than the cap, 422 (every issue at once) for invalid fields, missing or unexpected files.
  */
 export async function readForm(request: Request, spec: FormSpec, onChunk?: (bytes: number) => void): Promise<ParsedForm> {
-  const max = spec.maxBytes ?? MAX_FORM_BYTES;
+  const max = formBodyCap(request, spec);
   const bytes = await readCappedBody(request, max, onChunk);
   const { text, files } = await splitParts(request, bytes);
   const declaredFiles = spec.files ?? {};

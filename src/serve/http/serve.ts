@@ -1,8 +1,11 @@
 /**
  * The listening side of `serve`: Bun.serve around the app, with what only a real socket brings.
- * - Request lines up to MAX_REQUEST_HEAD bytes (the runtime's default head limit, 16 KiB, is too
- *   small for a 1,000-value list): a longer URL is a JSON 414. The runtime reads heads up to
- *   RUNTIME_HEAD_LIMIT and answers an empty 431 beyond it, before the app sees the request.
+ * - URLs up to MAX_REQUEST_HEAD bytes (the runtime's default head limit, 16 KiB, is too small for
+ *   a 1,000-value list): a longer URL is a JSON 414. Header fields (the request line apart) up to
+ *   MAX_HEADER_BYTES in all: beyond, a JSON 431. The runtime buffers a head (request line and
+ *   header fields together) up to RUNTIME_HEAD_LIMIT, the sum of both plus room for the request
+ *   line, and answers an empty 431 beyond it (or beyond 198 header fields) before the app sees
+ *   the request: so a connection holds at most about 1.1 MiB of head.
  * - The Host header is validated (400 otherwise) and the app always sees an absolute URL it can
  *   route, whatever the Host (a one-letter Host must not change the path the router finds).
  * - The peer address is recorded for rate limits (src/serve/http/client.ts).
@@ -21,8 +24,14 @@ import { RESPONSE_HEADERS } from "./endpoint";
 
 /** The longest URL the service reads, in bytes. */
 export const MAX_REQUEST_HEAD = 1024 * 1024;
-/** The runtime's own limit, above ours so that our JSON answers the requests in between. */
-const RUNTIME_HEAD_LIMIT = 16 * MAX_REQUEST_HEAD;
+/** The header fields of a request (names, values, ": " and CRLF each; the request line apart), in bytes. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+/**
+ * The runtime's limit on a whole head, request line included: a URL and header fields each at our
+ * limit fit (with 1 KiB for the method, the version and the CRLFs), so that our JSON 414 and 431
+ * answer them; a head the runtime refuses (an empty 431) is over one of our limits anyway.
+ */
+export const RUNTIME_HEAD_LIMIT = MAX_REQUEST_HEAD + MAX_HEADER_BYTES + 1024;
 /** The runtime's body limit: above every endpoint's cap (each refuses larger bodies itself, in JSON). */
 const RUNTIME_BODY_LIMIT = 1024 * 1024 * 1024;
 
@@ -64,11 +73,20 @@ function json(status: number, detail: string, headers: Record<string, string> = 
   return new Response(JSON.stringify({ detail }), { status, headers: { "Content-Type": "application/json", ...RESPONSE_HEADERS, ...headers } });
 }
 
-/** Raises the runtime's limit on request heads (process-wide; node:http's setting is Bun's too). */
+/** Sets the runtime's limit on request heads (process-wide; node:http's setting is Bun's too). */
 function raiseHeadLimit(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const http = require("node:http") as { maxHeaderSize: number };
-  if (http.maxHeaderSize < RUNTIME_HEAD_LIMIT) http.maxHeaderSize = RUNTIME_HEAD_LIMIT;
+  if (http.maxHeaderSize !== RUNTIME_HEAD_LIMIT) http.maxHeaderSize = RUNTIME_HEAD_LIMIT;
+}
+
+/** The bytes of a request's header fields as sent: `name: value` and CRLF each (repeated fields are joined, a few bytes fewer). */
+export function headerBytes(headers: Headers): number {
+  let bytes = 0;
+  headers.forEach((value, name) => {
+    bytes += name.length + value.length + 4;
+  });
+  return bytes;
 }
 
 /**
@@ -171,6 +189,9 @@ export function listen(handle: (request: Request) => Response | Promise<Response
       const started = performance.now();
       if (counter) Atomics.add(counter, 1, 1);
       const id = requestId(request.headers.get("x-request-id"));
+      if (headerBytes(request.headers) > MAX_HEADER_BYTES) {
+        return answered(request, json(431, `Request header fields larger than ${MAX_HEADER_BYTES} bytes in all`, { Connection: "close" }), id, started);
+      }
       if (draining) return answered(request, json(503, "The server is shutting down", { Connection: "close", "Retry-After": "1" }), id, started);
       const host = request.headers.get("host");
       if (host !== null && !isValidHost(host)) return answered(request, json(400, "Invalid Host header"), id, started);
