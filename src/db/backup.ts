@@ -24,7 +24,8 @@
  * account.db into PostgreSQL in one transaction (the tables emptied first), which is also how a
  * single node's accounts move to a shared store.
  *
- * A restore verifies the manifest and takes the data directory's server lock (refused while a
+ * A restore verifies the manifest (which must name account.db and secret, and market.db when it
+ * says with_market: REQUIRED_FILES) and takes the data directory's server lock (refused while a
  * server holds it), copies every file into a staging folder inside the data directory while
  * checking its size and checksum, checks the staged account store, and only then moves the live
  * files aside into `pre-restore-<UTC time>/` and the staged ones into place, each by a rename (an
@@ -74,6 +75,14 @@ export const ORIG_IMAGES = "images/orig";
 const COLLECTABLE_KEY = /^c[0-9a-f]{24}$/;
 /** An imported original: `<sha256>.<ext>` (an import's `.part-<pid>` copies are left out). */
 const ORIG_NAME = /^[0-9a-f]{64}\.[a-z0-9]*$/;
+/**
+ * The files every backup holds, whatever its manifest says: the account store and the signing
+ * secret (and `market.db` when the manifest says `with_market`). A manifest without one of them
+ * is refused, so a backup cannot restore part of a data directory and leave the rest behind.
+ */
+export const REQUIRED_FILES: readonly string[] = [ACCOUNT_DB, SECRET_FILE];
+/** A signing secret as loadSecret writes it: 32 random bytes in hex. */
+const SECRET_TEXT = /^[0-9a-f]{64}$/;
 /** Every path a manifest may name; anything else is refused (no path leaves the data directory). */
 const BACKUP_PATH = /^(?:account\.db|secret|market\.db|images\/collectables\/c[0-9a-f]{24}|images\/orig\/[0-9a-f]{64}\.[a-z0-9]*)$/;
 
@@ -441,6 +450,29 @@ function snapshotPg(url: string, to: string): { images: Map<string, { size: numb
 
 // ---------------------------------------------------------------- backup
 
+/** A new signing secret, as the server's loadSecret makes one (src/serve/images/urls.ts). */
+function newSecret(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+}
+
+/** Makes the data directory's signing secret when it has none (0600; a server starting meanwhile keeps the first one written). */
+function ensureSecret(dataDir: string): true {
+  let fd: number;
+  try {
+    fd = openSync(join(dataDir, SECRET_FILE), "wx", 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return true;
+    throw err;
+  }
+  try {
+    writeSync(fd, newSecret());
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
 /**
  * Writes a backup of `dataDir` (its account.db, or with `accountStore` the PostgreSQL store) into
  * `to` (created, or an existing empty directory) and returns its manifest. Safe while servers run.
@@ -525,10 +557,12 @@ export function backup(options: BackupOptions): BackupManifest {
     }
     const account = countsOf(join(to, ACCOUNT_DB));
     files.set(ACCOUNT_DB, hashFile(join(to, ACCOUNT_DB)));
-    // 4. the signing secret: a PostgreSQL store's shared one, else the data directory's (absent
-    //    until a server first started)
+    // 4. the signing secret (every backup holds one): a PostgreSQL store's shared one, else the
+    //    data directory's, made now when no server has started there yet (as the server would
+    //    make it), or for a PostgreSQL store no node started on and no data directory, a new one
     if (sharedSecret !== null) files.set(SECRET_FILE, writeHashed(Buffer.from(sharedSecret, "utf8"), join(to, SECRET_FILE)));
-    else if (existsSync(join(dataDir, SECRET_FILE))) files.set(SECRET_FILE, copyHashed(join(dataDir, SECRET_FILE), join(to, SECRET_FILE)));
+    else if (existsSync(join(dataDir, SECRET_FILE)) || (!pgUrl && ensureSecret(dataDir))) files.set(SECRET_FILE, copyHashed(join(dataDir, SECRET_FILE), join(to, SECRET_FILE)));
+    else files.set(SECRET_FILE, writeHashed(Buffer.from(newSecret(), "utf8"), join(to, SECRET_FILE)));
     // 5. the market and its imported originals: immutable once built (a new build is renamed
     //    over market.db; the copy reads the file it opened)
     if (options.withMarket) {
@@ -584,7 +618,11 @@ export function readManifest(from: string): BackupManifest {
       throw new BackupInvalid(`${path}: the entry of ${f.path} has no valid size and sha256`);
     seen.add(f.path);
   }
-  if (!seen.has(ACCOUNT_DB)) throw new BackupInvalid(`${path} names no ${ACCOUNT_DB}`);
+  if (typeof manifest.with_market !== "boolean") throw new BackupInvalid(`${path} has no valid with_market (true or false)`);
+  const required = manifest.with_market ? [...REQUIRED_FILES, MARKET_DB] : REQUIRED_FILES;
+  const absent = required.filter((name) => !seen.has(name));
+  if (absent.length)
+    throw new BackupInvalid(`${path} has no entry for ${absent.join(", ")}: every backup holds ${required.join(", ")}; an incomplete or altered backup is not restored`);
   if (manifest.account_store !== undefined && manifest.account_store !== "sqlite" && manifest.account_store !== "postgres")
     throw new BackupInvalid(`${path} names an unknown account store: ${JSON.stringify(manifest.account_store)}`);
   return manifest;
@@ -728,6 +766,7 @@ export function restore(options: RestoreOptions): RestoreSummary {
     }
     if (bad.length)
       throw new BackupInvalid(`the backup in ${from} does not match its manifest (${bad.length} file(s)): ${bad.slice(0, 5).join("; ")}${bad.length > 5 ? "; …" : ""}`);
+    if (!SECRET_TEXT.test(readFileSync(join(stage, SECRET_FILE), "utf8").trim())) throw new BackupInvalid(`${SECRET_FILE} of the backup is not a signing secret (64 hex digits)`);
     // 2. the staged account store opens and is sound
     const check = new Database(join(stage, ACCOUNT_DB), { readonly: true });
     try {
@@ -755,7 +794,7 @@ export function restore(options: RestoreOptions): RestoreSummary {
     const keep = join(dataDir, keepName);
     // the folders of originals are replaced whole (none in the backup: none after the restore)
     const rels = pgUrl ? [] : [ACCOUNT_DB, `${ACCOUNT_DB}-wal`, `${ACCOUNT_DB}-shm`, COLLECTABLE_IMAGES];
-    if (!pgUrl && manifest.files.some((f) => f.path === SECRET_FILE)) rels.push(SECRET_FILE);
+    if (!pgUrl) rels.push(SECRET_FILE);
     if (manifest.with_market) rels.push(MARKET_DB, ORIG_IMAGES);
     const journal: Journal = { keep: keepName, stage: basename(stage), swaps: rels.map((rel) => ({ rel, existed: existsSync(join(dataDir, rel)) })) };
     if (rels.length) {
@@ -839,14 +878,12 @@ function loadIntoPg(url: string, stage: string, manifest: BackupManifest): Recor
       }
       loaded.collectable_images = images;
       // the backup's secret becomes the shared one (what a node adopts at start: sharedSecret)
-      if (existsSync(join(stage, SECRET_FILE))) {
-        conn.run(
-          `INSERT INTO account_meta (key, value, updated_at) VALUES ('image_secret', ?, ?)
-           ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at WHERE account_meta.value <> excluded.value`,
-          readFileSync(join(stage, SECRET_FILE), "utf8").trim(),
-          Math.floor(now / 1000),
-        );
-      }
+      conn.run(
+        `INSERT INTO account_meta (key, value, updated_at) VALUES ('image_secret', ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at WHERE account_meta.value <> excluded.value`,
+        readFileSync(join(stage, SECRET_FILE), "utf8").trim(),
+        Math.floor(now / 1000),
+      );
       // rows inserted with their ids leave the identities where they were: the next insert would collide
       const emptiedSet = new Set<string>(emptied);
       const identities = conn.all<{ t: string; c: string }>(

@@ -350,6 +350,24 @@ describe("restore into PostgreSQL: refusals and running nodes", () => {
     expect(state()).toEqual(before);
   });
 
+  test("a backup whose manifest lost its secret entry is refused and PostgreSQL is unchanged", () => {
+    const bad = join(scratch, "no-secret");
+    cpSync(fromPg, bad, { recursive: true });
+    const m = JSON.parse(readFileSync(join(bad, "manifest.json"), "utf8")) as Json;
+    m.files = (m.files as Json[]).filter((f) => f.path !== "secret");
+    writeFileSync(join(bad, "manifest.json"), JSON.stringify(m));
+    const state = () =>
+      pgA_conn.get<Json>(
+        "SELECT (SELECT count(*)::int FROM users) AS users, (SELECT n FROM account_epoch) AS epoch, (SELECT value FROM account_meta WHERE key = 'image_secret') AS secret",
+      );
+    const before = state();
+    const r = cli("restore", "--from", bad, "--account-store", pgA, "--data", join(scratch, "staging-s"));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("has no entry for secret");
+    expect(r.err).toContain("nothing was restored");
+    expect(state()).toEqual(before);
+  });
+
   test("a backup of a database that holds no account store is refused (exit 2), and writes nothing", async () => {
     const empty = await database("bpg_empty");
     const target = join(scratch, "from-empty");

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
@@ -205,6 +205,70 @@ describe("restore", () => {
     // a missing file too
     rmSync(join(bad, "secret"));
     expect(cli("restore", "--from", bad, "--data", target).err).toContain("secret: missing");
+  });
+
+  test("a manifest without its secret entry (or, with_market, its market.db) is refused: exit 1, naming it, nothing changed", () => {
+    const target = join(scratch, "holds-one");
+    mkdirSync(target);
+    new Database(join(target, "account.db")).close(); // an empty account store, to be left as it is
+    writeFileSync(join(target, "secret"), "the secret before");
+    // (serve.lock, the lock a restore takes once the manifest passed, stays, as after any server)
+    const contents = () =>
+      readdirSync(target)
+        .filter((n) => n !== "serve.lock")
+        .map((n) => `${n}=${new Bun.CryptoHasher("sha256").update(readFileSync(join(target, n))).digest("hex")}`);
+    const before = contents();
+    // the secret's entry taken out of the manifest (the file itself left there, or removed too)
+    const noSecret = join(scratch, "no-secret");
+    cpSync(backupDir, noSecret, { recursive: true });
+    const m = JSON.parse(readFileSync(join(noSecret, "manifest.json"), "utf8")) as Json;
+    m.files = (m.files as Json[]).filter((f) => f.path !== "secret");
+    writeFileSync(join(noSecret, "manifest.json"), JSON.stringify(m));
+    for (const removeFile of [false, true]) {
+      if (removeFile) rmSync(join(noSecret, "secret"));
+      const r = cli("restore", "--from", noSecret, "--data", target);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain("has no entry for secret");
+      expect(r.err).toContain("nothing was restored");
+      expect(contents()).toEqual(before);
+    }
+    // into a new data directory: not even created
+    expect(cli("restore", "--from", noSecret, "--data", join(scratch, "never-secret")).code).toBe(1);
+    expect(existsSync(join(scratch, "never-secret"))).toBe(false);
+    // a backup that says it holds the market (this one does) but names no market.db
+    const noMarket = join(scratch, "no-market");
+    cpSync(backupDir, noMarket, { recursive: true });
+    writeFileSync(join(noMarket, "manifest.json"), JSON.stringify({ ...manifest, files: (manifest.files as Json[]).filter((f) => f.path !== "market.db") }));
+    const r = cli("restore", "--from", noMarket, "--data", target);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("has no entry for market.db");
+    expect(contents()).toEqual(before);
+    // a secret entry whose file is not a secret (its hash rewritten to match) is refused too
+    const badSecret = join(scratch, "bad-secret");
+    cpSync(backupDir, badSecret, { recursive: true });
+    writeFileSync(join(badSecret, "secret"), "");
+    const files = (manifest.files as Json[]).map((f) => (f.path === "secret" ? { ...f, size: 0, sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" } : f));
+    writeFileSync(join(badSecret, "manifest.json"), JSON.stringify({ ...manifest, files }));
+    const b = cli("restore", "--from", badSecret, "--data", target);
+    expect(b.code).toBe(1);
+    expect(b.err).toContain("secret of the backup is not a signing secret");
+    expect(contents()).toEqual(before);
+  });
+
+  test("a data directory no server has started in yet is backed up with a secret, made there too (0600)", () => {
+    const fresh = join(scratch, "no-secret-yet");
+    mkdirSync(fresh);
+    copyFileSync(join(backupDir, "account.db"), join(fresh, "account.db"));
+    const to = join(scratch, "no-secret-yet-backup");
+    // (the copied account.db names an upload this directory lacks: a warning on stderr, exit 0)
+    const r = cli("backup", "--data", fresh, "--to", to);
+    expect(r.code).toBe(0);
+    const made = readFileSync(join(fresh, "secret"), "utf8");
+    expect(made).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(join(fresh, "secret")).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(to, "secret"), "utf8")).toBe(made);
+    const m = JSON.parse(readFileSync(join(to, "manifest.json"), "utf8")) as Json;
+    expect((m.files as Json[]).map((f) => f.path)).toEqual(["account.db", "secret"]);
   });
 
   test("into a fresh data directory: the key works, the ledger is whole and consistent, the collectable and its signed image are there", async () => {
