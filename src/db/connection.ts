@@ -6,7 +6,7 @@
  * an in-memory copy of the caller's rows instead: openMarketReader's `attachAccount: false`).
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
@@ -44,9 +44,34 @@ function tune(db: Database, dataDir: string, writable: boolean): void {
   loadSqliteVec(db, dataDir);
 }
 
+/**
+ * account.db holds the key hashes and every account's data: it is created readable by its owner
+ * only (0600, as the secret and backups are), before SQLite writes a byte, and an existing one
+ * (with its -wal and -shm) made more open by an earlier build is tightened. SQLite gives the
+ * -wal and -shm files it creates the database file's mode.
+ */
+export function ownerOnlyAccountDb(dataDir: string): void {
+  const path = accountDbPath(dataDir);
+  try {
+    closeSync(openSync(path, "wx", 0o600)); // an empty file is an empty SQLite database
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    } catch (err) {
+      // absent (no WAL yet), or another user's file this process may write but not chmod
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "EPERM") throw err;
+    }
+  }
+}
+
 /** The single writer of account.db, migrated to this build's schema. */
 export function openAccountDb(dataDir: string): Database {
   mkdirSync(dataDir, { recursive: true });
+  ownerOnlyAccountDb(dataDir);
   const db = new Database(accountDbPath(dataDir), { create: true, strict: true });
   tune(db, dataDir, true);
   // Checkpoints (which fsync) run on the committing request's time: make them rarer, and keep the

@@ -3,6 +3,10 @@
  * `<data>/serve.lock` for as long as it runs (the kernel drops it when the process ends, however it
  * ends, so a killed server leaves nothing to clean up) and writes its pid into `<data>/serve.pid`
  * for the message a second server prints.
+ *
+ * The lock file's journal is kept in memory (journal_mode MEMORY): with SQLite's default, the
+ * exclusive locking mode keeps `serve.lock-journal` beside it while the server runs, which a
+ * SIGKILL leaves behind. One left by an earlier build is removed once the lock is taken.
  */
 import { Database } from "bun:sqlite";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,6 +14,8 @@ import { join } from "node:path";
 
 export const SERVE_LOCK = "serve.lock";
 export const SERVE_PID = "serve.pid";
+/** The rollback journal SQLite's default journal mode would keep beside the lock. */
+export const SERVE_LOCK_JOURNAL = `${SERVE_LOCK}-journal`;
 
 export class DataDirHeld extends Error {
   constructor(
@@ -30,6 +36,8 @@ export function holdDataDir(dataDir: string): ServeLock {
   try {
     db.run("PRAGMA busy_timeout = 0");
     db.run("PRAGMA locking_mode = EXCLUSIVE");
+    // no journal file: the one transaction below needs no rollback from disk (OFF is refused by Bun's SQLite)
+    db.run("PRAGMA journal_mode = MEMORY");
     // the first write under EXCLUSIVE locking mode takes the file's exclusive lock and keeps it
     db.run("BEGIN EXCLUSIVE");
     db.run("CREATE TABLE IF NOT EXISTS holder (pid INTEGER)");
@@ -41,6 +49,8 @@ export function holdDataDir(dataDir: string): ServeLock {
     if (/locked|busy/i.test((err as Error).message)) throw new DataDirHeld(dataDir, heldBy(dataDir));
     throw err;
   }
+  // the lock is ours: a journal an earlier build's server left (killed) belongs to no one
+  rmSync(join(dataDir, SERVE_LOCK_JOURNAL), { force: true });
   writeFileSync(join(dataDir, SERVE_PID), `${process.pid}\n`);
   let released = false;
   return {
