@@ -126,7 +126,8 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
   const mounted: MountedEndpoint[] = endpoints.map(mountable);
   // every API path as a pattern, with its methods (HEAD with GET, OPTIONS for CORS preflight)
   const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
-  for (const e of [...mounted, { method: "GET", path: "/openapi.json" }, { method: "GET", path: "/" }]) {
+  const pages = ["/", "/openapi.json", "/docs", "/readyz", "/metrics"].map((path) => ({ method: "GET", path }));
+  for (const e of [...mounted, ...pages]) {
     const route = routes.get(e.path) ?? { pattern: new RegExp(`^${e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{\w+\}/g, "[^/]+")}/?$`), methods: new Set<string>() };
     route.methods.add(e.method);
     if (e.method === "GET") route.methods.add("HEAD");
@@ -142,7 +143,12 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
   const openapiDocument = openApiRoute(openapi, { publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy, headers: CORS_HEADERS });
   const app = new Elysia({ name: "artmarket" })
     .onRequest(({ request }) => {
-      if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+      // a preflight or a plain OPTIONS: the path's methods, as a 405 lists them; an unknown path is a 404
+      if (request.method === "OPTIONS") {
+        const allowed = methodsFor(new URL(request.url).pathname);
+        if (!allowed.length) return json(404, { detail: "Not Found" });
+        return new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, Allow: allowed.join(", ") } });
+      }
     })
     .onError(({ code, error, request }) => {
       // a known path asked with a method it does not take: 405 with the methods it does

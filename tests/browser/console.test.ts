@@ -309,6 +309,23 @@ describe("the console in a browser", () => {
     expect((await fetch(`${server.origin}/console/chunk-nothere.js`)).status).toBe(404);
   });
 
+  test("the API reference (/docs) renders under its Content-Security-Policy: no violation, no other host", async () => {
+    const w = await openTab();
+    const violations: string[] = [];
+    w.page.on("console", (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+    });
+    const res = await w.page.goto(`${server.origin}/docs`, { waitUntil: "load" });
+    expect(res!.headers()["content-security-policy"]).toContain("default-src 'none'");
+    expect(res!.headers()["content-type"]).toBe("text/html; charset=utf-8");
+    expect(res!.headers()["x-content-type-options"]).toBe("nosniff");
+    // the reference is drawn from the document: its title and the key section appear as headings
+    await w.page.waitForFunction(() => [...document.querySelectorAll("h1, h2")].some((el) => el.textContent?.trim() === "API keys"), { timeout: 30_000 });
+    expect(await w.page.$$eval("h1", (hs) => hs.map((x) => x.textContent?.trim()))).toContain("artmarket");
+    expect(violations).toEqual([]);
+    await close(w);
+  });
+
   test("sign-in page without a key: where keys come from, the public views; keyboard reaches the key field", async () => {
     const w = await openTab();
     await w.page.goto(`${server.origin}/console`, { waitUntil: "load" });

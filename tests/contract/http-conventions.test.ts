@@ -392,6 +392,66 @@ describe("the OpenAPI document and CORS", () => {
     expect(bytes.byteLength).toBeLessThan(text.length / 3);
   });
 
+  test("OPTIONS answers the path's methods in Allow, as a 405 does; an unknown path is 404", async () => {
+    for (const [path, wrong] of [
+      ["/v1/artists", "DELETE"],
+      ["/v1/artists/1/follow", "PUT"],
+      ["/v1/collectables/1", "PUT"],
+      ["/healthcheck", "POST"],
+      ["/readyz", "POST"],
+    ] as const) {
+      const options = await raw(path, { method: "OPTIONS", key: null });
+      expect(`${path} ${options.status}`).toBe(`${path} 204`);
+      const not = await raw(path, { method: wrong });
+      expect(`${wrong} ${path} ${not.status}`).toBe(`${wrong} ${path} 405`);
+      expect(options.headers.get("Allow")).toBe(not.headers.get("Allow"));
+      expect(options.headers.get("Allow")!.split(", ")).toContain("OPTIONS");
+    }
+    expect((await raw("/v1/artists", { method: "OPTIONS" })).headers.get("Allow")).toBe("GET, HEAD, OPTIONS");
+    expect((await raw("/v1/artists/1/follow", { method: "OPTIONS" })).headers.get("Allow")).toBe("POST, DELETE, OPTIONS");
+    const unknown = await raw("/v1/nothing-here", { method: "OPTIONS" });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { detail: string }).detail).toBe("Not Found");
+  });
+
+  test("every kind of response carries X-Content-Type-Options: nosniff; /docs has a policy and UTF-8", async () => {
+    const cases: [string, string, string | null, number][] = [
+      ["GET", "/v1/categories", ctx.keys.enterprise, 200],
+      ["GET", "/v1/usage", null, 401],
+      ["GET", "/v1/nothing-here", null, 404],
+      ["POST", "/v1/categories", null, 405],
+      ["GET", "/v1/artists?limit=0", ctx.keys.enterprise, 422],
+      ["GET", "/healthcheck", null, 200],
+      ["GET", "/openapi.json", null, 200],
+      ["GET", "/docs", null, 200],
+      ["GET", "/docs/json", null, 308],
+      ["GET", "/metrics", null, 200],
+      ["GET", "/readyz", null, 200],
+      ["GET", "/", null, 302],
+      ["OPTIONS", "/v1/artists", null, 204],
+      ["GET", "/images/1/nothing.webp", null, 403],
+    ];
+    for (const [method, path, key, status] of cases) {
+      const res = await raw(path, { method, key });
+      expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} ${status}`);
+      expect(`${method} ${path} ${res.headers.get("X-Content-Type-Options")}`).toBe(`${method} ${path} nosniff`);
+      await res.arrayBuffer();
+    }
+    const docs = await raw("/docs", { key: null });
+    expect(docs.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    const csp = docs.headers.get("Content-Security-Policy")!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self' 'sha256-");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain("unsafe-eval");
+    // the hash allows exactly the page's inline script element
+    const html = await docs.text();
+    const inline = /<script\b(?![^>]*\ssrc\s*=)[^>]*>([\s\S]*?)<\/script>/i.exec(html)![1]!;
+    expect(csp).toContain(`'sha256-${new Bun.CryptoHasher("sha256").update(inline).digest("base64")}'`);
+    const head = await raw("/docs", { method: "HEAD", key: null });
+    expect(head.headers.get("Content-Security-Policy")).toBe(csp);
+  });
+
   test("a preflight allows If-None-Match and X-Request-Id", async () => {
     const res = await ctx.app.handle(new Request("http://artmarket.test/v1/artists", { method: "OPTIONS" }));
     expect(res.status).toBe(204);

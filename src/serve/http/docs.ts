@@ -7,6 +7,11 @@
  *
  * The plugin also serves its own OpenAPI 3.0.3 rendering of the Elysia routes at /docs/json (it
  * cannot be turned off); that describes none of our schemas, so it redirects to /openapi.json.
+ *
+ * The page itself is the plugin's HTML, answered with our headers (the plugin's say
+ * `charset=utf8`): UTF-8, nosniff, and a Content-Security-Policy that lets it load only its own
+ * script (the bundle and, by hash, the page's one inline script element), its inline styles,
+ * images and fonts from itself or data: URLs, and talk only to this server (the document, Try it).
  */
 import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";
@@ -37,29 +42,67 @@ export const SCALAR_CONFIG = {
   authentication: { preferredSecurityScheme: BEARER_SCHEME },
 };
 
+/** The page's policy; `inline` are the CSP sources ('sha256-…') of its inline script elements. */
+export function docsCsp(inline: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    `script-src 'self'${inline.map((h) => ` ${h}`).join("")}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+interface DocsHtml {
+  html: string;
+  headers: Record<string, string>;
+}
+
 export function docsPage() {
+  const plugin = swagger({
+    provider: "scalar",
+    path: DOCS_PATH,
+    specPath: PLUGIN_SPEC_PATH,
+    scalarCDN: SCALAR_ASSET_PATH,
+    documentation: {
+      info: {
+        title: "artmarket API",
+        version: "1",
+        description: "Auction-market data metered in Data Units: the API reference, with how to get a key. Machine-readable description: /openapi.json (OpenAPI 3.1.0).",
+      },
+    },
+    scalarConfig: SCALAR_CONFIG as never,
+  });
+  let page: Promise<DocsHtml> | undefined;
+  // the plugin's page, rendered once, with the hashes of its inline scripts for the policy
+  const render = (): Promise<DocsHtml> =>
+    (page ??= (async () => {
+      const html = await (await plugin.handle(new Request(`http://localhost${DOCS_PATH}`))).text();
+      const inline = [...html.matchAll(/<script\b(?![^>]*\ssrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi)].map(
+        (m) => `'sha256-${new Bun.CryptoHasher("sha256").update(m[1]!).digest("base64")}'`,
+      );
+      const headers = {
+        "Content-Type": "text/html; charset=utf-8",
+        "Content-Security-Policy": docsCsp(inline),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+      };
+      return { html, headers };
+    })());
   return new Elysia({ name: "artmarket-docs" })
     .onRequest(({ request }) => {
+      // not async: every request of the app passes here
       if (request.method !== "GET" && request.method !== "HEAD") return;
-      if (new URL(request.url).pathname === PLUGIN_SPEC_PATH) {
-        return new Response(null, { status: 308, headers: { Location: OPENAPI_PATH } });
+      const path = new URL(request.url).pathname;
+      if (path === PLUGIN_SPEC_PATH) {
+        return new Response(null, { status: 308, headers: { Location: OPENAPI_PATH, "X-Content-Type-Options": "nosniff" } });
       }
+      if (path === DOCS_PATH) return render().then(({ html, headers }) => new Response(request.method === "HEAD" ? null : html, { headers }));
     })
     .get(SCALAR_ASSET_PATH, ({ request }) => scalarAsset(request), { detail: { hide: true } })
-    .use(
-      swagger({
-        provider: "scalar",
-        path: DOCS_PATH,
-        specPath: PLUGIN_SPEC_PATH,
-        scalarCDN: SCALAR_ASSET_PATH,
-        documentation: {
-          info: {
-            title: "artmarket API",
-            version: "1",
-            description: "Auction-market data metered in Data Units: the API reference, with how to get a key. Machine-readable description: /openapi.json (OpenAPI 3.1.0).",
-          },
-        },
-        scalarConfig: SCALAR_CONFIG as never,
-      }),
-    );
+    .use(plugin);
 }

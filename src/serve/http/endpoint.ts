@@ -15,14 +15,14 @@ import type { FxCache } from "../../db/fx";
 import type { ImageSigner } from "../images/urls";
 import type { MarketSnapshot } from "../snapshot";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
-import { withQueryBudget } from "../query/budget";
 import { knownParameters, unknownParameters } from "../query/unknown";
+import { withQueryBudget } from "../query/budget";
 import { Value } from "@sinclair/typebox/value";
 import { AUTH_PROBLEMS, forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
 import { DU_HEADERS, type RateState, type RequestLimiter, rateLimitHeaders, setDuHeaders } from "./metering";
 import { BodyBudget } from "./body-budget";
 import { clientAddressOf, requestOrigin } from "./client";
-import { MAX_FORM_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
+import { formBodyCap, MAX_JSON_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
 import { costOf, formatDu, priceOf, type Price } from "./pricing";
 import { isCompressible, jsonResponse, varyOnEncoding } from "./compression";
 import { etagOf, ifNoneMatch, isMarketRead, requestKey, snapshotId } from "./etag";
@@ -205,9 +205,10 @@ export function asReply<S extends TSchema[]>(body: object, ..._schemas: S): Stat
 /** What a HEAD on a metered GET answers instead of charging: the DU the GET would cost. */
 export const DU_QUOTE_HEADER = "X-Service-DataUnits-Quote";
 
-/** Headers on every response of the API: CORS for browsers, with the DU headers (and the quote, the ETag) exposed. */
+/** Headers on every response of the API: CORS for browsers, with the DU headers (and the quote, the ETag) exposed; no MIME sniffing. */
 export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
+  "X-Content-Type-Options": "nosniff",
   "Access-Control-Expose-Headers": [...DU_HEADERS, DU_QUOTE_HEADER, "ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"].join(", "),
 };
 
@@ -257,7 +258,7 @@ function parseQuery(e: Endpoint, known: ReadonlySet<string>, query: URLSearchPar
   return parsed;
 }
 
-const MAX_JSON_BODY = 1 << 20;
+const MAX_JSON_BODY = MAX_JSON_BYTES;
 const NO_FILES: Record<string, FilePart> = Object.freeze({}) as Record<string, FilePart>;
 
 /**
@@ -294,14 +295,14 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
   // the most a call can cost (a hard cap admits calls by it): a list's largest page, else the base
   // (an endpoint priced per record without a bound on its records is admitted alone)
   const maxCost = e.list?.limit ? costOf(price, e.list.limit.max) : price.perRecord > 0 ? Number.POSITIVE_INFINITY : price.base;
-  const maxBody = e.body ? MAX_JSON_BODY : e.form ? (e.form.maxBytes ?? MAX_FORM_BYTES) : null;
   const known = knownParameters(e.list);
   return async (request: Request, rawParams: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
     const note = noteOf(request, e.path);
     const head = request.method === "HEAD";
     // a body declared larger than the endpoint takes is refused before anything else is read
-    if (maxBody !== null) refuseDeclaredOver(request, maxBody);
+    if (e.body) refuseDeclaredOver(request, MAX_JSON_BODY);
+    else if (e.form) refuseDeclaredOver(request, formBodyCap(request, e.form));
     let caller: Caller | null = null;
     if (e.auth !== "public" && !deps.bare) {
       const key = bearer(request);
