@@ -5,7 +5,7 @@ import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LOT_INDEXES } from "../../src/db/market-indexes";
 import { seedMarket, type SeedSummary } from "../../src/build/seed";
-import { hammerIncrement, niceEstimate, withPremium } from "../../src/build/seed/market";
+import { catalogueMin, hammerIncrement, niceEstimate, SCALE_SPECS, withPremium } from "../../src/build/seed/market";
 import { sizeBucket } from "../../src/market/sizes";
 import { tempDataDir } from "../helpers/app";
 import { tableHash } from "../helpers/rows";
@@ -148,6 +148,76 @@ describe("the model", () => {
   test("lots of upcoming sales are upcoming, with estimates and no hammer", () => {
     expect(one("SELECT count(*) AS n FROM lots WHERE sale_status = 'upcoming' AND (status != 'upcoming' OR estimate_min IS NULL)")).toEqual({ n: 0 });
     expect(one("SELECT count(*) AS n FROM lots WHERE sale_status = 'closed' AND status = 'upcoming'")).toEqual({ n: 0 });
+  });
+
+  describe("the coming sales' catalogues (upcoming, live, session_off)", () => {
+    // tiny: 20 houses, the seven top ones tier 0, the next max(3, 20 / 10) tier 1; 25 lots per sale
+    const TIER_SQL = "CASE WHEN s.house_id <= 7 THEN 0 WHEN s.house_id <= 10 THEN 1 ELSE 2 END";
+    const KIND_SQL = "CASE WHEN s.is_online THEN 2 WHEN substr(s.start_datetime, 12, 5) = '19:00' THEN 1 ELSE 0 END";
+    type Coming = { id: number; house_id: number; status: string; tier: number; kind: number; lots: number };
+    const coming = (d: Database) =>
+      d
+        .query(
+          `SELECT s.id, s.house_id, s.status, ${TIER_SQL} AS tier, ${KIND_SQL} AS kind, (SELECT count(*) FROM lots l WHERE l.sale_id = s.id) AS lots
+           FROM src_sales s WHERE s.status != 'closed' ORDER BY s.id`,
+        )
+        .all() as Coming[];
+
+    test("every coming sale holds a catalogue of its tier and kind: at least N lots", () => {
+      // N at tiny (25 lots per sale): tier 0 day 36, evening 20, online 30; tier 1 30; tier 2 20
+      const n = SCALE_SPECS.tiny.lotsPerSale;
+      expect([0, 1, 2].map((kind) => catalogueMin(n, 0, kind))).toEqual([36, 20, 30]);
+      expect([0, 1, 2].map((kind) => catalogueMin(n, 1, kind))).toEqual([30, 30, 30]);
+      expect([0, 1, 2].map((kind) => catalogueMin(n, 2, kind))).toEqual([20, 20, 20]);
+      const sales = coming(db);
+      expect(new Set(sales.map((s) => s.status))).toEqual(new Set(["upcoming", "live", "session_off"]));
+      expect(sales.length).toBeGreaterThanOrEqual(13);
+      for (const s of sales) expect([s.id, s.lots >= catalogueMin(n, s.tier, s.kind)]).toEqual([s.id, true]);
+      // dozens, not hundreds, at this scale: a sale at most twice its tier's largest size
+      for (const s of sales) expect(s.lots).toBeLessThanOrEqual(2 * 1.8 * 1.25 * n);
+    });
+
+    test("the counts are deterministic: the same per sale on either generator path", () => {
+      const other = new Database(join(dirB, "market.db"), { readonly: true });
+      expect(coming(other)).toEqual(coming(db));
+      other.close();
+    });
+
+    test("a top house's evening sale holds its most valuable coming lots", () => {
+      const lots = all<{ house_id: number; evening: number; mid: number }>(
+        `SELECT s.house_id, ${KIND_SQL} = 1 AS evening, sqrt(l.estimate_min_usd_cents * l.estimate_max_usd_cents) / 100 AS mid
+         FROM lots l JOIN src_sales s ON s.id = l.sale_id WHERE s.status != 'closed' AND s.house_id <= 7`,
+      );
+      const houses = [...new Set(lots.filter((l) => l.evening).map((l) => l.house_id))];
+      expect(houses.length).toBeGreaterThanOrEqual(1);
+      for (const house of houses) {
+        const evening = lots.filter((l) => l.house_id === house && l.evening).map((l) => l.mid);
+        const others = lots.filter((l) => l.house_id === house && !l.evening).map((l) => l.mid);
+        // the house's highest estimate is in its evening sale, and every evening lot is estimated
+        // at least as high as the house's other lots, up to the rounding of printed estimates
+        expect(Math.max(...evening)).toBeGreaterThan(Math.max(0, ...others));
+        expect(Math.min(...evening)).toBeGreaterThanOrEqual(0.8 * Math.max(0, ...others));
+      }
+      // and the top houses' coming lots are worth more than the others'
+      const avg = all<{ top: number; mid: number }>(
+        `SELECT s.house_id <= 7 AS top, avg(l.estimate_max_usd_cents) / 100 AS mid FROM lots l JOIN src_sales s ON s.id = l.sale_id
+         WHERE s.status != 'closed' GROUP BY top ORDER BY top`,
+      );
+      expect(avg[1]!.mid).toBeGreaterThan(avg[0]!.mid * 3);
+    });
+
+    test("a sale under way has offered the first half of its catalogue; the rest is upcoming", () => {
+      const sales = coming(db).filter((s) => s.status !== "upcoming");
+      expect(sales.length).toBe(4);
+      for (const s of sales) {
+        const rows = all<{ lot_seq: number; status: string; hammer: number | null }>("SELECT lot_seq, status, hammer FROM lots WHERE sale_id = ? ORDER BY lot_seq", s.id);
+        const offered = Math.floor(rows.length / 2);
+        expect(rows.map((r) => r.lot_seq)).toEqual(rows.map((_, i) => i + 1));
+        expect(rows.slice(0, offered).every((r) => ["sold", "passed", "withdrawn"].includes(r.status))).toBe(true);
+        expect(rows.slice(offered).every((r) => r.status === "upcoming" && r.hammer === null)).toBe(true);
+        expect(rows.slice(0, offered).filter((r) => r.status === "sold" && r.hammer !== null).length).toBeGreaterThan(offered / 2);
+      }
+    });
   });
 
   test("an artwork's lots come in time order, never two in one sale", () => {

@@ -29,10 +29,10 @@ import { usdCents } from "../../db/fx";
 import { dayNumber, fromDayNumber } from "../../market/time";
 import { slugify } from "../../market/slug";
 import { artistName, artworkTitle, NOTE_PHRASES, pickNationality, saleName } from "./names";
-import type { Random } from "../../market/random";
+import { Random } from "../../market/random";
 import { CURRENCY_CODES } from "../../market/currencies";
 import { CATEGORIES, LOCATIONS, MATERIALS, SUBSTRATES, type HouseInfo } from "./reference";
-import { type FxTable } from "./series";
+import type { FxTable } from "./series";
 import { FIRST_YEAR, monthIndex } from "../../market/calendar";
 import { TOP_LOT_MIN_ESTIMATE_USD } from "../../market/lots";
 import { packLogIndex, truthSteps } from "./truth";
@@ -243,7 +243,13 @@ export interface SaleCalendar {
   comingByTier: Int32Array[];
   /** Lots placed so far in each sale (for lot numbers). */
   lotCounter: Int32Array;
+  /** The sale's kind (SALE_KINDS: a day sale, an evening sale, an online sale) and its days. */
+  kind: Uint8Array;
+  days: Uint8Array;
 }
+
+/** The kinds of sale, as SaleCalendar.kind numbers them. */
+export const SALE_KINDS = ["day", "evening", "online"] as const;
 
 const ONLINE = LOCATIONS.findIndex((l) => l[0] === "Online");
 
@@ -281,11 +287,13 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
   }
   // Coming weeks: upcoming sales in every tier, and a few under way today.
   for (let i = 0; i < coming; i++) drafts.push(draft(today + 1 + Math.floor(rng.next() * 56), i % 3));
+  // The season has its evening sale at a top house (the first coming sale is tier 0).
+  const evening = drafts[total - coming]!;
+  Object.assign(evening, { online: false, evening: true, minute: 1140, days: 1 });
   for (let tier = 0; tier < 3; tier++) {
     const live = draft(today, tier);
-    live.online = false;
-    live.days = 1;
-    live.minute = 540;
+    // a morning session under way at noon: a day sale
+    Object.assign(live, { online: false, evening: false, days: 1, minute: 540 });
     drafts.push(live);
   }
   const between = draft(today - 1, 0);
@@ -309,6 +317,8 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
     closedByTier: [],
     comingByTier: [],
     lotCounter: new Int32Array(n),
+    kind: new Uint8Array(n),
+    days: new Uint8Array(n),
   };
   const insert = db.query(
     `INSERT INTO src_sales (id, house_id, name, location_id, location, currency, is_online, is_bids_streaming, status, start_datetime, end_datetime)
@@ -336,6 +346,8 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
       if (d.days > 1 && !d.online && status !== "closed" && status !== "upcoming") status = "session_off";
       const streaming = !d.online && d.house.isLive && FIRST_YEAR + (d.day - first) / 365.25 > 2008 && rng.chance(0.7);
       cal.day[i] = d.day;
+      cal.kind[i] = d.online ? 2 : d.evening ? 1 : 0;
+      cal.days[i] = d.days;
       cal.tier[i] = d.tier;
       cal.house[i] = d.house.id;
       cal.location[i] = location;
@@ -559,6 +571,107 @@ interface ArtistWorks {
   mediumCounts: Map<string, number>;
 }
 
+/** A lot to write: its work, the work's value that day and the house's estimate midpoint (USD). */
+interface LotDraw {
+  artistId: number;
+  artworkId: number;
+  year: number;
+  quality: number;
+  /** The notes every lot of the work carries ("signed …" for a signed work, else empty). */
+  notesFor: string;
+  valueUsd: number;
+  midUsd: number;
+}
+
+/** A work consigned to a coming sale: its lot, valued as of the as-of month. */
+type Consignment = LotDraw;
+
+/**
+ * A coming sale's catalogue size, as a multiple of the scale's lots per sale, by the house's tier
+ * (rows) and the sale's kind (SALE_KINDS: day, evening, online); each sale draws a factor in
+ * CATALOGUE_SPREAD, and a two-day sale holds TWO_DAY_CATALOGUE times as many. The top houses hold
+ * large day sales and a short evening sale of their best lots; online sales run long.
+ */
+export const CATALOGUE_SIZE: readonly (readonly [day: number, evening: number, online: number])[] = [
+  [1.8, 1, 1.5],
+  [1.5, 1.5, 1.5],
+  [1, 1, 1],
+];
+export const CATALOGUE_SPREAD = [0.8, 1.25] as const;
+export const TWO_DAY_CATALOGUE = 1.6;
+
+/** The fewest lots a coming sale of `tier` and `kind` (SALE_KINDS index) holds at `lotsPerSale`. */
+export function catalogueMin(lotsPerSale: number, tier: number, kind: number): number {
+  return Math.ceil(lotsPerSale * CATALOGUE_SIZE[tier]![kind]! * CATALOGUE_SPREAD[0]);
+}
+
+function catalogueTarget(r: Random, lotsPerSale: number, tier: number, kind: number, days: number): number {
+  const [lo, hi] = CATALOGUE_SPREAD;
+  const size = lotsPerSale * CATALOGUE_SIZE[tier]![kind]! * (lo + (hi - lo) * r.next()) * (days > 1 ? TWO_DAY_CATALOGUE : 1);
+  return Math.max(catalogueMin(lotsPerSale, tier, kind), Math.round(size));
+}
+
+/** The stream of the coming sales' draws: from the generator's state, apart from its own stream. */
+function catalogueRandom(rng: Random): Random {
+  const [a, b, c, d] = rng.state();
+  return new Random((a ^ Math.imul(b, 0x9e3779b1) ^ Math.imul(c, 0x85ebca6b) ^ d ^ 0x2545f491) >>> 0);
+}
+
+/** The sales not yet concluded (upcoming, live, session_off), in calendar order. */
+function comingSales(cal: SaleCalendar): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < cal.count; i++) if (cal.status[i] !== "closed") out.push(i);
+  return out;
+}
+
+/** An artist's artworks (each design's copies count one each). */
+function artworksOf(plan: ArtistPlan): number {
+  return Math.max(1, Math.round(plan.lots / (1 + MODEL.offersLambda)));
+}
+
+/** The house's estimate midpoint of a work worth `valueUsd`: a little high on average, with an error. */
+function houseMidpoint(r: Random, valueUsd: number): number {
+  return valueUsd * Math.exp(MODEL.estimateBias + MODEL.estimateNoise * r.normal());
+}
+
+/**
+ * Places the consigned works in the coming sales (`coming`, each with its `targets` size): by
+ * the house's estimate, the most valuable fill the top houses' sales, the next the second tier's,
+ * the rest the others'; inside a tier the best go to its evening sales. Inside a group of sales a
+ * work goes to the sale with the most room left in proportion to its size, so each sale gets its
+ * share of every value. Sizes are met exactly when there are as many works as places (the
+ * generator consigns that many); with fewer, each sale is short in proportion.
+ */
+export function placeCatalogues<T extends { midUsd: number; artworkId: number }>(
+  cal: Pick<SaleCalendar, "tier" | "kind">,
+  coming: readonly number[],
+  targets: readonly number[],
+  works: readonly T[],
+): T[][] {
+  const order = [...works].sort((x, y) => y.midUsd - x.midUsd || x.artworkId - y.artworkId);
+  const out: T[][] = coming.map(() => []);
+  const total = targets.reduce((n, t) => n + t, 0);
+  const scale = total > 0 ? Math.min(1, order.length / total) : 0;
+  let next = 0;
+  for (let tier = 0; tier < 3; tier++) {
+    for (const evening of [true, false]) {
+      const group = coming.map((_, k) => k).filter((k) => cal.tier[coming[k]!] === tier && (cal.kind[coming[k]!] === 1) === evening);
+      // places in the order "most room left in proportion": the m-th place of a sale of size t at (m + 0.5) / t
+      const places: [number, number][] = [];
+      for (const k of group) {
+        const t = Math.round(targets[k]! * scale);
+        for (let m = 0; m < t; m++) places.push([(m + 0.5) / t, k]);
+      }
+      places.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+      for (const [, k] of places) {
+        if (next >= order.length) break;
+        out[k]!.push(order[next++]!);
+      }
+    }
+  }
+  return out;
+}
+
 /** Generates every artist, with artworks, lots, images and events, and the truth, into `out`. */
 export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out: RowSink): GeneratorTotals {
   const { rng, spec, asOf, months, market, fx, sales } = ctx;
@@ -586,6 +699,22 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     }
     return id;
   };
+
+  // The coming sales' catalogues (upcoming, live, session_off): each a size by the house's tier and
+  // the sale's kind, filled at the end with the works consigned for them, chosen as the artists
+  // stream by (selection sampling: exactly `wanted` of the market's artworks), most valuable first
+  // to the top houses and, there, to the evening sales. Their draws come from a stream of their
+  // own, so the concluded market does not depend on the catalogues' sizes.
+  const crng = catalogueRandom(rng);
+  const coming = comingSales(sales);
+  const targets = coming.map((sale) => catalogueTarget(crng, spec.lotsPerSale, sales.tier[sale]!, sales.kind[sale]!, sales.days[sale]!));
+  const totalArtworks = plans.reduce((n, p) => n + artworksOf(p), 0);
+  const wanted = Math.min(
+    totalArtworks,
+    targets.reduce((n, t) => n + t, 0),
+  );
+  let seenArtworks = 0;
+  const consigned: Consignment[] = [];
 
   function generateOne(a: number): void {
     const plan = plans[a]!;
@@ -642,7 +771,7 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     // Categories this artist works in.
     const primary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
     const secondary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
-    const nArtworks = Math.max(1, Math.round(plan.lots / (1 + MODEL.offersLambda)));
+    const nArtworks = artworksOf(plan);
     const peak = birth + rng.int(30, 50);
     const topLots: TopLot[] = [];
     const mediumCounts = new Map<string, number>();
@@ -656,7 +785,8 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
         if (made >= nArtworks) break;
         made++;
         const { id, quality } = writeArtwork(artist, work, editionNumber);
-        generateLots(artist, work, id, quality, topLots);
+        const consign = crng.next() * (totalArtworks - seenArtworks++) < wanted - consigned.length;
+        generateLots(artist, work, id, quality, topLots, consign);
       }
     }
     return { primary, secondary, topLots, mediumCounts };
@@ -732,29 +862,43 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
   }
 
   /**
-   * An artwork's lots: offers on sorted dates between its creation (or 1986) and a few weeks
-   * ahead, each in a sale of the tier its value calls for, sold, passed, withdrawn or to come;
-   * the artist's highest hammers kept in `topLots`.
+   * An artwork's lots: offers on sorted dates between its creation (or 1986) and the as-of date,
+   * each in a concluded sale of the tier its value calls for, sold, passed or withdrawn; the
+   * artist's highest hammers kept in `topLots`. A work consigned to a coming sale keeps its offers
+   * of more than a year ago and joins `consigned`, valued as of the as-of month with the house's
+   * estimate drawn (its catalogue is placed once every artist is drawn).
    */
-  function generateLots(artist: ArtistDraw, work: WorkGroup, id: number, quality: number, topLots: TopLot[]): void {
-    const { year, signed, hedonic } = work;
+  function generateLots(artist: ArtistDraw, work: WorkGroup, id: number, quality: number, topLots: TopLot[], consign: boolean): void {
+    const { year, signed, hedonic, title } = work;
     const dates = offerDates(year);
     let lastSaleDay = -1;
     const notesFor = signed ? `${NOTE_PHRASES[0]}` : "";
+    const last = consign ? today - 365 : today;
     for (let i = 0; i < dates.length; i++) {
       const wanted = dates[i]!;
-      const future = wanted > today;
-      if (future && i < dates.length - 1) break; // only the last offer may be upcoming
-      const m = Math.min(months - 1, Math.max(0, monthIndex(fromDayNumber(Math.min(wanted, today)))));
+      if (wanted > last) break; // a coming offer is a consignment (below)
+      const m = Math.min(months - 1, Math.max(0, monthIndex(fromDayNumber(wanted))));
       const trueUsd = Math.exp(hedonic + quality + index[m]!);
       const tier = trueUsd >= 300_000 ? (rng.chance(0.85) ? 0 : 1) : trueUsd >= 20_000 ? (rng.chance(0.25) ? 0 : rng.chance(0.8) ? 1 : 2) : rng.chance(0.3) ? 1 : 2;
-      const list = future ? sales.comingByTier[tier]! : sales.closedByTier[tier]!;
-      const sale = findSale(list, sales, wanted);
+      const sale = findSale(sales.closedByTier[tier]!, sales, wanted);
       if (sale < 0) continue;
       const saleDay = sales.day[sale]!;
       if (saleDay <= lastSaleDay || saleDay - wanted > 400) continue;
       lastSaleDay = saleDay;
-      writeLot(artist, work, id, quality, sale, notesFor, topLots);
+      const valueUsd = Math.exp(hedonic + quality + index[Math.min(months - 1, monthIndex(fromDayNumber(saleDay)))]!);
+      const lot = { artistId: artist.id, artworkId: id, year, quality, notesFor, valueUsd, midUsd: houseMidpoint(rng, valueUsd) };
+      const hammerUsd = writeLot(rng, lot, sale, false);
+      if (hammerUsd !== null) {
+        topLots.push({ date: fromDayNumber(saleDay), usd: hammerUsd, title });
+        if (topLots.length > 8) {
+          topLots.sort((x, y) => y.usd - x.usd);
+          topLots.length = 3;
+        }
+      }
+    }
+    if (consign) {
+      const valueUsd = Math.exp(hedonic + quality + index[months - 1]!);
+      consigned.push({ artistId: artist.id, artworkId: id, year, quality, notesFor, valueUsd, midUsd: houseMidpoint(crng, valueUsd) });
     }
   }
 
@@ -772,31 +916,24 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
   }
 
   /**
-   * A copy's lot in a sale: its estimates around the work's value that day, its outcome (to
-   * come, withdrawn, bought in under the reserve, or sold at a hammer), its row; a hammer among
-   * the artist's highest goes to `topLots`.
+   * A lot in a sale: its estimates around the house's midpoint, its outcome (to come, or withdrawn,
+   * bought in under the reserve, or sold at a hammer), its row, with `r`'s draws. Returns the
+   * hammer in USD (null when not sold).
    */
-  function writeLot(artist: ArtistDraw, work: WorkGroup, id: number, quality: number, sale: number, notesFor: string, topLots: TopLot[]): void {
-    const artistId = artist.id;
-    const { year, title, hedonic } = work;
-    const saleDay = sales.day[sale]!;
+  function writeLot(r: Random, lot: LotDraw, sale: number, upcoming: boolean): number | null {
     const saleStatus = sales.status[sale]!;
-    const dayIso = fromDayNumber(saleDay);
+    const dayIso = fromDayNumber(sales.day[sale]!);
     const code = fxCode[sales.currency[sale]!]!;
     const rate = fx.usdPerUnit(code, dayIso);
-    const saleMonth = Math.min(months - 1, monthIndex(dayIso));
-    const valueUsd = Math.exp(hedonic + quality + index[saleMonth]!);
-    const mid = valueUsd * Math.exp(MODEL.estimateBias + MODEL.estimateNoise * rng.normal());
-    const estMin = niceEstimate((mid * 0.8) / rate);
-    const estMax = Math.max(estMin + 1, niceEstimate((mid * 1.25) / rate));
-    const reserve = rng.chance(MODEL.reserveShare);
+    const estMin = niceEstimate((lot.midUsd * 0.8) / rate);
+    const estMax = Math.max(estMin + 1, niceEstimate((lot.midUsd * 1.25) / rate));
+    const reserve = r.chance(MODEL.reserveShare);
     let status: string;
     let hammer: number | null = null;
-    const underWay = saleStatus === "live" || saleStatus === "session_off";
-    if (saleStatus === "upcoming" || (underWay && rng.chance(0.5))) status = "upcoming";
-    else if (rng.chance(MODEL.withdrawnRate)) status = "withdrawn";
+    if (upcoming) status = "upcoming";
+    else if (r.chance(MODEL.withdrawnRate)) status = "withdrawn";
     else {
-      const hammerUsd = valueUsd * Math.exp(MODEL.saleNoise * rng.normal());
+      const hammerUsd = lot.valueUsd * Math.exp(MODEL.saleNoise * r.normal());
       const native = hammerIncrement(hammerUsd / rate);
       if (reserve && native < estMin * MODEL.reserveOfLow) status = "passed";
       else {
@@ -806,14 +943,15 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     }
     const premium = hammer === null ? null : withPremium(hammer, rate);
     const seq = ++sales.lotCounter[sale]!;
-    const lotNum = rng.chance(0.02) ? `${seq}A` : String(seq);
-    const isTopLot = estMax * rate >= TOP_LOT_MIN_ESTIMATE_USD || quality > 0.5;
-    const notes = rng.chance(0.5) ? `${notesFor}${notesFor ? "; " : ""}${rng.pick(NOTE_PHRASES)}` : notesFor;
+    const lotNum = r.chance(0.02) ? `${seq}A` : String(seq);
+    const isTopLot = estMax * rate >= TOP_LOT_MIN_ESTIMATE_USD || lot.quality > 0.5;
+    const { notesFor } = lot;
+    const notes = r.chance(0.5) ? `${notesFor}${notesFor ? "; " : ""}${r.pick(NOTE_PHRASES)}` : notesFor;
     out.lot([
       ++lotId,
       sale + 1,
-      id,
-      artistId,
+      lot.artworkId,
+      lot.artistId,
       sales.house[sale]!,
       lotNum,
       seq,
@@ -821,10 +959,10 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
       saleStatus,
       sales.startSeconds[sale]!,
       sales.location[sale]! + 1,
-      year,
+      lot.year,
       isTopLot ? 1 : 0,
       reserve ? 1 : 0,
-      estMax * rate >= 1_000_000 && rng.chance(0.3) ? 1 : 0,
+      estMax * rate >= 1_000_000 && r.chance(0.3) ? 1 : 0,
       code,
       hammer,
       estMin,
@@ -838,12 +976,28 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     ]);
     totals.lots++;
     totals.lotsByStatus[status] = (totals.lotsByStatus[status] ?? 0) + 1;
-    if (hammer !== null) {
-      topLots.push({ date: dayIso, usd: hammer * rate, title });
-      if (topLots.length > 8) {
-        topLots.sort((x, y) => y.usd - x.usd);
-        topLots.length = 3;
+    return hammer === null ? null : hammer * rate;
+  }
+
+  /**
+   * The coming sales' catalogues, once every artist is drawn: the consigned works by the house's
+   * estimate, the most valuable to the top houses' sales (their evening sales first), the next to
+   * the second tier, the rest to the others (placeCatalogues); each sale's lots in a shuffled order.
+   * A sale under way (live, or session_off between its two sessions) has offered the first half of
+   * its catalogue (sold, bought in or withdrawn); the rest, and every lot of an upcoming sale, are
+   * upcoming.
+   */
+  function writeCatalogues(): void {
+    const bySale = placeCatalogues(sales, coming, targets, consigned);
+    for (let k = 0; k < coming.length; k++) {
+      const sale = coming[k]!;
+      const lots = bySale[k]!;
+      for (let i = lots.length - 1; i > 0; i--) {
+        const j = Math.floor(crng.next() * (i + 1));
+        [lots[i], lots[j]] = [lots[j]!, lots[i]!];
       }
+      const offered = sales.status[sale] === "upcoming" ? 0 : Math.floor(lots.length / 2);
+      lots.forEach((lot, i) => writeLot(crng, lot, sale, i >= offered));
     }
   }
 
@@ -903,6 +1057,9 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     for (let k = a; k < to; k++) generateOne(k);
     out.commit(to, totals.lots);
   }
+  out.begin();
+  writeCatalogues();
+  out.commit(plans.length, totals.lots);
   return totals;
 }
 
