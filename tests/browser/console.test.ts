@@ -1151,6 +1151,20 @@ describe("the console in a browser", () => {
     expect(uploaded.image_url).toMatch(/\/images\/\w+\/w1200\.jpg\?exp=\d+&sig=[0-9a-f]{64}$/);
     await loadImages(w.page);
     expect(await w.page.$eval("#collectable-head .hero img", (img) => img.naturalWidth)).toBeGreaterThan(0);
+    // the picture is the market artwork's own: offered as a match (not linked); one click links it and shows the new estimate
+    const offered = await api<{ suggested_artwork_id: number | null; suggested_matches: { artwork_id: number; score: number }[] }>(`/v1/collectables/${made}`, keys.enterprise);
+    expect(offered.suggested_artwork_id).toBeNull();
+    expect(offered.suggested_matches[0]!.artwork_id).toBe(work.id);
+    const offer = await w.page.waitForSelector(`#collectable-matches li[data-artwork-id='${work.id}']`);
+    expect(await offer!.evaluate((li) => li.textContent)).toContain(`This looks like ${work.description.name}`);
+    await w.page.click(`#collectable-matches li[data-artwork-id='${work.id}'] button`);
+    await w.page.waitForSelector("#collectable-linked");
+    const linked = await api<ApiCollectable & { suggested_artwork_id: number | null }>(`/v1/collectables/${made}`, keys.enterprise);
+    expect(linked.suggested_artwork_id).toBe(work.id);
+    expect(linked.machine_estimated_price).toBe(work.current_estimated_price);
+    expect(await w.page.$eval("#collectable-linked b", (b) => Number(b.getAttribute("data-value")))).toBe(work.current_estimated_price);
+    expect(await w.page.$eval("#collectable-values dd", (dd) => Number(dd.getAttribute("data-value")))).toBe(linked.current_estimated_price!);
+    expect(await w.page.$("#collectable-matches")).toBeNull();
     const list = await api<{ total_count: number }>("/v1/collectables", keys.enterprise);
     expect(list.total_count).toBe(2);
     await close(w);

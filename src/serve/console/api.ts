@@ -288,6 +288,8 @@ export interface Collectable {
   category_id: number;
   category_name: string | null;
   suggested_artwork_id: number | null;
+  /** Market artworks the image matches closely (a suggestion to link; empty once linked). */
+  suggested_matches: SuggestedMatch[];
   creation_year: number | null;
   /** The value in effect (USD): manual, acquisition or machine, as current_price_source says. */
   current_estimated_price: number | null;
@@ -310,6 +312,15 @@ export interface Collectable {
   appraisals: Appraisal[];
   provenance: Provenance[];
   created_at: string;
+}
+
+export interface SuggestedMatch {
+  artwork_id: number;
+  /** Cosine similarity of the two images' embeddings. */
+  score: number;
+  title: string;
+  artist_id: number;
+  artist_name: string | null;
 }
 
 export interface CollectableList {
@@ -410,6 +421,7 @@ export interface Writes {
   "POST /v1/artworks/share": ShareCreated;
   "POST /v1/artworks/search-by-image": SimilarResults;
   "POST /v1/collectables": Collectable;
+  "PATCH /v1/collectables/{id}": Collectable;
   "POST /v1/collectables/{id}/appraisals": Appraisal;
   "POST /v1/collectables/{id}/provenance": Provenance;
   "DELETE /v1/collectables/{id}": { id: number; deleted: true };

@@ -7,7 +7,7 @@
  * and the artwork page's "Add to my collection", which seeds a collectable from a market artwork.
  * A plan without the entitlement gets the API's 403, shown in place with the reason.
  */
-import { ApiError, type Appraisal, type Artwork, type Collectable, type CollectableList, call, type Provenance, send } from "./api";
+import { ApiError, type Appraisal, type Artwork, type Collectable, type CollectableList, call, type Provenance, send, type SuggestedMatch } from "./api";
 import { categories, choice, day, failure, field, formHash, h, int, main, pager, pct, pictureBox, ratioOf, slot, usd } from "./ui";
 
 const SOURCE_LABEL: Record<string, string> = { manual: "your own value", acquisition: "the price paid", machine: "the market estimate" };
@@ -231,7 +231,9 @@ export function collectablePage(id: number): void {
   const provenance = h("section", { id: "collectable-provenance" });
   main().replaceChildren(head, h("div", { class: "cols" }, appraisals, provenance));
   const record = call("/v1/collectables/{id}", { id });
-  slot(head, "The collectable", async () => collectableHead(await record));
+  // linking a suggested match draws the head again with the new valuation and a note of the change
+  const draw = (c: Collectable, note?: HTMLElement): HTMLElement[] => collectableHead(c, (linked, was) => head.replaceChildren(...draw(linked, linkedNote(linked, was))), note);
+  slot(head, "The collectable", async () => draw(await record));
   record.then(
     (c) => {
       appraisalSection(appraisals, c);
@@ -241,7 +243,61 @@ export function collectablePage(id: number): void {
   );
 }
 
-function collectableHead(c: Collectable): HTMLElement[] {
+/**
+ * The market artworks the picture matches closely (suggested_matches), each with a button that
+ * links the record to it (PATCH suggested_artwork_id, and artist_id when the artwork is by another
+ * artist: only an artwork by the record's artist gives the estimate). Null when there are none.
+ */
+function matchOffer(c: Collectable, onLinked: (linked: Collectable, was: Collectable) => void): HTMLElement | null {
+  const matches: SuggestedMatch[] = c.suggested_artwork_id == null ? (c.suggested_matches ?? []) : [];
+  if (!matches.length) return null;
+  const status = h("span", { role: "status", id: "collectable-match-status" });
+  const offer = (m: SuggestedMatch) => {
+    const button = h("button", { type: "button", class: "link-match", "data-artwork-id": m.artwork_id }, "Link it");
+    button.addEventListener("click", async () => {
+      for (const b of offers.querySelectorAll("button")) b.disabled = true;
+      status.textContent = "Linking…";
+      const body: Record<string, number> = { suggested_artwork_id: m.artwork_id };
+      if (m.artist_id !== c.artist_id) body.artist_id = m.artist_id;
+      try {
+        onLinked(await send("PATCH /v1/collectables/{id}", { id: c.id }, body), c);
+      } catch (error) {
+        status.replaceChildren(failure(error, "Linking the artwork"));
+        for (const b of offers.querySelectorAll("button")) b.disabled = false;
+      }
+    });
+    return h(
+      "li",
+      { "data-artwork-id": m.artwork_id, "data-score": m.score },
+      "This looks like ",
+      h("a", { href: `#/artwork/${m.artwork_id}` }, m.title),
+      m.artist_name ? ` by ${m.artist_name}` : "",
+      ` (score ${m.score.toFixed(3)}). `,
+      button,
+    );
+  };
+  const offers = h("ul", {}, matches.map(offer));
+  return h(
+    "div",
+    { id: "collectable-matches", class: "suggestion" },
+    offers,
+    h("p", { class: "sub" }, "Its picture matches this market artwork closely. Linking values it at the artwork's estimate (1 DU)."),
+    status,
+  );
+}
+
+/** What linking changed: the artwork and the market estimate before and after. */
+function linkedNote(c: Collectable, was: Collectable): HTMLElement {
+  return h(
+    "p",
+    { role: "status", id: "collectable-linked" },
+    "Linked to the market artwork: the market estimate is now ",
+    h("b", { "data-value": c.machine_estimated_price ?? "" }, usd(c.machine_estimated_price)),
+    ` (was ${usd(was.machine_estimated_price)}).`,
+  );
+}
+
+function collectableHead(c: Collectable, onLinked: (linked: Collectable, was: Collectable) => void, note?: HTMLElement): HTMLElement[] {
   const d = gap(c);
   const size =
     c.measurements_height && c.measurements_width
@@ -293,6 +349,8 @@ function collectableHead(c: Collectable): HTMLElement[] {
         h("dd", {}, c.price_momentum_12mo == null ? "–" : pct(c.price_momentum_12mo * 100)),
       ),
       c.suggested_artwork_id != null && h("p", {}, "Added from ", h("a", { href: `#/artwork/${c.suggested_artwork_id}` }, "a market artwork"), "."),
+      note,
+      matchOffer(c, onLinked),
       h("p", { class: "sub" }, `Added ${day(c.created_at)}.`),
       h("div", { class: "actions" }, remove, removeStatus),
     ),

@@ -143,7 +143,7 @@ export const collectableEndpoints: Endpoint[] = [
     operationId: "createCollectable",
     summary: "Create a collectable",
     description:
-      "multipart/form-data: artist_id, category_id, edition_unique_type (unique or edition), optional suggested_artwork_id (a market artwork: seeds title, creation year, measurements, materials, substrate, edition data and image), optionally any field of CollectableUpdateInput by its flat name (overrides the seeds; id lists repeated or comma-separated), optional image file (JPEG, PNG, WebP, GIF or TIFF; replaces the seeded image). Returns the created CollectableSchema. Unknown reference ids are 422.",
+      "multipart/form-data: artist_id, category_id, edition_unique_type (unique or edition), optional suggested_artwork_id (a market artwork: seeds title, creation year, measurements, materials, substrate, edition data and image), optionally any field of CollectableUpdateInput by its flat name (overrides the seeds; id lists repeated or comma-separated), optional image file (JPEG, PNG, WebP, GIF or TIFF; replaces the seeded image). Returns the created CollectableSchema: without suggested_artwork_id, an image that closely matches a market artwork gives suggested_matches (a suggestion to link with PATCH, never linked by itself). 1 DU, whatever the image. Unknown reference ids are 422.",
     form: {
       fields: CollectableCreateForm,
       files: { image: { required: false, accept: UPLOAD_MEDIA_TYPES, description: "the work's image" } },
@@ -208,7 +208,7 @@ export const collectableEndpoints: Endpoint[] = [
     operationId: "uploadCollectableImage",
     summary: "Upload or replace a collectable's image",
     description:
-      "multipart/form-data with one file part `image` (JPEG, PNG, WebP, GIF or TIFF, sniffed from the bytes). Returns the updated record with fresh signed image URLs; the image is embedded for comps and search by image.",
+      "multipart/form-data with one file part `image` (JPEG, PNG, WebP, GIF or TIFF, sniffed from the bytes). Returns the updated record with fresh signed image URLs; the image is embedded for comps and search by image, and, while the record has no suggested_artwork_id, matched against the market's images (suggested_matches). 1 DU.",
     pathParams: idParam,
     form: {
       fields: ImageForm,

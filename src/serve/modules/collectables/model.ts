@@ -121,6 +121,19 @@ export const CompSetSchema = t.Object(
 
 // ---------------------------------------------------------------- the collectable
 
+export const SuggestedMatchSchema = t.Object(
+  {
+    artwork_id: t.Integer({ description: "the market artwork (GET /v1/artworks/{artwork_id})" }),
+    score: t.Number({ description: "cosine similarity of the image embeddings of the collectable and the artwork, 6 decimals (at least 0.975 for a match)" }),
+    title: t.String({ description: "the artwork's title" }),
+    artist_id: t.Integer({
+      description: "the artwork's artist (link both when it differs from the record's artist_id: only an artwork by the record's artist gives the machine estimate)",
+    }),
+    artist_name: str("the artwork's artist's name"),
+  },
+  { $id: "SuggestedMatch" },
+);
+
 export const CollectableSchema = t.Object(
   {
     id: t.Integer(),
@@ -131,6 +144,10 @@ export const CollectableSchema = t.Object(
     category_id: t.Integer(),
     category_name: str("the category's name (GET /v1/categories)"),
     suggested_artwork_id: int("the market artwork the record was seeded from or linked to"),
+    suggested_matches: t.Array(SuggestedMatchSchema, {
+      description:
+        "A suggestion, never applied by itself: market artworks the collectable's image matches so closely that it is probably that work (at most 3, best first: each scores at least 0.975 and 0.01 above the next artwork that is not a match; several when several works look the same). Empty when suggested_artwork_id is set, without an image, or with no close match. Found on read against the current market (kept in memory per image, no DU of its own). Link one with PATCH {suggested_artwork_id} (and artist_id when it differs): the machine estimate then is the artwork's.",
+    }),
     creation_year: int("year the work was made"),
     current_estimated_price: num("the value in effect, USD: see current_price_source and docs/api-collectables.md; null when nothing is known"),
     current_estimated_price_currency: t.Literal("USD", {

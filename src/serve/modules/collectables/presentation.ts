@@ -7,6 +7,7 @@ import { type AcquisitionRow, type AppraisalRow, type CollectableRow, type Prove
 import type { AppDeps } from "../../http/endpoint";
 import { notFound } from "../../http/errors";
 import { iso, marketAll, marks } from "./checks";
+import { suggestedMatches } from "./matches";
 import { currentValue, ensureValued, momentumFraction } from "./valuation";
 
 /** The caller's collectable, or 404 (also for another user's id). */
@@ -119,6 +120,7 @@ export function present(deps: AppDeps, userId: number, rows: CollectableRow[], o
   for (const q of acquisitions.values()) if (q.auction_house_id != null) houseIds.push(q.auction_house_id);
   for (const list of sales.values()) for (const s of list) if (s.auction_house_id != null) houseIds.push(s.auction_house_id);
   const houses = marketNames(deps.market, "auction_houses", houseIds);
+  const matches = suggestedMatches(deps, rows);
 
   return rows.map((r) => {
     const q = acquisitions.get(r.id) ?? null;
@@ -134,6 +136,7 @@ export function present(deps: AppDeps, userId: number, rows: CollectableRow[], o
       category_id: r.category_id,
       category_name: categories.get(r.category_id) ?? null,
       suggested_artwork_id: r.suggested_artwork_id,
+      suggested_matches: matches.get(r.id) ?? [],
       creation_year: r.creation_year,
       current_estimated_price: value.value,
       current_estimated_price_currency: "USD",
