@@ -1080,7 +1080,7 @@ export interface paths {
         put?: never;
         /**
          * Create a collectable
-         * @description multipart/form-data: artist_id, category_id, edition_unique_type (unique or edition), optional suggested_artwork_id (a market artwork: seeds title, creation year, measurements, materials, substrate, edition data and image), optionally any field of CollectableUpdateInput by its flat name (overrides the seeds; id lists repeated or comma-separated), optional image file (JPEG, PNG, WebP, GIF or TIFF; replaces the seeded image). Returns the created CollectableSchema. Unknown reference ids are 422.
+         * @description multipart/form-data: artist_id, category_id, edition_unique_type (unique or edition), optional suggested_artwork_id (a market artwork: seeds title, creation year, measurements, materials, substrate, edition data and image), optionally any field of CollectableUpdateInput by its flat name (overrides the seeds; id lists repeated or comma-separated), optional image file (JPEG, PNG, WebP, GIF or TIFF; replaces the seeded image). Returns the created CollectableSchema: without suggested_artwork_id, an image that closely matches a market artwork gives suggested_matches (a suggestion to link with PATCH, never linked by itself). 1 DU, whatever the image. Unknown reference ids are 422.
          *
          *     Cost: 1 DU.
          */
@@ -1135,7 +1135,7 @@ export interface paths {
         get?: never;
         /**
          * Upload or replace a collectable's image
-         * @description multipart/form-data with one file part `image` (JPEG, PNG, WebP, GIF or TIFF, sniffed from the bytes). Returns the updated record with fresh signed image URLs; the image is embedded for comps and search by image.
+         * @description multipart/form-data with one file part `image` (JPEG, PNG, WebP, GIF or TIFF, sniffed from the bytes). Returns the updated record with fresh signed image URLs; the image is embedded for comps and search by image, and, while the record has no suggested_artwork_id, matched against the market's images (suggested_matches). 1 DU.
          *
          *     Cost: 1 DU.
          */
@@ -2403,6 +2403,18 @@ export interface components {
             api_projected_eop?: number;
             breakdown?: components["schemas"]["UsageBreakdownItem"][];
         };
+        SuggestedMatch: {
+            /** @description the market artwork (GET /v1/artworks/{artwork_id}) */
+            artwork_id: number;
+            /** @description cosine similarity of the image embeddings of the collectable and the artwork, 6 decimals (at least 0.975 for a match) */
+            score: number;
+            /** @description the artwork's title */
+            title: string;
+            /** @description the artwork's artist (link both when it differs from the record's artist_id: only an artwork by the record's artist gives the machine estimate) */
+            artist_id: number;
+            /** @description the artwork's artist's name */
+            artist_name: string | null;
+        };
         AcquiredSchema: {
             /** @description date of the acquisition */
             date: string | null;
@@ -2491,6 +2503,8 @@ export interface components {
             category_name: string | null;
             /** @description the market artwork the record was seeded from or linked to */
             suggested_artwork_id: number | null;
+            /** @description A suggestion, never applied by itself: market artworks the collectable's image matches so closely that it is probably that work (at most 3, best first: each scores at least 0.975 and 0.01 above the next artwork that is not a match; several when several works look the same). Empty when suggested_artwork_id is set, without an image, or with no close match. Found on read against the current market (kept in memory per image, no DU of its own). Link one with PATCH {suggested_artwork_id} (and artist_id when it differs): the machine estimate then is the artwork's. */
+            suggested_matches: components["schemas"]["SuggestedMatch"][];
             /** @description year the work was made */
             creation_year: number | null;
             /** @description the value in effect, USD: see current_price_source and docs/api-collectables.md; null when nothing is known */
