@@ -30,6 +30,7 @@ import { referenceEndpoints } from "./modules/reference";
 import { usageEndpoints } from "./modules/usage";
 import { FxCache } from "../db/fx";
 import { ImageSigner, loadSecret } from "./images/urls";
+import { freshnessOf } from "./freshness";
 import { snapshotOf } from "./snapshot";
 import { imageRoutes } from "./images/routes";
 import { artistEndpoints } from "./modules/artists";
@@ -160,7 +161,7 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
     })
     .get("/", () => new Response(null, { status: 302, headers: { Location: "/docs", ...CORS_HEADERS } }))
     .get("/readyz", () => readiness(deps))
-    .get("/metrics", async () => new Response(await control(deps).metrics(), { headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", ...CORS_HEADERS } }))
+    .get("/metrics", async () => new Response(await metricsText(deps), { headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", ...CORS_HEADERS } }))
     .get("/openapi.json", ({ request }) => compressResponse(request, openapiDocument({ request })))
     .use(docsPage())
     .use(consolePage())
@@ -201,7 +202,12 @@ function control(deps: AppDeps): ServiceControl {
 }
 const localControls = new WeakMap<AppDeps, ServiceControl>();
 
-/** GET /readyz: 200 with the version, workers and snapshot once serving; 503 while starting or draining. */
+/** GET /metrics: the server's figures, then this worker's market's freshness gauges (src/serve/freshness.ts). */
+async function metricsText(deps: AppDeps): Promise<string> {
+  return (await control(deps).metrics()) + freshnessOf(deps.market).metricsText(Date.now());
+}
+
+/** GET /readyz: 200 with the version, workers, snapshot and freshness once serving; 503 while starting or draining. */
 function readiness(deps: AppDeps): Response {
   const c = control(deps);
   const state = c.state();
@@ -210,8 +216,9 @@ function readiness(deps: AppDeps): Response {
   try {
     // the market and the account store both answer
     deps.accounts.hasUsers();
-    const snapshot = deps.snapshot.info();
-    return new Response(JSON.stringify({ status: "ready", version: VERSION, workers: c.workers, snapshot }), { headers });
+    const fresh = freshnessOf(deps.market);
+    const snapshot = { ...deps.snapshot.info(), published_at: fresh.publishedAt };
+    return new Response(JSON.stringify({ status: "ready", version: VERSION, workers: c.workers, snapshot, freshness: fresh.report(Date.now()) }), { headers });
   } catch {
     return new Response(JSON.stringify({ status: "starting" }), { status: 503, headers });
   }

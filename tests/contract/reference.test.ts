@@ -15,7 +15,7 @@ describe("reference data", () => {
     const houses = (await res.json()) as any[];
     expect(houses.length).toBeGreaterThan(7);
     for (const h of houses) {
-      expect(Object.keys(h).sort()).toEqual(["id", "is_live", "name", "priority_order", "slug"]);
+      expect(Object.keys(h).sort()).toEqual(["id", "is_live", "name", "priority_order", "results_as_of", "slug"]);
       expect(typeof h.is_live).toBe("boolean");
     }
     expect(houses.slice(0, 7).map((h) => h.priority_order)).toEqual([1, 2, 3, 4, 5, 6, 7]);

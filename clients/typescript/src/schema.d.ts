@@ -2332,6 +2332,8 @@ export interface components {
             priority_order: number;
             /** @description whether the house runs live sales */
             is_live: boolean;
+            /** @description the day (UTC) of the latest result the market holds for the house: the latest sale day of a lot sold, passed or withdrawn in a sale held or under way; null when it holds none */
+            results_as_of: string | null;
         };
         CategorySchema: {
             id: number;

@@ -7,6 +7,10 @@ export const AuctionHouseSchema = t.Object(
     slug: t.String(),
     priority_order: t.Integer({ description: "1 is the highest priority; the seven top houses come first" }),
     is_live: t.Boolean({ description: "whether the house runs live sales" }),
+    results_as_of: t.Union([t.String({ format: "date" }), t.Null()], {
+      description:
+        "the day (UTC) of the latest result the market holds for the house: the latest sale day of a lot sold, passed or withdrawn in a sale held or under way; null when it holds none",
+    }),
   },
   { $id: "AuctionHouseSchema" },
 );

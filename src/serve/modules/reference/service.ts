@@ -1,6 +1,7 @@
 /** Reference vocabularies: read straight from market.db, filtered by an optional name substring. */
 import type { Database } from "bun:sqlite";
 import { containsPattern } from "../../../db/sql";
+import { freshnessOf } from "../../freshness";
 
 export function auctionHouses(db: Database, name?: string) {
   const rows = db
@@ -9,7 +10,8 @@ export function auctionHouses(db: Database, name?: string) {
        WHERE ?1 IS NULL OR name LIKE ?2 ESCAPE '\\' ORDER BY priority_order, id`,
     )
     .all(name ?? null, containsPattern(name ?? ""));
-  return rows.map((r) => ({ ...r, is_live: r.is_live === 1 }));
+  const freshness = freshnessOf(db);
+  return rows.map((r) => ({ ...r, is_live: r.is_live === 1, results_as_of: freshness.resultsAsOf(r.id) }));
 }
 
 export function auctionLocations(db: Database, name?: string): string[] {
