@@ -874,8 +874,11 @@ describe("the console in a browser", () => {
     }));
     expect(chart.series).toBe("4");
     const at = (time: string) => chart.data[0]!.indexOf(Date.parse(`${time}T00:00:00Z`) / 1000);
-    // the artist's index and its band come first (columns 1 to 3), the overlays after, in the order of the controls
-    expect(artist.map((p) => chart.data[1]![at(p.time)])).toEqual(artist.map((p) => p.value));
+    // the artist's index and its band come first (columns 1 to 3), the overlays after, in the order of the controls;
+    // extrapolated points are on a dashed series of their own, last
+    expect(artist.map((p) => chart.data[1]![at(p.time)])).toEqual(artist.map((p) => (p.extrapolated ? null : p.value)));
+    if (artist.some((p) => p.extrapolated))
+      expect(artist.filter((p) => p.extrapolated).map((p) => chart.data.at(-1)![at(p.time)])).toEqual(artist.filter((p) => p.extrapolated).map((p) => p.value));
     for (const [n, id] of ["SNP500", "GOLD", "BITCOIN_USD"].entries()) {
       const bench = market.finance_data.find((f) => f.id === id)!;
       const levels = new Map(bench.data.map((p) => [p.time, p.value]));

@@ -27,7 +27,7 @@ import fc from "fast-check";
 import { createUserWithKey, revokeKey, type Caller } from "../../src/serve/accounts/keys";
 import { isValidHost } from "../../src/serve/http/client";
 import { RateLimiter, type RateState } from "../../src/serve/http/metering";
-import { listen } from "../../src/serve/http/serve";
+import { listen, RUNTIME_HEAD_LIMIT } from "../../src/serve/http/serve";
 import { collectableImageDir } from "../../src/serve/images/renditions";
 import { loadSharp } from "../../src/platform/native";
 import { createTestContext } from "../helpers/app";
@@ -1255,13 +1255,13 @@ test(
         fc.asyncProperty(arb, async ({ target, line, host, auth, version }) => {
           const key = auth === "none" ? null : KEYS[auth]!;
           freshLimiter();
-          const res = await rawExchange(
-            listener.port,
-            `GET ${line} ${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}${key ? `Authorization: Bearer ${key}\r\n` : ""}Connection: close\r\n\r\n`,
-          );
+          const head = `GET ${line} ${version}\r\n${host === null ? "" : `Host: ${host}\r\n`}${key ? `Authorization: Bearer ${key}\r\n` : ""}Connection: close\r\n\r\n`;
+          const res = await rawExchange(listener.port, head);
           requests++;
           // HTTP/1.1 without Host: the runtime's own bare 400 (RFC 9112 §3.2), before the app is called
           if (host === null && version === "HTTP/1.1" && res.status === 400 && res.body === "") return;
+          // a head over the runtime's limit (a URL past ours, which a JSON 414 answers up to that limit): its own empty 431
+          if (Buffer.byteLength(head) > RUNTIME_HEAD_LIMIT && res.status === 431 && res.body === "") return;
           const problems = contractProblems(res.status, res.contentType, res.body);
           // the runtime strips the optional whitespace around a header value
           const sent = host?.replace(/^[ \t]+|[ \t]+$/g, "") ?? null;
