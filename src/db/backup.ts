@@ -909,10 +909,18 @@ function loadIntoPg(url: string, stage: string, manifest: BackupManifest): Recor
 /**
  * Merges account.db's WAL into the file and leaves WAL mode (which needs every other connection
  * closed), so that the file alone is the whole store and no stale WAL is left beside the restored
- * one. The server switches it back to WAL when it opens it.
+ * one. The server switches it back to WAL when it opens it. A live file that is no database, or a
+ * damaged one (what a restore is often for), is left as it is: it is moved aside whole, with its
+ * WAL, like any other.
  */
 function settleAccountDb(path: string): void {
-  const db = new Database(path, { readwrite: true, create: false });
+  let db: Database;
+  try {
+    db = new Database(path, { readwrite: true, create: false });
+  } catch (err) {
+    if (isDamaged(err)) return;
+    throw err;
+  }
   try {
     db.run("PRAGMA busy_timeout = 5000");
     db.run("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -921,8 +929,15 @@ function settleAccountDb(path: string): void {
   } catch (err) {
     if (err instanceof BackupRefused) throw err;
     if (/locked|busy/i.test((err as Error).message)) throw new BackupRefused(`${path} is open in another process: let it finish, then restore again`);
+    if (isDamaged(err)) return;
     throw err;
   } finally {
     db.close();
   }
+}
+
+/** SQLite's answer for a file that is not a database, or a damaged one. */
+function isDamaged(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT" || /not a database|malformed/i.test((err as Error).message ?? "");
 }

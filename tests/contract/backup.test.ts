@@ -341,6 +341,17 @@ describe("restore", () => {
     expect(ledgerOf(dataDir).ledger.n).toBe(manifest.account.du_ledger_rows);
     expect(existsSync(join(dataDir, "account.db-wal"))).toBe(false);
   });
+
+  test("over an account.db that is no database (what a restore is for): it is moved aside as it was, the backup's put in place", () => {
+    const broken = tempDataDir("artmarket-restore-broken-");
+    writeFileSync(join(broken, "account.db"), "not a database\n");
+    const r = cli("restore", "--from", backupDir, "--data", broken);
+    expect({ code: r.code, err: r.err }).toEqual({ code: 0, err: "" });
+    const kept = readdirSync(broken).filter((n) => n.startsWith("pre-restore-"));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(broken, kept[0]!, "account.db"), "utf8")).toBe("not a database\n");
+    expect(ledgerOf(broken).ledger.n).toBe(manifest.account.du_ledger_rows);
+  });
 });
 
 describe("keys usage --since", () => {
