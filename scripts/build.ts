@@ -62,6 +62,7 @@ const workerEntries = [
   "src/build/derive/artist-worker.ts",
   "src/build/db/index-builder-worker.ts",
   "src/serve/cluster/worker.ts",
+  "src/serve/cluster/check-worker.ts",
   "src/build/seed/generate-worker.ts",
   "src/db/pg/sync-worker.ts",
 ];

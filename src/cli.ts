@@ -3,13 +3,14 @@
  * artmarket command line: serve, seed, import, keys, notices. The same entry point is compiled
  * into dist/artmarket.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KeyError } from "./serve/accounts/keys";
 import type { AccountStore } from "./serve/accounts/store";
 import { withAccountStore } from "./serve/accounts/open";
 import { type Cluster, ClusterStartError, startCluster } from "./serve/cluster/supervisor";
+import { RELOAD_STATUS, type ReloadStatus } from "./serve/cluster/swap";
 import { jsonLogLine, jsonStderr, type LogLevel } from "./serve/http/log-lines";
 import { parseCommandLine, UsageError } from "./platform/cli-spec";
 import { accountStoreFrom, ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
@@ -17,7 +18,7 @@ import { BUILD_ID } from "./platform/native";
 import { marketDbPath } from "./db/connection";
 import { DEFAULT_SEED, formatSummary, seedMarket, type SeedOptions } from "./build/seed";
 import { selfCheck } from "./platform/selfcheck";
-import { DataDirHeld, holdDataDir, type ServeLock } from "./platform/serve-lock";
+import { DataDirHeld, holdDataDir, type ServeLock, serverHolding } from "./platform/serve-lock";
 import { isIsoDate } from "./market/time";
 import { VERSION } from "./platform/version";
 
@@ -116,6 +117,50 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+  // `artmarket reload`: the newest published snapshot now (src/serve/cluster/swap.ts logs a swap or a refusal)
+  process.on("SIGHUP", () => {
+    if (stopping) return;
+    void cluster.reload().then((r) => {
+      if (r.outcome === "ok" && !r.swapped) say("info", `SIGHUP: already serving the newest snapshot, ${r.snapshot}`, { snapshot: r.snapshot });
+    });
+  });
+}
+
+/** `artmarket reload`: SIGHUP to the server holding the data directory, then its answer (exit 0, 1 or 2). */
+async function reload(flags: Record<string, string | true>): Promise<number> {
+  const dataDir = dataDirFrom(flags);
+  const timeoutS = intFlag(flags, "timeout", 1, 86_400) ?? 600;
+  const pid = serverHolding(dataDir);
+  if (pid === null) {
+    process.stderr.write(`artmarket reload: no server holds ${dataDir}\n`);
+    return 2;
+  }
+  const sent = Date.now();
+  process.kill(pid, "SIGHUP");
+  const statusPath = join(dataDir, RELOAD_STATUS);
+  while (Date.now() - sent < timeoutS * 1000) {
+    await Bun.sleep(50);
+    let status: ReloadStatus | null = null;
+    try {
+      status = JSON.parse(readFileSync(statusPath, "utf8")) as ReloadStatus;
+    } catch {
+      status = null; // not written yet
+    }
+    if (status && status.pid === pid && status.started_at >= sent) {
+      if (status.outcome === "ok") {
+        out(status.swapped ? `serving snapshot ${status.snapshot} (swapped in now)` : `serving snapshot ${status.snapshot} (already the newest)`);
+        return 0;
+      }
+      process.stderr.write(`artmarket reload: the server refused the published snapshot: ${status.reason ?? "no reason given"}\nit still serves snapshot ${status.snapshot}\n`);
+      return 1;
+    }
+    if (serverHolding(dataDir) !== pid) {
+      process.stderr.write(`artmarket reload: the server (pid ${pid}) stopped before it answered\n`);
+      return 2;
+    }
+  }
+  process.stderr.write(`artmarket reload: no answer from the server (pid ${pid}) in ${timeoutS} s\n`);
+  return 1;
 }
 
 async function keys(positionals: string[], flags: Record<string, string | true>): Promise<void> {
@@ -223,6 +268,8 @@ export async function main(argv: string[]): Promise<number> {
       case "keys":
         await keys(rest, flags);
         return 0;
+      case "reload":
+        return await reload(flags);
       case "notices":
         await notices(flags);
         return 0;

@@ -124,6 +124,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ["artmarket import --from ./records", "artmarket import --from ./update --mode merge"],
   },
   {
+    name: "reload",
+    summary: "make the running server serve the newest snapshot published into its data directory",
+    usage: ["artmarket reload [--timeout SECONDS] [--data DIR]"],
+    description:
+      "A server swaps by itself to a snapshot renamed over market.db (seed and import do so when they finish); reload asks it now, as SIGHUP does, and waits for the answer. The new file is checked (integrity, migrations, read indexes, snapshot id) and every worker swapped to it; requests in flight finish on the old one. Exit 0 once the server serves the newest snapshot (its id is printed), 1 if it refused it (the reason is printed; the old one is still served), 2 if no server holds the data directory.",
+    options: [{ name: "timeout", value: "SECONDS", description: "how long to wait for the server's answer", default: "600" }, DATA],
+    examples: ["artmarket reload --data /var/lib/artmarket"],
+  },
+  {
     name: "export",
     summary: "write the current market in the import format",
     usage: ["artmarket export --to DIR [--format jsonl|csv] [--data DIR]"],

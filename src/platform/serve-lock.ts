@@ -9,7 +9,7 @@
  * SIGKILL leaves behind. One left by an earlier build is removed once the lock is taken.
  */
 import { Database } from "bun:sqlite";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const SERVE_LOCK = "serve.lock";
@@ -70,5 +70,34 @@ export function heldBy(dataDir: string): number | null {
     return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * The pid of the server that holds `dataDir` now, or null when none does: serve.pid names a live
+ * process and serve.lock is locked (a pid file a killed server left, or a pid reused by another
+ * process, is not a server). Reads the lock without taking it.
+ */
+export function serverHolding(dataDir: string): number | null {
+  const pid = heldBy(dataDir);
+  if (pid === null) return null;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: alive, another user's process
+    if ((err as NodeJS.ErrnoException).code === "ESRCH") return null;
+  }
+  const path = join(dataDir, SERVE_LOCK);
+  if (!existsSync(path)) return null;
+  let db: Database | null = null;
+  try {
+    db = new Database(path, { readonly: true });
+    db.run("PRAGMA busy_timeout = 0");
+    db.query("SELECT count(*) FROM sqlite_master").get();
+    return null; // readable: no server holds its exclusive lock
+  } catch (err) {
+    return /locked|busy/i.test((err as Error).message) ? pid : null;
+  } finally {
+    db?.close();
   }
 }

@@ -12,7 +12,9 @@ import { PgRateLimiter, sharedSecret } from "./accounts/pg-hot";
 import { attachAccountView } from "./accounts/account-view";
 import type { Config } from "../platform/config";
 import { openMarketReader } from "../db/connection";
-import { pipeline, mountable, RESPONSE_HEADERS, type AppDeps, type Endpoint, type MountedEndpoint } from "./http/endpoint";
+import { pipeline, mountable, RESPONSE_HEADERS, SNAPSHOT_HEADER, type AppDeps, type Endpoint, type MountedEndpoint } from "./http/endpoint";
+import { requestNote } from "./http/request-note";
+import { withLiveMarket } from "./live-market";
 import { errorBody, fromSchemaErrors, HttpError, issue, ValidationFailed } from "./http/errors";
 import { RateLimiter } from "./http/metering";
 import { AccountCounters } from "./accounts/counters";
@@ -175,7 +177,10 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
       } catch (error) {
         // mapped here rather than by onError so that a large error body (a 422 with many issues)
         // is compressed like any other JSON; the pipeline compresses its own bodies
-        return compressResponse(request, errorResponse("UNKNOWN", error, request));
+        const failed = errorResponse("UNKNOWN", error, request);
+        const snapshot = requestNote(request)?.snapshot;
+        if (snapshot) failed.headers.set(SNAPSHOT_HEADER, snapshot);
+        return compressResponse(request, failed);
       }
       if (!res.headers.has("Access-Control-Allow-Origin")) for (const [k, v] of Object.entries(CORS_HEADERS)) res.headers.set(k, v);
       return res;
@@ -234,6 +239,8 @@ export interface OpenDepsOptions {
   ledgerSink?: LedgerOptions["sink"];
   /** With ledgerSink: a connection of this thread the ledger commits over when the write lock is free (openAccountNoWait). */
   ledgerLocal?: Database;
+  /** A server's worker: the market moves to each snapshot published into the data directory (withLiveMarket). */
+  live?: boolean;
   control?: ServiceControl;
   metrics?: MetricsRegistry;
 }
@@ -251,7 +258,7 @@ export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps
     : store.ledger();
   const verifier = store.keyVerifier(undefined, { remote: options.remoteVerify });
   const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
-  return {
+  const deps: AppDeps = {
     config,
     accounts: store,
     account: sqlite?.db ?? null,
@@ -267,6 +274,7 @@ export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps
     control: options.control,
     metrics: options.metrics ?? new MetricsRegistry(),
   };
+  return options.live ? withLiveMarket(deps) : deps;
 }
 
 /** Deps over the SQLite account store, with its account.db connection (tests and benchmarks). */
@@ -281,6 +289,7 @@ export function openSqliteDeps(config: Config, options: OpenDepsOptions = {}): S
 
 export function closeDeps(deps: AppDeps): void {
   deps.ledger.flush();
-  deps.market.close();
+  if (deps.live) deps.live.close();
+  else deps.market.close();
   deps.accounts.close();
 }

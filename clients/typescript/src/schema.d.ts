@@ -2766,6 +2766,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description DU cost of this call; only when a valid bearer key is sent */
                     "X-Service-DataUnits"?: number;
                     /** @description DU remaining in the current entitlement period; only when a valid bearer key is sent */
@@ -2863,6 +2865,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -2983,6 +2987,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3064,6 +3070,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3131,6 +3139,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3210,6 +3220,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3298,6 +3310,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3386,6 +3400,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3471,6 +3487,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3556,6 +3574,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3641,6 +3661,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3726,6 +3748,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3811,6 +3835,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -3896,6 +3922,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -4071,6 +4099,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -4141,6 +4171,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -4297,6 +4329,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -4366,6 +4400,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -4445,6 +4481,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description DU cost of this call; only when a valid bearer key is sent */
                     "X-Service-DataUnits"?: number;
                     /** @description DU remaining in the current entitlement period; only when a valid bearer key is sent */
@@ -4496,6 +4534,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -4575,6 +4615,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -4663,6 +4705,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -4739,6 +4783,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -4829,6 +4875,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5025,6 +5073,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5189,6 +5239,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5326,6 +5378,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5395,6 +5449,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5474,6 +5530,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description DU cost of this call; only when a valid bearer key is sent */
                     "X-Service-DataUnits"?: number;
                     /** @description DU remaining in the current entitlement period; only when a valid bearer key is sent */
@@ -5525,6 +5583,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5637,6 +5697,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5740,6 +5802,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5810,6 +5874,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5886,6 +5952,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -5960,6 +6028,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6034,6 +6104,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6108,6 +6180,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6182,6 +6256,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6256,6 +6332,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6330,6 +6408,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6404,6 +6484,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6481,6 +6563,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6558,6 +6642,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6626,6 +6712,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6691,6 +6779,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6747,6 +6837,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6806,6 +6898,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6874,6 +6968,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -6942,6 +7038,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7010,6 +7108,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7075,6 +7175,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7137,6 +7239,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7234,6 +7338,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7372,6 +7478,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7466,6 +7574,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7551,6 +7661,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7640,6 +7752,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7744,6 +7858,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7847,6 +7963,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -7936,6 +8054,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8030,6 +8150,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8119,6 +8241,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8214,6 +8338,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8304,6 +8430,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8398,6 +8526,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8487,6 +8617,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8582,6 +8714,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8672,6 +8806,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8766,6 +8902,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8855,6 +8993,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -8950,6 +9090,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -9040,6 +9182,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -9134,6 +9278,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -9223,6 +9369,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
@@ -9317,6 +9465,8 @@ export interface operations {
                 headers: {
                     /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
                     "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
                     /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
                     "RateLimit-Policy"?: string;
                     /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */

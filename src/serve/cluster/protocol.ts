@@ -35,6 +35,8 @@ export type ToWorker =
   | { t: "ledgered"; id: number; error?: string }
   | { t: "collect"; id: number }
   | { t: "metrics"; id: number; text: string }
+  /** Open market.db anew and serve it if its snapshot id is `snapshot` (checked by the supervisor: src/serve/cluster/swap.ts). */
+  | { t: "swap"; id: number; snapshot: string }
   | { t: "drain"; timeoutMs: number };
 
 export type FromWorker =
@@ -45,6 +47,8 @@ export type FromWorker =
   | { t: "metrics"; id: number }
   | { t: "collected"; id: number; snapshot: MetricsSnapshot }
   | { t: "log"; text: string }
+  /** The answer to a swap: the snapshot this worker serves now, or why it kept the one it had. */
+  | { t: "swapped"; id: number; ok: boolean; snapshot: string | null; error?: string }
   /** The worker no longer accepts connections (its requests in flight go on). */
   | { t: "closed" }
   | { t: "drained"; unfinished: number };

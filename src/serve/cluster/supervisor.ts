@@ -11,7 +11,9 @@
  *   thread takes every commit off the workers;
  * - /metrics: every worker's registry collected and added up;
  * - the state /readyz reports (starting, ready, draining), in shared memory;
- * - a graceful stop: every worker drains, the ledger is committed, then the process exits.
+ * - a graceful stop: every worker drains, the ledger is committed, then the process exits;
+ * - the hot swap: a snapshot published into the data directory (or asked for by `artmarket
+ *   reload`, SIGHUP) is checked once and every worker swapped to it (swap.ts).
  * The per-account counters (rate limits, DU windows, hard-cap admissions) are a SharedArrayBuffer
  * that every worker updates under per-account locks (src/serve/accounts/counters.ts).
  * A worker that dies is replaced on the same port.
@@ -31,6 +33,7 @@ import type { LogFormat } from "../http/access-log";
 import { HttpError } from "../http/errors";
 import { type LogLevel, jsonLogLine } from "../http/log-lines";
 import { type MetricsSnapshot, mergeSnapshots, processStats, renderMetrics } from "../http/metrics";
+import { SnapshotSwapper, type SwapRound } from "./swap";
 
 export interface ClusterOptions {
   workers: number;
@@ -44,6 +47,8 @@ export interface Cluster {
   readonly workers: number;
   /** Requests the workers are handling now. */
   inFlight(): number;
+  /** Swaps to the newest snapshot published into the data directory now (`artmarket reload`, SIGHUP). */
+  reload(): Promise<SwapRound>;
   /**
    * Stops: /readyz turns 503 and every response carries `Connection: close` at once; requests are
    * served for `delayMs` more (a load balancer takes the node out meanwhile); then the workers
@@ -77,6 +82,27 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   const write = options.write ?? ((text: string) => void process.stderr.write(text));
   /** The supervisor's own messages, JSON lines with the JSON log. */
   const say = (level: LogLevel, msg: string) => write(options.logFormat === "json" ? jsonLogLine(level, msg) : `${msg}\n`);
+  // the file the workers are about to open is the one served; any later one is a new snapshot
+  const swaps = new Map<number, { left: number; errors: string[]; done: () => void }>();
+  let nextSwap = 1;
+  const swapper = new SnapshotSwapper({
+    dataDir: config.dataDir,
+    say,
+    async broadcast(snapshot, timeoutMs) {
+      const id = nextSwap++;
+      const errors: string[] = [];
+      await new Promise<void>((resolve) => {
+        swaps.set(id, { left: slots.length, errors, done: resolve });
+        for (const s of slots) s.worker.postMessage({ t: "swap", id, snapshot } satisfies ToWorker);
+        setTimeout(() => {
+          if (swaps.get(id)?.left) errors.push(`no answer from ${swaps.get(id)!.left} worker(s) in ${timeoutMs / 1000} s`);
+          resolve();
+        }, timeoutMs);
+      });
+      swaps.delete(id);
+      return errors;
+    },
+  });
 
   // the port: bound once without reusePort, so a port another server holds is refused as before
   // (port 0 picks a free one), then released for the workers
@@ -128,12 +154,14 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       setTimeout(resolve, COLLECT_TIMEOUT_MS);
     });
     collects.delete(id);
-    return renderMetrics(mergeSnapshots(parts, pendingRows()), {
-      version: VERSION,
-      workers: options.workers,
-      keyVerifications: verifier.argon2Runs,
-      process: processStats(),
-    });
+    return (
+      renderMetrics(mergeSnapshots(parts, pendingRows()), {
+        version: VERSION,
+        workers: options.workers,
+        keyVerifications: verifier.argon2Runs,
+        process: processStats(),
+      }) + swapper.metricsText()
+    );
   }
 
   function handle(slot: Slot, msg: FromWorker): void {
@@ -168,6 +196,13 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       case "log":
         write(msg.text);
         return;
+      case "swapped": {
+        const w = swaps.get(msg.id);
+        if (!w) return;
+        if (!msg.ok) w.errors.push(`worker ${slot.index}: ${msg.error ?? "refused"}`);
+        if (--w.left === 0) w.done();
+        return;
+      }
       case "closed":
         closed.get(slot.index)?.();
         return;
@@ -229,13 +264,16 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
     throw err;
   }
   Atomics.store(state, 0, 1);
+  swapper.start();
 
   return {
     port,
     workers: options.workers,
     inFlight: () => Atomics.load(state, 1),
+    reload: () => swapper.round(true),
     async drain(timeoutMs, onClosed, delayMs = 0) {
       draining = true;
+      swapper.stop();
       Atomics.store(state, 0, 2);
       if (delayMs > 0) await Bun.sleep(delayMs);
       const allClosed = Promise.all(

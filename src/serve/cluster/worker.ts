@@ -9,7 +9,9 @@
  * - the ledger rows: gathered per turn and committed by the supervisor, or, when every core runs a
  *   worker, over this worker's own connection when account.db's write lock is free (else by the
  *   supervisor); the response waits for the commit;
- * - /metrics: the supervisor collects every worker's registry.
+ * - /metrics: the supervisor collects every worker's registry;
+ * - a new snapshot: the supervisor checks it once and asks every worker to swap to it (swapMarket;
+ *   src/serve/live-market.ts: the requests in flight finish on the old one).
  * Each worker writes its own access-log lines to stderr (whole lines per write).
  *
  * Listed as an entry point of the compiled binary (scripts/build.ts).
@@ -28,6 +30,8 @@ import { requestNote } from "../http/request-note";
 import { clientAddressOf } from "../http/client";
 import { jsonConsole } from "../http/log-lines";
 import { type Listener, listen } from "../http/serve";
+import { snapshotId } from "../http/etag";
+import { openMarketView } from "../live-market";
 
 declare const self: Worker;
 
@@ -91,6 +95,7 @@ function start(init: WorkerInit): void {
     },
     control,
     metrics: registry,
+    live: true,
   });
   const app = createApp(deps);
   log = init.logFormat === "off" ? null : new AccessLog(init.logFormat, (text) => post({ t: "log", text }));
@@ -141,12 +146,43 @@ async function drain(timeoutMs: number): Promise<void> {
   } else post({ t: "closed" });
   if (deps) {
     await deps.ledger.settled();
-    deps.market.close();
+    if (deps.live) deps.live.close();
+    else deps.market.close();
     deps.accounts.close();
     ledgerDb?.close();
   }
   log?.flush();
   post({ t: "drained", unfinished });
+}
+
+/**
+ * Opens market.db anew and points new requests at it, if it is the snapshot the supervisor
+ * checked (`snapshot`); a file published again meanwhile is left for the next round.
+ */
+function swapMarket(id: number, snapshot: string): void {
+  const live = deps?.live;
+  if (!deps || !live) {
+    post({ t: "swapped", id, ok: false, snapshot: null, error: "the worker has not started" });
+    return;
+  }
+  const serving = snapshotId(live.current().snapshot);
+  if (serving === snapshot) {
+    post({ t: "swapped", id, ok: true, snapshot });
+    return;
+  }
+  try {
+    const view = openMarketView(deps.config.dataDir, deps.accounts, { attachAccount: deps.account !== null });
+    const opened = snapshotId(view.snapshot);
+    if (opened !== snapshot) {
+      view.market.close();
+      post({ t: "swapped", id, ok: false, snapshot: serving, error: `market.db changed again while it was swapped in (snapshot ${opened}, not ${snapshot})` });
+      return;
+    }
+    live.swap(view);
+    post({ t: "swapped", id, ok: true, snapshot });
+  } catch (err) {
+    post({ t: "swapped", id, ok: false, snapshot: serving, error: err instanceof Error ? err.message : String(err) });
+  }
 }
 
 self.onmessage = (event: MessageEvent) => {
@@ -168,6 +204,9 @@ self.onmessage = (event: MessageEvent) => {
       return;
     case "drain":
       void drain(msg.timeoutMs);
+      return;
+    case "swap":
+      swapMarket(msg.id, msg.snapshot);
       return;
     default: {
       const resolve = waiting.get(msg.id);

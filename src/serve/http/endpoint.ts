@@ -14,6 +14,7 @@ import type { Config } from "../../platform/config";
 import type { FxCache } from "../../db/fx";
 import type { ImageSigner } from "../images/urls";
 import type { MarketSnapshot } from "../snapshot";
+import type { Generation, LiveMarket } from "../live-market";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
 import { knownParameters, unknownParameters } from "../query/unknown";
 import { withQueryBudget } from "../query/budget";
@@ -63,7 +64,16 @@ export interface AppDeps {
   readonly control?: ServiceControl;
   /** This worker's metrics (the listener records into it). */
   readonly metrics?: MetricsRegistry;
+  /**
+   * A server's worker: the market that moves to each published snapshot (src/serve/live-market.ts).
+   * `market`, `snapshot`, `fx` and `asOf` then name its current view; a request runs on the view
+   * it started on.
+   */
+  readonly live?: LiveMarket;
 }
+
+/** The response header naming the market snapshot that answered (the id /readyz shows). */
+export const SNAPSHOT_HEADER = "X-Market-Snapshot";
 
 /** The budget of request bodies for deps that bring none. */
 const DEFAULT_BODY_BUDGET = new BodyBudget();
@@ -209,7 +219,7 @@ export const DU_QUOTE_HEADER = "X-Service-DataUnits-Quote";
 export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Origin": "*",
   "X-Content-Type-Options": "nosniff",
-  "Access-Control-Expose-Headers": [...DU_HEADERS, DU_QUOTE_HEADER, "ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id"].join(", "),
+  "Access-Control-Expose-Headers": [...DU_HEADERS, DU_QUOTE_HEADER, "ETag", "Retry-After", "RateLimit", "RateLimit-Policy", "X-Request-Id", SNAPSHOT_HEADER].join(", "),
 };
 
 const EMPTY_LIST: ParsedList = Object.freeze({ filters: [], sort: null, limit: 0, offset: 0, params: {} }) as ParsedList;
@@ -296,9 +306,12 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
   // (an endpoint priced per record without a bound on its records is admitted alone)
   const maxCost = e.list?.limit ? costOf(price, e.list.limit.max) : price.perRecord > 0 ? Number.POSITIVE_INFINITY : price.base;
   const known = knownParameters(e.list);
-  return async (request: Request, rawParams: Record<string, string>): Promise<Response> => {
+  const run = async (deps: AppDeps, request: Request, rawParams: Record<string, string>): Promise<Response> => {
     const url = new URL(request.url);
     const note = noteOf(request, e.path);
+    // every answer names its snapshot, an error's too (src/serve/app.ts sets it from the note)
+    const snapshot = snapshotId(deps.snapshot);
+    note.snapshot = snapshot;
     const head = request.method === "HEAD";
     // a body declared larger than the endpoint takes is refused before anything else is read
     if (e.body) refuseDeclaredOver(request, MAX_JSON_BODY);
@@ -370,7 +383,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       }
 
       if (ratePending) rate = await ratePending;
-      const headers: Record<string, string> = { ...RESPONSE_HEADERS };
+      const headers: Record<string, string> = { ...RESPONSE_HEADERS, [SNAPSHOT_HEADER]: snapshot };
       const json = status === 204 || body instanceof Response ? null : JSON.stringify(body);
       // a market read's validator; a match answers 304 (RFC 9110: If-None-Match on GET and HEAD)
       const etag = marketRead && json !== null && status === 200 ? etagOf(snapshotId(deps.snapshot), requestKey(url, schema, caller !== null), json) : null;
@@ -417,6 +430,24 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       return jsonResponse(request, json!, status, headers);
     } finally {
       admission?.release();
+    }
+  };
+  const live = deps.live;
+  if (!live) return (request: Request, rawParams: Record<string, string>) => run(deps, request, rawParams);
+  // a server's worker: the request runs on the market view current when it starts, to its end,
+  // whatever is swapped meanwhile (src/serve/live-market.ts); the deps of a view are made once
+  let pinnedOf: Generation["view"] | null = null;
+  let pinned: AppDeps = deps;
+  return async (request: Request, rawParams: Record<string, string>): Promise<Response> => {
+    const g = live.enter();
+    try {
+      if (g.view !== pinnedOf) {
+        pinnedOf = g.view;
+        pinned = { ...deps, market: g.view.market, snapshot: g.view.snapshot, fx: g.view.fx, asOf: g.view.asOf };
+      }
+      return await run(pinned, request, rawParams);
+    } finally {
+      live.leave(g);
     }
   };
 }

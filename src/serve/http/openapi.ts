@@ -196,6 +196,10 @@ const RETRY_AFTER = {
 
 const REQUEST_ID_DOCS = {
   "X-Request-Id": { description: "the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one", schema: { type: "string" } },
+  "X-Market-Snapshot": {
+    description: "the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot",
+    schema: { type: "string" },
+  },
 };
 
 /** The IETF RateLimit headers of a call the rate limiter counted (routes that take a key). */

@@ -9,6 +9,8 @@ export interface RequestNote {
   du: number;
   keyId: number | null;
   plan: string | null;
+  /** The market snapshot the request ran on (its X-Market-Snapshot). */
+  snapshot?: string;
 }
 
 const notes = new WeakMap<Request, RequestNote>();

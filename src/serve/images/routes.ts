@@ -90,8 +90,19 @@ export async function serveImage(deps: AppDeps, rdeps: RenditionDeps, request: R
 
 /** The image routes, mounted by createApp next to the docs page. */
 export function imageRoutes(deps: AppDeps) {
-  const rdeps: RenditionDeps = { market: deps.market, dataDir: deps.config.dataDir };
+  const live = deps.live;
+  const fixed: RenditionDeps = { market: deps.market, dataDir: deps.config.dataDir };
+  // a server's worker: the request reads the market view current when it starts, to its end (src/serve/live-market.ts)
+  const serve = async (request: Request, head: boolean): Promise<Response> => {
+    if (!live) return serveImage(deps, fixed, request, head);
+    const g = live.enter();
+    try {
+      return await serveImage(deps, { market: g.view.market, dataDir: deps.config.dataDir }, request, head);
+    } finally {
+      live.leave(g);
+    }
+  };
   return new Elysia()
-    .get("/images/:id/:file", ({ request }) => serveImage(deps, rdeps, request), { detail: { hide: true } })
-    .head("/images/:id/:file", ({ request }) => serveImage(deps, rdeps, request, true), { detail: { hide: true } });
+    .get("/images/:id/:file", ({ request }) => serve(request, false), { detail: { hide: true } })
+    .head("/images/:id/:file", ({ request }) => serve(request, true), { detail: { hide: true } });
 }

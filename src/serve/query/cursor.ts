@@ -5,9 +5,11 @@
  * ranges: the rows after a position, read from the sort's index as the first page is, however
  * deep the position.
  *
- * A cursor is `<payload>.<tag>`, both base64url: the payload is JSON `{v, f, k}` (the format's
+ * A cursor is `<payload>.<tag>`, both base64url: the payload is JSON `{v, f, k, s}` (the format's
  * version, the fingerprint of the list it was made for: the snapshot's id, the list, its filters
- * and its sort; the sort keys' values of the last row given, the tiebreaker last, null for a NULL),
+ * and its sort; the sort keys' values of the last row given, the tiebreaker last, null for a NULL;
+ * the snapshot's id, so that a cursor of a snapshot the server has swapped away from is refused
+ * naming both: src/serve/live-market.ts),
  * the tag an HMAC-SHA256 of the payload (16 bytes) under a key derived from the server's signing
  * secret. Anything else (garbage, an edited cursor, one of other filters, another sort, another
  * snapshot or another server's secret) is a 422 at ["query","cursor"]. The values are bound to
@@ -72,6 +74,8 @@ const MAX_TEXT = 1000;
 export interface CursorContext {
   key: Uint8Array;
   fingerprint: string;
+  /** The id of the snapshot the list is read from (X-Market-Snapshot); absent, not named in a refusal. */
+  snapshot?: string;
 }
 
 /**
@@ -109,14 +113,15 @@ export function cursorContext(
     key = signer.derivedKey("list-cursor");
     keys.set(signer, key);
   }
-  return { key, fingerprint: cursorFingerprint(snapshotId(snapshotOf(db)), scope, sort, filters, filterParams) };
+  const snapshot = snapshotId(snapshotOf(db));
+  return { key, fingerprint: cursorFingerprint(snapshot, scope, sort, filters, filterParams), snapshot };
 }
 
 const tagOf = (key: Uint8Array, payload: string) => createHmac("sha256", key).update(payload).digest().subarray(0, TAG_BYTES);
 
 /** The cursor of a position (the last row's sort key values, the tiebreaker last). */
 export function encodeCursor(ctx: CursorContext, position: readonly KeyValue[]): string {
-  const payload = Buffer.from(JSON.stringify({ v: VERSION, f: ctx.fingerprint, k: position })).toString("base64url");
+  const payload = Buffer.from(JSON.stringify({ v: VERSION, f: ctx.fingerprint, k: position, s: ctx.snapshot })).toString("base64url");
   return `${payload}.${tagOf(ctx.key, payload).toString("base64url")}`;
 }
 
@@ -138,7 +143,7 @@ export function decodeCursor(ctx: CursorContext, raw: string, keys: SortKeys): K
   } catch {
     throw refused(raw, "Invalid cursor: pass the next_cursor of a previous page unchanged");
   }
-  const b = body as { v?: unknown; f?: unknown; k?: unknown };
+  const b = body as { v?: unknown; f?: unknown; k?: unknown; s?: unknown };
   const ok =
     typeof body === "object" &&
     body !== null &&
@@ -151,6 +156,14 @@ export function decodeCursor(ctx: CursorContext, raw: string, keys: SortKeys): K
         ? Number.isSafeInteger(v)
         : (typeof v === "number" && Number.isFinite(v)) || (typeof v === "string" && v.length <= MAX_TEXT) || (v === null && keys[i]!.nullable === true),
     );
+  // made on a snapshot the server no longer serves: say so, with both ids
+  if (typeof b.s === "string" && ctx.snapshot !== undefined && b.s !== ctx.snapshot) {
+    throw refused(
+      raw,
+      `This cursor belongs to another snapshot: it was made on market snapshot ${b.s.slice(0, 16)}, and the market has moved to snapshot ${ctx.snapshot} since (X-Market-Snapshot); start again without cursor`,
+      "cursor_mismatch",
+    );
+  }
   // a well-signed cursor of another sort (another number of keys) is a cursor of other filters or sort
   if (!ok || b.f !== ctx.fingerprint) {
     throw refused(
