@@ -57,6 +57,8 @@ beforeAll(async () => {
   await seedMarket({ dataDir: otherDir, scale: "tiny", seed: 8, asOf: TINY_AS_OF, quiet: true, embed: false });
   const db = openAccountDb(dataDir);
   new SqliteAccountStore(db).seedPlans();
+  // the client loop is not to be rate limited (an operator's edit)
+  db.run("UPDATE plans SET rps_limit = 100000, rpm_limit = 10000000 WHERE slug = 'enterprise'");
   key = (await createUserWithKey(db, "enterprise", "hot swap")).key;
   db.close();
   server = await spawnServe(dataDir, ["--workers", "2", "--log-format", "off"]);
