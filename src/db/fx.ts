@@ -1,6 +1,7 @@
 /**
  * Daily reference rates of the market snapshot, held in memory (16 currencies × ~15k days is
- * about 2 MB), for the *_preferred values: USD amounts converted at the rate of the sale's day.
+ * about 2 MB), for the *_preferred values: USD amounts converted at the rate of the sale's day (a
+ * day after the as-of date: the latest rate known at the as-of date).
  */
 import type { Database } from "bun:sqlite";
 import { dayNumber } from "../market/time";
@@ -39,14 +40,19 @@ export class FxCache {
     this.rates = loaded.rates;
   }
 
+  /**
+   * The market's rates up to its as-of date (market_meta): a day after it (an upcoming lot's sale
+   * day) is converted at the latest rate known at the as-of date, never at a later one.
+   */
   static load(market: Database): FxCache {
-    const first = market.query<{ d: string | null }, []>("SELECT min(day) AS d FROM fx_rates").get()?.d;
-    const last = market.query<{ d: string | null }, []>("SELECT max(day) AS d FROM fx_rates").get()?.d;
+    const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? "9999-12-31";
+    const first = market.query<{ d: string | null }, [string]>("SELECT min(day) AS d FROM fx_rates WHERE day <= ?").get(asOf)?.d;
+    const last = market.query<{ d: string | null }, [string]>("SELECT max(day) AS d FROM fx_rates WHERE day <= ?").get(asOf)?.d;
     const rates = new Map<string, Float64Array>();
     if (!first || !last) return new FxCache(0, rates);
     const firstDay = dayNumber(first);
     const days = dayNumber(last) - firstDay + 1;
-    for (const r of market.query<{ code: string; day: string; usd_per_unit: number }, []>("SELECT code, day, usd_per_unit FROM fx_rates").iterate()) {
+    for (const r of market.query<{ code: string; day: string; usd_per_unit: number }, [string]>("SELECT code, day, usd_per_unit FROM fx_rates WHERE day <= ?").iterate(asOf)) {
       let series = rates.get(r.code);
       if (!series) {
         series = new Float64Array(days);

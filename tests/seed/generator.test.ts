@@ -3,6 +3,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { FxCache } from "../../src/db/fx";
 import { LOT_INDEXES } from "../../src/db/market-indexes";
 import { seedMarket, type SeedSummary } from "../../src/build/seed";
 import { catalogueMin, hammerIncrement, niceEstimate, SCALE_SPECS, withPremium } from "../../src/build/seed/market";
@@ -148,6 +149,35 @@ describe("the model", () => {
   test("lots of upcoming sales are upcoming, with estimates and no hammer", () => {
     expect(one("SELECT count(*) AS n FROM lots WHERE sale_status = 'upcoming' AND (status != 'upcoming' OR estimate_min IS NULL)")).toEqual({ n: 0 });
     expect(one("SELECT count(*) AS n FROM lots WHERE sale_status = 'closed' AND status = 'upcoming'")).toEqual({ n: 0 });
+  });
+
+  test("as of its date: no FX rate and no result after it; upcoming lots in USD at the as-of rate (issue 33)", () => {
+    expect(one("SELECT max(day) AS d FROM fx_rates")).toEqual({ d: AS_OF });
+    expect(one("SELECT count(DISTINCT code) AS n FROM fx_rates WHERE day = ?", AS_OF)).toEqual({ n: 16 });
+    // every lot with a result (sold, passed, withdrawn) is of a sale dated on or before the as-of date
+    expect(one("SELECT max(date(sale_datetime, 'unixepoch')) AS d FROM lots WHERE status != 'upcoming'")).toEqual({ d: AS_OF });
+    // the only later dates are the announced sales' and their upcoming lots'
+    expect(one("SELECT count(*) AS n FROM src_sales WHERE substr(start_datetime, 1, 10) > ? AND status != 'upcoming'", AS_OF)).toEqual({ n: 0 });
+    expect(one("SELECT count(*) AS n FROM lots WHERE date(sale_datetime, 'unixepoch') > ? AND status != 'upcoming'", AS_OF)).toEqual({ n: 0 });
+    const rows = all<{ currency: string; estimate_min: number; estimate_max: number; min_usd: number; max_usd: number; rate: number }>(
+      `SELECT l.currency, l.estimate_min, l.estimate_max, l.estimate_min_usd_cents AS min_usd, l.estimate_max_usd_cents AS max_usd, f.usd_per_unit AS rate
+       FROM lots l JOIN fx_rates f ON f.code = l.currency AND f.day = ? WHERE date(l.sale_datetime, 'unixepoch') > ?`,
+      AS_OF,
+      AS_OF,
+    );
+    const future = one<{ n: number }>("SELECT count(*) AS n FROM lots WHERE date(sale_datetime, 'unixepoch') > ?", AS_OF).n;
+    expect(rows.length).toBe(future);
+    expect(future).toBeGreaterThan(100);
+    expect(new Set(rows.map((r) => r.currency)).size).toBeGreaterThan(2);
+    for (const r of rows) {
+      expect([r.currency, r.min_usd]).toEqual([r.currency, Math.round(r.estimate_min * r.rate * 100)]);
+      expect([r.currency, r.max_usd]).toEqual([r.currency, Math.round(r.estimate_max * r.rate * 100)]);
+    }
+    // and the API's conversions (the FX cache) take the as-of rate for a later day
+    const fx = FxCache.load(db);
+    const gbp = one<{ r: number }>("SELECT usd_per_unit AS r FROM fx_rates WHERE code = 'GBP' AND day = ?", AS_OF).r;
+    expect(fx.usdPerUnit("GBP", "2026-07-30T19:00:00Z")).toBe(gbp);
+    expect(fx.fromUsd(1000, "GBP", "2026-08-01")).toBe(Math.round((1000 / gbp) * 100) / 100);
   });
 
   describe("the coming sales' catalogues (upcoming, live, session_off)", () => {

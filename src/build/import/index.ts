@@ -484,6 +484,8 @@ class Importer {
   private readonly nowIso: string;
   private readonly fx = new Map<string, number>();
   private readonly fxSeen = new Set<string>();
+  /** Per currency, its latest rate on or before the as-of date (made on first use after the rates are read). */
+  private latestFx: Map<string, { day: string; rate: number }> | null = null;
   private readonly sales = new Map<number, SaleInfo>();
   /** lot_notes ids by text (at most NOTE_TEXTS_KEPT texts; past that a new text gets a row of its own each time). */
   private readonly noteIds = new Map<string, number>();
@@ -755,6 +757,7 @@ class Importer {
     if (this.fxSeen.has(key)) return `duplicate rate for ${code} on ${day}`;
     this.fxSeen.add(key);
     this.fx.set(key, rate);
+    this.latestFx = null;
     this.db.query("INSERT INTO fx_rates (code, day, usd_per_unit) VALUES (?, ?, ?) ON CONFLICT(code, day) DO UPDATE SET usd_per_unit = excluded.usd_per_unit").run(code, day, rate);
     return undefined;
   }
@@ -1096,8 +1099,11 @@ class Importer {
     if (premium !== undefined && hammer !== undefined && premium < hammer) return `premium (${premium}) is below the hammer (${hammer})`;
     if (estMin !== undefined && estMax !== undefined && estMin > estMax) return `estimate_min (${estMin}) is above estimate_max (${estMax})`;
     const currency = (r.currency as string | undefined) ?? sale.currency;
-    const rate = currency === "USD" ? 1 : this.fx.get(currency + day);
-    if (rate === undefined) return `no FX rate for ${currency} on ${day}, the sale day (add it to fx_rates)`;
+    const rate = this.rateOn(currency, day);
+    if (rate === undefined)
+      return day > this.ctx.asOf
+        ? `no FX rate for ${currency} on or before ${this.ctx.asOf}, the as-of date (a sale after it is priced at the latest rate known then)`
+        : `no FX rate for ${currency} on ${day}, the sale day (add it to fx_rates)`;
     return {
       id,
       saleId,
@@ -1136,6 +1142,26 @@ class Importer {
       .query("INSERT INTO benchmarks (series, month, value) VALUES (?, ?, ?) ON CONFLICT(series, month) DO UPDATE SET value = excluded.value")
       .run(series, month, r.value as number);
     return undefined;
+  }
+
+  /**
+   * The rate a lot of a sale on `day` is priced at: the day's own rate; for a sale after the
+   * as-of date, the latest rate known at the as-of date (a market holds no later one). USD: 1.
+   */
+  private rateOn(currency: string, day: string): number | undefined {
+    if (currency === "USD") return 1;
+    if (day <= this.ctx.asOf) return this.fx.get(currency + day);
+    if (!this.latestFx) {
+      this.latestFx = new Map();
+      for (const [key, rate] of this.fx) {
+        const code = key.slice(0, 3);
+        const d = key.slice(3);
+        if (d > this.ctx.asOf) continue;
+        const cur = this.latestFx.get(code);
+        if (!cur || d > cur.day) this.latestFx.set(code, { day: d, rate });
+      }
+    }
+    return this.latestFx.get(currency)?.rate;
   }
 
   // ---------------------------------------------------------------- merge
@@ -1179,9 +1205,9 @@ class Importer {
           dropped.push({ id: l.id, reason: `its sale moved to ${l.day}, after the as-of date, and the lot is ${l.status}` });
           continue;
         }
-        const rate = l.currency === "USD" ? 1 : this.fx.get(l.currency + l.day);
+        const rate = this.rateOn(l.currency, l.day);
         if (rate === undefined) {
-          dropped.push({ id: l.id, reason: `no FX rate for ${l.currency} on ${l.day} after the merge` });
+          dropped.push({ id: l.id, reason: `no FX rate for ${l.currency} on ${l.day > this.ctx.asOf ? `or before ${this.ctx.asOf}` : l.day} after the merge` });
           continue;
         }
         const usd = (x: number | null) => (x === null ? null : usdCents(x, rate));

@@ -883,7 +883,8 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
       const sale = findSale(sales.closedByTier[tier]!, sales, wanted);
       if (sale < 0) continue;
       const saleDay = sales.day[sale]!;
-      if (saleDay <= lastSaleDay || saleDay - wanted > 400) continue;
+      // (findSale falls back to the tier's last sale before the date: never one before the work was made)
+      if (saleDay <= lastSaleDay || saleDay - wanted > 400 || Number(fromDayNumber(saleDay).slice(0, 4)) < year) continue;
       lastSaleDay = saleDay;
       const valueUsd = Math.exp(hedonic + quality + index[Math.min(months - 1, monthIndex(fromDayNumber(saleDay)))]!);
       const lot = { artistId: artist.id, artworkId: id, year, quality, notesFor, valueUsd, midUsd: houseMidpoint(rng, valueUsd) };
@@ -924,7 +925,8 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     const saleStatus = sales.status[sale]!;
     const dayIso = fromDayNumber(sales.day[sale]!);
     const code = fxCode[sales.currency[sale]!]!;
-    const rate = fx.usdPerUnit(code, dayIso);
+    // a sale after the as-of date is priced at the latest rate known then (the market holds no later one)
+    const rate = fx.usdPerUnit(code, fromDayNumber(Math.min(sales.day[sale]!, today)));
     const estMin = niceEstimate((lot.midUsd * 0.8) / rate);
     const estMax = Math.max(estMin + 1, niceEstimate((lot.midUsd * 1.25) / rate));
     const reserve = r.chance(MODEL.reserveShare);

@@ -3,7 +3,7 @@
  * level with booms and busts), daily reference FX rates for the 16 currencies, and the synthetic
  * benchmark series of the index chart. All deterministic for a seed and an as-of date.
  */
-import { addDays, dayNumber } from "../../market/time";
+import { dayNumber } from "../../market/time";
 import { FIRST_YEAR, monthDate, monthIndex } from "../../market/calendar";
 import type { Random } from "../../market/random";
 
@@ -155,7 +155,11 @@ export function benchmarkSeries(rng: Random, def: BenchmarkDef, lastMonth: numbe
   return out;
 }
 
-/** Last day that gets reference rates: far enough ahead for every upcoming sale. */
+/**
+ * Last day that gets reference rates: the as-of date. A market knows no later rate (a forecaster
+ * could not): an upcoming lot is priced in USD at the latest rate known at the as-of date, and
+ * `feed` draws the rates of the days after it (FX_REVERSION, continueFx).
+ */
 export function fxLastDay(asOf: string): string {
-  return addDays(asOf, 120);
+  return asOf;
 }
