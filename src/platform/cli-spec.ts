@@ -67,6 +67,13 @@ export const COMMANDS: readonly CommandSpec[] = [
         default: "5",
         env: "ARTMARKET_DRAIN_DELAY",
       },
+      {
+        name: "snapshot-from",
+        value: "URL",
+        description:
+          "follow another node's market snapshot: ask it every 5 s (and on SIGHUP or reload), fetch its market.db when it changes (signed with the secret nodes on one PostgreSQL store share; SHA-256 checked, resumed after an interruption) and publish it here",
+        env: "ARTMARKET_SNAPSHOT_FROM",
+      },
     ],
     examples: ["artmarket serve --data /var/lib/artmarket --host 0.0.0.0 --port 8080", "artmarket serve --port 0 --workers 4"],
   },

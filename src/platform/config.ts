@@ -36,6 +36,11 @@ export interface Config {
    * postgres:// URL of a PostgreSQL database that several nodes share.
    */
   readonly accountStore?: string | null;
+  /**
+   * The base URL of the node whose snapshot this one follows (`--snapshot-from`): it fetches that
+   * node's market.db when it changes and publishes it into its own data directory; null: none.
+   */
+  readonly snapshotFrom?: string | null;
 }
 
 /**
@@ -164,6 +169,17 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
   if (!/^\d+$/.test(workersRaw ?? "1") || !Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
     throw new ConfigError(`--workers must be a whole number from 1 to ${MAX_WORKERS}, got "${workersRaw}"`);
   }
+  const snapshotFrom = stringFlag(flags, "snapshot-from") ?? (env.ARTMARKET_SNAPSHOT_FROM || null);
+  if (snapshotFrom !== null) {
+    let url: URL | null = null;
+    try {
+      url = new URL(snapshotFrom);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash)
+      throw new ConfigError(`--snapshot-from must be the http(s) base URL of another node (http://10.0.0.11:8080), got "${snapshotFrom}"`);
+  }
   const logFormat = stringFlag(flags, "log-format") ?? env.ARTMARKET_LOG_FORMAT ?? "json";
   if (logFormat !== "json" && logFormat !== "text" && logFormat !== "off") throw new ConfigError(`--log-format must be json, text or off, got "${logFormat}"`);
   return Object.freeze({
@@ -178,6 +194,7 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     workers,
     logFormat,
     accountStore: accountStoreFrom(flags, env),
+    snapshotFrom: snapshotFrom?.replace(/\/+$/, "") ?? null,
   });
 }
 

@@ -35,6 +35,7 @@ import { ImageSigner, loadSecret } from "./images/urls";
 import { freshnessOf } from "./freshness";
 import { snapshotOf } from "./snapshot";
 import { imageRoutes } from "./images/routes";
+import { snapshotRoutes } from "./http/snapshot-routes";
 import { artistEndpoints } from "./modules/artists";
 import { artworkEndpoints } from "./modules/artworks";
 import { collectableEndpoints } from "./modules/collectables";
@@ -167,7 +168,8 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
     .get("/openapi.json", ({ request }) => compressResponse(request, openapiDocument({ request })))
     .use(docsPage())
     .use(consolePage())
-    .use(imageRoutes(deps));
+    .use(imageRoutes(deps))
+    .use(snapshotRoutes(deps));
   for (const e of mounted) {
     const run = pipeline(e, deps);
     app.route(e.method, e.elysiaPath, async ({ request, params }) => {

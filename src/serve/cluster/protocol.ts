@@ -6,6 +6,7 @@ import type { LedgerEntry, NoticeRow } from "../accounts/ledger";
 import type { RemoteVerdict } from "../accounts/keys";
 import type { LogFormat } from "../http/access-log";
 import type { MetricsSnapshot } from "../http/metrics";
+import type { PublishedFile } from "../http/snapshot-routes";
 import type { Config } from "../../platform/config";
 
 /** The first message to a worker: what it serves, and the memory it shares with the others. */
@@ -37,6 +38,8 @@ export type ToWorker =
   | { t: "metrics"; id: number; text: string }
   /** Open market.db anew and serve it if its snapshot id is `snapshot` (checked by the supervisor: src/serve/cluster/swap.ts). */
   | { t: "swap"; id: number; snapshot: string }
+  /** The snapshot served and its SHA-256, for `GET /snapshot` (computed once per snapshot by the supervisor). */
+  | { t: "published"; info: PublishedFile }
   | { t: "drain"; timeoutMs: number };
 
 export type FromWorker =

@@ -13,7 +13,10 @@
  * - the state /readyz reports (starting, ready, draining), in shared memory;
  * - a graceful stop: every worker drains, the ledger is committed, then the process exits;
  * - the hot swap: a snapshot published into the data directory (or asked for by `artmarket
- *   reload`, SIGHUP) is checked once and every worker swapped to it (swap.ts).
+ *   reload`, SIGHUP) is checked once and every worker swapped to it (swap.ts);
+ * - the snapshot handed to other nodes: its SHA-256, computed once per snapshot served and given
+ *   to the workers for `GET /snapshot` (src/serve/http/snapshot-routes.ts); with `--snapshot-from`,
+ *   the follower that fetches another node's snapshot and publishes it here (snapshot-follow.ts).
  * The per-account counters (rate limits, DU windows, hard-cap admissions) are a SharedArrayBuffer
  * that every worker updates under per-account locks (src/serve/accounts/counters.ts).
  * A worker that dies is replaced on the same port.
@@ -34,6 +37,13 @@ import { HttpError } from "../http/errors";
 import { type LogLevel, jsonLogLine } from "../http/log-lines";
 import { type MetricsSnapshot, mergeSnapshots, processStats, renderMetrics } from "../http/metrics";
 import { SnapshotSwapper, type SwapRound } from "./swap";
+import { marketDbPath } from "../../db/connection";
+import { type FileIdentity, fileIdentity, sameFile } from "../../db/snapshot-check";
+import { PgAccountStore } from "../accounts/pg-store";
+import { sharedSecret } from "../accounts/pg-hot";
+import { ImageSigner, loadSecret } from "../images/urls";
+import { type PublishedFile, SNAPSHOT_KEY_PURPOSE } from "../http/snapshot-routes";
+import { SnapshotFollower, sha256OfFile } from "./snapshot-follow";
 
 export interface ClusterOptions {
   workers: number;
@@ -88,6 +98,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   const swapper = new SnapshotSwapper({
     dataDir: config.dataDir,
     say,
+    served: (id, file) => digest(id, file),
     async broadcast(snapshot, timeoutMs) {
       const id = nextSwap++;
       const errors: string[] = [];
@@ -103,6 +114,34 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       return errors;
     },
   });
+
+  // ---------------------------------------------------------------- the snapshot other nodes fetch
+  // its SHA-256 once per snapshot served (streamed; one a follower fetched is known already), then
+  // handed to every worker for GET /snapshot
+  let published: PublishedFile | null = null;
+  let hashing = false;
+  let digestNext: { id: string; file: FileIdentity } | null = null;
+  let follower: SnapshotFollower | null = null;
+  function digest(id: string, file: FileIdentity | null): void {
+    if (!file) return;
+    digestNext = { id, file };
+    if (hashing) return; // the loop below takes it next
+    hashing = true;
+    void (async () => {
+      while (digestNext) {
+        const next = digestNext;
+        digestNext = null;
+        const path = marketDbPath(config.dataDir);
+        const sha256 = follower?.knownSha256(next.file) ?? (await sha256OfFile(path).catch(() => null));
+        // replaced while it was read: the swap to the newer file hashes that one
+        if (!sha256 || !sameFile(fileIdentity(path), next.file)) continue;
+        published = { id: next.id, size: next.file.size, sha256, published_at: new Date(next.file.mtimeMs).toISOString(), file: next.file };
+        for (const s of slots) s?.worker.postMessage({ t: "published", info: published } satisfies ToWorker);
+      }
+    })().finally(() => {
+      hashing = false;
+    });
+  }
 
   // the port: bound once without reusePort, so a port another server holds is refused as before
   // (port 0 picks a free one), then released for the workers
@@ -160,7 +199,9 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
         workers: options.workers,
         keyVerifications: verifier.argon2Runs,
         process: processStats(),
-      }) + swapper.metricsText()
+      }) +
+      swapper.metricsText() +
+      (follower?.metricsText() ?? "")
     );
   }
 
@@ -252,6 +293,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
         state: stateBuffer,
       };
       worker.postMessage(init);
+      if (published) worker.postMessage({ t: "published", info: published } satisfies ToWorker);
     });
   }
 
@@ -265,15 +307,27 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   }
   Atomics.store(state, 0, 1);
   swapper.start();
+  digest(swapper.snapshot, swapper.file);
+  if (config.snapshotFrom) {
+    // the key of the signed snapshot requests, from the secret the nodes of one store share
+    const secret = store instanceof PgAccountStore ? sharedSecret(store, config.dataDir) : loadSecret(config.dataDir);
+    follower = new SnapshotFollower({ from: config.snapshotFrom, key: new ImageSigner(secret, null).derivedKey(SNAPSHOT_KEY_PURPOSE), dataDir: config.dataDir, swapper, say });
+    follower.start();
+  }
 
   return {
     port,
     workers: options.workers,
     inFlight: () => Atomics.load(state, 1),
-    reload: () => swapper.round(true),
+    async reload() {
+      // a follower asks its source first (and fetches what it publishes)
+      if (follower) await follower.poll(true);
+      return swapper.round(true);
+    },
     async drain(timeoutMs, onClosed, delayMs = 0) {
       draining = true;
       swapper.stop();
+      follower?.stop();
       Atomics.store(state, 0, 2);
       if (delayMs > 0) await Bun.sleep(delayMs);
       const allClosed = Promise.all(

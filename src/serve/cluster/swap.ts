@@ -53,10 +53,12 @@ export interface SwapperOptions {
   /** Asks every worker to swap to `snapshot`; resolves with the errors of those that could not. */
   broadcast(snapshot: string, timeoutMs: number): Promise<string[]>;
   say(level: "info" | "warn" | "error", msg: string): void;
+  /** Called with each snapshot the workers start serving (a swap), and the file it is. */
+  served?(snapshot: string, file: FileIdentity): void;
 }
 
 /** Checks `path` on a thread of its own (check-worker.ts). */
-function checkOffThread(path: string): Promise<SnapshotCheck> {
+export function checkOffThread(path: string): Promise<SnapshotCheck> {
   return new Promise((resolve) => {
     const worker = new Worker(workerEntry("serve/cluster/check-worker.ts"));
     const done = (check: SnapshotCheck) => {
@@ -78,6 +80,8 @@ export class SnapshotSwapper {
   #refusedReason = "";
   readonly counts = { ok: 0, refused: 0 };
   #round: Promise<SwapRound> | null = null;
+  /** A check of the file published, handed over by the round's caller. */
+  #checked: SnapshotCheck | null = null;
   #again = false;
   #againForced = false;
   #watcher: FSWatcher | null = null;
@@ -99,6 +103,11 @@ export class SnapshotSwapper {
   /** The snapshot the workers serve. */
   get snapshot(): string {
     return this.#servedId;
+  }
+
+  /** The file the workers serve, as stat saw it when it was checked. */
+  get file(): FileIdentity | null {
+    return this.#served;
   }
 
   /** Watches the data directory (fs.watch, and a poll as its fallback). */
@@ -139,8 +148,11 @@ export class SnapshotSwapper {
   /**
    * One round: the newest market.db is checked and swapped in, unless it is the one served (or,
    * unless `forced`, the one refused last). A reload forces it and writes RELOAD_STATUS.
+   * `checked`: a check already run on the file now at market.db (a follower checks the file it
+   * fetched before it renames it: src/serve/cluster/snapshot-follow.ts), used if it is that file.
    */
-  round(forced: boolean): Promise<SwapRound> {
+  round(forced: boolean, checked?: SnapshotCheck): Promise<SwapRound> {
+    if (checked) this.#checked = checked;
     if (this.#round) {
       // one more after the round running now: it sees whatever was published meanwhile
       this.#again = true;
@@ -171,7 +183,9 @@ export class SnapshotSwapper {
       if (!file) return this.#refuse(null, `${this.#path} does not exist`, forced);
       if (sameFile(file, this.#served)) return { outcome: "ok", snapshot: this.#servedId, swapped: false };
       if (!forced && sameFile(file, this.#refused)) return { outcome: "unchanged", snapshot: this.#servedId, swapped: false, reason: this.#refusedReason };
-      const check = await checkOffThread(this.#path);
+      const prior = this.#checked;
+      this.#checked = null;
+      const check = prior?.ok && sameFile(prior.file, file) ? prior : await checkOffThread(this.#path);
       if (!check.ok) return this.#refuse(check.file ?? file, check.reason, true);
       if (sameFile(check.file, this.#refused)) this.#refused = null;
       // published again while it was checked: check the newer one
@@ -184,6 +198,7 @@ export class SnapshotSwapper {
       this.#servedId = check.id;
       this.#refused = null;
       this.counts.ok++;
+      this.options.served?.(check.id, check.file);
       this.options.say(
         "info",
         `snapshot ${check.id} published: swapped in from ${previous} (checked in ${Math.round(check.ms)} ms, every worker on it ${Math.round(performance.now() - started)} ms later)`,

@@ -32,6 +32,7 @@ import { jsonConsole } from "../http/log-lines";
 import { type Listener, listen } from "../http/serve";
 import { snapshotId } from "../http/etag";
 import { openMarketView } from "../live-market";
+import type { PublishedFile } from "../http/snapshot-routes";
 
 declare const self: Worker;
 
@@ -57,12 +58,15 @@ let ledgerDb: Database | null = null;
 let listener: Listener | null = null;
 let log: AccessLog | null = null;
 const registry = new MetricsRegistry();
+/** The snapshot served, with its SHA-256 (src/serve/http/snapshot-routes.ts), once the supervisor computed it. */
+let published: PublishedFile | null = null;
 
 /** The route label of a request no endpoint handled (a bounded set). */
 function fixedRoute(path: string): string {
   if (path === "/" || path === "/readyz" || path === "/metrics" || path === "/openapi.json" || path === "/healthcheck") return path;
   if (path === "/docs" || path.startsWith("/docs/")) return "/docs";
   if (path.startsWith("/images/")) return "/images/{path}";
+  if (path === "/snapshot" || path === "/snapshot/market.db") return path;
   if (path.startsWith("/chunk-")) return "/{asset}";
   return "other";
 }
@@ -81,6 +85,7 @@ function start(init: WorkerInit): void {
     workers: init.workers,
     state: () => STATES[Atomics.load(state, 0)] ?? "starting",
     metrics: async () => (await ask<Extract<ToWorker, { t: "metrics" }>>({ t: "metrics" })).text,
+    published: () => published,
   };
   const remoteVerify = async (key: string, address: string, refuse: boolean): Promise<RemoteVerdict> =>
     (await ask<Extract<ToWorker, { t: "verified" }>>({ t: "verify", key, address, refuse })).verdict;
@@ -207,6 +212,9 @@ self.onmessage = (event: MessageEvent) => {
       return;
     case "swap":
       swapMarket(msg.id, msg.snapshot);
+      return;
+    case "published":
+      published = msg.info;
       return;
     default: {
       const resolve = waiting.get(msg.id);

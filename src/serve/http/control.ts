@@ -5,6 +5,7 @@
  * supervisor, uses `localControl`: always ready, one worker, its own registry.
  */
 import { type MetricsRegistry, mergeSnapshots, processStats, renderMetrics } from "./metrics";
+import type { PublishedFile } from "./snapshot-routes";
 
 export type ServerState = "starting" | "ready" | "draining";
 
@@ -13,6 +14,8 @@ export interface ServiceControl {
   state(): ServerState;
   /** The whole server's metrics, Prometheus text format 0.0.4. */
   metrics(): Promise<string>;
+  /** The snapshot served, with its SHA-256 once computed, for the nodes that follow this one (./snapshot-routes.ts); absent: none published. */
+  published?(): PublishedFile | null;
 }
 
 /** The states as the shared Int32 holds them. */
