@@ -226,7 +226,7 @@ describe("a node that follows another's snapshot", () => {
     console.log(
       `two nodes, 2 workers each, B following A: ${samples.length} requests (${samples.filter((s) => s.node === "A").length} on A, ` +
         `${samples.filter((s) => s.node === "B").length} on B), 0 failed, 0 5xx; new snapshot served by A ${aMs.toFixed(0)} ms and by B ` +
-        `${bMs.toFixed(0)} ms after the rename on A (${(statSync(join(a.dataDir, "market.db")).size / 1048576).toFixed(1)} MB)`,
+        `${bMs.toFixed(0)} ms after the rename on A (${(statSync(join(a.dataDir, "market.db")).size / 1048576).toFixed(1)} MB); B's log: ${/snapshot \w+ fetched from .*/.exec(b.stderr())?.[0]}`,
     );
   }, 90_000);
 });

@@ -57,7 +57,7 @@ export interface Cluster {
   readonly workers: number;
   /** Requests the workers are handling now. */
   inFlight(): number;
-  /** Swaps to the newest snapshot published into the data directory now (`artmarket reload`, SIGHUP). */
+  /** Swaps to the newest snapshot published into the data directory now (`artmarket reload`, SIGHUP); a follower first asks its source (and fetches). */
   reload(): Promise<SwapRound>;
   /**
    * Stops: /readyz turns 503 and every response carries `Connection: close` at once; requests are
