@@ -353,6 +353,21 @@ export async function main(argv: string[]): Promise<number> {
         out(formatExportSummary(await exportMarket(dataDir, to, { format })));
         return 0;
       }
+      case "feed": {
+        const to = stringFlag(flags, "to");
+        if (!to) throw new ConfigError("feed needs --to DIR (the import directory to write)");
+        const days = intFlag(flags, "days", 1, 3660);
+        if (days === undefined) throw new ConfigError("feed needs --days N (1 to 3660)");
+        const { FeedError, feedMarket, formatFeedSummary } = await import("./build/feed");
+        try {
+          out(formatFeedSummary(await feedMarket({ dataDir: dataDirFrom(flags), to, days })));
+        } catch (err) {
+          if (!(err instanceof FeedError)) throw err;
+          process.stderr.write(`artmarket feed: ${err.message}\n`);
+          return 1;
+        }
+        return 0;
+      }
       case "doctor": {
         // the default data directory (./data) is not created when it does not exist: the check
         // extracts into a temporary one, removed afterwards; a --data or $ARTMARKET_DATA given is used

@@ -131,6 +131,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ["artmarket import --from ./records", "artmarket import --from ./update --mode merge"],
   },
   {
+    name: "feed",
+    summary: "write what happens in a seeded market's next N days, as records to import",
+    usage: ["artmarket feed --days N --to DIR [--data DIR]"],
+    description:
+      "Draws the days after the market's as-of date from its latent truth (truth.db) by the rules of seed: the results its houses publish (the seven top houses 1-2 days after a sale, the others up to 14), sale statuses, new sales with their catalogues, the days' FX rates and artist events. Writes them to DIR in the import format with the new as-of date; the same market fed the same days writes the same files. Extends truth.db to the new months; never changes market.db. Then: artmarket import --from DIR --mode merge.",
+    options: [
+      { name: "days", value: "N", description: "how many days to go on (required; 1 to 3660)" },
+      { name: "to", value: "DIR", description: "the directory to write (required)" },
+      DATA,
+    ],
+    examples: ["artmarket feed --days 1 --to ./day && artmarket import --from ./day --mode merge"],
+  },
+  {
     name: "reload",
     summary: "make the running server serve the newest snapshot published into its data directory",
     usage: ["artmarket reload [--timeout SECONDS] [--data DIR]"],

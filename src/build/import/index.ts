@@ -322,8 +322,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   }
   await report.close();
   renameSync(tmp, target);
-  // A seeded market's latent truth says nothing about an imported one.
-  rmSync(join(dataDir, TRUTH_DB), { force: true });
+  // A seeded market's latent truth says nothing about a market replaced by an import; a merge
+  // (a day of `feed`, say) keeps the market's artists and works, and so their truth.
+  if (mode === "replace") rmSync(join(dataDir, TRUTH_DB), { force: true });
   const accepted = summaries.reduce((s, f) => s + f.accepted, 0);
   const rejected = summaries.reduce((s, f) => s + f.rejected, 0);
   return {

@@ -224,6 +224,32 @@ export function withPremium(hammer: number, usdPerUnit: number): number {
   return Math.round(hammer + premiumUsd / usdPerUnit);
 }
 
+/** The house's printed estimates, in a currency of `usdPerUnit`, around its midpoint (USD): low 0.8 ×, high 1.25 ×. */
+export function houseEstimates(midUsd: number, usdPerUnit: number): { estMin: number; estMax: number } {
+  const estMin = niceEstimate((midUsd * 0.8) / usdPerUnit);
+  return { estMin, estMax: Math.max(estMin + 1, niceEstimate((midUsd * 1.25) / usdPerUnit)) };
+}
+
+/**
+ * A lot's outcome when it is offered, with `r`'s draws: withdrawn (MODEL.withdrawnRate), else the
+ * hammer is the true value with the sale noise, rounded to the bidding increment in the sale's
+ * currency (at `usdPerUnit`); under the reserve (at the low estimate, when there is one) the lot is
+ * passed, else sold with the tiered buyer's premium.
+ */
+export function lotOutcome(
+  r: Random,
+  valueUsd: number,
+  estMin: number,
+  reserve: boolean,
+  usdPerUnit: number,
+): { status: "sold" | "passed" | "withdrawn"; hammer: number | null; premium: number | null } {
+  if (r.chance(MODEL.withdrawnRate)) return { status: "withdrawn", hammer: null, premium: null };
+  const hammerUsd = valueUsd * Math.exp(MODEL.saleNoise * r.normal());
+  const native = hammerIncrement(hammerUsd / usdPerUnit);
+  if (reserve && native < estMin * MODEL.reserveOfLow) return { status: "passed", hammer: null, premium: null };
+  return { status: "sold", hammer: native, premium: withPremium(native, usdPerUnit) };
+}
+
 // ---------------------------------------------------------------- sales calendar
 
 export interface SaleCalendar {
@@ -253,6 +279,79 @@ export const SALE_KINDS = ["day", "evening", "online"] as const;
 
 const ONLINE = LOCATIONS.findIndex((l) => l[0] === "Online");
 
+/** A sale drawn before its row: its day, start minute, days, tier, house, kind. */
+export interface SaleDraft {
+  day: number;
+  minute: number;
+  days: number;
+  tier: number;
+  house: HouseInfo;
+  online: boolean;
+  evening: boolean;
+}
+
+const HOUSES_BY_TIER = new WeakMap<readonly HouseInfo[], HouseInfo[][]>();
+
+/** Houses' share of the sales by tier: the seven top houses, the next tenth, the rest. */
+const TIER_SHARE = [0.14, 0.3, 0.56];
+
+/** Coming sales (announced, in the eight weeks after the as-of date) of a market of `spec`. */
+export function comingSaleCount(spec: ScaleSpec): number {
+  return Math.max(9, Math.round(Math.max(60, Math.ceil(spec.lots / spec.lotsPerSale)) * 0.012));
+}
+
+/** Days ahead that the coming sales are announced (COMING_DAYS: eight weeks). */
+export const COMING_DAYS = 56;
+
+/**
+ * A sale on `day`: its tier (by TIER_SHARE, or `forceTier`), a house of that tier (the others'
+ * smaller houses less often), online (none before 2000, 15 % to 2015, 40 % after), an evening
+ * sale (35 % of a top house's salesroom sales), a two-day sale (15 %).
+ */
+export function draftSale(rng: Random, day: number, houses: readonly HouseInfo[], forceTier?: number): SaleDraft {
+  const r = rng.next();
+  const tier = forceTier ?? (r < TIER_SHARE[0]! ? 0 : r < TIER_SHARE[0]! + TIER_SHARE[1]! ? 1 : 2);
+  let byTier = HOUSES_BY_TIER.get(houses);
+  if (!byTier) HOUSES_BY_TIER.set(houses, (byTier = [0, 1, 2].map((t) => houses.filter((h) => h.tier === t))));
+  const pool = byTier[tier]!.length ? byTier[tier]! : houses;
+  const house = pool[Math.floor(rng.next() ** (tier === 2 ? 1.6 : 1) * pool.length)]!;
+  const year = FIRST_YEAR + (day - dayNumber(`${FIRST_YEAR}-01-01`)) / 365.25;
+  const online = rng.chance(year < 2000 ? 0 : year < 2015 ? 0.15 : 0.4);
+  const evening = !online && tier === 0 && rng.chance(0.35);
+  return { day, minute: online ? 600 : evening ? 1140 : 600, days: online ? 7 : rng.chance(0.15) ? 2 : 1, tier, house, online, evening };
+}
+
+/** A sale's start and end, in minutes since 1970: a week online, an evening session 3 h, a day session 8 h a day. */
+export function saleMinutes(d: SaleDraft): { start: number; end: number } {
+  const start = d.day * 1440 + d.minute;
+  return { start, end: d.online ? start + d.days * 1440 : start + (d.days - 1) * 1440 + (d.evening ? 180 : 480) };
+}
+
+/**
+ * A sale's status at `nowMinute` (the as-of date at 12:00 UTC): closed once it ended, upcoming
+ * before it starts, else under way: live, or session_off for a two-day salesroom sale.
+ */
+export function saleStatusAt(d: SaleDraft, nowMinute: number): string {
+  const { start, end } = saleMinutes(d);
+  if (end < nowMinute) return "closed";
+  if (start > nowMinute) return "upcoming";
+  if (d.days > 1 && !d.online) return "session_off";
+  return "live";
+}
+
+/** ISO 8601 of a minute since 1970 (`2024-05-14T18:00:00Z`). */
+export function isoMinute(minutes: number): string {
+  return `${fromDayNumber(Math.floor(minutes / 1440))}T${String(Math.floor((minutes % 1440) / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}:00Z`;
+}
+
+/** A sale's saleroom (LOCATIONS index: the house's, or Online), currency, bids streaming (70 % of a live house's salesroom sales after 2008) and name. */
+export function saleFacts(rng: Random, d: SaleDraft): { location: number; city: string; currency: string; streaming: boolean; name: string } {
+  const location = d.online ? ONLINE : d.house.location;
+  const [city, , currency] = LOCATIONS[location]!;
+  const streaming = !d.online && d.house.isLive && FIRST_YEAR + (d.day - dayNumber(`${FIRST_YEAR}-01-01`)) / 365.25 > 2008 && rng.chance(0.7);
+  return { location, city, currency, streaming, name: saleName(rng, d.house.name, d.online, d.evening) };
+}
+
 /**
  * Builds the sales calendar and writes src_sales. Ids follow start time. "Now" is the as-of date
  * at 12:00 UTC: sales that ended are closed, those that have not started are upcoming, a few are
@@ -263,22 +362,9 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
   const today = dayNumber(asOf);
   const span = today - first;
   const total = Math.max(60, Math.ceil(spec.lots / spec.lotsPerSale));
-  const coming = Math.max(9, Math.round(total * 0.012));
-  const tierHouses = [0, 1, 2].map((t) => houses.filter((h) => h.tier === t));
-  const tierShare = [0.14, 0.3, 0.56];
-
-  type Draft = { day: number; minute: number; days: number; tier: number; house: HouseInfo; online: boolean; evening: boolean };
-  const drafts: Draft[] = [];
-  const draft = (day: number, forceTier?: number): Draft => {
-    const r = rng.next();
-    const tier = forceTier ?? (r < tierShare[0]! ? 0 : r < tierShare[0]! + tierShare[1]! ? 1 : 2);
-    const pool = tierHouses[tier]!.length ? tierHouses[tier]! : houses;
-    const house = pool[Math.floor(rng.next() ** (tier === 2 ? 1.6 : 1) * pool.length)]!;
-    const year = FIRST_YEAR + (day - first) / 365.25;
-    const online = rng.chance(year < 2000 ? 0 : year < 2015 ? 0.15 : 0.4);
-    const evening = !online && tier === 0 && rng.chance(0.35);
-    return { day, minute: online ? 600 : evening ? 1140 : 600, days: online ? 7 : rng.chance(0.15) ? 2 : 1, tier, house, online, evening };
-  };
+  const coming = comingSaleCount(spec);
+  const drafts: SaleDraft[] = [];
+  const draft = (day: number, forceTier?: number): SaleDraft => draftSale(rng, day, houses, forceTier);
   for (let i = 0; i < total - coming; i++) {
     // More sales in later years: density rising linearly over time.
     const u = rng.next();
@@ -286,7 +372,7 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
     drafts.push(draft(first + Math.min(span - 8, Math.floor(t * span))));
   }
   // Coming weeks: upcoming sales in every tier, and a few under way today.
-  for (let i = 0; i < coming; i++) drafts.push(draft(today + 1 + Math.floor(rng.next() * 56), i % 3));
+  for (let i = 0; i < coming; i++) drafts.push(draft(today + 1 + Math.floor(rng.next() * COMING_DAYS), i % 3));
   // The season has its evening sale at a top house (the first coming sale is tier 0).
   const evening = drafts[total - coming]!;
   Object.assign(evening, { online: false, evening: true, minute: 1140, days: 1 });
@@ -325,26 +411,14 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const nowMinute = today * 1440 + 720;
-  const iso = (minutes: number) =>
-    `${fromDayNumber(Math.floor(minutes / 1440))}T${String(Math.floor((minutes % 1440) / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}:00Z`;
+  const iso = isoMinute;
   const closed: number[][] = [[], [], []];
   const upcoming: number[][] = [[], [], []];
   db.transaction(() => {
     drafts.forEach((d, i) => {
-      const location = d.online ? ONLINE : d.house.location;
-      const [city, , currency] = LOCATIONS[location]!;
-      const startMin = d.day * 1440 + d.minute;
-      const endMin = d.online ? startMin + d.days * 1440 : startMin + (d.days - 1) * 1440 + (d.evening ? 180 : 480);
-      let status: string;
-      if (endMin < nowMinute) status = "closed";
-      else if (startMin > nowMinute) status = "upcoming";
-      else {
-        // Under way: a multi-day sale whose current day's session has not started is between sessions.
-        const dayStart = today * 1440 + d.minute;
-        status = d.days > 1 && !d.online && nowMinute < dayStart ? "session_off" : "live";
-      }
-      if (d.days > 1 && !d.online && status !== "closed" && status !== "upcoming") status = "session_off";
-      const streaming = !d.online && d.house.isLive && FIRST_YEAR + (d.day - first) / 365.25 > 2008 && rng.chance(0.7);
+      const { start: startMin, end: endMin } = saleMinutes(d);
+      const status = saleStatusAt(d, nowMinute);
+      const { location, city, currency, streaming, name } = saleFacts(rng, d);
       cal.day[i] = d.day;
       cal.kind[i] = d.online ? 2 : d.evening ? 1 : 0;
       cal.days[i] = d.days;
@@ -357,19 +431,7 @@ export function buildSales(db: Database, rng: Random, spec: ScaleSpec, houses: H
       cal.startSeconds[i] = startMin * 60;
       cal.end.push(iso(endMin));
       (status === "closed" ? closed : upcoming)[d.tier]!.push(i);
-      insert.run(
-        i + 1,
-        d.house.id,
-        saleName(rng, d.house.name, d.online, d.evening),
-        location + 1,
-        city,
-        currency,
-        d.online ? 1 : 0,
-        streaming ? 1 : 0,
-        status,
-        cal.start[i]!,
-        cal.end[i]!,
-      );
+      insert.run(i + 1, d.house.id, name, location + 1, city, currency, d.online ? 1 : 0, streaming ? 1 : 0, status, cal.start[i]!, cal.end[i]!);
     });
   })();
   cal.closedByTier = closed.map((a) => Int32Array.from(a));
@@ -431,7 +493,7 @@ export interface GeneratorTotals {
   lotsByStatus: Record<string, number>;
 }
 
-const EVENT_TEXT = {
+export const EVENT_TEXT = {
   exhibitions: [
     "Retrospective at the Museum of Modern Art",
     "Solo exhibition, Kunsthalle",
@@ -605,7 +667,7 @@ export function catalogueMin(lotsPerSale: number, tier: number, kind: number): n
   return Math.ceil(lotsPerSale * CATALOGUE_SIZE[tier]![kind]! * CATALOGUE_SPREAD[0]);
 }
 
-function catalogueTarget(r: Random, lotsPerSale: number, tier: number, kind: number, days: number): number {
+export function catalogueTarget(r: Random, lotsPerSale: number, tier: number, kind: number, days: number): number {
   const [lo, hi] = CATALOGUE_SPREAD;
   const size = lotsPerSale * CATALOGUE_SIZE[tier]![kind]! * (lo + (hi - lo) * r.next()) * (days > 1 ? TWO_DAY_CATALOGUE : 1);
   return Math.max(catalogueMin(lotsPerSale, tier, kind), Math.round(size));
@@ -630,7 +692,7 @@ function artworksOf(plan: ArtistPlan): number {
 }
 
 /** The house's estimate midpoint of a work worth `valueUsd`: a little high on average, with an error. */
-function houseMidpoint(r: Random, valueUsd: number): number {
+export function houseMidpoint(r: Random, valueUsd: number): number {
   return valueUsd * Math.exp(MODEL.estimateBias + MODEL.estimateNoise * r.normal());
 }
 
@@ -923,27 +985,12 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
    */
   function writeLot(r: Random, lot: LotDraw, sale: number, upcoming: boolean): number | null {
     const saleStatus = sales.status[sale]!;
-    const dayIso = fromDayNumber(sales.day[sale]!);
     const code = fxCode[sales.currency[sale]!]!;
     // a sale after the as-of date is priced at the latest rate known then (the market holds no later one)
     const rate = fx.usdPerUnit(code, fromDayNumber(Math.min(sales.day[sale]!, today)));
-    const estMin = niceEstimate((lot.midUsd * 0.8) / rate);
-    const estMax = Math.max(estMin + 1, niceEstimate((lot.midUsd * 1.25) / rate));
+    const { estMin, estMax } = houseEstimates(lot.midUsd, rate);
     const reserve = r.chance(MODEL.reserveShare);
-    let status: string;
-    let hammer: number | null = null;
-    if (upcoming) status = "upcoming";
-    else if (r.chance(MODEL.withdrawnRate)) status = "withdrawn";
-    else {
-      const hammerUsd = lot.valueUsd * Math.exp(MODEL.saleNoise * r.normal());
-      const native = hammerIncrement(hammerUsd / rate);
-      if (reserve && native < estMin * MODEL.reserveOfLow) status = "passed";
-      else {
-        status = "sold";
-        hammer = native;
-      }
-    }
-    const premium = hammer === null ? null : withPremium(hammer, rate);
+    const { status, hammer, premium } = upcoming ? { status: "upcoming", hammer: null, premium: null } : lotOutcome(r, lot.valueUsd, estMin, reserve, rate);
     const seq = ++sales.lotCounter[sale]!;
     const lotNum = r.chance(0.02) ? `${seq}A` : String(seq);
     const isTopLot = estMax * rate >= TOP_LOT_MIN_ESTIMATE_USD || lot.quality > 0.5;

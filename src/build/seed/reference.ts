@@ -187,6 +187,11 @@ export interface HouseInfo {
   isLive: boolean;
 }
 
+/** The tier of the house of `rank` (0 first, by priority_order) among `n`: the seven top houses, the next tenth (at least 3), the rest. */
+export function houseTier(rank: number, n: number): number {
+  return rank < TOP_HOUSES.length ? 0 : rank < TOP_HOUSES.length + Math.max(3, Math.round(n / 10)) ? 1 : 2;
+}
+
 /** Salerooms of the seven top houses: New York, London, Paris, Hong Kong, Geneva, New York, London. */
 const TOP_LOCATIONS = ["New York", "London", "Paris", "Hong Kong", "Geneva", "New York", "London"];
 
@@ -234,7 +239,7 @@ export function writeReference(db: Database, rng: Random, scale: Scale): { count
       const [city, country] = LOCATIONS[location]!;
       const isLive = top || rng.chance(0.6);
       house.run(i, name, slug, i, isLive ? 1 : 0, country, city);
-      houses.push({ id: i, name, location, tier: top ? 0 : i <= TOP_HOUSES.length + Math.max(3, Math.round(n / 10)) ? 1 : 2, isLive });
+      houses.push({ id: i, name, location, tier: houseTier(i - 1, n), isLive });
     }
     counts.auction_houses = n;
   })();

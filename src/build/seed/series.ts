@@ -33,18 +33,28 @@ const REGIMES: readonly [string, number, number][] = [
 /** The market factor: monthly log level, 0 at 1986-01. Returns `months` points. */
 export function marketFactor(rng: Random, months: number): Float64Array {
   const m = new Float64Array(months);
-  const starts = REGIMES.map(([d, drift, vol]) => [monthIndex(d), drift, vol] as const);
   let level = 0;
   for (let t = 0; t < months; t++) {
-    let regime = starts[0]!;
-    for (const r of starts) if (r[0] <= t) regime = r;
-    const beyond = t > starts[starts.length - 1]![0] + 24;
-    const drift = beyond ? 0.003 + 0.006 * rng.normal() : regime[1];
-    const vol = beyond ? 0.02 : regime[2];
-    if (t > 0) level += drift + vol * rng.normal();
+    level += marketStep(rng, t);
     m[t] = level;
   }
   return m;
+}
+
+const REGIME_STARTS = REGIMES.map(([d, drift, vol]) => [monthIndex(d), drift, vol] as const);
+
+/**
+ * The market factor's move into month `t` (0 for the first month): the regime's drift and
+ * volatility, or past the last regime by two years a drift drawn each month. `feed` draws the
+ * months after a market's as-of month with it.
+ */
+export function marketStep(rng: Random, t: number): number {
+  let regime = REGIME_STARTS[0]!;
+  for (const r of REGIME_STARTS) if (r[0] <= t) regime = r;
+  const beyond = t > REGIME_STARTS[REGIME_STARTS.length - 1]![0] + 24;
+  const drift = beyond ? 0.003 + 0.006 * rng.normal() : regime[1];
+  const vol = beyond ? 0.02 : regime[2];
+  return t > 0 ? drift + vol * rng.normal() : 0;
 }
 
 /** Reference levels, USD per unit: [1986-01, the as-of date], and daily volatility. */
@@ -94,12 +104,28 @@ export function fxRates(rng: Random, codes: readonly string[], asOf: string, las
     let dev = 0;
     for (let d = 0; d < days; d++) {
       const trend = a + ((b - a) * Math.min(d, span)) / span;
-      dev = dev * 0.995 + vol * rng.normal();
+      dev = dev * FX_REVERSION + vol * rng.normal();
       out[d] = Math.exp(trend + dev);
     }
     return out;
   });
   return fxTable(firstDay, days, codes, rates);
+}
+
+/** The walk's daily pull back to its line (the deviation kept from one day to the next). */
+export const FX_REVERSION = 0.995;
+
+/**
+ * The next day's rate of `code` after `rate`, by the walk fxRates draws: past the as-of date its
+ * line is flat at the present-day level, so the deviation is the log distance to that level.
+ * `feed` draws the days after a market's as-of date with it.
+ */
+export function nextFxRate(rng: Random, code: string, rate: number): number {
+  const [, end, vol] = FX_LEVELS[code] ?? [1, 1, 0.005];
+  if (vol === 0) return rate;
+  const b = Math.log(end);
+  const dev = (Math.log(rate) - b) * FX_REVERSION + vol * rng.normal();
+  return Math.exp(b + dev);
 }
 
 /** An FxTable over daily rates (`rates[c][d]`: USD per unit of codes[c] on firstDay + d). */

@@ -49,6 +49,24 @@ export function packLogIndex(index: ArrayLike<number>): { first: number; steps: 
   return { first, steps: new Uint8Array(steps.buffer) };
 }
 
+/**
+ * packLogIndex's steps with `more` months appended (each step taken from the value rebuilt so
+ * far, as packLogIndex does): how `feed` extends an artist's index to new months.
+ */
+export function appendLogIndex(first: number, steps: Uint8Array, more: ArrayLike<number>): Uint8Array {
+  const old = new Int16Array(steps.buffer.slice(steps.byteOffset, steps.byteOffset + steps.byteLength));
+  const out = new Int16Array(old.length + more.length);
+  out.set(old);
+  let level = 0;
+  for (let m = 0; m < old.length; m++) level += old[m]! * TRUTH_STEP;
+  for (let k = 0; k < more.length; k++) {
+    const step = Math.max(-32768, Math.min(32767, Math.round((more[k]! - first - level) / TRUTH_STEP)));
+    out[old.length + k] = step;
+    level += step * TRUTH_STEP;
+  }
+  return new Uint8Array(out.buffer);
+}
+
 /** The monthly log index back from packLogIndex's first month and steps. */
 export function unpackLogIndex(first: number, steps: Uint8Array): Float64Array {
   const d = new Int16Array(steps.buffer.slice(steps.byteOffset, steps.byteOffset + steps.byteLength));
