@@ -109,8 +109,8 @@ if (parts.has("a") || parts.has("b")) {
     loadSqliteVec(reader, dataDir);
     const index = new VectorIndex(reader, IMAGE_INDEX);
     const works = reader
-      .query<{ id: number; artist_id: number; seed: number; width: number; height: number }, []>(
-        "SELECT a.id, a.artist_id, i.seed, i.width, i.height FROM artworks a JOIN images i ON i.id = a.image_id ORDER BY a.id",
+      .query<{ id: number; artist_id: number; seed: number; width: number; height: number; title: string }, []>(
+        "SELECT a.id, a.artist_id, i.seed, i.width, i.height, a.title FROM artworks a JOIN images i ON i.id = a.image_id ORDER BY a.id",
       )
       .all();
 
@@ -125,7 +125,7 @@ if (parts.has("a") || parts.has("b")) {
       const t0 = performance.now();
       for (let q = 0; q < nQueries; q++) {
         const w = works[Math.floor(((q + 0.5) * works.length) / nQueries)]!;
-        const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height });
+        const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height, title: w.title });
         const original = await sharp(Buffer.from(svg)).png({ compressionLevel: 1 }).toBuffer();
         const query = await searchTransform(sharp, original);
         let t = performance.now();

@@ -7,8 +7,10 @@
  *   background tone and 4–5 colours), a shape family with one of its variants, a composition rule,
  *   an edge character, a texture and ranges for density and sizes. Works by one artist share it.
  * - `renderSvg(params)` draws one work in that style; the seed moves, sizes, counts and recolours
- *   everything, so no two works are alike.
- * - The drawing depends on the seed, the artist and the aspect ratio only: every coordinate is
+ *   everything, so no two works are alike, and turns the palette, composition and variant a little
+ *   (`workStyle`); the title names the subject (`subjectOf`: a landscape, figures, a portrait, a
+ *   still life over the artist's pattern, or the artist's abstract).
+ * - The drawing depends on the seed, the artist, the title and the aspect ratio only: every coordinate is
  *   proportional to the canvas, so a rendition can rasterise the original-size SVG at a lower
  *   density (`sharp(svg, { density: 72 * target / width })`) and get the same picture, fast.
  *
@@ -407,8 +409,8 @@ interface Ctx {
   count(): number;
 }
 
-function makeCtx(st: Style, seed: number, W: number, H: number): Ctx {
-  const r = rngFrom(st.artistId, seed, 0x0a27);
+function makeCtx(st: Style, seed: number, W: number, H: number, salt = 0x0a27): Ctx {
+  const r = rngFrom(st.artistId, seed, salt);
   const dh = gauss(r) * 5,
     dl = gauss(r) * 0.025;
   const cols = st.colors.map((c) => shift(c, dh + gauss(r) * 3, gauss(r) * 0.03, dl + gauss(r) * 0.03));
@@ -930,6 +932,158 @@ function drawShards(c: Ctx): void {
   }
 }
 
+// ------------------------------------------------------------------------------------ subjects
+
+/**
+ * What a work shows, read from its title: a landscape (horizon bands: sky, sun, hills), figures
+ * (standing silhouettes on a ground), a portrait (one bust, centred), a still life (objects on a
+ * table plane) or an abstract (the artist's own pattern; also every title that names no subject,
+ * "Untitled" and "Composition" among them).
+ */
+export const SUBJECTS = ["landscape", "figures", "portrait", "still-life", "abstract"] as const;
+export type Subject = (typeof SUBJECTS)[number];
+
+/** Title words per subject, tried in this order ("Figures on a Beach" is figures on a ground). */
+const SUBJECT_WORDS: readonly (readonly [Subject, RegExp])[] = [
+  ["portrait", /\b(portrait|self-portrait|head|bust|torso)\b/],
+  ["figures", /\b(figures?|bathers|nude|crowd|hands|mother and child|film still|marilyn|bullfight|horse|bird|street scene)\b/],
+  ["still-life", /\b(still life|flowers|vase|lemons|interior|room|chair|armchair|lamp|bowl|ewer|charger|candelabra|cabinet|desk|sideboard|stool|clock|botanical)\b/],
+  ["landscape", /\b(landscape|river|harbour|beach|bay|sea|garden|mountain|dunes|glacier|skyline|view|tree|nocturne|street|swimming|industrial)\b/],
+];
+
+/** The subject a title names (SUBJECTS); "abstract" when it names none. */
+export function subjectOf(title: string | null | undefined): Subject {
+  const t = (title ?? "").toLowerCase();
+  for (const [subject, words] of SUBJECT_WORDS) if (words.test(t)) return subject;
+  return "abstract";
+}
+
+/** The family a subject is drawn with (null: the artist's own). */
+const SUBJECT_FAMILY: Record<Subject, ShapeFamily | null> = {
+  landscape: "horizon",
+  figures: "figures",
+  portrait: null,
+  "still-life": null,
+  abstract: null,
+};
+
+/**
+ * One work's take on its artist's style: the palette turned and lit a little (the same family of
+ * colours), now and then another composition, variant or direction of the artist's family, sizes
+ * and the horizon moved. Deterministic from the artist and the seed.
+ */
+export function workStyle(st: Style, seed: number): Style {
+  const r = rngFrom(st.artistId, seed, 0x3d1a);
+  const dh = gauss(r) * 4,
+    ds = gauss(r) * 0.03,
+    dl = gauss(r) * 0.02;
+  const colors = st.colors.map((c) => shift(c, dh, ds, dl));
+  const hz0 = clamp(st.horizon[0] + gauss(r) * 0.08, 0.25, 0.72);
+  return {
+    ...st,
+    colors,
+    background: shift(st.background, dh * 0.7, 0, dl * 0.5),
+    background2: shift(st.background2, dh * 0.7, 0, dl * 0.5),
+    composition: r() < 0.7 ? st.composition : pick(r, COMPOSITION_BY_FAMILY[st.family]),
+    variant: r() < 0.85 ? st.variant : intIn(r, 0, 2),
+    angle: st.angle + (r() < 0.1 ? 90 : gauss(r) * 8),
+    size: clamp(st.size * Math.exp(gauss(r) * 0.18), 0.08, 0.45),
+    horizon: [hz0, hz0 + st.horizon[1] - st.horizon[0]],
+  };
+}
+
+/** A drawing context for `st` that paints into `c`'s layers with `c`'s colours. */
+function layerCtx(c: Ctx, st: Style, seed: number, salt: number): Ctx {
+  const d = makeCtx(st, seed, c.W, c.H, salt);
+  return { ...d, bg: c.bg, bg2: c.bg2, cols: c.cols, ink: c.ink, weights: c.weights, col: c.col, defs: c.defs, under: c.under, shapes: c.shapes, over: c.over };
+}
+
+/** One bust, centred: head and shoulders in a colour of the palette, a lighter halo behind. */
+function drawPortrait(c: Ctx): void {
+  const { r, W, H, S } = c;
+  const cx = W * (0.5 + gauss(r) * 0.05);
+  const hr = S * between(r, 0.13, 0.2);
+  const hy = H * between(r, 0.34, 0.46);
+  const headRy = hr * between(r, 1.1, 1.3);
+  const sw = S * between(r, 0.3, 0.46);
+  const ny = hy + headRy * 0.8;
+  const body = c.col();
+  const skin = c.col();
+  c.under.push(`<ellipse cx="${f(cx)}" cy="${f(hy + headRy * 0.6)}" rx="${f(sw * 1.05)}" ry="${f(sw * 1.2)}" fill="${hex(c.bg2)}"/>`);
+  c.shapes.push(
+    `<path d="M${f(cx - S * 0.07)} ${f(ny)}C${f(cx - sw)} ${f(ny + S * 0.08)} ${f(cx - sw)} ${f(ny + S * 0.14)} ${f(cx - sw * 1.05)} ${f(H + 2)}` +
+      `L${f(cx + sw * 1.05)} ${f(H + 2)}C${f(cx + sw)} ${f(ny + S * 0.14)} ${f(cx + sw)} ${f(ny + S * 0.08)} ${f(cx + S * 0.07)} ${f(ny)}Z" fill="${hex(body)}"/>`,
+  );
+  c.shapes.push(`<ellipse cx="${f(cx)}" cy="${f(hy)}" rx="${f(hr)}" ry="${f(headRy)}" fill="${hex(skin)}"/>`);
+  if (r() < 0.7) {
+    const hair = shift(c.ink, 0, 0, gauss(r) * 0.05);
+    c.shapes.push(`<path d="M${f(cx - hr * 1.05)} ${f(hy)}A${f(hr * 1.05)} ${f(headRy * 1.08)} 0 0 1 ${f(cx + hr * 1.05)} ${f(hy)}Z" fill="${hex(hair)}"/>`);
+  }
+}
+
+/** Objects on a table: a plane across the lower part, vases, bowls, bottles and fruit standing on it. */
+function drawStillLife(c: Ctx): void {
+  const { r, W, H, S } = c;
+  const top = H * between(r, 0.52, 0.7);
+  const tilt = gauss(r) * S * 0.03;
+  const table = c.col();
+  c.shapes.push(`<path d="M0 ${f(top - tilt)}L${W} ${f(top + tilt)}L${W} ${H}L0 ${H}Z" fill="${hex(table)}"/>`);
+  c.shapes.push(`<rect x="0" y="${f(top - tilt - S * 0.006)}" width="${W}" height="${f(S * 0.012)}" fill="${hex(c.ink)}" fill-opacity="0.35"/>`);
+  const n = intIn(r, 2, 5);
+  const xs = Array.from({ length: n }, (_, i) => W * (0.5 + ((i + 0.5) / n - 0.5) * between(r, 0.5, 0.8) + gauss(r) * 0.03));
+  for (const x of xs) {
+    const base = top + (H - top) * between(r, 0.1, 0.45) + tilt * ((2 * x) / W - 1);
+    const col = c.col();
+    const kind = r();
+    if (kind < 0.35) {
+      // a vase: a body and a neck
+      const h = S * between(r, 0.2, 0.38),
+        w = h * between(r, 0.3, 0.45);
+      c.shapes.push(`<ellipse cx="${f(x)}" cy="${f(base - h * 0.35)}" rx="${f(w)}" ry="${f(h * 0.35)}" fill="${hex(col)}"/>`);
+      c.shapes.push(`<rect x="${f(x - w * 0.3)}" y="${f(base - h)}" width="${f(w * 0.6)}" height="${f(h * 0.4)}" fill="${hex(col)}"/>`);
+    } else if (kind < 0.6) {
+      // a bowl
+      const w = S * between(r, 0.1, 0.18);
+      c.shapes.push(`<path d="M${f(x - w)} ${f(base - w * 0.55)}A${f(w)} ${f(w * 0.55)} 0 0 0 ${f(x + w)} ${f(base - w * 0.55)}Z" fill="${hex(col)}"/>`);
+    } else if (kind < 0.8) {
+      // a bottle
+      const h = S * between(r, 0.22, 0.4),
+        w = h * 0.14;
+      c.shapes.push(`<rect x="${f(x - w)}" y="${f(base - h * 0.7)}" width="${f(2 * w)}" height="${f(h * 0.7)}" rx="${f(w * 0.4)}" fill="${hex(col)}"/>`);
+      c.shapes.push(`<rect x="${f(x - w * 0.35)}" y="${f(base - h)}" width="${f(w * 0.7)}" height="${f(h * 0.32)}" fill="${hex(col)}"/>`);
+    } else {
+      // fruit
+      const k = intIn(r, 2, 4),
+        rad = S * between(r, 0.03, 0.05);
+      for (let i = 0; i < k; i++) c.shapes.push(`<circle cx="${f(x + (i - k / 2) * rad * 1.7)}" cy="${f(base - rad)}" r="${f(rad)}" fill="${hex(c.col())}"/>`);
+    }
+  }
+}
+
+/**
+ * The work's subject in the artist's hand: an abstract is the artist's own pattern; any other
+ * subject keeps the pattern as a motif behind (MOTIF_SHARE of its elements) and draws the
+ * subject over it in the same colours (a landscape artist's landscape is simply theirs).
+ */
+function paintSubject(c: Ctx, seed: number, subject: Subject): void {
+  const { st } = c;
+  const family = SUBJECT_FAMILY[subject];
+  if (subject === "abstract" || family === st.family) {
+    DRAW[st.family](c);
+    return;
+  }
+  const [lo, hi] = st.density;
+  const motif = layerCtx(c, { ...st, density: [Math.max(1, Math.round(lo * MOTIF_SHARE)), Math.max(2, Math.round(hi * MOTIF_SHARE))] }, seed, 0x6d07);
+  DRAW[st.family](motif);
+  if (subject === "portrait") drawPortrait(layerCtx(c, st, seed, 0x9071));
+  else if (subject === "still-life") drawStillLife(layerCtx(c, st, seed, 0x5711));
+  else if (family === "horizon") drawHorizon(layerCtx(c, { ...st, family, composition: "horizon", variant: st.variant, density: [3, 6] }, seed, 0x4a2d));
+  else drawFigures(layerCtx(c, { ...st, family: "figures", composition: st.horizon[0] < 0.5 ? "horizon" : "thirds", density: [1, 5] }, seed, 0xf163));
+}
+
+/** The share of the artist's pattern (its element counts) drawn behind another subject. */
+const MOTIF_SHARE = 0.8;
+
 const DRAW: Record<ShapeFamily, (c: Ctx) => void> = {
   blocks: drawBlocks,
   orbs: drawOrbs,
@@ -1034,16 +1188,18 @@ export interface RenderParams {
   seed: number;
   width: number;
   height: number;
+  /** The work's title: it names the subject (subjectOf); none draws an abstract. */
+  title?: string | null;
 }
 
 /** One work as a complete SVG document of exactly width × height (viewBox too). */
 export function renderSvg(params: RenderParams): string {
   const W = Math.max(1, Math.round(params.width));
   const H = Math.max(1, Math.round(params.height));
-  const st = artistStyle(params.artistId);
+  const st = workStyle(artistStyle(params.artistId), params.seed);
   const c = makeCtx(st, params.seed, W, H);
   const back = backdrop(c);
-  DRAW[st.family](c);
+  paintSubject(c, params.seed, subjectOf(params.title));
   let groupAttrs = "";
   if (st.opacity < 1 && st.edge !== "soft") groupAttrs += ` fill-opacity="${Math.round(st.opacity * 100) / 100}"`;
   let shapes = c.shapes;

@@ -30,7 +30,7 @@ describe("image embeddings on the tiny market", () => {
   let sharp: Sharp;
   let summary: EmbedMarketSummary;
   let index: VectorIndex;
-  type Work = { id: number; artist_id: number; category_id: number; seed: number; width: number; height: number };
+  type Work = { id: number; artist_id: number; category_id: number; seed: number; width: number; height: number; title: string };
   let works: Work[];
 
   beforeAll(async () => {
@@ -45,7 +45,9 @@ describe("image embeddings on the tiny market", () => {
     );
     sharp = loadSharp(dataDir);
     index = new VectorIndex(db, IMAGE_INDEX);
-    works = db.query<Work, []>("SELECT a.id, a.artist_id, a.category_id, i.seed, i.width, i.height FROM artworks a JOIN images i ON i.id = a.image_id ORDER BY a.id").all();
+    works = db
+      .query<Work, []>("SELECT a.id, a.artist_id, a.category_id, i.seed, i.width, i.height, a.title FROM artworks a JOIN images i ON i.id = a.image_id ORDER BY a.id")
+      .all();
   }, 120_000);
 
   afterAll(() => {
@@ -68,7 +70,7 @@ describe("image embeddings on the tiny market", () => {
 
   test("embedding is deterministic and the same from a drawn SVG as from the stored vector", async () => {
     const w = works[5]!;
-    const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height });
+    const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height, title: w.title });
     const a = await embedImage(sharp, { svg, width: w.width, height: w.height });
     const b = await embedImage(sharp, { svg, width: w.width, height: w.height });
     expect(Array.from(a)).toEqual(Array.from(b));
@@ -106,7 +108,7 @@ describe("image embeddings on the tiny market", () => {
       const w = works[Math.floor(((q + 0.5) * works.length) / n)]!;
       // a 480-px rendition stands in for the original: the embedding works at 96 px (bench/vector.ts
       // transforms full-size originals)
-      const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height });
+      const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height, title: w.title });
       const rendition = await sharp(Buffer.from(svg), { density: (72 * 480) / w.width })
         .resize(480)
         .png()

@@ -22,7 +22,7 @@ import { loadSharp, loadSqliteVec, type Sharp } from "../../src/platform/native"
 import { checkResponse, createTestContext, type TestContext } from "../helpers/app";
 
 type Json = Record<string, any>;
-type Work = { id: number; artist_id: number; category_id: number; seed: number; width: number; height: number };
+type Work = { id: number; artist_id: number; category_id: number; seed: number; width: number; height: number; title: string };
 
 let ctx: TestContext;
 let sharp: Sharp;
@@ -39,7 +39,7 @@ function checkSchema(schema: TSchema, value: unknown) {
 
 /** A catalogue work drawn at half its size and saved as JPEG quality 60 (a photo of it, roughly). */
 async function queryImage(w: Work, format: "jpeg" | "png" = "jpeg"): Promise<Uint8Array> {
-  const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height });
+  const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height, title: w.title });
   const img = sharp(Buffer.from(svg), { density: 36 });
   return new Uint8Array(await (format === "jpeg" ? img.jpeg({ quality: 60 }) : img.png()).toBuffer());
 }
@@ -50,7 +50,7 @@ beforeAll(async () => {
   index = new VectorIndex(ctx.deps.market, IMAGE_INDEX);
   works = ctx.deps.market
     .query<Work, []>(
-      "SELECT a.id, a.artist_id, a.category_id, i.seed, i.width, i.height FROM artworks a JOIN images i ON i.id = a.image_id WHERE i.kind = 'procedural' ORDER BY a.id",
+      "SELECT a.id, a.artist_id, a.category_id, i.seed, i.width, i.height, a.title FROM artworks a JOIN images i ON i.id = a.image_id WHERE i.kind = 'procedural' ORDER BY a.id",
     )
     .all();
   server = Bun.serve({

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";
-import { artistPhotoSvg, artistStyle, imageSize, renderSvg, SHAPE_FAMILIES } from "../../src/images/procedural";
+import { artistPhotoSvg, artistStyle, imageSize, renderSvg, SHAPE_FAMILIES, type Subject, subjectOf, workStyle } from "../../src/images/procedural";
 import { mulberry32 } from "../../src/market/random";
 import { searchTransform } from "../images/search-transform";
 
@@ -125,6 +125,52 @@ describe("procedural originals: parameters to SVG", () => {
       seen.add(a);
     }
     expect(seen.size).toBe(200);
+  });
+
+  test("subjects from the title: landscape, figures, portrait, still life, else the artist's abstract", () => {
+    const cases: [string | null, Subject][] = [
+      ["Figures on a Beach", "figures"],
+      ["Landscape near the River", "landscape"],
+      ["Harbour at Dusk", "landscape"],
+      ["Dunes No. 12", "landscape"],
+      ["Portrait of a Woman", "portrait"],
+      ["Self-Portrait (II)", "portrait"],
+      ["Bust of a Young Man", "portrait"],
+      ["Still Life with Lemons", "still-life"],
+      ["Interior with Chair", "still-life"],
+      ["Flowers in a Vase", "still-life"],
+      ["Composition in Blue", "abstract"],
+      ["Untitled (1979)", "abstract"],
+      ["Red Field", "abstract"],
+      [null, "abstract"],
+    ];
+    expect(cases.map(([title]) => subjectOf(title))).toEqual(cases.map(([, subject]) => subject));
+    // one work drawn under each subject: different pictures, each deterministic; a landscape has its sky
+    for (let artist = 1; artist <= 40; artist++) {
+      const { width, height } = imageSize(artist * 31);
+      const drawn = ["Composition", "Landscape", "Two Figures", "Portrait", "Still Life"].map((title) => renderSvg({ artistId: artist, seed: artist * 31, width, height, title }));
+      // a landscape painter's landscape is its own picture, and a painter of figures' figures
+      const own = artistStyle(artist).family === "horizon" || artistStyle(artist).family === "figures";
+      expect(new Set(drawn).size).toBe(own ? 4 : 5);
+      expect(drawn[1]!).toContain('id="sky"');
+      expect(renderSvg({ artistId: artist, seed: artist * 31, width, height, title: "Landscape" })).toBe(drawn[1]!);
+    }
+  });
+
+  test("a work's palette is its artist's, turned a little: within 40 degrees of hue, never the same for two works", () => {
+    for (let artist = 1; artist <= 50; artist++) {
+      const st = artistStyle(artist);
+      const a = workStyle(st, 11 * artist);
+      const b = workStyle(st, 11 * artist + 1);
+      expect(a.colors.map((c) => c.h)).not.toEqual(b.colors.map((c) => c.h));
+      for (const w of [a, b]) {
+        w.colors.forEach((c, i) => {
+          const d = Math.abs(((c.h - st.colors[i]!.h + 540) % 360) - 180);
+          expect(d).toBeLessThanOrEqual(40);
+        });
+        expect(w.family).toBe(st.family);
+      }
+    }
   });
 
   test("clean, small SVG: exact size attributes, no external references, few elements", () => {

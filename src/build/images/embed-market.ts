@@ -69,13 +69,15 @@ export interface EmbedRow {
   path: string | null;
   width: number;
   height: number;
+  /** The work's title: it names what the procedural picture shows (src/images/procedural.ts). */
+  title: string | null;
 }
 
 /** The embedding of one catalogue image (null when a file original is missing or unreadable). */
 export async function embedCatalogueImage(
   sharp: Sharp,
   dataDir: string,
-  row: Pick<EmbedRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height">,
+  row: Pick<EmbedRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height" | "title">,
 ): Promise<Float32Array | null> {
   return (await embedCatalogueImages(sharp, dataDir, [row]))[0]!;
 }
@@ -88,7 +90,7 @@ export async function embedCatalogueImage(
 export async function embedCatalogueImages(
   sharp: Sharp,
   dataDir: string,
-  rows: readonly Pick<EmbedRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height">[],
+  rows: readonly Pick<EmbedRow, "artist_id" | "kind" | "seed" | "path" | "width" | "height" | "title">[],
 ): Promise<(Float32Array | null)[]> {
   const out: (Float32Array | null)[] = new Array(rows.length).fill(null);
   const procedural: number[] = [];
@@ -111,7 +113,7 @@ export async function embedCatalogueImages(
   if (procedural.length > 0) {
     const inputs = procedural.map((i) => {
       const row = rows[i]!;
-      return { svg: renderSvg({ artistId: row.artist_id, seed: row.seed ?? 0, width: row.width, height: row.height }), width: row.width, height: row.height };
+      return { svg: renderSvg({ artistId: row.artist_id, seed: row.seed ?? 0, width: row.width, height: row.height, title: row.title }), width: row.width, height: row.height };
     });
     const rasters = await svgRasters(sharp, inputs);
     procedural.forEach((i, k) => {
@@ -144,7 +146,7 @@ type Works = "artworks" | "src_artworks";
 /** Pages of the market's images in artwork order (after artwork id `after`). */
 function* imagePages(db: Database, works: Works, after = Number.MIN_SAFE_INTEGER, pageRows = PAGE): Generator<EmbedRow[]> {
   const st = db.query<EmbedRow, [number, number]>(
-    `SELECT a.id AS artwork_id, a.artist_id, a.category_id, i.kind, i.seed, i.path, i.width, i.height
+    `SELECT a.id AS artwork_id, a.artist_id, a.category_id, i.kind, i.seed, i.path, i.width, i.height, a.title
        FROM ${works} a JOIN images i ON i.id = a.image_id
       WHERE a.id > ? ORDER BY a.id LIMIT ?`,
   );

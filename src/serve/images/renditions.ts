@@ -37,7 +37,7 @@ import { snapshotOf } from "../snapshot";
 import { WIDTHS, type Variant } from "./urls";
 
 /** Bump when the drawing or encoding of renditions changes: old cache files are then ignored. */
-export const RENDITION_VERSION = "r1";
+export const RENDITION_VERSION = "r2";
 
 /** JPEG settings: the sharp picture with mozjpeg (smaller files, made once); the preview plainer. */
 export const JPEG_FULL = { quality: 82, mozjpeg: true, chromaSubsampling: "4:2:0" } as const;
@@ -64,6 +64,8 @@ export interface ImageRow {
   path: string | null;
   /** The artwork's artist (null for an artist photo, or an artwork missing from the market). */
   artist_id: number | null;
+  /** The artwork's title (what a procedural picture shows); null without an artwork. */
+  title: string | null;
 }
 
 /** Where a rendition lives and how it is named, known before it is drawn. */
@@ -86,7 +88,7 @@ export interface Rendition extends RenditionRef {
 export const renditionStats = { renders: 0, hits: 0, joined: 0 };
 
 const inflight = new Map<string, Promise<Uint8Array>>();
-const IMAGE_SQL = `SELECT i.id, i.artwork_id, i.width, i.height, i.kind, i.seed, i.path, a.artist_id
+const IMAGE_SQL = `SELECT i.id, i.artwork_id, i.width, i.height, i.kind, i.seed, i.path, a.artist_id, a.title
          FROM images i LEFT JOIN artworks a ON a.id = i.artwork_id
         WHERE i.id = ?`;
 
@@ -111,6 +113,7 @@ function lookupCollectable(market: Database, key: string): ImageRow | null {
     seed: null,
     path: key,
     artist_id: null,
+    title: null,
   });
   const store = accountViewStore(market);
   if (store) {
@@ -152,7 +155,7 @@ let vipsVersion: string | null = null;
 /** The version token of a row's renditions: RENDITION_VERSION and a hash of the picture's inputs. */
 function versionToken(dataDir: string, row: ImageRow): string {
   vipsVersion ??= (loadSharp(dataDir) as unknown as { versions?: Record<string, string> }).versions?.vips ?? "?";
-  const inputs = [row.kind, row.width, row.height, row.seed, row.path, row.artwork_id, row.artist_id, vipsVersion].join("|");
+  const inputs = [row.kind, row.width, row.height, row.seed, row.path, row.artwork_id, row.artist_id, row.title, vipsVersion].join("|");
   return `${RENDITION_VERSION}.${createHash("sha256").update(inputs).digest("hex").slice(0, 10)}`;
 }
 
@@ -223,7 +226,7 @@ async function draw(deps: RenditionDeps, ref: RenditionRef): Promise<Uint8Array>
     const svg = Buffer.from(
       row.artwork_id === null
         ? artistPhotoSvg(row.seed ?? 0, row.width, row.height)
-        : renderSvg({ artistId: row.artist_id ?? 0, seed: row.seed ?? 0, width: row.width, height: row.height }),
+        : renderSvg({ artistId: row.artist_id ?? 0, seed: row.seed ?? 0, width: row.width, height: row.height, title: row.title }),
     );
     // librsvg draws the original-size SVG at density 72·w/W: straight at the target size.
     at = (w, h) => sharp(svg, { density: Math.max(1, (72 * w) / origW) }).resize(w, h, { fit: "fill" });
