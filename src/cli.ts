@@ -11,6 +11,7 @@ import type { AccountStore } from "./serve/accounts/store";
 import { withAccountStore } from "./serve/accounts/open";
 import { type Cluster, ClusterStartError, startCluster } from "./serve/cluster/supervisor";
 import { RELOAD_STATUS, type ReloadStatus } from "./serve/cluster/swap";
+import { TRUTH_FILE } from "./serve/cluster/advance";
 import { jsonLogLine, jsonStderr, type LogLevel } from "./serve/http/log-lines";
 import { parseCommandLine, UsageError } from "./platform/cli-spec";
 import { accountStoreFrom, ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
@@ -72,6 +73,13 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
   if (firstStart) {
     const summary = await seedMarket(firstStartSeed(config.dataDir));
     say("info", formatSummary(summary));
+  }
+  // --advance feeds the market from its latent truth, which only a seeded market has (src/serve/cluster/advance.ts)
+  if (config.advanceMs && !existsSync(join(config.dataDir, TRUTH_FILE))) {
+    lock.release();
+    throw new ConfigError(
+      `--advance needs the latent truth of a seeded market (${TRUTH_FILE}), and ${config.dataDir} has none (an imported market has none): seed the market, or serve without --advance`,
+    );
   }
   // the first start's key, made before the workers start (they read it from the store); with
   // PostgreSQL, of the nodes that start together on an empty store one makes it

@@ -74,6 +74,14 @@ export const COMMANDS: readonly CommandSpec[] = [
           "follow another node's market snapshot: ask it every 5 s (and on SIGHUP or reload), fetch its market.db when it changes (signed with the secret nodes on one PostgreSQL store share; SHA-256 checked, resumed after an interruption) and publish it here",
         env: "ARTMARKET_SNAPSHOT_FROM",
       },
+      {
+        name: "advance",
+        value: "DURATION",
+        description:
+          "a live demo: every DURATION (90s, 2m, 1h) feed the seeded market one more day and merge it in the background (artmarket feed --days 1, then import --mode merge, at low priority), then serve the new snapshot; a round still running when the next is due skips it; needs truth.db",
+        default: "off",
+        env: "ARTMARKET_ADVANCE",
+      },
     ],
     examples: ["artmarket serve --data /var/lib/artmarket --host 0.0.0.0 --port 8080", "artmarket serve --port 0 --workers 4"],
   },

@@ -41,6 +41,25 @@ export interface Config {
    * node's market.db when it changes and publishes it into its own data directory; null: none.
    */
   readonly snapshotFrom?: string | null;
+  /**
+   * `--advance DURATION`: every so many milliseconds the server feeds its seeded market one more
+   * day and merges it in the background (src/serve/cluster/advance.ts); null: off.
+   */
+  readonly advanceMs?: number | null;
+}
+
+/** The longest `--advance` interval: a week. */
+export const MAX_ADVANCE_MS = 7 * 86_400_000;
+
+/**
+ * A duration such as `90s`, `2m`, `1h` or `1h30m` (whole numbers, units h, m, s, each at most once
+ * and in that order), in milliseconds; null for anything else.
+ */
+export function parseDuration(text: string): number | null {
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text.trim());
+  if (!m || text.trim() === "") return null;
+  const [, h, min, s] = m;
+  return ((Number(h ?? 0) * 60 + Number(min ?? 0)) * 60 + Number(s ?? 0)) * 1000;
 }
 
 /**
@@ -180,6 +199,12 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash)
       throw new ConfigError(`--snapshot-from must be the http(s) base URL of another node (http://10.0.0.11:8080), got "${snapshotFrom}"`);
   }
+  const advanceRaw = stringFlag(flags, "advance") ?? env.ARTMARKET_ADVANCE ?? "";
+  const advanceMs = advanceRaw === "" ? null : parseDuration(advanceRaw);
+  if (advanceMs !== null && (advanceMs < 1000 || advanceMs > MAX_ADVANCE_MS)) throw new ConfigError(`--advance must be from 1s to 168h, got "${advanceRaw}"`);
+  if (advanceRaw !== "" && advanceMs === null) throw new ConfigError(`--advance takes a duration with a unit (90s, 2m, 1h, 1h30m), got "${advanceRaw}"`);
+  if (advanceMs !== null && snapshotFrom !== null)
+    throw new ConfigError("--advance cannot be used with --snapshot-from: a follower serves its source's snapshot; advance the source node");
   const logFormat = stringFlag(flags, "log-format") ?? env.ARTMARKET_LOG_FORMAT ?? "json";
   if (logFormat !== "json" && logFormat !== "text" && logFormat !== "off") throw new ConfigError(`--log-format must be json, text or off, got "${logFormat}"`);
   return Object.freeze({
@@ -195,6 +220,7 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     logFormat,
     accountStore: accountStoreFrom(flags, env),
     snapshotFrom: snapshotFrom?.replace(/\/+$/, "") ?? null,
+    advanceMs,
   });
 }
 

@@ -16,7 +16,8 @@
  *   reload`, SIGHUP) is checked once and every worker swapped to it (swap.ts);
  * - the snapshot handed to other nodes: its SHA-256, computed once per snapshot served and given
  *   to the workers for `GET /snapshot` (src/serve/http/snapshot-routes.ts); with `--snapshot-from`,
- *   the follower that fetches another node's snapshot and publishes it here (snapshot-follow.ts).
+ *   the follower that fetches another node's snapshot and publishes it here (snapshot-follow.ts);
+ * - with `--advance`, the rounds that feed the market one more day and merge it (advance.ts).
  * The per-account counters (rate limits, DU windows, hard-cap admissions) are a SharedArrayBuffer
  * that every worker updates under per-account locks (src/serve/accounts/counters.ts).
  * A worker that dies is replaced on the same port.
@@ -44,6 +45,7 @@ import { sharedSecret } from "../accounts/pg-hot";
 import { ImageSigner, loadSecret } from "../images/urls";
 import { type PublishedFile, SNAPSHOT_KEY_PURPOSE } from "../http/snapshot-routes";
 import { SnapshotFollower, sha256OfFile } from "./snapshot-follow";
+import { MarketAdvancer } from "./advance";
 
 export interface ClusterOptions {
   workers: number;
@@ -122,6 +124,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   let hashing = false;
   let digestNext: { id: string; file: FileIdentity } | null = null;
   let follower: SnapshotFollower | null = null;
+  let advancer: MarketAdvancer | null = null;
   function digest(id: string, file: FileIdentity | null): void {
     if (!file) return;
     digestNext = { id, file };
@@ -201,7 +204,8 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
         process: processStats(),
       }) +
       swapper.metricsText() +
-      (follower?.metricsText() ?? "")
+      (follower?.metricsText() ?? "") +
+      (advancer?.metricsText() ?? "")
     );
   }
 
@@ -314,6 +318,16 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
     follower = new SnapshotFollower({ from: config.snapshotFrom, key: new ImageSigner(secret, null).derivedKey(SNAPSHOT_KEY_PURPOSE), dataDir: config.dataDir, swapper, say });
     follower.start();
   }
+  if (config.advanceMs) {
+    advancer = new MarketAdvancer({
+      dataDir: config.dataDir,
+      everyMs: config.advanceMs,
+      snapshot: () => swapper.snapshot,
+      publish: () => swapper.round(false),
+      log: (level, msg, fields) => write(options.logFormat === "json" ? jsonLogLine(level, msg, fields) : `${msg}\n`),
+    });
+    advancer.start();
+  }
 
   return {
     port,
@@ -328,6 +342,8 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       draining = true;
       swapper.stop();
       follower?.stop();
+      // a round's child is ended now, its files removed before the process exits
+      const advanceStopped = advancer?.stop();
       Atomics.store(state, 0, 2);
       if (delayMs > 0) await Bun.sleep(delayMs);
       const allClosed = Promise.all(
@@ -353,6 +369,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       await allClosed;
       onClosed?.(Atomics.load(state, 1));
       const unfinished = await results;
+      await advanceStopped;
       commitQueued();
       for (const s of slots) s.worker.terminate();
       account.close();
