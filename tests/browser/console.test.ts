@@ -1256,7 +1256,7 @@ describe("the console in a browser", () => {
     await w.page.goto(`${server.origin}/console#/sale/${sale.id}`);
     await w.page.waitForSelector("#sale-lots .card");
     expect(await w.page.$eval("#sale-lots .locked", (el) => el.textContent)).toContain("the house's estimates, the hammers and the forecasts come with a pro or enterprise key");
-    expect(await w.page.$$eval("#sale-lots .card", (cs) => cs.length)).toBe(sale.lots_count);
+    expect(await w.page.$$eval("#sale-lots .card", (cs) => cs.length)).toBe(Math.min(48, sale.lots_count));
     expect(await w.page.$("#sale-lots [data-probability]")).toBeNull();
     await close(w);
   });

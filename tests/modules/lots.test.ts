@@ -504,8 +504,9 @@ describe("search", () => {
       expect({ q, status, n: expected.length > 0 }).toEqual({ q, status: 200, n: true });
       expect({ q, ids: ids(body) }).toEqual({ q, ids: expected.slice(0, 100) });
     }
+    // every lot of the artist matches their first name (a page of 100 at most)
     const { body } = await get(`/v1/lots?search=${encodeURIComponent(first)}&artist_id=${hyphenated.artist_id}&limit=100`);
-    expect(body.lots.length).toBe(one<{ n: number }>("SELECT count(*) AS n FROM lots WHERE artist_id = ?", hyphenated.artist_id).n);
+    expect(body.lots.length).toBe(Math.min(100, one<{ n: number }>("SELECT count(*) AS n FROM lots WHERE artist_id = ?", hyphenated.artist_id).n));
   });
 
   test("no letter, digit or mark between two letters makes a query that lots_fts (no positions) refuses", () => {
@@ -858,7 +859,8 @@ describe("query plans", () => {
       expect(plan("hammer_price_usd__gte=1000000").join(" ")).toContain("INDEX lots_hammer_usd");
       expect(plan("search=signed").join(" ")).toContain("LIST SUBQUERY");
       Object.assign(PLANNER, { rangeRows: 1, searchRows: 1 });
-      expect(plan("hammer_price_usd__gte=1000000").join(" ")).toContain("INDEX lots_date");
+      // over the bound the planner leaves the plan to SQLite: a range of most sold lots walks the date index
+      expect(plan("hammer_price_usd__gte=1").join(" ")).toContain("INDEX lots_date");
       expect(plan("search=signed").join(" ")).toContain("INDEX lots_date");
       // a driving filter keeps the planner's choice
       Object.assign(PLANNER, saved);
