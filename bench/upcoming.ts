@@ -421,6 +421,11 @@ export interface ForwardScores {
   lots: number;
   sold: number;
   calibration: ReturnType<typeof decileTable<ForwardLot>>;
+  /** The model's worst decile against the oracle's chance of its lots (its error without the outcomes' noise). */
+  expectedCalibration: number;
+  /** Mean predicted chance, mean oracle's chance, observed sale rate. */
+  meanP: number;
+  meanOracle: number;
   /** A perfect forecast's worst decile on these lots (outcomes drawn from the oracle's chances): median, and the share of draws within 3 points. */
   perfectWorst: number;
   perfectWithin: number;
@@ -445,6 +450,13 @@ export function scoreForward(lots: readonly ForwardLot[], seed: number): Forward
       (s) => s.p!,
       (s) => s.sold,
     ),
+    expectedCalibration: decileTable(
+      lots,
+      (s) => s.p!,
+      (s) => s.oracle,
+    ).worst,
+    meanP: lots.reduce((s, l) => s + l.p!, 0) / lots.length,
+    meanOracle: lots.reduce((s, l) => s + l.oracle, 0) / lots.length,
     perfectWorst: perfect.median,
     perfectWithin: perfect.within,
     bssBase: 1 - model / reference,
@@ -633,14 +645,14 @@ async function forward(flags: Record<string, string | true>, scales: string[], s
   const sum = (rs: ForwardRow[], f: (r: ForwardRow) => number) => rs.reduce((s, r) => s + f(r), 0);
   console.log(`\nforward-tested: the forecasts served at the as-of date, scored on the outcomes of the ${days} days after it\n`);
   console.log(
-    "| scale | seed | upcoming (with a forecast) | scored (sold) | unresolved: awaiting publication / not yet held | worst decile | a perfect forecast's (median) | BSS vs base rate | BSS vs house rate | oracle BSS | hammer MdALE: model / midpoint / geom. | hammer MdAPE: model / midpoint / geom. | 80 % band |",
+    "| scale | seed | upcoming (with a forecast) | scored (sold) | unresolved: awaiting publication / not yet held | sale rate: predicted / oracle / observed | worst decile | against the oracle's chance | a perfect forecast's (median) | BSS vs base rate | BSS vs house rate | oracle BSS | hammer MdALE: model / midpoint / geom. | hammer MdAPE: model / midpoint / geom. | 80 % band |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log(`|${"---|".repeat(15)}`);
   for (const { label, seed, scores: f, rs } of pooled) {
     const h = f.hammer;
     console.log(
       `| ${label} | ${seed} | ${sum(rs, (r) => r.upcoming)} (${sum(rs, (r) => r.forecast)}) | ${f.lots} (${f.sold}) | ${sum(rs, (r) => r.awaiting)} / ${sum(rs, (r) => r.notHeld)} | ` +
-        `${pct(f.calibration.worst)} | ${pct(f.perfectWorst)} | ${f.bssBase.toFixed(3)} | ${f.bssHouse.toFixed(3)} | ${f.oracleBss.toFixed(3)} | ` +
+        `${pct(f.meanP)} / ${pct(f.meanOracle)} / ${pct(f.sold / f.lots)} | ${pct(f.calibration.worst)} | ${pct(f.expectedCalibration)} | ${pct(f.perfectWorst)} | ${f.bssBase.toFixed(3)} | ${f.bssHouse.toFixed(3)} | ${f.oracleBss.toFixed(3)} | ` +
         `${h.mdale.toFixed(3)} / ${h.mdaleMid.toFixed(3)} / ${h.mdaleGeo.toFixed(3)} | ${pct(h.mdape)} / ${pct(h.mdapeMid)} / ${pct(h.mdapeGeo)} | ${pct(h.coverage)} (${h.lots}) |`,
     );
   }
