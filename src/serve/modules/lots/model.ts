@@ -133,8 +133,7 @@ export const forecastFields = {
       "upcoming lots: the chance that the lot sells rather than being bought in or withdrawn (0..1), from what is known before the sale (docs/derivation.md); null on other statuses (addition to the spec)",
   }),
   expected_hammer_usd: t.Union([t.Number(), t.Null()], {
-    description:
-      "upcoming lots: the median hammer if the lot sells (as likely above it as below), in US dollars (USD); null on other statuses (addition to the spec)",
+    description: "upcoming lots: the median hammer if the lot sells (as likely above it as below), in US dollars (USD); null on other statuses (addition to the spec)",
   }),
   expected_hammer_usd_low: t.Union([t.Number(), t.Null()], { description: "the low end of expected_hammer_usd's 80 % band, USD; null on other statuses" }),
   expected_hammer_usd_high: t.Union([t.Number(), t.Null()], { description: "the high end of expected_hammer_usd's 80 % band, USD; null on other statuses" }),
