@@ -63,6 +63,11 @@ export interface FinishOptions {
    * reads (IndexBuilder). Default: ARTMARKET_EARLY_LOT_INDEXES, else defaultEarlyLotIndexes.
    */
   earlyLotIndexes?: boolean;
+  /**
+   * The previous snapshot's market.db (a merge import): unchanged pictures keep its vectors and
+   * only the others are embedded (embedMarket's `reuse`), after the derivation rather than beside it.
+   */
+  reuseEmbeddings?: string;
 }
 
 /**
@@ -99,7 +104,7 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
   let builder: IndexBuilder | null = null;
   let reader: Database | null = null;
   try {
-    if (options.embed !== false) started = startEmbedding(db, options.dataDir);
+    if (options.embed !== false && !options.reuseEmbeddings) started = startEmbedding(db, options.dataDir);
     let t = clock();
     const restoreServed = deferIndexes(db, SERVED_TABLES);
     // The lots' read indexes on their own thread while the derivation reads (src/build/db/index-builder.ts):
@@ -142,7 +147,7 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
       const embedPhases = phaseTracker(progress);
       const handed = started;
       started = null;
-      embed = await embedMarket(db, options.dataDir, (name: EmbedPhase, done, total) => embedPhases.tick(name, done, total), { started: handed });
+      embed = await embedMarket(db, options.dataDir, (name: EmbedPhase, done, total) => embedPhases.tick(name, done, total), { started: handed, reuse: options.reuseEmbeddings });
       embedPhases.end();
     }
     const embedSeconds = clock() - t;

@@ -12,6 +12,10 @@
  *
  * Deterministic: the same market gives the same vectors and the same index (the k-means sample
  * and initial centroids come from a fixed seed; rows are read in artwork order).
+ *
+ * A merge import passes the previous snapshot (`reuse`): the vectors of unchanged pictures are
+ * copied from it byte for byte and only the new or changed pictures are embedded; the indexes are
+ * then built from all of them as after a full embedding.
  */
 import type { Database } from "bun:sqlite";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -43,10 +47,29 @@ export interface EmbedMarketOptions {
   /** Build options of the image index (nlist, nprobe… ; defaults from vector-index). */
   nlist?: number;
   nprobe?: number;
+  /**
+   * The previous snapshot's market.db (a merge import): the pictures that did not change (same
+   * artwork id, kind, seed, path, size, artist and title: what draws a procedural picture, and a
+   * file's content-hash name), drawn at the same place of the same sheet, keep that snapshot's
+   * vectors, copied byte for byte; only the others are embedded (stageReused). Ignored when that
+   * file has no image index of these dims, and dropped (everything embedded) when a reused sheet
+   * embedded afresh differs. Not with `started`.
+   */
+  reuse?: string;
 }
 
 export interface EmbedMarketSummary {
+  /** Vectors in the image index (reused + embedded − failed). */
   images: number;
+  /** Vectors copied from the previous snapshot (`reuse`). */
+  reused: number;
+  /** Images drawn (or read) and embedded by this call (the rest of `images` were reused). */
+  embedded: number;
+  /**
+   * Reused vectors checked against a fresh embedding, and whether they matched (null when
+   * nothing was reused). On a mismatch nothing is reused.
+   */
+  reuseCheck: { checked: number; matched: boolean } | null;
   /** Images that could not be read or decoded (left out of the index). */
   failed: number;
   /** From the first image sent to the last vector staged (with startEmbedding, that overlaps the caller's own work). */
@@ -143,12 +166,15 @@ type Staged = (rows: EmbedRow[], vectors: Float32Array, ok: Uint8Array) => void;
  */
 type Works = "artworks" | "src_artworks";
 
-/** Pages of the market's images in artwork order (after artwork id `after`). */
-function* imagePages(db: Database, works: Works, after = Number.MIN_SAFE_INTEGER, pageRows = PAGE): Generator<EmbedRow[]> {
+/**
+ * Pages of the market's images in artwork order (after artwork id `after`); with `unstaged`, only
+ * those without a vector in embed_stage (the reused ones are there already).
+ */
+function* imagePages(db: Database, works: Works, after = Number.MIN_SAFE_INTEGER, pageRows = PAGE, unstaged = false): Generator<EmbedRow[]> {
   const st = db.query<EmbedRow, [number, number]>(
     `SELECT a.id AS artwork_id, a.artist_id, a.category_id, i.kind, i.seed, i.path, i.width, i.height, a.title
        FROM ${works} a JOIN images i ON i.id = a.image_id
-      WHERE a.id > ? ORDER BY a.id LIMIT ?`,
+      WHERE a.id > ?${unstaged ? " AND NOT EXISTS (SELECT 1 FROM embed_stage.vectors s WHERE s.artwork_id = a.id)" : ""} ORDER BY a.id LIMIT ?`,
   );
   for (;;) {
     const rows = st.all(after, pageRows);
@@ -159,9 +185,9 @@ function* imagePages(db: Database, works: Works, after = Number.MIN_SAFE_INTEGER
 }
 
 /** Embeds in this thread, `concurrency` sheets in flight (sharp rasterises on its own threads). */
-async function embedInProcess(db: Database, dataDir: string, concurrency: number, stage: Staged): Promise<void> {
+async function embedInProcess(db: Database, dataDir: string, concurrency: number, stage: Staged, unstaged: boolean): Promise<void> {
   const sharp = loadSharp(dataDir);
-  for (const rows of imagePages(db, "artworks")) {
+  for (const rows of imagePages(db, "artworks", Number.MIN_SAFE_INTEGER, PAGE, unstaged)) {
     for (let from = 0; from < rows.length; from += BATCH) {
       const batch = rows.slice(from, from + BATCH);
       const { vectors, ok } = await embedBatch(sharp, dataDir, batch, concurrency);
@@ -261,8 +287,8 @@ class EmbedPool {
    * Stages every batch sent, in order, and sends the rest of the market's images as workers
    * free up (QUEUED batches each), reading them a page at a time.
    */
-  async drain(db: Database, stage: Staged): Promise<void> {
-    const pages = imagePages(db, "artworks", this.lastSent);
+  async drain(db: Database, stage: Staged, unstaged = false): Promise<void> {
+    const pages = imagePages(db, "artworks", this.lastSent, PAGE, unstaged);
     let page: EmbedRow[] = [];
     let exhausted = false;
     const topUp = () => {
@@ -335,6 +361,86 @@ export function startEmbedding(db: Database, dataDir: string, options: Pick<Embe
 }
 
 /**
+ * Copies into embed_stage.vectors the previous snapshot's vectors that a full embedding would
+ * give again (EmbedMarketOptions.reuse), then embeds one sheet of them afresh: if a vector
+ * differs in any byte (another painter, another embedding), the copies are dropped and
+ * everything is embedded.
+ *
+ * Procedural pictures are drawn SVG_SHEET to a sheet in artwork order, and a picture's last bits
+ * depend on where in its sheet it is drawn (and beside what). So a vector is reused sheet by
+ * sheet: a sheet of the new market whose every picture is the same (artwork id, artist, title,
+ * kind, seed, path, size: what renderSvg draws from, and a file's content-hash name) at the same
+ * place of one sheet of the previous market, and that sheet had no other picture. The pictures
+ * of every other sheet are embedded, in their sheets as a full embedding draws them (the rows
+ * left to embed are whole sheets in artwork order). New works appended after the last id touch
+ * the last sheet and their own; a work gaining or losing its picture in the middle moves every
+ * later picture to another place and so re-embeds the rest of the market.
+ */
+async function stageReused(db: Database, dataDir: string, previous: string): Promise<{ reused: number; reuseCheck: { checked: number; matched: boolean } | null }> {
+  if (!existsSync(previous)) return { reused: 0, reuseCheck: null };
+  db.run("ATTACH DATABASE ? AS embed_prev", [previous]);
+  try {
+    const has = (name: string) => db.query("SELECT 1 FROM embed_prev.sqlite_master WHERE name = ?").get(name) != null;
+    if (!has("artworks") || !has("images") || !has(IMAGE_INDEX.name) || !has(`${IMAGE_INDEX.name}_ivf`)) return { reused: 0, reuseCheck: null };
+    const dims = db.query<{ value: string }, []>(`SELECT value FROM embed_prev."${IMAGE_INDEX.name}_ivf" WHERE key = 'dims'`).get();
+    if (Number(dims?.value) !== EMBEDDING_DIMS) return { reused: 0, reuseCheck: null };
+    db.run("CREATE TABLE embed_stage.keep (artwork_id INTEGER PRIMARY KEY, artist_id INTEGER NOT NULL, category_id INTEGER NOT NULL, sheet INTEGER NOT NULL)");
+    db.run(
+      `INSERT INTO embed_stage.keep (artwork_id, artist_id, category_id, sheet)
+       WITH n AS (SELECT a.id, a.artist_id, a.category_id, a.title, i.kind, i.seed, i.path, i.width, i.height, row_number() OVER (ORDER BY a.id) - 1 AS r
+                    FROM artworks a JOIN images i ON i.id = a.image_id),
+            o AS MATERIALIZED (SELECT a.id, a.artist_id, a.title, i.kind, i.seed, i.path, i.width, i.height, row_number() OVER (ORDER BY a.id) - 1 AS r
+                    FROM embed_prev.artworks a JOIN embed_prev.images i ON i.id = a.image_id),
+            osize AS (SELECT r / ${SVG_SHEET} AS sheet, count(*) AS size FROM o GROUP BY r / ${SVG_SHEET}),
+            m AS (SELECT n.id, n.artist_id, n.category_id, n.r / ${SVG_SHEET} AS sheet, o.r / ${SVG_SHEET} AS osheet,
+                         coalesce(o.artist_id = n.artist_id AND o.title IS n.title AND o.kind = n.kind AND o.seed IS n.seed AND o.path IS n.path
+                                  AND o.width = n.width AND o.height = n.height AND o.r % ${SVG_SHEET} = n.r % ${SVG_SHEET}, 0) AS same
+                    FROM n LEFT JOIN o ON o.id = n.id),
+            clean AS (SELECT sheet, min(osheet) AS osheet, count(*) AS size FROM m GROUP BY sheet HAVING min(same) = 1 AND min(osheet) = max(osheet))
+       SELECT m.id, m.artist_id, m.category_id, m.sheet FROM m JOIN clean ON clean.sheet = m.sheet JOIN osize ON osize.sheet = clean.osheet AND osize.size = clean.size`,
+    );
+    // one pass over the old index (CROSS JOIN: the vec0 table outside, each row looked up in keep)
+    db.run(
+      `INSERT INTO embed_stage.vectors (artwork_id, artist_id, category_id, vector)
+       SELECT k.artwork_id, k.artist_id, k.category_id, v.embedding
+         FROM embed_prev."${IMAGE_INDEX.name}" v CROSS JOIN embed_stage.keep k ON k.artwork_id = v.id`,
+    );
+    // a sheet with a picture the previous snapshot could not read (a missing file) is embedded again, whole
+    db.run(
+      `DELETE FROM embed_stage.keep WHERE sheet IN (SELECT k.sheet FROM embed_stage.keep k
+        WHERE NOT EXISTS (SELECT 1 FROM embed_stage.vectors s WHERE s.artwork_id = k.artwork_id))`,
+    );
+    db.run("DELETE FROM embed_stage.vectors WHERE artwork_id NOT IN (SELECT artwork_id FROM embed_stage.keep)");
+    const reused = (db.query("SELECT count(*) AS n FROM embed_stage.vectors").get() as { n: number }).n;
+    if (reused === 0) {
+      db.run("DROP TABLE embed_stage.keep");
+      return { reused: 0, reuseCheck: null };
+    }
+    // the middle reused sheet, drawn again as one sheet
+    const sample = db
+      .query<EmbedRow & { vector: Uint8Array }, []>(
+        `SELECT a.id AS artwork_id, a.artist_id, a.category_id, i.kind, i.seed, i.path, i.width, i.height, a.title, s.vector
+           FROM embed_stage.keep k JOIN embed_stage.vectors s ON s.artwork_id = k.artwork_id JOIN artworks a ON a.id = k.artwork_id JOIN images i ON i.id = a.image_id
+          WHERE k.sheet = (SELECT sheet FROM embed_stage.keep ORDER BY sheet LIMIT 1 OFFSET (SELECT count(*) / 2 FROM embed_stage.keep))
+          ORDER BY a.id`,
+      )
+      .all();
+    db.run("DROP TABLE embed_stage.keep");
+    const fresh = await embedCatalogueImages(loadSharp(dataDir), dataDir, sample);
+    const matched =
+      sample.length > 0 &&
+      sample.every((r, k) => {
+        const v = fresh[k];
+        return v != null && Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength));
+      });
+    if (!matched) db.run("DELETE FROM embed_stage.vectors");
+    return { reused: matched ? reused : 0, reuseCheck: { checked: sample.length, matched } };
+  } finally {
+    db.run("DETACH DATABASE embed_prev");
+  }
+}
+
+/**
  * Embeds the market's images and builds both indexes into `db` (a writable market database,
  * after derivation: the artist index reads artist_charts). Replaces indexes built before.
  */
@@ -353,7 +459,12 @@ export async function embedMarket(
     db.run("PRAGMA embed_stage.synchronous = OFF");
     db.run("CREATE TABLE embed_stage.vectors (artwork_id INTEGER PRIMARY KEY, artist_id INTEGER NOT NULL, category_id INTEGER NOT NULL, vector BLOB NOT NULL)");
 
-    const total = (db.query("SELECT count(*) AS n FROM artworks a JOIN images i ON i.id = a.image_id").get() as { n: number }).n;
+    const all = (db.query("SELECT count(*) AS n FROM artworks a JOIN images i ON i.id = a.image_id").get() as { n: number }).n;
+    if (options.reuse && options.started) throw new Error("embedMarket: reuse and started exclude each other");
+    const { reused, reuseCheck } = options.reuse ? await stageReused(db, dataDir, options.reuse) : { reused: 0, reuseCheck: null };
+    const unstaged = reused > 0;
+    // the images to embed now
+    const total = all - reused;
     const ins = db.query("INSERT INTO embed_stage.vectors (artwork_id, artist_id, category_id, vector) VALUES (?, ?, ?, ?)");
     let done = 0,
       failed = 0;
@@ -379,17 +490,17 @@ export async function embedMarket(
       pool.onFinished = (rows) => onProgress?.("embed images", Math.min(rows, total), total);
       pool.onFinished(pool.finished);
       try {
-        await pool.drain(db, stage);
+        await pool.drain(db, stage, unstaged);
       } finally {
         pool.onFinished = null;
         pool.close();
       }
-    } else await embedInProcess(db, dataDir, Math.max(1, options.concurrency ?? Math.max(2, availableParallelism())), stage);
+    } else if (total > 0) await embedInProcess(db, dataDir, Math.max(1, options.concurrency ?? Math.max(2, availableParallelism())), stage, unstaged);
     onProgress?.("embed images", done, total);
     const embedSeconds = (performance.now() - embedStart) / 1000;
     const waitedSeconds = (performance.now() - t0) / 1000;
 
-    const staged = total - failed;
+    const staged = all - failed;
     const source = function* (): Iterable<VectorRow> {
       const st = db.query<{ artwork_id: number; artist_id: number; category_id: number; vector: Uint8Array }, []>(
         "SELECT artwork_id, artist_id, category_id, vector FROM embed_stage.vectors ORDER BY artwork_id",
@@ -414,6 +525,9 @@ export async function embedMarket(
     }
     return {
       images: staged,
+      reused,
+      embedded: total - failed,
+      reuseCheck,
       failed,
       embedSeconds,
       waitedSeconds,

@@ -304,7 +304,8 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     for (const t of ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "auction_houses", "fx_rates"]) {
       counts[t] = (db.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
     }
-    const finished = await finishSnapshot(db, { dataDir, asOf, progress, embed: options.embed });
+    // a merge keeps the current snapshot's vectors of the pictures it did not change
+    const finished = await finishSnapshot(db, { dataDir, asOf, progress, embed: options.embed, reuseEmbeddings: mode === "merge" ? target : undefined });
     derived = { estimated: finished.derived.estimated, pairs: finished.derived.pairs };
     embed = finished.embed;
     db.close();
@@ -355,7 +356,7 @@ export function formatImportSummary(s: ImportSummary): string {
     `  ${(s.accepted + s.rejected).toLocaleString("en-US")} records read in ${s.loadSeconds.toFixed(1)}s (${Math.round(s.rowsPerSecond).toLocaleString("en-US")}/s); ` +
       `${s.estimated.toLocaleString("en-US")} artworks estimated, ${s.pairs.toLocaleString("en-US")} repeat-sale pairs`,
     s.embed
-      ? `  ${s.embed.images.toLocaleString("en-US")} images embedded in ${s.embed.embedSeconds.toFixed(1)}s${s.embed.failed ? ` (${s.embed.failed.toLocaleString("en-US")} unreadable, left out)` : ""}`
+      ? `  ${s.embed.embedded.toLocaleString("en-US")} images embedded in ${s.embed.embedSeconds.toFixed(1)}s${s.embed.reused ? `, ${s.embed.reused.toLocaleString("en-US")} vectors reused from the previous snapshot` : ""}${s.embed.failed ? ` (${s.embed.failed.toLocaleString("en-US")} unreadable, left out)` : ""}`
       : "  images not embedded",
     s.reportPath ? `  ${s.rejected.toLocaleString("en-US")} rejected records, with reasons, in ${s.reportPath}` : "  no record rejected",
   ];
