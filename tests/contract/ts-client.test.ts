@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import ts from "typescript";
 import { createArtmarketClient, responseMeta, retryAfterMs } from "../../clients/typescript/src/index";
 import { SCHEMA_FILE } from "../../clients/typescript/generate";
 import { openAccountDb } from "../../src/db/connection";
@@ -19,6 +18,7 @@ import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { SqliteAccountStore } from "../../src/serve/accounts/store";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { spawnServe } from "../helpers/server";
+import { virtualTypeChecker } from "../helpers/typecheck";
 
 const CLIENT_DIR = join(import.meta.dir, "../../clients/typescript");
 
@@ -101,41 +101,8 @@ export async function use(picture: Blob, file: File): Promise<ResponseMeta> {
 }
 `;
 
-let previous: ts.Program | undefined;
-
-function typeCheck(files: Record<string, string>): string[] {
-  const dir = join(CLIENT_DIR, ".usage-check");
-  const virtual = new Map(Object.entries(files).map(([name, text]) => [join(dir, name), text]));
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    noEmit: true,
-    skipLibCheck: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
-    types: [],
-  };
-  const host = ts.createCompilerHost(options);
-  const { fileExists, readFile, getSourceFile, directoryExists } = host;
-  host.directoryExists = (name) => name === dir || (directoryExists?.call(host, name) ?? true);
-  host.fileExists = (name) => virtual.has(name) || fileExists.call(host, name);
-  host.readFile = (name) => virtual.get(name) ?? readFile.call(host, name);
-  host.getSourceFile = (name, target, ...rest) => {
-    const text = virtual.get(name);
-    return text === undefined ? getSourceFile.call(host, name, target, ...rest) : ts.createSourceFile(name, text, target, true);
-  };
-  // the program before (the same libraries, the client and its types) is reused where it can be
-  const program = ts.createProgram([join(dir, "program.ts")], options, host, previous);
-  previous = program;
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map(
-      (d) =>
-        `${d.file ? `${d.file.fileName.slice(CLIENT_DIR.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
-    );
-}
+/** The usage program, type-checked as if it lay in the client's folder (.usage-check/). */
+const typeCheck = virtualTypeChecker(join(CLIENT_DIR, ".usage-check"), CLIENT_DIR);
 
 describe("a program using the client type-checks", () => {
   test("uploads of a Blob and a File, pages and rows compile; each @ts-expect-error line is an error; a wrong field is refused", () => {

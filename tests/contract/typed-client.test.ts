@@ -15,6 +15,7 @@ import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import ts from "typescript";
 import { loadSharp } from "../../src/platform/native";
 import { createTestContext, type TestContext } from "../helpers/app";
+import { virtualTypeChecker } from "../helpers/typecheck";
 
 const ORIGIN = "http://artmarket.test";
 const MISSING_ARTIST = 999_999_999;
@@ -87,42 +88,8 @@ export async function run(baseUrl: string, key: string, fetch: (request: Request
 /** openapi-typescript's documented transform for file parts: `format: binary` becomes Blob. */
 const BLOB = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier("Blob"));
 
-let previous: ts.Program | undefined;
-
 /** Type-checks the program and the generated types as if they lay in a folder of this repository (for node_modules). */
-function typeCheck(files: Record<string, string>): string[] {
-  const dir = join(import.meta.dir, ".typed-client");
-  const virtual = new Map(Object.entries(files).map(([name, text]) => [join(dir, name), text]));
-  const options: ts.CompilerOptions = {
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    noEmit: true,
-    skipLibCheck: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
-    types: [],
-  };
-  const host = ts.createCompilerHost(options);
-  const { fileExists, readFile, getSourceFile, directoryExists } = host;
-  host.directoryExists = (name) => name === dir || (directoryExists?.call(host, name) ?? true);
-  host.fileExists = (name) => virtual.has(name) || fileExists.call(host, name);
-  host.readFile = (name) => virtual.get(name) ?? readFile.call(host, name);
-  host.getSourceFile = (name, target, ...rest) => {
-    const text = virtual.get(name);
-    return text === undefined ? getSourceFile.call(host, name, target, ...rest) : ts.createSourceFile(name, text, target, true);
-  };
-  // the program before (the same libraries, openapi-fetch's types) is reused where it can be
-  const program = ts.createProgram([join(dir, "program.ts")], options, host, previous);
-  previous = program;
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map(
-      (d) =>
-        `${d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ` : ""}${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`,
-    );
-}
+const typeCheck = virtualTypeChecker(join(import.meta.dir, ".typed-client"));
 
 /** What the program's run() returns. */
 interface Ran {
