@@ -399,6 +399,9 @@ describe("follows", () => {
         const page = rowsOf((await send(s, `/v1/${plural}?limit=6`)).body);
         const [a, b, c] = [page[1]!.id, page[3]!.id, page[4]!.id];
         await send(s, `/v1/${plural}/${a}/follow`, { method: "POST" });
+        // the followed lists go by follow time (ms), then id: two follows in one millisecond on
+        // one side only would order differently there
+        await Bun.sleep(3);
         await send(s, `/v1/${plural}/${b}/follow`, { method: "POST" });
         await send(s, `/v1/${plural}/${b}/follow`, { method: "POST" }); // twice: still one
         await send(s, `/v1/${plural}/${c}/follow`, { method: "POST" });
