@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { feedMarket } from "../../src/build/feed";
-import { embedCatalogueImage, embedMarket, IMAGE_INDEX } from "../../src/build/images/embed-market";
+import { type EmbedRow, embedCatalogueImage, embedMarket, IMAGE_INDEX } from "../../src/build/images/embed-market";
 import { type ImportSummary, runImport } from "../../src/build/import";
 import { openMarketForWrite } from "../../src/db/connection";
 import { SVG_SHEET } from "../../src/images/embedding";
@@ -18,16 +18,8 @@ import { loadSharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir, tinyMarketSummary } from "../helpers/app";
 import { writeJsonl, writeManifest } from "./fixtures";
 
-interface Work {
-  artwork_id: number;
-  artist_id: number;
-  category_id: number;
-  kind: string;
-  seed: number | null;
-  path: string | null;
-  width: number;
-  height: number;
-  title: string | null;
+/** A catalogue image as the embedding reads it, with its image's id. */
+interface Work extends EmbedRow {
   image_id: number;
 }
 
