@@ -1,0 +1,370 @@
+/**
+ * Freshness while the market goes on (issue 33, item 5; docs/operations.md#data-freshness): the
+ * tests' tiny market (seed 7, as of TINY_AS_OF) is fed day by day with `feed` and merged with
+ * `import --mode merge` (embedding off, as tests/feed does), then left to age. After each merge the
+ * new market.db is read with MarketFreshness at noon (UTC) of its as-of date, and everything the
+ * gauges say is computed again here, in SQL of the test's own: each house's latest result, each
+ * tier's stalest active house, the age from the end of that day, and the day each gauge crosses
+ * the spec's 48 h (top) and 14 days (other). A real server, started on the seeded market before
+ * the first feed, swaps to each new snapshot; its /readyz, /metrics and /v1/auction-houses are
+ * checked against the last one, on its own clock.
+ *
+ * What the market model guarantees, and what it does not: a top house publishes a sale's results
+ * one or two days after the sale ENDS (docs/market-model.md, `publicationDelay`), the others
+ * within fourteen, so the test checks that every house's last sale held that long ago has all its
+ * results, and its latest result has reached that sale. It does not keep the top tier under 48 h: a result is dated by its lot's
+ * sale time, the sale's START (docs/api-lots-sales.md), and a house with no sale has nothing new
+ * to publish. In this market the stalest active top house's last sale is a two-day sale that
+ * started the day before the as-of date, so the top tier crosses 48 h on the second fed day, fed
+ * or not; the stalest other house last sold in March, so the other tier crossed 14 days long
+ * before the seeded as-of date. The assertions follow the definition, with the days SQL predicts.
+ */
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { feedMarket } from "../../src/build/feed";
+import { runImport } from "../../src/build/import";
+import { openAccountDb } from "../../src/db/connection";
+import { addDays } from "../../src/market/time";
+import { createUserWithKey } from "../../src/serve/accounts/keys";
+import { SqliteAccountStore } from "../../src/serve/accounts/store";
+import { MarketFreshness } from "../../src/serve/freshness";
+import { TINY_AS_OF, tempDataDir, tinyMarketDir } from "../helpers/app";
+import { spawnServe } from "../helpers/server";
+
+const DAY_MS = 86_400_000;
+const HOUR_S = 3600;
+const TOP_S = 48 * HOUR_S;
+const OTHER_S = 14 * 24 * HOUR_S;
+/** Days fed one at a time, then at once (to a house's results published after its week-long sale): the steps. */
+const DAILY = 3;
+const STEPS = [...Array<number>(DAILY).fill(1), 11];
+/** How many days the clock moves on after the last feed. */
+const AGING_DAYS = 4;
+
+type Tier = "top" | "other";
+type Latest = { id: number; day: string | null }[];
+
+/** One snapshot: what SQL finds in it, and its MarketFreshness (read while the file was served, then closed). */
+interface Step {
+  asOf: string;
+  /** Days fed to make it (0: the seeded market). */
+  days: number;
+  /** Each house's latest result day, in (priority_order, id) order. */
+  latest: Latest;
+  /**
+   * Each house's last sale held long enough ago that its results must be in (top: ended 2 days
+   * before the as-of date, others 14): its id, start day, and its lots still without a result.
+   */
+  due: Map<number, { sale: number; day: string; open: number }>;
+  /** Each house's last sale held (closed, live or between sessions): its start day. */
+  lastHeld: Map<number, string>;
+  /** The sales whose results this step's feed published. */
+  published: Set<number>;
+  freshness: MarketFreshness;
+}
+
+let dataDir: string;
+let feedDir: string;
+let key: string;
+let server: Awaited<ReturnType<typeof spawnServe>>;
+/** /readyz and /v1/auction-houses as the server answered on the seeded market, before any feed. */
+let seededReady: { snapshot: { as_of: string }; freshness: Record<Tier, { latest_result: string | null }> };
+let seededHouses: { id: number; results_as_of: string | null }[];
+const steps: Step[] = [];
+
+const noon = (day: string) => Date.parse(`${day}T12:00:00Z`);
+/** The end (UTC) of `day`, Unix milliseconds. */
+const endOf = (day: string) => Date.parse(`${day}T00:00:00Z`) + DAY_MS;
+/** The age the gauge should show: seconds from the end of `day` to `now`, never below 0. */
+const expectedAge = (day: string, now: number) => Math.max(0, (now - endOf(day)) / 1000);
+
+/** Each house's latest result, as freshness.test.ts finds it: the sale's status from the sales table. */
+function latestOf(db: Database): Latest {
+  return db
+    .query<{ id: number; day: string | null }, []>(
+      `SELECT h.id,
+         (SELECT max(date(l.sale_datetime, 'unixepoch')) FROM lots l JOIN sales s ON s.id = l.sale_id
+          WHERE l.house_id = h.id AND l.status IN ('sold', 'passed', 'withdrawn') AND s.status IN ('closed', 'live', 'session_off')) AS day
+       FROM auction_houses h ORDER BY h.priority_order, h.id`,
+    )
+    .all();
+}
+
+/** The oldest latest result of the tier's houses with a result within 365 days of the as-of date. */
+function expectedTier(step: Pick<Step, "asOf" | "latest">, tier: Tier): string | null {
+  const since = addDays(step.asOf, -365);
+  const houses = tier === "top" ? step.latest.slice(0, 7) : step.latest.slice(7);
+  const active = houses.map((h) => h.day).filter((d): d is string => d !== null && d >= since);
+  return active.length ? active.sort()[0]! : null;
+}
+
+/** The first day whose noon is more than `threshold` seconds after the end of `day`: when the gauge crosses it, read at noon. */
+function crossingDay(day: string, threshold: number): string {
+  let d = day;
+  while ((noon(d) - endOf(day)) / 1000 <= threshold) d = addDays(d, 1);
+  return d;
+}
+
+/** The numeric value of one sample of a metrics page (name with its labels), NaN when absent. */
+function sample(text: string, series: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
+}
+const gauge = (f: MarketFreshness, tier: Tier, now: number) => sample(f.metricsText(now), `artmarket_freshness_seconds{tier="${tier}"}`);
+
+/** Reads the market.db of `dataDir` as it stands (a new connection: the snapshot just published). */
+function readStep(days: number, published: Set<number>): Step {
+  const db = new Database(join(dataDir, "market.db"), { readonly: true });
+  try {
+    const asOf = db.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()!.value;
+    const latest = latestOf(db);
+    const top = new Set(latest.slice(0, 7).map((h) => h.id));
+    const due = new Map<number, { sale: number; day: string; open: number }>();
+    const held = db
+      .query<{ id: number; house_id: number; start: string; end: string; open: number }, []>(
+        `SELECT s.id, s.house_id, substr(s.start_datetime, 1, 10) AS start, substr(s.end_datetime, 1, 10) AS "end",
+           (SELECT count(*) FROM lots l WHERE l.sale_id = s.id AND l.status NOT IN ('sold', 'passed', 'withdrawn')) AS open
+         FROM sales s WHERE s.status = 'closed' AND EXISTS (SELECT 1 FROM lots l WHERE l.sale_id = s.id) ORDER BY s.start_datetime, s.id`,
+      )
+      .all();
+    for (const s of held) if (s.end <= addDays(asOf, top.has(s.house_id) ? -2 : -14)) due.set(s.house_id, { sale: s.id, day: s.start, open: s.open });
+    const lastHeld = new Map(
+      db
+        .query<{ house_id: number; day: string }, []>(
+          "SELECT house_id, max(substr(start_datetime, 1, 10)) AS day FROM sales WHERE status IN ('closed', 'live', 'session_off') GROUP BY house_id",
+        )
+        .all()
+        .map((r) => [r.house_id, r.day]),
+    );
+    return { asOf, days, latest, due, lastHeld, published, freshness: new MarketFreshness(db) };
+  } finally {
+    db.close();
+  }
+}
+
+const call = async (path: string, auth = false) => {
+  const res = await fetch(`${server.url}${path}`, auth ? { headers: { Authorization: `Bearer ${key}` } } : {});
+  expect([path, res.status]).toEqual([path, 200]);
+  return res;
+};
+
+beforeAll(async () => {
+  // a copy of the shared tiny market with its truth (feed extends truth.db, the merge replaces market.db)
+  const tiny = await tinyMarketDir();
+  dataDir = tempDataDir("artmarket-fresh-feed-");
+  feedDir = tempDataDir("artmarket-fresh-feed-out-");
+  for (const f of ["market.db", "truth.db"]) copyFileSync(join(tiny, f), join(dataDir, f));
+  const account = openAccountDb(dataDir);
+  new SqliteAccountStore(account).seedPlans();
+  key = (await createUserWithKey(account, "enterprise", "freshness aging")).key;
+  account.close();
+  steps.push(readStep(0, new Set()));
+
+  server = await spawnServe(dataDir, ["--workers", "1", "--log-format", "off"]);
+  seededReady = (await (await call("/readyz")).json()) as typeof seededReady;
+  seededHouses = (await (await call("/v1/auction-houses", true)).json()) as typeof seededHouses;
+
+  for (const [i, days] of STEPS.entries()) {
+    const to = join(feedDir, `step-${i + 1}`);
+    await feedMarket({ dataDir, to, days, quiet: true });
+    await runImport({ dataDir, from: to, mode: "merge", quiet: true, embed: false });
+    const published = new Set(
+      readFileSync(join(to, "lots.jsonl"), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { sale_id: number; status: string })
+        .filter((l) => ["sold", "passed", "withdrawn"].includes(l.status))
+        .map((l) => l.sale_id),
+    );
+    steps.push(readStep(days, published));
+  }
+  const line = (s: Step) =>
+    `${s.asOf}${s.days ? ` (+${s.days} d)` : " (seeded)"}: ${(["top", "other"] as const)
+      .map((t) => `${t} ${expectedTier(s, t)} ${(expectedAge(expectedTier(s, t)!, noon(s.asOf)) / HOUR_S).toFixed(0)} h`)
+      .join(", ")}`;
+  console.log(`freshness at noon of each as-of date: ${steps.map(line).join("; ")}`);
+}, 240_000);
+
+afterAll(async () => {
+  server?.proc.kill("SIGKILL");
+  await server?.proc.exited;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (feedDir) rmSync(feedDir, { recursive: true, force: true });
+});
+
+describe("fed day by day: each snapshot at noon of its as-of date", () => {
+  test("the as-of dates follow the days fed", () => {
+    expect(steps.map((s) => s.asOf)).toEqual(
+      steps.map((_, i) =>
+        addDays(
+          TINY_AS_OF,
+          STEPS.slice(0, i).reduce((a, b) => a + b, 0),
+        ),
+      ),
+    );
+  });
+
+  test("each house's results_as_of and each tier's latest result are what SQL finds; both tiers have active houses", () => {
+    for (const s of steps) {
+      expect([s.asOf, s.freshness.houses.map((h) => [h.id, h.resultsAsOf])]).toEqual([s.asOf, s.latest.map((h) => [h.id, h.day])]);
+      const want = { top: expectedTier(s, "top"), other: expectedTier(s, "other") };
+      expect(want.top).not.toBeNull();
+      expect(want.other).not.toBeNull();
+      expect([s.asOf, s.freshness.tiers]).toEqual([s.asOf, want]);
+    }
+  });
+
+  test("the gauges and /readyz's ages are the hours from the end of that day to noon", () => {
+    for (const s of steps) {
+      const now = noon(s.asOf);
+      for (const t of ["top", "other"] as const) {
+        const day = expectedTier(s, t)!;
+        const want = expectedAge(day, now);
+        expect([s.asOf, t, gauge(s.freshness, t, now)]).toEqual([s.asOf, t, want]);
+        expect([s.asOf, t, s.freshness.report(now)[t]]).toEqual([s.asOf, t, { latest_result: day, age_hours: want / HOUR_S }]);
+      }
+    }
+  });
+
+  test("each house's last sale held long enough ago (top: ended 2 days before, others 14) has its results, its latest result at least that sale's", () => {
+    let fedDue = 0;
+    for (const s of steps) {
+      for (const [house, due] of s.due) {
+        const seen = (s.freshness.resultsAsOf(house) ?? "") >= due.day;
+        expect([s.asOf, house, due.sale, due.open, seen]).toEqual([s.asOf, house, due.sale, 0, true]);
+        if (steps.some((x) => x.published.has(due.sale))) fedDue++;
+      }
+    }
+    // results the feed published are among those checked (a top house's among them)
+    expect(fedDue).toBeGreaterThan(0);
+    const top = new Set(steps[0]!.latest.slice(0, 7).map((h) => h.id));
+    expect(steps.some((s) => [...s.due].some(([house, due]) => top.has(house) && steps.some((x) => x.published.has(due.sale))))).toBe(true);
+  });
+
+  test("the top tier crosses 48 h while fed, on the day SQL predicts: its stalest house had no later sale to publish", () => {
+    const fed = steps.slice(1, 1 + DAILY);
+    const day = expectedTier(steps[0]!, "top")!;
+    // the top tier's stalest result is the same on each daily-fed snapshot, and SQL puts its 48 h inside those days
+    for (const s of fed) {
+      expect([s.asOf, expectedTier(s, "top")]).toEqual([s.asOf, day]);
+      // the houses at that day held nothing since: their last sale started that day
+      const stalest = s.latest.slice(0, 7).filter((h) => h.day === day);
+      expect(stalest.length).toBeGreaterThan(0);
+      for (const h of stalest) expect([s.asOf, h.id, s.lastHeld.get(h.id)]).toEqual([s.asOf, h.id, day]);
+    }
+    const cross = crossingDay(day, TOP_S);
+    expect(cross > fed[0]!.asOf && cross <= fed.at(-1)!.asOf).toBe(true);
+    for (const s of fed) {
+      const age = gauge(s.freshness, "top", noon(s.asOf));
+      expect([s.asOf, age > TOP_S]).toEqual([s.asOf, s.asOf >= cross]);
+    }
+  });
+});
+
+describe("left to age: the clock moves on, the market does not", () => {
+  test("after the last feed each day adds 24 h to both gauges, as SQL's days give them", () => {
+    const last = steps.at(-1)!;
+    let previous: Record<Tier, number> | null = null;
+    for (let k = 0; k <= AGING_DAYS; k++) {
+      const now = noon(addDays(last.asOf, k));
+      const ages = { top: gauge(last.freshness, "top", now), other: gauge(last.freshness, "other", now) };
+      expect([k, ages]).toEqual([k, { top: expectedAge(expectedTier(last, "top")!, now), other: expectedAge(expectedTier(last, "other")!, now) }]);
+      if (previous) expect([k, ages.top - previous.top, ages.other - previous.other]).toEqual([k, 24 * HOUR_S, 24 * HOUR_S]);
+      previous = ages;
+    }
+  });
+
+  test("the first fed day's snapshot, left unfed, crosses 48 h (top) the day after, as SQL predicts", () => {
+    const first = steps[1]!;
+    const day = expectedTier(first, "top")!;
+    const cross = crossingDay(day, TOP_S);
+    expect(cross).toBe(addDays(first.asOf, 1));
+    expect(gauge(first.freshness, "top", noon(first.asOf))).toBeLessThanOrEqual(TOP_S);
+    expect(gauge(first.freshness, "top", noon(cross))).toBeGreaterThan(TOP_S);
+    // fed or not, that day's gauge is the same: the feed had nothing newer from that house
+    const fedThatDay = steps.find((s) => s.asOf === cross)!;
+    expect(gauge(fedThatDay.freshness, "top", noon(cross))).toBe(gauge(first.freshness, "top", noon(cross)));
+  });
+
+  test("each tier crosses its threshold on the day SQL predicts (the other tier's before the seeded as-of date)", () => {
+    const last = steps.at(-1)!;
+    for (const [tier, threshold] of [
+      ["top", TOP_S],
+      ["other", OTHER_S],
+    ] as const) {
+      const cross = crossingDay(expectedTier(last, tier)!, threshold);
+      for (let d = addDays(cross, -3); d <= addDays(cross, 3); d = addDays(d, 1)) {
+        expect([tier, d, gauge(last.freshness, tier, noon(d)) > threshold]).toEqual([tier, d, d >= cross]);
+      }
+      // by the last as-of date both have crossed
+      expect([tier, cross <= last.asOf]).toEqual([tier, true]);
+    }
+    // the other tier's stalest house last sold long before: its 14 days were over before the seed's as-of date
+    expect(crossingDay(expectedTier(last, "other")!, OTHER_S) < TINY_AS_OF).toBe(true);
+  });
+
+  test("results fed in are seen: houses' results_as_of moved forward to the sales published, none went back", () => {
+    const seeded = new Map(steps[0]!.latest.map((h) => [h.id, h.day]));
+    const last = steps.at(-1)!;
+    const db = new Database(join(dataDir, "market.db"), { readonly: true });
+    // each house's latest start day among the sales the feed published results of
+    const fedDay = new Map<number, string>();
+    const saleOf = db.query<{ house_id: number; day: string }, [number]>("SELECT house_id, substr(start_datetime, 1, 10) AS day FROM sales WHERE id = ?");
+    for (const id of new Set(steps.flatMap((s) => [...s.published]))) {
+      const s = saleOf.get(id)!;
+      if ((fedDay.get(s.house_id) ?? "") < s.day) fedDay.set(s.house_id, s.day);
+    }
+    db.close();
+    const moved = new Map<number, string>();
+    for (const h of last.freshness.houses) {
+      const was = seeded.get(h.id) ?? null;
+      expect([h.id, was === null || (h.resultsAsOf ?? "") >= was]).toEqual([h.id, true]);
+      if (h.resultsAsOf !== was) moved.set(h.id, h.resultsAsOf!);
+    }
+    expect(moved.size).toBeGreaterThan(0);
+    // exactly the houses whose fed results are newer than their seeded ones, each to its published sale's day
+    const want = new Map([...fedDay].filter(([house, day]) => day > (seeded.get(house) ?? "")));
+    expect([...moved].sort()).toEqual([...want].sort());
+  });
+});
+
+describe("a real server through the feeds", () => {
+  test("before the feeds it served the seeded market's freshness", () => {
+    const seeded = steps[0]!;
+    expect(seededReady.snapshot.as_of).toBe(TINY_AS_OF);
+    expect(seededReady.freshness.top.latest_result).toBe(expectedTier(seeded, "top"));
+    expect(seededReady.freshness.other.latest_result).toBe(expectedTier(seeded, "other"));
+    expect(seededHouses.map((h) => [h.id, h.results_as_of])).toEqual(seeded.latest.map((h) => [h.id, h.day]));
+  });
+
+  test("swapped to the last snapshot: /readyz, /metrics and /v1/auction-houses as SQL finds them, aged on the server's clock", async () => {
+    const last = steps.at(-1)!;
+    type Ready = { snapshot: { as_of: string }; freshness: Record<Tier, { latest_result: string | null; age_hours: number | null }> };
+    const deadline = performance.now() + 30_000;
+    let ready = (await (await call("/readyz")).json()) as Ready;
+    while (ready.snapshot.as_of !== last.asOf && performance.now() < deadline) {
+      await Bun.sleep(200);
+      ready = (await (await call("/readyz")).json()) as Ready;
+    }
+    expect(ready.snapshot.as_of).toBe(last.asOf);
+    // its results_as_of moved with the feeds, as SQL finds them in the last snapshot
+    const houses = (await (await call("/v1/auction-houses", true)).json()) as { id: number; results_as_of: string | null }[];
+    expect(houses.map((h) => [h.id, h.results_as_of])).toEqual(last.latest.map((h) => [h.id, h.day]));
+    expect(houses).not.toEqual(seededHouses);
+
+    const before = Date.now();
+    const body = (await (await call("/readyz")).json()) as Ready;
+    const text = await (await call("/metrics")).text();
+    const after = Date.now();
+    for (const t of ["top", "other"] as const) {
+      const day = expectedTier(last, t)!;
+      expect(body.freshness[t].latest_result).toBe(day);
+      const age = body.freshness[t].age_hours!;
+      expect([t, age >= Math.floor(expectedAge(day, before) / 360) / 10 && age <= Math.ceil(expectedAge(day, after) / 360) / 10]).toEqual([t, true]);
+      const g = sample(text, `artmarket_freshness_seconds{tier="${t}"}`);
+      expect([t, g >= Math.floor(expectedAge(day, before)) && g <= Math.ceil(expectedAge(day, after))]).toEqual([t, true]);
+    }
+  }, 60_000);
+});
