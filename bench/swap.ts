@@ -4,7 +4,7 @@
  *
  *   bun bench/swap.ts [--data DIR | --scale small] [--workers 2] [--path /v1/categories]
  *                     [--connections 32] [--peak-seconds 5] [--load 0.8] [--seconds 16]
- *                     [--publish-at 5] [--margin 2] [--out .bench/swap.json] [--keep]
+ *                     [--publish-at 5] [--margin 2] [--rounds rename,reload] [--out .bench/swap.json] [--keep]
  *
  * The market: --data DIR (any scale), else /tmp/artmarket-<scale> (default small), seeded there on
  * first use with `bun src/cli.ts seed` and kept for later runs (bench/lib/api-setup.ts). A run serves
@@ -15,9 +15,9 @@
  * 1. Peak: --path (default GET /v1/categories, the cheapest metered call, as in bench/scale) in a
  *    closed loop, --connections keep-alive connections for --peak-seconds after a 2 s warm-up
  *    (bench/lib/loadgen.ts, in its own process).
- * 2. Two rounds of open-loop load at --load × that peak (bench/lib/loadgen.ts --rate: requests on a
+ * 2. Rounds of open-loop load at --load × that peak (bench/lib/loadgen.ts --rate: requests on a
  *    fixed schedule, latency from the scheduled time, each response's X-Market-Snapshot recorded),
- *    --seconds each. At --publish-at seconds a new snapshot is published the way docs/operations.md
+ *    --seconds each, one per word of --rounds (default rename,reload). At --publish-at seconds a new snapshot is published the way docs/operations.md
  *    says: a copy of the served market.db with another market_meta built_at (so another snapshot
  *    id), made beside it in the data directory before the round, renamed over market.db. Round
  *    "rename": the server finds it by itself (fs.watch, its poll); round "rename + reload": `bun
@@ -56,7 +56,7 @@ function parseFlags(argv: string[]) {
     if (next === undefined || next.startsWith("--")) flags[w.slice(2)] = true;
     else flags[w.slice(2)] = (i++, next);
   }
-  const known = ["data", "scale", "workers", "path", "connections", "peak-seconds", "load", "seconds", "publish-at", "margin", "out", "keep"];
+  const known = ["data", "scale", "workers", "path", "connections", "peak-seconds", "load", "seconds", "publish-at", "margin", "rounds", "out", "keep"];
   for (const k of Object.keys(flags)) if (!known.includes(k)) throw new Error(`unknown option --${k} (${known.map((n) => `--${n}`).join(", ")})`);
   const num = (name: string, def: number, min: number, max: number, integer = true) => {
     const v = flags[name];
@@ -82,10 +82,12 @@ function parseFlags(argv: string[]) {
     seconds: num("seconds", 16, 4, 600),
     publishAt: num("publish-at", 5, 2, 600, false),
     margin: num("margin", 2, 0, 60, false),
+    rounds: (typeof flags.rounds === "string" ? flags.rounds : "rename,reload").split(","),
     out: resolve(ROOT, typeof flags.out === "string" ? flags.out : ".bench/swap.json"),
     keep: flags.keep === true,
   };
   if (o.publishAt >= o.seconds) throw new Error("--publish-at must come before the round's end (--seconds)");
+  for (const r of o.rounds) if (r !== "rename" && r !== "reload") throw new Error(`--rounds: rename or reload, got "${r}"`);
   return o;
 }
 
@@ -142,9 +144,21 @@ function prepareSnapshot(from: string, to: string, builtAt: string): string {
 
 // ---------------------------------------------------------------- setup
 
-const loadBefore = loadavg().map((x) => Number(x.toFixed(2)));
-const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim() || "unknown";
+/** Which code is measured: ARTMARKET_BENCH_CODE (a run from an exported commit says which), else HEAD and the files of src/ that differ from it. */
+function codeMeasured(): string {
+  if (process.env.ARTMARKET_BENCH_CODE) return process.env.ARTMARKET_BENCH_CODE;
+  const git = (args: string[]) => {
+    const p = Bun.spawnSync(["git", ...args], { cwd: ROOT, stdout: "pipe", stderr: "ignore" });
+    return p.exitCode === 0 ? p.stdout.toString().trim() : "";
+  };
+  const dirty = git(["status", "--porcelain", "--", "src"]);
+  const head = git(["rev-parse", "--short", "HEAD"]) || "unknown";
+  return dirty ? `${head} with ${dirty.split("\n").length} file(s) of src/ changed` : head;
+}
+
+const commit = codeMeasured();
 const scale = await ensureMarket(o.data, o.scale, o.anyScale, log);
+const loadBefore = loadavg().map((x) => Number(x.toFixed(2)));
 const runDir = mkdtempSync(join(tmpdir(), "artmarket-swap-"));
 const recordDir = mkdtempSync(join(tmpdir(), "artmarket-swap-records-"));
 const market = marketDbPath(runDir);
@@ -192,13 +206,12 @@ try {
   let servedId = ready.snapshot.id;
   if (servedId !== snapshotId(market)) throw new Error(`/readyz says ${servedId}, market.db is ${snapshotId(market)}`);
   // the snapshots to publish, made beside market.db before any load (the server is up: any migration is done)
-  const plan = [
-    { name: "rename", reload: false },
-    { name: "rename + reload", reload: true },
-  ].map((r, i) => {
-    const file = join(runDir, `market.db.next-${i + 1}`);
-    return { ...r, file, id: prepareSnapshot(market, file, new Date(Date.now() + i + 1).toISOString()) };
-  });
+  const plan = o.rounds
+    .map((kind, i) => ({ name: `${i + 1}: ${kind === "reload" ? "rename + reload" : "rename"}`, reload: kind === "reload" }))
+    .map((r, i) => {
+      const file = join(runDir, `market.db.next-${i + 1}`);
+      return { ...r, file, id: prepareSnapshot(market, file, new Date(Date.now() + i + 1).toISOString()) };
+    });
 
   // 1. peak, closed loop
   const first = await fetch(url, { headers });
@@ -306,7 +319,7 @@ const refusals = server.stderr().match(/snapshot refused[^\n]*/g) ?? [];
 const n0 = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString("en-US") : "n/a");
 
 process.stdout.write(
-  `\nbench/swap at ${commit}: ${availableParallelism()} cores, load average ${loadBefore.join(" ")} → ${loadAfter.join(" ")}; ${scale} market (${fmt(marketMb, 0)} MB), ` +
+  `\nbench/swap, code ${commit}: ${availableParallelism()} cores, load average ${loadBefore.join(" ")} → ${loadAfter.join(" ")}; ${scale} market (${fmt(marketMb, 0)} MB), ` +
     `serve --workers ${o.workers}, GET ${o.path}\n` +
     `peak (closed loop, ${o.connections} connections, ${o.peakSeconds} s): ${n0(peak!.rps)} req/s, p50 ${fmt(peak!.p50ms)} ms, p99 ${fmt(peak!.p99ms)} ms; ` +
     `rounds: open loop at ${n0(target)} req/s (${fmt(o.load * 100, 0)} % of it), ${o.seconds} s each, the rename at ${o.publishAt} s; latency from each request's scheduled time\n\n`,
