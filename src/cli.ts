@@ -342,7 +342,8 @@ export async function main(argv: string[]): Promise<number> {
         if (mode !== "replace" && mode !== "merge") throw new ConfigError(`--mode must be replace or merge, got "${mode}"`);
         const { formatImportSummary, ImportError, runImport } = await import("./build/import");
         try {
-          out(formatImportSummary(await runImport({ dataDir: dataDirFrom(flags), from, mode })));
+          if (flags.refit && mode !== "merge") throw new ConfigError("--refit goes with --mode merge (a replace always derives the whole market)");
+          out(formatImportSummary(await runImport({ dataDir: dataDirFrom(flags), from, mode, refit: flags.refit === true })));
         } catch (err) {
           if (!(err instanceof ImportError)) throw err;
           process.stderr.write(`artmarket import: ${err.message}\nnothing was imported; the current market is unchanged\n`);

@@ -65,6 +65,48 @@ export class RepeatSalesAccumulator {
     this.count++;
   }
 
+  /**
+   * Takes back one pair that add() accepted (the same arguments): the sums are as if it had never
+   * been added (a merge takes back the pairs of the works it changes, src/build/derive/touched.ts).
+   */
+  remove(from: number, to: number, logRatio: number, w = 1): void {
+    const m = this.months;
+    if (!(from >= 0 && from < m && to >= 0 && to < m) || (from | 0) !== from || (to | 0) !== to) {
+      throw new RangeError(`RepeatSalesAccumulator.remove: months must be integers in 0..${m - 1}, got ${from} → ${to}`);
+    }
+    if (from === to || !(w > 0) || !Number.isFinite(logRatio) || !Number.isFinite(w)) {
+      this.skipped--;
+      return;
+    }
+    const G = this.gram;
+    G[from * m + from]! -= w;
+    G[to * m + to]! -= w;
+    G[from * m + to]! += w;
+    G[to * m + from]! += w;
+    const wr = w * logRatio;
+    this.rhs[to]! -= wr;
+    this.rhs[from]! += wr;
+    this.sumWR2 -= wr * logRatio;
+    this.sumWeights -= w;
+    this.count--;
+  }
+
+  /**
+   * A copy over `months` (at least this one's): the same pairs, the months after this one's last
+   * without any (the market's as-of date moved into a new month).
+   */
+  grown(months: number): RepeatSalesAccumulator {
+    if (months < this.months) throw new RangeError(`RepeatSalesAccumulator.grown: ${months} months is fewer than ${this.months}`);
+    const out = new RepeatSalesAccumulator(months);
+    for (let i = 0; i < this.months; i++) out.gram.set(this.gram.subarray(i * this.months, (i + 1) * this.months), i * months);
+    out.rhs.set(this.rhs);
+    out.sumWR2 = this.sumWR2;
+    out.sumWeights = this.sumWeights;
+    out.count = this.count;
+    out.skipped = this.skipped;
+    return out;
+  }
+
   /** Adds many pairs from columns (the first `n` entries; weights default to 1). */
   addColumns(from: ArrayLike<number>, to: ArrayLike<number>, logRatio: ArrayLike<number>, weight?: ArrayLike<number>, n = from.length): void {
     for (let i = 0; i < n; i++) this.add(from[i] as number, to[i] as number, logRatio[i] as number, weight ? (weight[i] as number) : 1);

@@ -128,15 +128,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "import",
     summary: "load auction records in the import format, then derive",
-    usage: ["artmarket import --from DIR [--mode replace|merge] [--data DIR]"],
+    usage: ["artmarket import --from DIR [--mode replace|merge] [--refit] [--data DIR]"],
     description:
-      "Reads JSONL or CSV files in the import format (docs/import-format.md), reports rejected rows, derives every metric and swaps the new market in. A failed import changes nothing.",
+      "Reads JSONL or CSV files in the import format (docs/import-format.md), reports rejected rows, derives every metric and swaps the new market in. A failed import changes nothing. A merge of results, sales and rates derives only what its records touch, against the model the last full derivation fitted; --refit derives the whole market and fits the model again (docs/derivation.md).",
     options: [
       { name: "from", value: "DIR", description: "the directory to import (required)" },
       { name: "mode", value: "MODE", description: "replace the market, or merge the records into it", default: "replace" },
+      { name: "refit", description: "with --mode merge: derive the whole market again, the market-wide model refitted (weekly, or after a large import)" },
       DATA,
     ],
-    examples: ["artmarket import --from ./records", "artmarket import --from ./update --mode merge"],
+    examples: ["artmarket import --from ./records", "artmarket import --from ./update --mode merge", "artmarket import --from ./week --mode merge --refit"],
   },
   {
     name: "feed",

@@ -57,9 +57,11 @@ beforeAll(async () => {
   imagesBefore = works(before).length;
   before.close();
 
-  // two days of feed: results and new sales, no new picture
+  // two days of feed: results and new sales, no new picture; merged with --refit, the path that
+  // builds the snapshot anew and reuses the vectors (a merge without it keeps the file's own:
+  // tests/import/incremental.test.ts)
   await feedMarket({ dataDir: data, to: join(out, "fed"), days: 2, quiet: true });
-  fed = await runImport({ dataDir: data, from: join(out, "fed"), mode: "merge", quiet: true });
+  fed = await runImport({ dataDir: data, from: join(out, "fed"), mode: "merge", refit: true, quiet: true });
 
   // a day that retitles the first work, redraws the 501st, gives the 1,801st's image to the
   // 1,901st (which keeps its own: the 1,801st has none then) and adds three works after the last

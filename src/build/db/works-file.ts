@@ -88,6 +88,15 @@ export function attachWorksOfFinished(db: Database, snapshot: string): void {
   for (const sql of WORKS_INDEXES) db.run(sql);
 }
 
+/**
+ * In a finished snapshot (an incremental merge works in a copy of one, src/build/derive/touched.ts):
+ * its served artworks read as `src_artworks`, a temporary view of their source columns (default
+ * uids as stored, '').
+ */
+export function worksViewOfFinished(db: Database): void {
+  db.run(`CREATE TEMP VIEW IF NOT EXISTS src_artworks AS SELECT ${SOURCE_ARTWORK_COLUMNS.join(", ")} FROM main.artworks`);
+}
+
 /** Attaches the works file, when there is one, to an immutable reader of the snapshot (opened with SQLITE_OPEN_URI). */
 export function attachWorksReader(db: Database, snapshot: string): void {
   const path = worksPath(snapshot);

@@ -47,6 +47,7 @@ import {
 import { ArtistPool } from "./artist-pool";
 import { addPassedPairs, addReserveGapPairs, type Mean, type OffsetSums, readingOffsets } from "./offsets";
 import { OutcomeHistory, trainUpcoming } from "./upcoming";
+import { saveDeriveState } from "./state";
 
 export { FeatureSpace, estimateMidLog, CAREER_SHIFT_VAR } from "./artist";
 
@@ -195,6 +196,8 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   writeMarketIndex(ctx, model.marketLevel);
   const sales = writeSales(db);
   lap("market index and sales");
+  // what the next merge goes on from (touched.ts)
+  if (db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'derive_state'").get()) saveDeriveState(db, { model, noise, sums: pass });
 
   return {
     months: ctx.months,
@@ -309,18 +312,22 @@ function deriveContext(db: Database, options: DeriveOptions): DeriveContext {
   };
 }
 
-/** Pass 1's sums over every artist's lots. */
-interface MarketPass {
+/** The market index's sums: what a merge takes back and adds again for the works it changes (touched.ts). */
+export interface MarketSums {
   /** The repeat-sales market index's normal equations (sale pairs and estimate pairs). */
   market: RepeatSalesAccumulator;
-  /** The within-artist hedonic regression (features, then year effects). */
-  hedonic: NormalEquations;
-  pairCount: number;
-  estimatePairCount: number;
   /** Per lot status (ESTIMATE_STATUSES), the estimate pairs' shift of the market's right-hand side per unit of that status's offset. */
   statusShift: Float64Array[];
   /** The same for the sale pairs, by whether each sold lot had a reserve (0: with, 1: without). */
   hammerShift: Float64Array[];
+}
+
+/** Pass 1's sums over every artist's lots. */
+interface MarketPass extends MarketSums {
+  /** The within-artist hedonic regression (features, then year effects). */
+  hedonic: NormalEquations;
+  pairCount: number;
+  estimatePairCount: number;
   /** Sale pairs of 24 months or less (at most 200,000): months and log return. */
   shortPairs: { from: number; to: number; r: number }[];
   /** Sold lots with a house estimate: count, sum and sum of squares of log hammer − log estimate midpoint. */
@@ -415,6 +422,56 @@ function shiftPair(shift: Float64Array[], from: number, to: number, early: numbe
 }
 
 /**
+ * The market index's pairs of works, from their lots in sale order (any works, interleaved): each
+ * work's consecutive house estimates (an estimate pair) and consecutive sold lots (a sale pair),
+ * added to the sums, or with `sign` −1 taken back (a merge, for the works it changes).
+ */
+export class WorkPairs {
+  /** Each work's last sold lot: month, log hammer, whether it had no reserve. */
+  private readonly last = new Map<number, { m: number; y: number; unreserved: number }>();
+  /** Each work's last house estimate: month, log midpoint, status code. */
+  private readonly lastEstimate = new Map<number, { m: number; y: number; status: number }>();
+
+  constructor(
+    private readonly sums: MarketSums,
+    private readonly sign: 1 | -1 = 1,
+  ) {}
+
+  /** A lot's house estimate (log midpoint `mid`) in month `m`, with the lot's status code: whether it made a pair. */
+  estimate(artworkId: number, m: number, mid: number, status: number): boolean {
+    const prev = this.lastEstimate.get(artworkId);
+    let paired = false;
+    if (prev && m > prev.m) {
+      const w = 1 / (ESTIMATE_PAIR_VAR + (m - prev.m) / 120);
+      this.pair(prev.m, m, mid - prev.y, w);
+      shiftPair(this.sums.statusShift, prev.m, m, prev.status, status, this.sign * w);
+      paired = true;
+    }
+    this.lastEstimate.set(artworkId, { m, y: mid, status });
+    return paired;
+  }
+
+  /** A sold lot's log hammer `y` in month `m`: the work's previous sold lot when it made a pair with it, else null. */
+  sale(artworkId: number, m: number, y: number, unreserved: number): { m: number; y: number } | null {
+    const prev = this.last.get(artworkId);
+    let paired: { m: number; y: number } | null = null;
+    if (prev && m > prev.m) {
+      const w = 1 / (1 + (m - prev.m) / 120); // long holds carry more idiosyncratic drift
+      this.pair(prev.m, m, y - prev.y, w);
+      shiftPair(this.sums.hammerShift, prev.m, m, prev.unreserved, unreserved, this.sign * w);
+      paired = prev;
+    }
+    this.last.set(artworkId, { m, y, unreserved });
+    return paired;
+  }
+
+  private pair(from: number, to: number, r: number, w: number): void {
+    if (this.sign === 1) this.sums.market.add(from, to, r, w);
+    else this.sums.market.remove(from, to, r, w);
+  }
+}
+
+/**
  * One artist's lots (in sale order) into pass 1's sums: each work's consecutive house estimates
  * and consecutive sold lots as pairs of the market index, the sold lots' estimate differences and
  * counts, and its sampled sold lots, demeaned, into the hedonic regression.
@@ -429,13 +486,12 @@ function addArtistLots(
   featuresOf: (artistId: number) => FeatureRow[],
 ): void {
   const { T, yearCount, space, K, saleTimes } = ctx;
-  const { market, hedonic, statusShift, hammerShift, shortPairs, estDiffBy, soldBy, soldTwice } = pass;
+  const { hedonic, shortPairs, estDiffBy, soldBy, soldTwice } = pass;
   const isoOf = (seconds: number) => saleTimes.iso(seconds);
   let byId: Map<number, FeatureRow> | null = null;
-  // consecutive sold lots of one work → a repeat-sale pair for the market index
-  const last = new Map<number, { m: number; y: number; unreserved: number }>();
-  // consecutive house estimates of one work, whatever each lot's outcome → an estimate pair
-  const lastEstimate = new Map<number, { m: number; y: number; status: number }>();
+  // consecutive house estimates of one work, whatever each lot's outcome, and consecutive sold
+  // lots of one work → the market index's pairs
+  const pairs = new WorkPairs(pass);
   const sel: { feats: Float64Array; y: number; year: number }[] = [];
   let soldHere = 0;
   for (const [artworkId, saleSeconds, isSold, hammerUsd, estMin, estMax, status, houseId, locationId] of lots) {
@@ -446,14 +502,7 @@ function addArtistLots(
     if (isSold || status === 1 || status === 2) pass.history.add(houseId, locationId, m, isSold === 1, isSold && mid !== null ? Math.log(hammerUsd!) - mid : null);
     if (mid !== null) {
       if (status === 1) pass.passedWithEstimate++;
-      const prev = lastEstimate.get(artworkId);
-      if (prev && m > prev.m) {
-        const w = 1 / (ESTIMATE_PAIR_VAR + (m - prev.m) / 120);
-        market.add(prev.m, m, mid - prev.y, w);
-        pass.estimatePairCount++;
-        shiftPair(statusShift, prev.m, m, prev.status, status, w);
-      }
-      lastEstimate.set(artworkId, { m, y: mid, status });
+      if (pairs.estimate(artworkId, m, mid, status)) pass.estimatePairCount++;
     }
     if (!isSold) continue;
     soldHere++;
@@ -467,15 +516,11 @@ function addArtistLots(
       estDiffBy[unreserved]!.n++;
       estDiffBy[unreserved]!.sum += y - mid;
     }
-    const prev = last.get(artworkId);
-    if (prev && m > prev.m) {
-      const w = 1 / (1 + (m - prev.m) / 120); // long holds carry more idiosyncratic drift
-      market.add(prev.m, m, y - prev.y, w);
-      shiftPair(hammerShift, prev.m, m, prev.unreserved, unreserved, w);
+    const prev = pairs.sale(artworkId, m, y, unreserved);
+    if (prev) {
       pass.pairCount++;
       if (m - prev.m <= 24 && shortPairs.length < 200_000) shortPairs.push({ from: prev.m, to: m, r: y - prev.y });
     }
-    last.set(artworkId, { m, y, unreserved });
     sampler.tick += sampler.rate;
     if (sampler.tick >= 1) {
       sampler.tick -= 1;
@@ -637,8 +682,8 @@ function readingModel(ctx: DeriveContext, pass: MarketPass, first: FirstModel): 
  * and bought-in lots mix (not in the last months, where the lots to come and the bought-in
  * ones are many, nor in a market held out of its last sales). Solved into model.marketLevel.
  */
-function resolveMarket(pass: MarketPass, model: ArtistModel): void {
-  const { market, statusShift, hammerShift } = pass;
+export function resolveMarket(sums: MarketSums, model: ArtistModel): void {
+  const { market, statusShift, hammerShift } = sums;
   const { months, marketLevel } = model;
   if (market.count === 0) return;
   const { estOffsets, hammerOffsets } = model;
@@ -863,13 +908,23 @@ function writeMarketIndex(ctx: DeriveContext, marketLevel: Float64Array): void {
   })();
 }
 
-/** Sales with their aggregates; returns their count. */
-function writeSales(db: Database): number {
-  db.run("DELETE FROM sales");
+/**
+ * Sales with their aggregates; returns their count. `only`: those sales alone (a merge's, by id,
+ * through lots_sale), the others left as they are.
+ */
+export function writeSales(db: Database, only?: number[]): number {
+  const ids = only ? JSON.stringify(only) : null;
+  if (ids) db.query("DELETE FROM sales WHERE id IN (SELECT value FROM json_each(?))").run(ids);
+  else db.run("DELETE FROM sales");
+  const lotsOf = ids ? "lots l WHERE l.sale_id IN (SELECT value FROM json_each(?1))" : "lots l NOT INDEXED";
+  const salesOf = ids ? "WHERE s.id IN (SELECT value FROM json_each(?1))" : "";
   // the lots' aggregates by sale in one pass over the table, then joined to every sale (a sale
-  // without lots has zeros)
-  withSortRuns(db, () =>
-    db.run(`
+  // without lots has zeros); a few sales' through lots_sale, with no sorter set-up (which would
+  // drop the connection's temporary tables: src/db/sort-runs.ts)
+  const run = (write: () => void) => (ids ? write() : withSortRuns(db, write));
+  run(() =>
+    db
+      .query(`
     WITH a AS MATERIALIZED (
       SELECT l.sale_id,
         count(*) AS lots_count,
@@ -885,7 +940,7 @@ function writeSales(db: Database): number {
         sum(l.premium_usd_cents) FILTER (WHERE l.status = 'sold') / 100.0 AS cumulative_usd,
         sum(l.estimate_min) FILTER (WHERE l.status != 'withdrawn') AS low,
         sum(l.estimate_max) FILTER (WHERE l.status != 'withdrawn') AS high
-      FROM lots l NOT INDEXED GROUP BY l.sale_id)
+      FROM ${lotsOf} GROUP BY l.sale_id)
     INSERT INTO sales (id, house_id, name, location_id, location, currency, is_online, is_bids_streaming, status, start_datetime, end_datetime,
       lots_count, lots_count_not_sold, lots_count_sold_above_estimations, lots_count_sold_within_estimations, lots_count_sold_below_estimations,
       hammer_total, premium_sold_total, cumulative_total, hammer_total_usd, premium_sold_total_usd, cumulative_total_usd,
@@ -895,10 +950,11 @@ function writeSales(db: Database): number {
       coalesce(a.hammer, 0), coalesce(a.premium_sold, 0), coalesce(a.cumulative, 0),
       coalesce(a.hammer_usd, 0), coalesce(a.premium_sold_usd, 0), coalesce(a.cumulative_usd, 0),
       coalesce(a.low, 0), coalesce(a.high, 0)
-    FROM src_sales s LEFT JOIN a ON a.sale_id = s.id
-    ORDER BY s.id`),
+    FROM src_sales s LEFT JOIN a ON a.sale_id = s.id ${salesOf}
+    ORDER BY s.id`)
+      .run(...((ids ? [ids] : []) as [])),
   );
-  return (db.query("SELECT count(*) AS n FROM sales").get() as { n: number }).n;
+  return only ? only.length : (db.query("SELECT count(*) AS n FROM sales").get() as { n: number }).n;
 }
 
 /**

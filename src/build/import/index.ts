@@ -17,18 +17,20 @@
  * records by id.
  */
 import type { FileSink } from "bun";
-import type { Database, Statement } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { defaultArtworkUid } from "../../db/artwork-uid";
 import { usdCents } from "../../db/fx";
 import { marketDbPath, openMarketForWrite } from "../../db/connection";
 import { checkDiskSpace, importSpaceNeeded, removeStaleBuilds } from "../db/leftovers";
-import { attachNewWorks, fillWorksFrom, removeWorks } from "../db/works-file";
+import { attachNewWorks, fillWorksFrom, removeWorks, worksViewOfFinished } from "../db/works-file";
+import { DERIVE_STATE_VERSION } from "../derive/state";
+import { deriveTouched, type TouchedSummary } from "../derive/touched";
 import { deferIndexes, finishSnapshot } from "../derive/snapshot";
 import type { EmbedMarketSummary } from "../images/embed-market";
 import { loadSharp } from "../../platform/native";
-import { Progress } from "../progress";
+import { type PhaseProgress, Progress } from "../progress";
 import { slugify } from "../../market/slug";
 import { CURRENCIES } from "../../market/currencies";
 import { FIRST_YEAR } from "../../market/calendar";
@@ -51,6 +53,8 @@ export interface ImportOptions {
   onPhase?: (name: string) => void;
   /** Embed the images and build the vector indexes (default true; tests that never read them may skip it). */
   embed?: boolean;
+  /** A merge derives the whole market again (the model refitted) rather than what its records touch. */
+  refit?: boolean;
 }
 
 export interface FileSummary {
@@ -70,8 +74,10 @@ export interface ImportSummary {
   counts: Record<string, number>;
   estimated: number;
   pairs: number;
-  /** The image embeddings (null when skipped). */
+  /** The image embeddings (null when skipped, or an incremental merge: the vectors stay). */
   embed: EmbedMarketSummary | null;
+  /** How the snapshot was derived: `incremental` (a merge, what it touched) or `full`, and for a merge derived whole, why. */
+  derivation: { kind: "incremental"; summary: TouchedSummary } | { kind: "full"; reason: string | null };
   /** The report of rejected records; null when none was rejected. */
   reportPath: string | null;
   /** Reading and checking the files, seconds; records (accepted and rejected) per second. */
@@ -264,6 +270,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   // a killed build's files first (image copies too), so their space counts as free (src/build/db/leftovers.ts)
   removeStaleBuilds(dataDir, { images: true, log: options.quiet ? undefined : (line) => process.stderr.write(`import: ${line}\n`) });
   const records = [...files.values()].map((f) => f.path);
+  // a merge derives what its records touch, unless it cannot (incrementalBlocker)
+  const blocker = mode === "merge" ? incrementalBlocker(files, target, asOf, options.refit) : null;
+  if (mode === "merge" && !blocker) return mergeIncrementally({ ...options, from, dataDir, asOf, files, progress, target });
   checkDiskSpace(dataDir, importSpaceNeeded(from, records, mode === "merge" ? target : null), `an import of ${from}${mode === "merge" ? " merged into the current market" : ""}`);
   mkdirSync(dataDir, { recursive: true });
   const tmp = join(dataDir, `market.db.importing-${process.pid}`);
@@ -339,6 +348,195 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     estimated: derived.estimated,
     pairs: derived.pairs,
     embed,
+    derivation: { kind: "full", reason: blocker },
+    reportPath: report.path,
+    loadSeconds,
+    rowsPerSecond: loadSeconds > 0 ? (accepted + rejected) / loadSeconds : 0,
+    seconds: progress.elapsed(),
+    bytes: statSync(target).size,
+    path: target,
+  };
+}
+
+/** The record files an incremental merge takes: results, sales, rates, houses, events (no artist, work or picture). */
+const INCREMENTAL_RECORDS: ReadonlySet<RecordName> = new Set<RecordName>([
+  "categories",
+  "materials",
+  "substrates",
+  "surfaces",
+  "damages",
+  "auction_locations",
+  "fx_rates",
+  "auction_houses",
+  "artist_events",
+  "sales",
+  "lots",
+  "benchmarks",
+]);
+
+/**
+ * Why a merge derives the whole market rather than what its records touch (null: it need not):
+ * `--refit`; records of artists, artworks or pictures (pass 1's hedonic sample, the works'
+ * vectors and the artists' vectors need the whole build); a current market that kept no model
+ * (derive_state: built by an older artmarket, or by `--refit`'s predecessor); an as-of date
+ * before the market's.
+ */
+function incrementalBlocker(files: Map<RecordName, { path: string }>, target: string, asOf: string, refit: boolean | undefined): string | null {
+  if (refit) return "--refit";
+  const other = [...files.keys()].filter((name) => !INCREMENTAL_RECORDS.has(name));
+  if (other.length) return `the records change ${other.join(", ")} (the whole market is derived again for them)`;
+  let current: Database | null = null;
+  try {
+    current = new Database(target, { readonly: true });
+    const state = current.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'derive_state'").get()
+      ? current.query<{ value: string | Uint8Array }, []>("SELECT value FROM derive_state WHERE key = 'version'").get()
+      : null;
+    if (!state) return "the current market kept no model to go on from (derived by an older artmarket)";
+    if (Number(typeof state.value === "string" ? state.value : new TextDecoder().decode(state.value)) !== DERIVE_STATE_VERSION)
+      return "the current market's model has another layout";
+    const currentAsOf = current.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value;
+    if (currentAsOf && asOf < currentAsOf) return `the records' as-of date ${asOf} is before the current market's ${currentAsOf}`;
+    return null;
+  } catch (err) {
+    return `the current market is unreadable (${(err as Error).message})`;
+  } finally {
+    current?.close();
+  }
+}
+
+/**
+ * The columns of a lot whose change touches what is derived from it: its artist's fit (the lot as
+ * artistReader and pass 1 read it; its USD figures follow from the amounts and refreshLots sets
+ * them), its sale's aggregates, its search text. A sale's status copied into its lots, a lot
+ * number, the top-lot and third-party marks are served as stored and touch nothing derived.
+ */
+export const LOT_DERIVED_FROM = [
+  "sale_id",
+  "artwork_id",
+  "artist_id",
+  "house_id",
+  "status",
+  "sale_datetime",
+  "location_id",
+  "reserve_mark",
+  "currency",
+  "hammer",
+  "estimate_min",
+  "estimate_max",
+  "premium",
+  "notes_id",
+] as const;
+
+/**
+ * A merge into a copy of the current snapshot (docs/derivation.md#a-merge-derives-what-it-touches):
+ * the file copied whole (served tables, indexes, vectors, statistics), the records upserted into
+ * it with temporary triggers noting the lots and sales they change, the lots those touch priced
+ * again, then deriveTouched; no index rebuilt, no image embedded, no ANALYZE (a day's records
+ * move no statistic that matters; `--refit` gathers them again).
+ */
+async function mergeIncrementally(
+  o: ImportOptions & { from: string; dataDir: string; asOf: string; files: Map<RecordName, { path: string; csv: boolean }>; progress: Progress; target: string },
+): Promise<ImportSummary> {
+  const { from, dataDir, asOf, files, progress, target } = o;
+  const records = [...files.values()].map((f) => f.path);
+  checkDiskSpace(dataDir, importSpaceNeeded(from, records, target), `an import of ${from} merged into the current market`);
+  const tmp = join(dataDir, `market.db.importing-${process.pid}`);
+  for (const f of [tmp, `${tmp}-journal`]) if (existsSync(f)) rmSync(f);
+  const report = new Report(dataDir);
+  const summaries: FileSummary[] = [];
+  const counts: Record<string, number> = {};
+  let phase = progress.phase("current market (copy)");
+  copyFileSync(target, tmp);
+  phase.end();
+  const db = openMarketForWrite(tmp, dataDir);
+  let previous: Database | null = null;
+  let loadSeconds = 0;
+  let touched: TouchedSummary;
+  try {
+    worksViewOfFinished(db);
+    db.run("CREATE TEMP TABLE merge_lots (id INTEGER)");
+    db.run("CREATE TEMP TABLE merge_sales (id INTEGER)");
+    for (const [table, into] of [
+      ["lots", "merge_lots"],
+      ["src_sales", "merge_sales"],
+    ] as const) {
+      // (a plain insert: a trigger's own conflict clause gives way to the upsert's that fired it)
+      const note = (row: string) => `INSERT INTO ${into} (id) VALUES (${row}.id);`;
+      db.run(`CREATE TEMP TRIGGER ${into}_in AFTER INSERT ON main.${table} BEGIN ${note("new")} END`);
+      db.run(`CREATE TEMP TRIGGER ${into}_out AFTER DELETE ON main.${table} BEGIN ${note("old")} END`);
+      // a lot: when a column something is derived from changed (an upsert sets every column)
+      const when = table === "lots" ? ` WHEN ${LOT_DERIVED_FROM.map((c) => `old.${c} IS NOT new.${c}`).join(" OR ")}` : "";
+      db.run(`CREATE TEMP TRIGGER ${into}_up AFTER UPDATE ON main.${table}${when} BEGIN ${note("old")} ${note("new")} END`);
+    }
+    const importer = new Importer(db, { dataDir, from, asOf, mode: "merge", incremental: true, report, createdImages: [], files, progress, summaries });
+    phase = progress.phase("current market (merge)");
+    importer.base(target);
+    phase.end();
+    const loadStart = performance.now();
+    await importer.loadAll();
+    loadSeconds = (performance.now() - loadStart) / 1000;
+    phase = progress.phase("lots: refresh after merge");
+    const ids = (table: string) =>
+      db
+        .query<{ id: number }, []>(`SELECT DISTINCT id FROM ${table} ORDER BY id`)
+        .all()
+        .map((r) => r.id);
+    const repriced = importer.refreshLots(ids("merge_sales"));
+    phase.end();
+    for (const t of ["merge_lots_in", "merge_lots_out", "merge_lots_up", "merge_sales_in", "merge_sales_out", "merge_sales_up"]) db.run(`DROP TRIGGER ${t}`);
+    const lots = [...new Set([...ids("merge_lots"), ...repriced.other])].sort((a, b) => a - b);
+
+    const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
+    meta.run("contents", "import");
+    meta.run("as_of", asOf);
+    meta.run("import_format_version", String(FORMAT_VERSION));
+    meta.run("import_mode", "merge");
+    meta.run("built_at", new Date().toISOString());
+    previous = new Database(target, { readonly: true });
+    const phases = new Map<string, PhaseProgress>();
+    const result = deriveTouched(db, previous, {
+      asOf,
+      touched: { lots, sales: ids("merge_sales"), repriced: repriced.upcoming },
+      onProgress: (name, done, total) => {
+        if (!phases.has(name)) phases.set(name, progress.phase(name, total));
+        phases.get(name)!.tick(done);
+      },
+    });
+    for (const p of phases.values()) p.end();
+    if ("reason" in result) throw new ImportError(`the merge cannot derive what it touched: ${result.reason} (import with --refit)`);
+    touched = result;
+    for (const t of ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "auction_houses", "fx_rates"]) {
+      counts[t] = (db.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
+    }
+    previous.close();
+    db.close();
+  } catch (err) {
+    previous?.close();
+    db.close();
+    rmSync(tmp, { force: true });
+    if (report.path) report.add("(import)", 0, `import aborted, nothing replaced: ${(err as Error).message}`, null);
+    await report.close();
+    if (err instanceof ImportError) throw err;
+    const e = err as NodeJS.ErrnoException;
+    if (e && typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) throw new ImportError(`I/O error: ${e.message}`);
+    throw err;
+  }
+  await report.close();
+  renameSync(tmp, target);
+  const accepted = summaries.reduce((s, f) => s + f.accepted, 0);
+  const rejected = summaries.reduce((s, f) => s + f.rejected, 0);
+  return {
+    from,
+    mode: "merge",
+    asOf,
+    files: summaries,
+    accepted,
+    rejected,
+    counts,
+    estimated: touched.estimated,
+    pairs: touched.pairs.added,
+    embed: null,
+    derivation: { kind: "incremental", summary: touched },
     reportPath: report.path,
     loadSeconds,
     rowsPerSecond: loadSeconds > 0 ? (accepted + rejected) / loadSeconds : 0,
@@ -355,9 +553,16 @@ export function formatImportSummary(s: ImportSummary): string {
     ...s.files.map((f) => `  ${f.file.padEnd(26)} ${f.accepted.toLocaleString("en-US").padStart(11)} ${f.rejected.toLocaleString("en-US").padStart(9)}`),
     `  ${(s.accepted + s.rejected).toLocaleString("en-US")} records read in ${s.loadSeconds.toFixed(1)}s (${Math.round(s.rowsPerSecond).toLocaleString("en-US")}/s); ` +
       `${s.estimated.toLocaleString("en-US")} artworks estimated, ${s.pairs.toLocaleString("en-US")} repeat-sale pairs`,
-    s.embed
-      ? `  ${s.embed.embedded.toLocaleString("en-US")} images embedded in ${s.embed.embedSeconds.toFixed(1)}s${s.embed.reused ? `, ${s.embed.reused.toLocaleString("en-US")} vectors reused from the previous snapshot` : ""}${s.embed.failed ? ` (${s.embed.failed.toLocaleString("en-US")} unreadable, left out)` : ""}`
-      : "  images not embedded",
+    s.derivation.kind === "incremental"
+      ? `  derived what the merge touched: ${s.derivation.summary.artists.toLocaleString("en-US")} artists, ${s.derivation.summary.sales.toLocaleString("en-US")} sales, ` +
+        `${s.derivation.summary.pairs.removed.toLocaleString("en-US")} index pairs taken back and ${s.derivation.summary.pairs.added.toLocaleString("en-US")} added, ` +
+        `${s.derivation.summary.repriced.toLocaleString("en-US")} forecasts repriced (the model held; --refit fits it again)`
+      : `  derived the whole market${s.derivation.reason ? ` (${s.derivation.reason})` : ""}`,
+    s.derivation.kind === "incremental"
+      ? "  images unchanged (their vectors kept)"
+      : s.embed
+        ? `  ${s.embed.embedded.toLocaleString("en-US")} images embedded in ${s.embed.embedSeconds.toFixed(1)}s${s.embed.reused ? `, ${s.embed.reused.toLocaleString("en-US")} vectors reused from the previous snapshot` : ""}${s.embed.failed ? ` (${s.embed.failed.toLocaleString("en-US")} unreadable, left out)` : ""}`
+        : "  images not embedded",
     s.reportPath ? `  ${s.rejected.toLocaleString("en-US")} rejected records, with reasons, in ${s.reportPath}` : "  no record rejected",
   ];
   return lines.join("\n");
@@ -469,11 +674,19 @@ function lotUpsert(db: Database): (values: LotValues) => void {
   };
 }
 
+/** Lots a merge priced again with no other change (refreshLots): announced ones (id, new / old rate, artist) and the others' ids. */
+interface Repriced {
+  upcoming: [number, number, number][];
+  other: number[];
+}
+
 interface ImporterContext {
   dataDir: string;
   from: string;
   asOf: string;
   mode: ImportMode;
+  /** A merge into a copy of the current snapshot (its source tables already there): derivation of what it touches. */
+  incremental?: boolean;
   report: Report;
   createdImages: string[];
   files: Map<RecordName, { path: string; csv: boolean }>;
@@ -486,6 +699,8 @@ class Importer {
   private readonly nowIso: string;
   private readonly fx = new Map<string, number>();
   private readonly fxSeen = new Set<string>();
+  /** Per currency, the first day of a rate this import brought (the lots priced from it on may change). */
+  private readonly fxFrom = new Map<string, string>();
   /** Per currency, its latest rate on or before the as-of date (made on first use after the rates are read). */
   private latestFx: Map<string, { day: string; rate: number }> | null = null;
   private readonly sales = new Map<number, SaleInfo>();
@@ -524,19 +739,27 @@ class Importer {
   /** The starting point: built-in reference data, or (merge) the current market's source tables. */
   base(currentPath: string): void {
     const db = this.db;
-    db.transaction(() => {
-      const cur = db.query("INSERT INTO currencies (code, name, symbol, decimals) VALUES (?, ?, ?, ?)");
-      for (const c of CURRENCIES) cur.run(...c);
-      if (this.ctx.mode === "replace") {
-        const loc = db.query("INSERT INTO auction_locations (id, name, country, currency) VALUES (?, ?, ?, ?)");
-        LOCATIONS.forEach(([name, country, currency], i) => loc.run(i + 1, name, country, currency));
-        for (const v of VOCABULARIES) {
-          const stmt = db.query(v === "categories" ? "INSERT INTO categories (id, name, slug) VALUES (?, ?, ?)" : `INSERT INTO ${v} (id, name, label) VALUES (?, ?, ?)`);
-          for (const r of builtinVocabulary(v)) stmt.run(r.id, r.name, r.second);
+    if (!this.ctx.incremental)
+      db.transaction(() => {
+        const cur = db.query("INSERT INTO currencies (code, name, symbol, decimals) VALUES (?, ?, ?, ?)");
+        for (const c of CURRENCIES) cur.run(...c);
+        if (this.ctx.mode === "replace") {
+          const loc = db.query("INSERT INTO auction_locations (id, name, country, currency) VALUES (?, ?, ?, ?)");
+          LOCATIONS.forEach(([name, country, currency], i) => loc.run(i + 1, name, country, currency));
+          for (const v of VOCABULARIES) {
+            const stmt = db.query(v === "categories" ? "INSERT INTO categories (id, name, slug) VALUES (?, ?, ?)" : `INSERT INTO ${v} (id, name, label) VALUES (?, ?, ?)`);
+            for (const r of builtinVocabulary(v)) stmt.run(r.id, r.name, r.second);
+          }
         }
-      }
-    })();
-    if (this.ctx.mode === "merge") {
+      })();
+    if (this.ctx.mode === "merge" && !this.ctx.incremental) this.copyCurrent(currentPath);
+    if (this.ctx.mode === "merge") this.readCurrent();
+  }
+
+  /** A merge's starting point: the current market's source tables, copied into the new file. */
+  private copyCurrent(currentPath: string): void {
+    const db = this.db;
+    {
       const restore = deferIndexes(db, ["lots", "works.src_artworks", "artist_events", "src_sales", "images"], { keepUnique: true });
       db.run("ATTACH DATABASE ? AS old", [currentPath]);
       // the works' source rows come from the current market's served artworks, which keep every
@@ -554,21 +777,26 @@ class Importer {
       })();
       db.run("DETACH DATABASE old");
       restore();
-      for (const r of db.query<{ code: string; day: string; usd_per_unit: number }, []>("SELECT code, day, usd_per_unit FROM fx_rates").iterate()) {
-        this.fx.set(r.code + r.day, r.usd_per_unit);
-      }
-      for (const r of db
-        .query<{ id: number; house_id: number; location_id: number; currency: string; status: string; start_datetime: string }, []>(
-          "SELECT id, house_id, location_id, currency, status, start_datetime FROM src_sales",
-        )
-        .iterate()) {
-        this.sales.set(r.id, { houseId: r.house_id, locationId: r.location_id, currency: r.currency, status: r.status, start: r.start_datetime });
-      }
-      for (const r of db.query<{ id: number; text: string }, [number]>("SELECT id, text FROM lot_notes ORDER BY id LIMIT ?").iterate(NOTE_TEXTS_KEPT)) {
-        this.noteIds.set(r.text, r.id);
-      }
-      this.nextNoteId = (db.query<{ n: number | null }, []>("SELECT max(id) AS n FROM lot_notes").get()?.n ?? 0) + 1;
     }
+  }
+
+  /** What a merge checks records against: the current market's rates, sales and notes texts. */
+  private readCurrent(): void {
+    const db = this.db;
+    for (const r of db.query<{ code: string; day: string; usd_per_unit: number }, []>("SELECT code, day, usd_per_unit FROM fx_rates").iterate()) {
+      this.fx.set(r.code + r.day, r.usd_per_unit);
+    }
+    for (const r of db
+      .query<{ id: number; house_id: number; location_id: number; currency: string; status: string; start_datetime: string }, []>(
+        "SELECT id, house_id, location_id, currency, status, start_datetime FROM src_sales",
+      )
+      .iterate()) {
+      this.sales.set(r.id, { houseId: r.house_id, locationId: r.location_id, currency: r.currency, status: r.status, start: r.start_datetime });
+    }
+    for (const r of db.query<{ id: number; text: string }, [number]>("SELECT id, text FROM lot_notes ORDER BY id LIMIT ?").iterate(NOTE_TEXTS_KEPT)) {
+      this.noteIds.set(r.text, r.id);
+    }
+    this.nextNoteId = (db.query<{ n: number | null }, []>("SELECT max(id) AS n FROM lot_notes").get()?.n ?? 0) + 1;
   }
 
   /** The lot_notes row of a notes text (added when new); null for no notes. */
@@ -760,6 +988,8 @@ class Importer {
     this.fxSeen.add(key);
     this.fx.set(key, rate);
     this.latestFx = null;
+    const first = this.fxFrom.get(code);
+    if (first === undefined || day < first) this.fxFrom.set(code, day);
     this.db.query("INSERT INTO fx_rates (code, day, usd_per_unit) VALUES (?, ?, ?) ON CONFLICT(code, day) DO UPDATE SET usd_per_unit = excluded.usd_per_unit").run(code, day, rate);
     return undefined;
   }
@@ -1173,16 +1403,26 @@ class Importer {
    * or be priced on a day whose rate it changed: their denormalised columns and USD values are
    * brought up to date; lots that can no longer be priced or dated are dropped (and reported).
    */
-  refreshLots(): void {
+  refreshLots(sales?: number[]): Repriced {
     const db = this.db;
+    const out: Repriced = { upcoming: [], other: [] };
+    // an incremental merge (`sales`: the sales it changed) looks only at the lots of those sales
+    // and the lots priced from the first day of a rate it brought on; its works are the current ones
+    const salesJson = sales ? JSON.stringify(sales) : null;
+    const fxScope = [...this.fxFrom].map(([code, day]) => ({ code, from: Date.parse(`${day}T00:00:00Z`) / 1000 }));
     db.transaction(() => {
-      db.run(`UPDATE lots SET artist_id = w.artist_id, creation_year = w.creation_year FROM src_artworks w
-              WHERE w.id = lots.artwork_id AND (lots.artist_id IS NOT w.artist_id OR lots.creation_year IS NOT w.creation_year)`);
-      db.run(`UPDATE lots SET house_id = s.house_id, sale_status = s.status, sale_datetime = unixepoch(s.start_datetime), location_id = s.location_id FROM src_sales s
-              WHERE s.id = lots.sale_id AND (lots.house_id IS NOT s.house_id OR lots.sale_status IS NOT s.status
-                OR lots.sale_datetime IS NOT unixepoch(s.start_datetime) OR lots.location_id IS NOT s.location_id)`);
+      if (!sales)
+        db.run(`UPDATE lots SET artist_id = w.artist_id, creation_year = w.creation_year FROM src_artworks w
+                WHERE w.id = lots.artwork_id AND (lots.artist_id IS NOT w.artist_id OR lots.creation_year IS NOT w.creation_year)`);
+      db.query(
+        `UPDATE lots SET house_id = s.house_id, sale_status = s.status, sale_datetime = unixepoch(s.start_datetime), location_id = s.location_id FROM src_sales s
+         WHERE s.id = lots.sale_id AND (lots.house_id IS NOT s.house_id OR lots.sale_status IS NOT s.status
+           OR lots.sale_datetime IS NOT unixepoch(s.start_datetime) OR lots.location_id IS NOT s.location_id)
+           ${salesJson ? "AND lots.sale_id IN (SELECT value FROM json_each(?1))" : ""}`,
+      ).run(...((salesJson ? [salesJson] : []) as []));
       type L = {
         id: number;
+        artist_id: number;
         status: string;
         currency: string;
         day: string;
@@ -1197,12 +1437,20 @@ class Importer {
       };
       const changed: [number, number | null, number | null, number | null, number | null][] = [];
       const dropped: { id: number; reason: string }[] = [];
-      for (const l of db
-        .query<L, []>(
-          `SELECT id, status, currency, date(sale_datetime, 'unixepoch') AS day, hammer, estimate_min, estimate_max, premium,
-                  hammer_usd_cents, estimate_min_usd_cents, estimate_max_usd_cents, premium_usd_cents FROM lots`,
-        )
-        .iterate()) {
+      const columns = `id, artist_id, status, currency, date(sale_datetime, 'unixepoch') AS day, hammer, estimate_min, estimate_max, premium,
+                  hammer_usd_cents, estimate_min_usd_cents, estimate_max_usd_cents, premium_usd_cents`;
+      const scoped = salesJson
+        ? [
+            db.query<L, [string]>(`SELECT ${columns} FROM lots WHERE sale_id IN (SELECT value FROM json_each(?))`).all(salesJson),
+            ...fxScope.map((f) => db.query<L, [string, number]>(`SELECT ${columns} FROM lots WHERE currency = ? AND sale_datetime >= ?`).all(f.code, f.from)),
+          ].flat()
+        : null;
+      const seen = new Set<number>();
+      for (const l of scoped ?? db.query<L, []>(`SELECT ${columns} FROM lots`).iterate()) {
+        if (scoped) {
+          if (seen.has(l.id)) continue;
+          seen.add(l.id);
+        }
         if ((l.status === "sold" || l.status === "passed") && l.day > this.ctx.asOf) {
           dropped.push({ id: l.id, reason: `its sale moved to ${l.day}, after the as-of date, and the lot is ${l.status}` });
           continue;
@@ -1214,8 +1462,11 @@ class Importer {
         }
         const usd = (x: number | null) => (x === null ? null : usdCents(x, rate));
         const next = [usd(l.hammer), usd(l.estimate_min), usd(l.estimate_max), usd(l.premium)] as const;
-        if (next[0] !== l.hammer_usd_cents || next[1] !== l.estimate_min_usd_cents || next[2] !== l.estimate_max_usd_cents || next[3] !== l.premium_usd_cents)
+        if (next[0] !== l.hammer_usd_cents || next[1] !== l.estimate_min_usd_cents || next[2] !== l.estimate_max_usd_cents || next[3] !== l.premium_usd_cents) {
           changed.push([l.id, ...next]);
+          if (l.status !== "upcoming") out.other.push(l.id);
+          else if (next[1] !== null && l.estimate_min_usd_cents) out.upcoming.push([l.id, next[1] / l.estimate_min_usd_cents, l.artist_id]);
+        }
       }
       const upd = db.query("UPDATE lots SET hammer_usd_cents = ?2, estimate_min_usd_cents = ?3, estimate_max_usd_cents = ?4, premium_usd_cents = ?5 WHERE id = ?1");
       for (const c of changed) upd.run(...c);
@@ -1225,5 +1476,6 @@ class Importer {
         this.ctx.report.add("(merge)", 0, `lot ${d.id} dropped: ${d.reason}`, { id: d.id });
       }
     })();
+    return out;
   }
 }

@@ -21,6 +21,10 @@
 /** lots_fts's tokenizer; the service cuts a search into tokens with the same one (src/serve/modules/lots/service.ts). */
 export const LOTS_FTS_TOKENIZE = "unicode61 remove_diacritics 2";
 
+/** A lot's search text (lots_fts): its artist's name and other spellings, its work's title, its notes; over LOTS_FTS_FROM. */
+export const LOTS_FTS_TEXT = "coalesce(a.name, '') || ' ' || replace(coalesce(a.synonyms, ''), '|', ' ') || ' ' || coalesce(w.title, '') || ' ' || coalesce(n.text, '')";
+export const LOTS_FTS_FROM = "lots l LEFT JOIN artists a ON a.id = l.artist_id LEFT JOIN artworks w ON w.id = l.artwork_id LEFT JOIN lot_notes n ON n.id = l.notes_id";
+
 export const STATEMENTS: string[] = [
   // equality filter + the default date sort
   // status: the rare values alone, like lots_top (withdrawn about 3 % of lots, upcoming 1 %,
@@ -71,9 +75,7 @@ export const STATEMENTS: string[] = [
   // each word (88 MiB against 285 MiB with positions at large).
   "DROP TABLE IF EXISTS lots_fts",
   `CREATE VIRTUAL TABLE lots_fts USING fts5(text, content='', columnsize=0, detail=none, tokenize='${LOTS_FTS_TOKENIZE}')`,
-  `INSERT INTO lots_fts (rowid, text)
-   SELECT l.id, coalesce(a.name, '') || ' ' || replace(coalesce(a.synonyms, ''), '|', ' ') || ' ' || coalesce(w.title, '') || ' ' || coalesce(n.text, '')
-   FROM lots l LEFT JOIN artists a ON a.id = l.artist_id LEFT JOIN artworks w ON w.id = l.artwork_id LEFT JOIN lot_notes n ON n.id = l.notes_id`,
+  `INSERT INTO lots_fts (rowid, text) SELECT l.id, ${LOTS_FTS_TEXT} FROM ${LOTS_FTS_FROM}`,
   // one segment instead of the several the build leaves (7 at large): a common word is checked row
   // by row (rowid = ?), and each check seeks every segment, about 150 µs a row with 7 against
   // 25 µs with one (3 s at large)

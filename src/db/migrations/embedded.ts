@@ -15,6 +15,7 @@ import market_0006_lot_usd_cents from "./market/0006_lot_usd_cents.sql" with { t
 import market_0007_artwork_integral_columns from "./market/0007_artwork_integral_columns.sql" with { type: "text" };
 import market_0008_artwork_day_last_sold from "./market/0008_artwork_day_last_sold.sql" with { type: "text" };
 import market_0009_upcoming_forecasts from "./market/0009_upcoming_forecasts.sql" with { type: "text" };
+import market_0010_derive_state from "./market/0010_derive_state.sql" with { type: "text" };
 import account_pg_0000_init from "./account-pg/0000_init.sql" with { type: "text" };
 import account_pg_0001_account_epoch from "./account-pg/0001_account_epoch.sql" with { type: "text" };
 import account_pg_0002_unlogged_rate_windows from "./account-pg/0002_unlogged_rate_windows.sql" with { type: "text" };
@@ -41,6 +42,7 @@ export const marketMigrations: Migration[] = [
   { tag: "0007_artwork_integral_columns", sql: market_0007_artwork_integral_columns },
   { tag: "0008_artwork_day_last_sold", sql: market_0008_artwork_day_last_sold },
   { tag: "0009_upcoming_forecasts", sql: market_0009_upcoming_forecasts },
+  { tag: "0010_derive_state", sql: market_0010_derive_state },
 ];
 
 export const accountPgMigrations: Migration[] = [

@@ -370,3 +370,12 @@ export const marketIndex = sqliteTable("market_index", {
   value: real("value").notNull(),
   lots: integer("lots").notNull(),
 });
+
+/**
+ * The derivation's market-wide model and pass 1's sums (src/build/derive/state.ts), kept so that a
+ * merge import derives only what its records touch (docs/derivation.md#a-merge-derives-what-it-touches).
+ */
+export const deriveState = sqliteTable("derive_state", {
+  key: text("key").primaryKey(),
+  value: blob("value").notNull(),
+});
