@@ -214,7 +214,7 @@ async function metricsText(deps: AppDeps): Promise<string> {
   return (await control(deps).metrics()) + freshnessOf(deps.market).metricsText(Date.now());
 }
 
-/** GET /readyz: 200 with the version, workers, snapshot and freshness once serving; 503 while starting or draining. */
+/** GET /readyz: 200 with the version, workers, snapshot, freshness and results owed once serving; 503 while starting or draining. */
 function readiness(deps: AppDeps): Response {
   const c = control(deps);
   const state = c.state();
@@ -225,7 +225,10 @@ function readiness(deps: AppDeps): Response {
     deps.accounts.hasUsers();
     const fresh = freshnessOf(deps.market);
     const snapshot = { ...deps.snapshot.info(), published_at: fresh.publishedAt };
-    return new Response(JSON.stringify({ status: "ready", version: VERSION, workers: c.workers, snapshot, freshness: fresh.report(Date.now()) }), { headers });
+    const now = Date.now();
+    return new Response(JSON.stringify({ status: "ready", version: VERSION, workers: c.workers, snapshot, freshness: fresh.report(now), results_owed: fresh.owedReport(now) }), {
+      headers,
+    });
   } catch {
     return new Response(JSON.stringify({ status: "starting" }), { status: 503, headers });
   }

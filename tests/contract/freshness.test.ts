@@ -3,12 +3,15 @@
  * result, computed here in SQL of the test's own, against GET /v1/auction-houses' results_as_of;
  * /readyz's tiers against the oldest latest result of each tier's active houses; the gauges of
  * /metrics against now; and, with the clock given, the gauges crossing the spec's 48 h and 14 d.
+ * Results owed: each tier's oldest sale that has ended with lots still without a result, found
+ * here by reading every sale's lots, against /readyz's results_owed and
+ * artmarket_results_owed_seconds; the service's own query reads only indexes (its plan).
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { freshnessOf, MarketFreshness } from "../../src/serve/freshness";
+import { freshnessOf, MarketFreshness, OPEN_SALES_SQL } from "../../src/serve/freshness";
 import { createTestContext, tempDataDir, type TestContext } from "../helpers/app";
 
 const DAY_MS = 86_400_000;
@@ -161,5 +164,110 @@ describe("a newer result moves the tier to its next stalest house", () => {
     expect(next! > top).toBe(true);
     // the published time is the copy's own file
     expect(f.publishedAt).toBe(statSync(join(dir, "market.db")).mtime.toISOString());
+  });
+});
+
+type Owed = { sale_id: number; house_id: number; ended_at: string; age_hours: number } | null;
+
+/** Each tier's oldest sale ended before `now` with a lot not sold, passed nor withdrawn (then lowest id), by reading every sale's lots. */
+function expectedOwed(db: Database, now: number): Record<"top" | "other", Owed> {
+  const top = new Set(latest.slice(0, 7).map((h) => h.id));
+  const open = db
+    .query<{ id: number; house_id: number; ended: string }, []>(
+      `SELECT s.id, s.house_id, CASE WHEN s.end_datetime IS NULL OR s.end_datetime = '' THEN s.start_datetime ELSE s.end_datetime END AS ended
+       FROM sales s WHERE EXISTS (SELECT 1 FROM lots l WHERE l.sale_id = s.id AND l.status NOT IN ('sold', 'passed', 'withdrawn'))`,
+    )
+    .all()
+    .filter((r) => Date.parse(r.ended) < now)
+    .sort((a, b) => Date.parse(a.ended) - Date.parse(b.ended) || a.id - b.id);
+  const oldest = (tier: "top" | "other"): Owed => {
+    const r = open.find((o) => top.has(o.house_id) === (tier === "top"));
+    return r ? { sale_id: r.id, house_id: r.house_id, ended_at: r.ended, age_hours: Math.round((now - Date.parse(r.ended)) / 360_000) / 10 } : null;
+  };
+  return { top: oldest("top"), other: oldest("other") };
+}
+
+describe("results owed", () => {
+  test("/readyz's results_owed and the artmarket_results_owed_seconds gauges, on the server's clock, as SQL finds them", async () => {
+    const before = Date.now();
+    const body = (await (await ctx.call("/readyz", { key: null })).json()) as { results_owed: Record<"top" | "other", Owed> };
+    const text = await (await ctx.call("/metrics", { key: null })).text();
+    const after = Date.now();
+    expect(text).toContain("# TYPE artmarket_results_owed_seconds gauge");
+    expect(text).toMatch(/^# HELP artmarket_results_owed_seconds \S/m);
+    const [lo, hi] = [expectedOwed(ctx.deps.market, before), expectedOwed(ctx.deps.market, after)];
+    for (const t of ["top", "other"] as const) {
+      const got = body.results_owed[t];
+      const gauge = sample(text, `artmarket_results_owed_seconds{tier="${t}"}`);
+      if (hi[t] === null) {
+        expect([t, got, gauge]).toEqual([t, null, 0]);
+        continue;
+      }
+      const want = hi[t]!;
+      expect([t, got?.sale_id, got?.house_id, got?.ended_at]).toEqual([t, want.sale_id, want.house_id, want.ended_at]);
+      const since = lo[t]?.sale_id === want.sale_id ? lo[t]!.age_hours : 0;
+      expect([t, got!.age_hours >= since && got!.age_hours <= want.age_hours]).toEqual([t, true]);
+      const ended = Date.parse(want.ended_at);
+      expect([t, gauge >= Math.floor((before - ended) / 1000) && gauge <= Math.ceil((after - ended) / 1000)]).toEqual([t, true]);
+    }
+  });
+
+  test("an hour after each of the seeded market's sales under way on its as-of date ends, the tiers owe what SQL finds", () => {
+    const f = freshnessOf(ctx.deps.market);
+    const ends = ctx.deps.market
+      .query<{ ended: string }, []>("SELECT DISTINCT end_datetime AS ended FROM sales WHERE status IN ('live', 'session_off') ORDER BY 1")
+      .all()
+      .map((r) => Date.parse(r.ended));
+    expect(ends.length).toBeGreaterThan(0);
+    for (const now of [Date.parse(`${asOf}T12:00:00Z`), ...ends, ...ends.map((e) => e + 3_600_000)]) {
+      expect([now, f.owedReport(now)]).toEqual([now, expectedOwed(ctx.deps.market, now)]);
+    }
+  });
+
+  test("its query reads the open statuses' indexes and the sales', never a scan of the lots table", () => {
+    const plan = ctx.deps.market
+      .query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${OPEN_SALES_SQL}`)
+      .all()
+      .map((r) => r.detail);
+    expect(plan.filter((d) => /^SCAN (lots|l)\b/.test(d))).toEqual([]);
+    for (const index of ["lots_upcoming", "lots_unknown", "sales_start", "lots_sale"]) expect([index, plan.some((d) => d.includes(index))]).toEqual([index, true]);
+  });
+
+  describe("a lot of a sale held long ago marked unknown (its result not yet in)", () => {
+    let dir: string;
+    let db: Database;
+    beforeAll(() => {
+      dir = tempDataDir("artmarket-owed-");
+      copyFileSync(join(ctx.dataDir, "market.db"), join(dir, "market.db"));
+      db = new Database(join(dir, "market.db"));
+    });
+    afterAll(() => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    test("that sale is its tier's oldest owed, aged from its end; the other tier is unchanged", () => {
+      const now = Date.parse(`${asOf}T12:00:00Z`);
+      const before = expectedOwed(db, now);
+      // the first sale of the first house of the other tier that holds a result
+      const house = latest.slice(7).find((h) => h.day !== null)!.id;
+      const sale = db
+        .query<{ id: number; end_datetime: string }, [number]>("SELECT id, end_datetime FROM sales WHERE house_id = ? AND lots_count > 0 ORDER BY start_datetime, id LIMIT 1")
+        .get(house)!;
+      db.query("UPDATE lots SET status = 'unknown' WHERE id = (SELECT min(id) FROM lots WHERE sale_id = ?)").run(sale.id);
+      const f = new MarketFreshness(db);
+      const want = expectedOwed(db, now);
+      expect(want.other).toEqual({
+        sale_id: sale.id,
+        house_id: house,
+        ended_at: sale.end_datetime,
+        age_hours: Math.round((now - Date.parse(sale.end_datetime)) / 360_000) / 10,
+      });
+      expect(f.owedReport(now)).toEqual(want);
+      expect(want.top).toEqual(before.top);
+      expect(sample(f.metricsText(now), 'artmarket_results_owed_seconds{tier="other"}')).toBe((now - Date.parse(sale.end_datetime)) / 1000);
+      // before it ended, nothing of it is owed
+      expect(f.owed("other", Date.parse(sale.end_datetime))?.saleId).not.toBe(sale.id);
+    });
   });
 });

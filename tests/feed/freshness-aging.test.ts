@@ -18,6 +18,15 @@
  * started the day before the as-of date, so the top tier crosses 48 h on the second fed day, fed
  * or not; the stalest other house last sold in March, so the other tier crossed 14 days long
  * before the seeded as-of date. The assertions follow the definition, with the days SQL predicts.
+ *
+ * Results owed (the measure the commitment is about): per tier, the oldest sale that has ENDED and
+ * still has lots without a result, found here in SQL of the test's own (every sale with a lot not
+ * sold, passed nor withdrawn, its end or else its start) and compared with /readyz's
+ * `results_owed` and the artmarket_results_owed_seconds gauges on many clocks of each snapshot. In
+ * this market two top sales are under way at noon of the seeded as-of date (not owed: not ended),
+ * owed once they end that evening, and published by the first fed day; another house's sale held
+ * that day stays unpublished (closed, its lots `unknown`) through the three daily feeds, owed all
+ * along, until the eleven days' feed publishes it.
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -62,7 +71,21 @@ interface Step {
   lastHeld: Map<number, string>;
   /** The sales whose results this step's feed published. */
   published: Set<number>;
+  /** Every sale with lots without a result (ended or not): its tier, end (else start) and status. */
+  open: OpenSale[];
   freshness: MarketFreshness;
+}
+
+interface OpenSale {
+  id: number;
+  house: number;
+  tier: Tier;
+  start: number;
+  end: number;
+  status: string;
+  /** Its lots without a result: upcoming, unknown. */
+  upcoming: number;
+  unknown: number;
 }
 
 let dataDir: string;
@@ -72,6 +95,8 @@ let server: Awaited<ReturnType<typeof spawnServe>>;
 /** /readyz and /v1/auction-houses as the server answered on the seeded market, before any feed. */
 let seededReady: { snapshot: { as_of: string }; freshness: Record<Tier, { latest_result: string | null }> };
 let seededHouses: { id: number; results_as_of: string | null }[];
+/** The seeded market's /readyz results_owed, and the server's clock just before and after it answered. */
+let seededOwed: { owed: Record<Tier, ReturnType<typeof expectedOwed>>; before: number; after: number };
 const steps: Step[] = [];
 
 const noon = (day: string) => Date.parse(`${day}T12:00:00Z`);
@@ -113,6 +138,53 @@ function sample(text: string, series: string): number {
   return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
 }
 const gauge = (f: MarketFreshness, tier: Tier, now: number) => sample(f.metricsText(now), `artmarket_freshness_seconds{tier="${tier}"}`);
+const owedGauge = (f: MarketFreshness, tier: Tier, now: number) => sample(f.metricsText(now), `artmarket_results_owed_seconds{tier="${tier}"}`);
+
+/** Every sale with a lot whose status is not a result, as SQL finds it (no index chosen for it), tiered by the houses' order. */
+function openSalesOf(db: Database, latest: Latest): OpenSale[] {
+  const top = new Set(latest.slice(0, 7).map((h) => h.id));
+  return db
+    .query<{ id: number; house_id: number; start: string; ended: string; status: string; upcoming: number; unknown: number }, []>(
+      `SELECT s.id, s.house_id, s.start_datetime AS start, CASE WHEN s.end_datetime IS NULL OR s.end_datetime = '' THEN s.start_datetime ELSE s.end_datetime END AS ended, s.status,
+         sum(l.status = 'upcoming') AS upcoming, sum(l.status = 'unknown') AS unknown
+       FROM sales s JOIN lots l ON l.sale_id = s.id WHERE l.status NOT IN ('sold', 'passed', 'withdrawn') GROUP BY s.id`,
+    )
+    .all()
+    .map((r) => ({
+      id: r.id,
+      house: r.house_id,
+      tier: top.has(r.house_id) ? "top" : "other",
+      start: Date.parse(r.start),
+      end: Date.parse(r.ended),
+      status: r.status,
+      upcoming: r.upcoming,
+      unknown: r.unknown,
+    }));
+}
+
+/** What /readyz's results_owed should say of the tier at `now`: its sale that ended first (then lowest id) before now, if any. */
+function expectedOwed(step: Pick<Step, "open">, tier: Tier, now: number) {
+  const ended = step.open.filter((s) => s.tier === tier && s.end < now).sort((a, b) => a.end - b.end || a.id - b.id);
+  const s = ended[0];
+  return s === undefined
+    ? null
+    : { sale_id: s.id, house_id: s.house, ended_at: new Date(s.end).toISOString().replace(".000Z", "Z"), age_hours: Math.round((now - s.end) / 360_000) / 10 };
+}
+/** The gauge's value: seconds since that sale ended, 0 with none. */
+function expectedOwedSeconds(step: Pick<Step, "open">, tier: Tier, now: number): number {
+  const owed = expectedOwed(step, tier, now);
+  return owed === null ? 0 : (now - Date.parse(owed.ended_at)) / 1000;
+}
+
+/** The clocks each snapshot is read at: every 3 hours from two days before its as-of date to four after, and each open sale's end and a second later. */
+function clocksOf(step: Pick<Step, "asOf" | "open">): number[] {
+  const from = Date.parse(`${addDays(step.asOf, -2)}T00:00:00Z`);
+  const to = Date.parse(`${addDays(step.asOf, 4)}T00:00:00Z`);
+  const clocks: number[] = [];
+  for (let t = from; t <= to; t += 3 * HOUR_S * 1000) clocks.push(t);
+  for (const s of step.open) clocks.push(s.end, s.end + 1000);
+  return clocks;
+}
 
 /** Reads the market.db of `dataDir` as it stands (a new connection: the snapshot just published). */
 function readStep(days: number, published: Set<number>): Step {
@@ -138,7 +210,7 @@ function readStep(days: number, published: Set<number>): Step {
         .all()
         .map((r) => [r.house_id, r.day]),
     );
-    return { asOf, days, latest, due, lastHeld, published, freshness: new MarketFreshness(db) };
+    return { asOf, days, latest, due, lastHeld, published, open: openSalesOf(db, latest), freshness: new MarketFreshness(db) };
   } finally {
     db.close();
   }
@@ -163,7 +235,9 @@ beforeAll(async () => {
   steps.push(readStep(0, new Set()));
 
   server = await spawnServe(dataDir, ["--workers", "1", "--log-format", "off"]);
+  const before = Date.now();
   seededReady = (await (await call("/readyz")).json()) as typeof seededReady;
+  seededOwed = { owed: (seededReady as unknown as { results_owed: typeof seededOwed.owed }).results_owed, before, after: Date.now() };
   seededHouses = (await (await call("/v1/auction-houses", true)).json()) as typeof seededHouses;
 
   for (const [i, days] of STEPS.entries()) {
@@ -185,6 +259,14 @@ beforeAll(async () => {
       .map((t) => `${t} ${expectedTier(s, t)} ${(expectedAge(expectedTier(s, t)!, noon(s.asOf)) / HOUR_S).toFixed(0)} h`)
       .join(", ")}`;
   console.log(`freshness at noon of each as-of date: ${steps.map(line).join("; ")}`);
+  const owedLine = (s: Step) =>
+    `${s.asOf}: ${(["top", "other"] as const)
+      .map((t) => {
+        const o = expectedOwed(s, t, noon(s.asOf));
+        return `${t} ${o ? `sale ${o.sale_id} (house ${o.house_id}, ended ${o.ended_at}) ${o.age_hours} h` : "none"}`;
+      })
+      .join(", ")}`;
+  console.log(`results owed at noon of each as-of date: ${steps.map(owedLine).join("; ")}`);
 }, 240_000);
 
 afterAll(async () => {
@@ -330,6 +412,99 @@ describe("left to age: the clock moves on, the market does not", () => {
   });
 });
 
+describe("results owed: the oldest sale ended with lots still without a result, per tier", () => {
+  test("on every clock of every snapshot, results_owed and artmarket_results_owed_seconds are what SQL finds", () => {
+    const seen = { top: 0, other: 0, differ: 0, one: 0 };
+    for (const s of steps) {
+      for (const now of clocksOf(s)) {
+        const report = s.freshness.owedReport(now);
+        for (const t of ["top", "other"] as const) {
+          const want = expectedOwed(s, t, now);
+          expect([s.asOf, now, t, report[t]]).toEqual([s.asOf, now, t, want]);
+          expect([s.asOf, now, t, owedGauge(s.freshness, t, now)]).toEqual([s.asOf, now, t, expectedOwedSeconds(s, t, now)]);
+          if (want) seen[t]++;
+        }
+        const [top, other] = [expectedOwed(s, "top", now), expectedOwed(s, "other", now)];
+        if (top && other && top.sale_id !== other.sale_id) seen.differ++;
+        if ((top === null) !== (other === null)) seen.one++;
+      }
+    }
+    // not vacuous: each tier owes on some clock, the tiers owe different sales on some, and one owes while the other does not on others
+    expect(seen.top).toBeGreaterThan(0);
+    expect(seen.other).toBeGreaterThan(0);
+    expect(seen.differ).toBeGreaterThan(0);
+    expect(seen.one).toBeGreaterThan(0);
+    const text = steps[0]!.freshness.metricsText(noon(TINY_AS_OF));
+    expect(text).toContain("# TYPE artmarket_results_owed_seconds gauge");
+    expect(text).toMatch(/^# HELP artmarket_results_owed_seconds \S/m);
+  });
+
+  test("a sale under way at noon (its lots still upcoming) is not owed until it ends, then owed from its end", () => {
+    const seeded = steps[0]!;
+    const now = noon(seeded.asOf);
+    const underway = seeded.open.filter((s) => s.start < now && s.end > now);
+    // two top houses' sales are under way at noon of the seeded as-of date
+    expect(underway.filter((s) => s.tier === "top").length).toBeGreaterThan(0);
+    for (const s of underway) {
+      expect([s.id, s.upcoming > 0]).toEqual([s.id, true]);
+      const at = seeded.freshness.owedReport(now)[s.tier];
+      expect([s.id, at?.sale_id === s.id]).toEqual([s.id, false]);
+      // at its end exactly, not yet; a second later it (or an older one) is owed, since then at least
+      expect([s.id, seeded.freshness.owed(s.tier, s.end)?.saleId === s.id]).toEqual([s.id, false]);
+      const after = seeded.freshness.owedReport(s.end + 1000)[s.tier]!;
+      expect([s.id, Date.parse(after.ended_at) <= s.end]).toEqual([s.id, true]);
+      expect(after).toEqual(expectedOwed(seeded, s.tier, s.end + 1000)!);
+    }
+    // the top tier owes nothing at noon, and its under-way sale ending first is owed an hour after its end
+    expect(seeded.freshness.owedReport(now).top).toBeNull();
+    const first = underway.filter((s) => s.tier === "top").sort((a, b) => a.end - b.end || a.id - b.id)[0]!;
+    expect(seeded.freshness.owedReport(first.end + 3_600_000).top).toEqual({
+      sale_id: first.id,
+      house_id: first.house,
+      ended_at: new Date(first.end).toISOString().replace(".000Z", "Z"),
+      age_hours: 1,
+    });
+    expect(owedGauge(seeded.freshness, "top", first.end + 3_600_000)).toBe(HOUR_S);
+    // the feed that follows publishes it: the next snapshot owes nothing of it
+    expect(steps[1]!.published.has(first.id)).toBe(true);
+    expect(steps[1]!.open.some((s) => s.id === first.id)).toBe(false);
+  });
+
+  test("a sale held but not yet published (closed, lots unknown) is owed at noon with its age from its end; after the feed that publishes it, no longer", () => {
+    let owedItself = 0;
+    let publishedLater = 0;
+    for (const [i, s] of steps.entries()) {
+      const now = noon(s.asOf);
+      for (const held of s.open.filter((o) => o.status === "closed" && o.unknown > 0 && o.end < now)) {
+        const owed = s.freshness.owedReport(now)[held.tier];
+        // its tier owes it, or a sale that ended before it
+        expect([s.asOf, held.id, owed !== null && Date.parse(owed.ended_at) <= held.end]).toEqual([s.asOf, held.id, true]);
+        if (owed!.sale_id === held.id) {
+          expect(owed).toEqual({
+            sale_id: held.id,
+            house_id: held.house,
+            ended_at: new Date(held.end).toISOString().replace(".000Z", "Z"),
+            age_hours: Math.round((now - held.end) / 360_000) / 10,
+          });
+          expect(owedGauge(s.freshness, held.tier, now)).toBe((now - held.end) / 1000);
+          owedItself++;
+        }
+        // the later feed that publishes it: from that snapshot on it is not owed
+        const j = steps.findIndex((x, k) => k > i && x.published.has(held.id));
+        if (j < 0) continue;
+        publishedLater++;
+        for (const later of steps.slice(j)) {
+          expect([later.asOf, held.id, later.open.some((o) => o.id === held.id)]).toEqual([later.asOf, held.id, false]);
+          for (const t of ["top", "other"] as const)
+            expect([later.asOf, held.id, later.freshness.owedReport(noon(later.asOf))[t]?.sale_id === held.id]).toEqual([later.asOf, held.id, false]);
+        }
+      }
+    }
+    expect(owedItself).toBeGreaterThan(0);
+    expect(publishedLater).toBeGreaterThan(0);
+  });
+});
+
 describe("a real server through the feeds", () => {
   test("before the feeds it served the seeded market's freshness", () => {
     const seeded = steps[0]!;
@@ -337,11 +512,17 @@ describe("a real server through the feeds", () => {
     expect(seededReady.freshness.top.latest_result).toBe(expectedTier(seeded, "top"));
     expect(seededReady.freshness.other.latest_result).toBe(expectedTier(seeded, "other"));
     expect(seededHouses.map((h) => [h.id, h.results_as_of])).toEqual(seeded.latest.map((h) => [h.id, h.day]));
+    // results owed on the server's clock (whatever day it is), as SQL finds them at that moment
+    for (const t of ["top", "other"] as const) expectOwedBetween(seededOwed.owed[t], seeded, t, seededOwed.before, seededOwed.after);
   });
 
   test("swapped to the last snapshot: /readyz, /metrics and /v1/auction-houses as SQL finds them, aged on the server's clock", async () => {
     const last = steps.at(-1)!;
-    type Ready = { snapshot: { as_of: string }; freshness: Record<Tier, { latest_result: string | null; age_hours: number | null }> };
+    type Ready = {
+      snapshot: { as_of: string };
+      freshness: Record<Tier, { latest_result: string | null; age_hours: number | null }>;
+      results_owed: Record<Tier, ReturnType<typeof expectedOwed>>;
+    };
     const deadline = performance.now() + 30_000;
     let ready = (await (await call("/readyz")).json()) as Ready;
     while (ready.snapshot.as_of !== last.asOf && performance.now() < deadline) {
@@ -365,6 +546,22 @@ describe("a real server through the feeds", () => {
       expect([t, age >= Math.floor(expectedAge(day, before) / 360) / 10 && age <= Math.ceil(expectedAge(day, after) / 360) / 10]).toEqual([t, true]);
       const g = sample(text, `artmarket_freshness_seconds{tier="${t}"}`);
       expect([t, g >= Math.floor(expectedAge(day, before)) && g <= Math.ceil(expectedAge(day, after))]).toEqual([t, true]);
+      expectOwedBetween(body.results_owed[t], last, t, before, after);
+      const owed = sample(text, `artmarket_results_owed_seconds{tier="${t}"}`);
+      expect([t, owed >= Math.floor(expectedOwedSeconds(last, t, before)) && owed <= Math.ceil(expectedOwedSeconds(last, t, after))]).toEqual([t, true]);
     }
   }, 60_000);
 });
+
+/** A server's results_owed for the tier, read between `before` and `after`: the sale SQL finds then, its age between the two. */
+function expectOwedBetween(got: ReturnType<typeof expectedOwed>, step: Pick<Step, "open">, tier: Tier, before: number, after: number): void {
+  const [lo, hi] = [expectedOwed(step, tier, before), expectedOwed(step, tier, after)];
+  if (hi === null || got === null) {
+    expect([tier, got]).toEqual([tier, hi]);
+    return;
+  }
+  const { age_hours, ...sale } = got;
+  const { age_hours: hiAge, ...want } = hi;
+  expect([tier, sale]).toEqual([tier, want]);
+  expect([tier, age_hours >= (lo?.sale_id === hi.sale_id ? lo.age_hours : 0) && age_hours <= hiAge]).toEqual([tier, true]);
+}
