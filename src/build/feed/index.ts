@@ -282,7 +282,10 @@ function feed(db: Database, truth: Database, options: FeedOptions, progress: Pro
   const moving = db
     .query<SaleRow, []>(
       `SELECT id, house_id, name, location, currency, is_online, is_bids_streaming, status, start_datetime, end_datetime FROM src_sales s
-       WHERE s.status <> 'closed' OR EXISTS (SELECT 1 FROM lots l WHERE l.sale_id = s.id AND l.status IN ('upcoming', 'unknown'))
+       WHERE s.status <> 'closed'
+          -- a closed sale with lots still open: found through the open statuses' own indexes
+          -- (lots_upcoming, lots_unknown), not by reading every sale's lots
+          OR s.id IN (SELECT sale_id FROM lots WHERE status = 'upcoming' UNION SELECT sale_id FROM lots WHERE status = 'unknown')
        ORDER BY id`,
     )
     .all();
