@@ -21,8 +21,8 @@ import { ConfigError, type Scale } from "../../platform/config";
 
 /** A PID written in a file name: 1 to 10 digits, no leading zero (Linux PIDs are below 2^22). */
 const PID = "(?<pid>[1-9]\\d{0,9})";
-/** The files SQLite may keep beside a database. */
-const SIDE = "(?:-journal|-wal|-shm)?";
+/** The files SQLite may keep beside a database, and a build's seal of it (src/db/snapshot-seal.ts). */
+const SIDE = "(?:-journal|-wal|-shm|\\.seal)?";
 
 interface Pattern {
   /** The folder, below the data directory; "*" in a segment: any folder there. */

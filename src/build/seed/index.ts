@@ -9,6 +9,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import type { Scale } from "../../platform/config";
 import { marketDbPath, openMarketForWrite } from "../../db/connection";
+import { publishSnapshot } from "../../db/snapshot-seal";
 import type { BuilderSummary } from "../db/index-builder";
 import { checkDiskSpace, removeStaleBuilds, seedSpaceNeeded } from "../db/leftovers";
 import { attachNewWorks, removeWorks } from "../db/works-file";
@@ -177,7 +178,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     throw err;
   }
   renameSync(truthTmp, truthTarget);
-  renameSync(tmp, target);
+  publishSnapshot(tmp, target);
   return {
     scale: options.scale,
     seed: options.seed,
