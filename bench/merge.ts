@@ -76,7 +76,9 @@ async function main(): Promise<void> {
   const marketDir = resolve(typeof flags.data === "string" ? flags.data : `/tmp/artmarket-${scale}`);
   const days = typeof flags.days === "string" ? Number(flags.days) : 1;
   const log = (s: string) => process.stderr.write(`bench/merge: ${s}\n`);
-  await ensureMarket(marketDir, scale, typeof flags.data === "string", log);
+  // a market given with --data is taken as it is (a merged one no longer says its scale)
+  if (typeof flags.data !== "string") await ensureMarket(marketDir, scale, false, log);
+  else if (!existsSync(join(marketDir, "market.db"))) throw new Error(`${marketDir} holds no market.db`);
   if (!existsSync(join(marketDir, "truth.db"))) throw new Error(`${marketDir} has no truth.db: feed needs a seeded market`);
   const scratch = mkdtempSync(join(dirname(marketDir), "artmarket-merge-"));
   const loadBefore = loadavg()[0]!;

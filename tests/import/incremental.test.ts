@@ -13,7 +13,7 @@ import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { feedMarket } from "../../src/build/feed";
 import { type ImportSummary, LOT_DERIVED_FROM, runImport } from "../../src/build/import";
-import { ArtistDeriver, artistReader, type ArtistRow } from "../../src/build/derive/artist";
+import { ARTIST_INSERTS, ArtistDeriver, artistReader, type ArtistRow } from "../../src/build/derive/artist";
 import { loadDeriveState } from "../../src/build/derive/state";
 import { worksViewOfFinished } from "../../src/build/db/works-file";
 import { checkSnapshot } from "../../src/db/snapshot-check";
@@ -88,6 +88,8 @@ describe("import --mode merge: incremental by default, --refit derives all", () 
     // every artist with a changed lot, and no other
     expect(s.artists).toBe(touchedArtists.size);
     expect(s.pairs.added).toBeGreaterThan(0);
+    // the model held is the seed's, fitted as of its as-of date
+    expect(s.fittedAsOf).toBe(previous.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()!.value);
     expect(incSummary.embed).toBeNull();
     expect(fullSummary.derivation).toEqual({ kind: "full", reason: "--refit" });
     expect(incSummary.accepted).toBe(fullSummary.accepted);
@@ -163,33 +165,51 @@ describe("import --mode merge: incremental by default, --refit derives all", () 
     for (let i = 0; i < ia.length; i++) expect(Math.abs(Math.log((ia[i]!.value as number) / (ib[i]!.value as number)))).toBeLessThan(0.05);
   });
 
-  test("the model round-trips: an artist derived again from the kept state gives its rows byte for byte", () => {
-    // the previous snapshot's own state, and one of its artists as it wrote it
-    const state = loadDeriveState(previous);
-    if ("missing" in state) throw new Error(state.missing);
-    const scratch = join(root, "scratch.db");
-    copyFileSync(join(root, "prev", "market.db"), scratch);
-    const db = new Database(scratch);
-    worksViewOfFinished(db);
-    const deriver = new ArtistDeriver(state.model);
-    const read = artistReader(db);
-    const ids = db
-      .query<{ id: number }, []>("SELECT id FROM artists ORDER BY lots_count DESC LIMIT 5")
-      .all()
-      .map((r) => r.id);
-    for (const id of ids) {
-      const row = db
-        .query<ArtistRow, [number]>("SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id = ?")
-        .get(id)!;
-      const out = deriver.derive(read(row), state.noise);
-      const stored = db.query<Record<string, unknown>, [number]>("SELECT * FROM artists WHERE id = ?").get(id)!;
-      expect(out.artist as unknown[]).toEqual(Object.values(stored));
-      const storedWorks = db.query<Record<string, unknown>, [number]>("SELECT * FROM artworks WHERE artist_id = ? ORDER BY id").all(id);
-      expect(out.artworks.map((w) => w[0] as unknown)).toEqual(storedWorks.map((w) => w.id));
-      const estimateAt = 24; // estimate_usd in ARTIST_INSERTS.artwork's order
-      expect(out.artworks.map((w) => w[estimateAt] as unknown)).toEqual(storedWorks.map((w) => w.estimate_usd));
-    }
-    db.close();
+  test("the model round-trips, and a merge writes what a derivation of its touched artists gives", () => {
+    // an artist derived again from a snapshot's kept state gives the rows the snapshot holds, byte
+    // for byte: the previous snapshot's biggest artists (a full derivation wrote them), and the
+    // merged snapshot's touched artists (the merge wrote them over their old rows, column by column)
+    const roundTrip = (dir: string, pick: (db: Database) => number[]) => {
+      const scratch = join(root, `scratch-${dir}.db`);
+      copyFileSync(join(root, dir, "market.db"), scratch);
+      const db = new Database(scratch);
+      const state = loadDeriveState(db);
+      if ("missing" in state) throw new Error(state.missing);
+      worksViewOfFinished(db);
+      const deriver = new ArtistDeriver(state.model);
+      const read = artistReader(db);
+      const ids = pick(db);
+      expect(ids.length).toBeGreaterThan(0);
+      for (const id of ids) {
+        const row = db
+          .query<ArtistRow, [number]>("SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id = ?")
+          .get(id)!;
+        const out = deriver.derive(read(row), state.noise);
+        const values = (sql: string) =>
+          db
+            .query<Record<string, unknown>, [number]>(sql)
+            .all(id)
+            .map((r) => Object.values(r));
+        expect(out.artist as unknown[]).toEqual(values("SELECT * FROM artists WHERE id = ?")[0]!);
+        // every column of every work, in ARTIST_INSERTS.artwork's order
+        const columns = /INSERT INTO artworks \(([^)]*)\)/.exec(ARTIST_INSERTS.artwork.replace(/\s+/g, " "))![1]!;
+        const works = values(`SELECT ${columns} FROM artworks WHERE artist_id = ? ORDER BY id`);
+        expect(out.artworks.map((w) => w.map((v) => (typeof v === "boolean" ? Number(v) : v)) as unknown[])).toEqual(works);
+        expect(out.chart as unknown[]).toEqual(values("SELECT artist_id, start_month, points, stderr, vector FROM artist_charts WHERE artist_id = ?")[0]!);
+        const forecasts = values(
+          "SELECT id, sale_probability, expected_hammer_usd, expected_hammer_usd_low, expected_hammer_usd_high FROM lots WHERE artist_id = ? AND sale_probability IS NOT NULL ORDER BY id",
+        );
+        expect([...out.forecasts].sort((a, b) => (a[0] as number) - (b[0] as number)) as unknown[]).toEqual(forecasts);
+      }
+      db.close();
+    };
+    roundTrip("prev", (db) =>
+      db
+        .query<{ id: number }, []>("SELECT id FROM artists ORDER BY lots_count DESC LIMIT 5")
+        .all()
+        .map((r) => r.id),
+    );
+    roundTrip("inc", () => [...touchedArtists].slice(0, 12));
   });
 
   test("the incremental snapshot passes the server's swap checks, and new lots are found by search", () => {
@@ -224,6 +244,34 @@ describe("import --mode merge: incremental by default, --refit derives all", () 
       expect(hits(inc).sort()).toEqual(hits(full).sort());
     }
   });
+
+  test("on worker threads (ARTMARKET_DERIVE_WORKERS=2) the merge writes the same rows", async () => {
+    copyMarket(join(root, "prev"), join(root, "threads"));
+    const before = process.env.ARTMARKET_DERIVE_WORKERS;
+    process.env.ARTMARKET_DERIVE_WORKERS = "2";
+    try {
+      const s = await runImport({ dataDir: join(root, "threads"), from: join(root, "day"), mode: "merge", quiet: true, embed: false });
+      expect(s.derivation.kind === "incremental" && s.derivation.summary.threads).toBe(2);
+      expect(incSummary.derivation.kind === "incremental" && incSummary.derivation.summary.threads).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.ARTMARKET_DERIVE_WORKERS;
+      else process.env.ARTMARKET_DERIVE_WORKERS = before;
+    }
+    const threaded = new Database(join(root, "threads", "market.db"), { readonly: true });
+    try {
+      for (const sql of [
+        "SELECT * FROM artists ORDER BY id",
+        "SELECT * FROM artworks ORDER BY id",
+        "SELECT * FROM artist_charts ORDER BY artist_id",
+        "SELECT * FROM artist_analytics ORDER BY artist_id, kind",
+        "SELECT id, sale_probability, expected_hammer_usd, expected_hammer_usd_low, expected_hammer_usd_high FROM lots ORDER BY id",
+        "SELECT * FROM market_index ORDER BY month",
+      ])
+        expect(rowsOf(threaded, sql)).toEqual(rowsOf(inc, sql));
+    } finally {
+      threaded.close();
+    }
+  }, 120_000);
 
   test("records of artists, artworks or pictures take the full derivation, and say why", async () => {
     const dir = join(root, "works");

@@ -97,6 +97,15 @@ export function worksViewOfFinished(db: Database): void {
   db.run(`CREATE TEMP VIEW IF NOT EXISTS src_artworks AS SELECT ${SOURCE_ARTWORK_COLUMNS.join(", ")} FROM main.artworks`);
 }
 
+/**
+ * On an immutable reader (opened with SQLITE_OPEN_URI): the served artworks of the finished
+ * snapshot at `snapshot`, attached immutable as `prev`, read as `src_artworks` (a temporary view).
+ */
+export function worksViewOfSnapshot(db: Database, snapshot: string): void {
+  db.run("ATTACH DATABASE ? AS prev", [immutableUri(snapshot)]);
+  db.run(`CREATE TEMP VIEW src_artworks AS SELECT ${SOURCE_ARTWORK_COLUMNS.join(", ")} FROM prev.artworks`);
+}
+
 /** Attaches the works file, when there is one, to an immutable reader of the snapshot (opened with SQLITE_OPEN_URI). */
 export function attachWorksReader(db: Database, snapshot: string): void {
   const path = worksPath(snapshot);

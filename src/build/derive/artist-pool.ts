@@ -5,7 +5,7 @@
  * the rows, in page order.
  */
 import { Database, constants } from "bun:sqlite";
-import { attachWorksReader, immutableUri } from "../db/works-file";
+import { attachWorksReader, immutableUri, worksViewOfSnapshot } from "../db/works-file";
 import { workerEntry } from "../../platform/native";
 import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistRow } from "./artist";
 
@@ -16,7 +16,7 @@ import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistRow } from "./artist
  * auto-vacuum, whose commits may move any table's pages. The snapshot's works file
  * (src/build/db/works-file.ts), while it is being built, is attached the same way.
  */
-export function openSnapshotReader(path: string): Database {
+export function openSnapshotReader(path: string, options: { worksFrom?: string } = {}): Database {
   const db = new Database(immutableUri(path), constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
   const vacuum = db.query<{ auto_vacuum: number }, []>("PRAGMA auto_vacuum").get()?.auto_vacuum ?? 0;
   if (vacuum !== 0) {
@@ -24,7 +24,8 @@ export function openSnapshotReader(path: string): Database {
     throw new Error(`${path} has auto_vacuum = ${vacuum}: its pages may move under a reader`);
   }
   db.run("PRAGMA cache_size = -65536");
-  attachWorksReader(db, path);
+  if (options.worksFrom) worksViewOfSnapshot(db, options.worksFrom);
+  else attachWorksReader(db, path);
   return db;
 }
 
@@ -34,8 +35,12 @@ export class ArtistPool {
   private readonly waiting = new Map<number, { resolve: (rows: ArtistOutput[]) => void; reject: (err: Error) => void; worker: number }>();
   private nextId = 0;
 
-  /** `snapshot`: the path of the snapshot's file, which each thread opens with openSnapshotReader. */
-  constructor(threads: number, model: ArtistModel, noise: ArtistNoise, snapshot: string) {
+  /**
+   * `snapshot`: the path of the snapshot's file, which each thread opens with openSnapshotReader;
+   * `worksFrom`: a finished snapshot whose served artworks the threads read the works' source rows
+   * from (a merge, whose own artworks its writer rewrites meanwhile: src/build/derive/touched.ts).
+   */
+  constructor(threads: number, model: ArtistModel, noise: ArtistNoise, snapshot: string, worksFrom?: string) {
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(workerEntry("build/derive/artist-worker.ts"));
       worker.onmessage = (event: MessageEvent) => {
@@ -54,7 +59,7 @@ export class ArtistPool {
           entry.reject(new Error(`derivation worker: ${event.message}`));
         }
       };
-      worker.postMessage({ model, noise, snapshot });
+      worker.postMessage({ model, noise, snapshot, worksFrom });
       this.workers.push(worker);
       this.outstanding.push(0);
     }

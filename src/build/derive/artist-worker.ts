@@ -12,7 +12,7 @@
  * Listed as an entry point of the compiled binary (scripts/build.ts): a `bun build --compile`
  * binary only holds the workers it was told about.
  *
- * Messages in:  { model, noise, snapshot } once, then { page, artists: ArtistRow[] }.
+ * Messages in:  { model, noise, snapshot, worksFrom? } once, then { page, artists: ArtistRow[] }.
  * Messages out: { page, rows: ArtistOutput[] } or { page, error }.
  */
 import { ArtistDeriver, artistReader, type ArtistModel, type ArtistNoise, type ArtistRow, type ArtistSource } from "./artist";
@@ -27,12 +27,12 @@ let read: ((artist: ArtistRow) => ArtistSource) | null = null;
 let failed: string | null = null;
 
 self.onmessage = (event: MessageEvent) => {
-  const msg = event.data as { model?: ArtistModel; noise?: ArtistNoise; snapshot?: string; page?: number; artists?: ArtistRow[] };
+  const msg = event.data as { model?: ArtistModel; noise?: ArtistNoise; snapshot?: string; worksFrom?: string; page?: number; artists?: ArtistRow[] };
   if (msg.model !== undefined) {
     deriver = new ArtistDeriver(msg.model);
     noise = msg.noise!;
     try {
-      read = artistReader(openSnapshotReader(msg.snapshot!));
+      read = artistReader(openSnapshotReader(msg.snapshot!, { worksFrom: msg.worksFrom }));
     } catch (err) {
       failed = `cannot read the snapshot: ${err instanceof Error ? err.message : String(err)}`;
     }

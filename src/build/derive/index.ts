@@ -197,7 +197,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
   const sales = writeSales(db);
   lap("market index and sales");
   // what the next merge goes on from (touched.ts)
-  if (db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'derive_state'").get()) saveDeriveState(db, { model, noise, sums: pass });
+  if (db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'derive_state'").get()) saveDeriveState(db, { model, noise, sums: pass, fittedAsOf: options.asOf });
 
   return {
     months: ctx.months,

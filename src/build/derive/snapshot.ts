@@ -185,7 +185,7 @@ function earlyLotIndexes(): boolean | undefined {
  * ARTMARKET_DERIVE_WORKERS: worker threads for the derivation's pass 2 (0: none); unset,
  * defaultDeriveThreads (src/build/derive/index.ts).
  */
-function deriveWorkers(): number | undefined {
+export function deriveWorkers(): number | undefined {
   const raw = process.env.ARTMARKET_DERIVE_WORKERS;
   if (raw === undefined || raw === "") return undefined;
   const n = Number(raw);

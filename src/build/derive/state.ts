@@ -4,7 +4,7 @@
  * index's sums (MarketSums), so that a merge derives only what its records touch
  * (src/build/derive/touched.ts, docs/derivation.md#a-merge-derives-what-it-touches).
  *
- * Rows: `version`; `model` and `noise` as JSON (numbers that JSON cannot hold, NaN and ±Infinity,
+ * Rows: `version`; `fitted_as_of` (the as-of date of the full derivation that fitted the model); `model` and `noise` as JSON (numbers that JSON cannot hold, NaN and ±Infinity,
  * as `{"$num": "NaN"}`); the float arrays as their bytes (`model.beta`, `model.marketLevel`,
  * `market.gram`, `market.rhs`, `market.statusShift.K`, `market.hammerShift.K`); `market` the
  * accumulator's counts as JSON. Every value round-trips exactly: an artist derived again from
@@ -23,6 +23,8 @@ export interface DeriveState {
   model: ArtistModel;
   noise: ArtistNoise;
   sums: MarketSums;
+  /** The as-of date of the full derivation that fitted the model (merges since keep it). */
+  fittedAsOf: string;
 }
 
 const bytes = (a: Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -40,6 +42,7 @@ export function saveDeriveState(db: Database, state: DeriveState): void {
   db.transaction(() => {
     db.run("DELETE FROM derive_state");
     put.run("version", String(DERIVE_STATE_VERSION));
+    put.run("fitted_as_of", state.fittedAsOf);
     put.run("model", toJson(model));
     put.run("noise", toJson(state.noise));
     put.run("model.beta", bytes(beta));
@@ -89,5 +92,7 @@ export function loadDeriveState(db: Database): DeriveState | { missing: string }
     model: { ...model, beta: blob("model.beta"), marketLevel: blob("model.marketLevel") },
     noise: fromJson(text(rows.get("noise"))) as ArtistNoise,
     sums: { market, statusShift: series("market.statusShift"), hammerShift: series("market.hammerShift") },
+    // (a state kept before the row was: saved by a full derivation, whose model's as-of date it is)
+    fittedAsOf: rows.has("fitted_as_of") ? text(rows.get("fitted_as_of")) : model.asOf,
   };
 }

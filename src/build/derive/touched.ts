@@ -16,14 +16,17 @@
  *   the months a changed lot is in), the lots' search rows of the changed lots.
  * Untouched artists keep their rows as the last derivation wrote them (`--refit` derives all).
  */
-import type { Database } from "bun:sqlite";
+import type { Database, Statement } from "bun:sqlite";
+import { cpus } from "node:os";
 import { addDays } from "../../market/time";
 import { monthDate, monthIndex } from "../../market/calendar";
 import { usdOf } from "../../db/fx";
 import { LOTS_FTS_FROM, LOTS_FTS_TEXT } from "../../db/market-indexes/lots";
 import { worksViewOfFinished } from "../db/works-file";
-import { ArtistDeriver, artistReader, artistWriter, estimateMidLog, round4, SaleTimes, type ArtistOutput, type ArtistRow } from "./artist";
+import { ARTIST_INSERTS, ArtistDeriver, artistReader, estimateMidLog, round4, SaleTimes, type ArtistOutput, type ArtistRow } from "./artist";
 import { type MarketSums, resolveMarket, WorkPairs, writeSales } from ".";
+import { ArtistPool } from "./artist-pool";
+import { deriveWorkers } from "./snapshot";
 import { type DeriveState, loadDeriveState, saveDeriveState } from "./state";
 
 /** What a merge changed, by id: lots (added, changed or removed), and the sales it changed. */
@@ -45,6 +48,10 @@ export interface TouchedSummary {
   repriced: number;
   /** Months of the market index now (more than before when the as-of date moved into a new month). */
   months: number;
+  /** The as-of date of the full derivation whose model this one held (`--refit` fits it again). */
+  fittedAsOf: string;
+  /** Worker threads the touched artists were derived on (0: this thread). */
+  threads: number;
   timings: Record<string, number>;
 }
 
@@ -57,11 +64,11 @@ const ARTIST_COLUMNS = "id, uid, name, synonyms, nationality, birth, death, bio,
  * no state to go on from or the as-of date moved back: `reason` says why, and the caller derives
  * the whole market.
  */
-export function deriveTouched(
+export async function deriveTouched(
   db: Database,
   previous: Database,
   options: { asOf: string; touched: Touched; onProgress?: (phase: string, done: number, total: number) => void },
-): TouchedSummary | { reason: string } {
+): Promise<TouchedSummary | { reason: string }> {
   const timings: Record<string, number> = {};
   let mark = performance.now();
   const lap = (name: string) => {
@@ -117,12 +124,14 @@ export function deriveTouched(
   lap("market index");
 
   // the touched artists again, against the model
-  const written = deriveArtists(
+  const written = await deriveArtists(
     db,
+    previous,
     model,
     state,
     [...artists].sort((a, b) => a - b),
     progress,
+    timings,
   );
   lap("artists, artworks, analytics");
 
@@ -142,7 +151,7 @@ export function deriveTouched(
   );
   writeIndexRows(db, model.marketLevel, before, times);
   updateLotSearch(db, previous, lots);
-  saveDeriveState(db, { model, noise: state.noise, sums });
+  saveDeriveState(db, { model, noise: state.noise, sums, fittedAsOf: state.fittedAsOf });
   lap("sales, market index, search");
   return {
     artists: artists.size,
@@ -152,6 +161,8 @@ export function deriveTouched(
     pairs: { removed, added },
     repriced,
     months,
+    fittedAsOf: state.fittedAsOf,
+    threads: written.threads,
     timings,
   };
 }
@@ -200,54 +211,193 @@ function walkPairs(conn: Database, sums: MarketSums, works: number[], T: number,
   return Math.abs(count() - start);
 }
 
-/** Pass 2 for `ids` on this thread: each artist's rows replaced, its upcoming lots' forecasts written again. */
-function deriveArtists(
+/**
+ * Pass 2 for `ids`: each artist's rows written over its previous ones (RowPatcher: only what
+ * changed), then the announced lots' forecasts likewise. From TOUCHED_PARALLEL_MIN artists, on
+ * worker threads (ArtistPool): they read the lots and artists from this snapshot's file, which
+ * this thread does not write in those tables until they are done (the forecasts wait for them),
+ * and the works' source rows from `previous` (unchanged: a merge that changes works derives
+ * whole), while this thread writes the artists, works, charts and documents.
+ */
+async function deriveArtists(
   db: Database,
+  previous: Database,
   model: DeriveState["model"],
   state: DeriveState,
   ids: number[],
   progress: (phase: string, done: number, total: number) => void,
-): { artworks: number; estimated: number } {
+  timings: Record<string, number>,
+): Promise<{ artworks: number; estimated: number; threads: number }> {
   // pass 2 reads the works' source rows as src_artworks: in a finished snapshot the served
   // artworks hold them (works-file.ts)
   worksViewOfFinished(db);
-  const deriver = new ArtistDeriver(model);
-  const read = artistReader(db);
-  const artistById = db.query<ArtistRow, [number]>(`SELECT ${ARTIST_COLUMNS} FROM src_artists WHERE id = ?`);
-  const write = artistWriter(db);
-  const drop = [
-    "DELETE FROM artworks WHERE artist_id = ?",
-    "DELETE FROM artists WHERE id = ?",
-    "DELETE FROM artist_charts WHERE artist_id = ?",
-    "DELETE FROM artist_analytics WHERE artist_id = ?",
-  ].map((sql) => db.query(sql));
-  const clearForecasts = db.query(
-    "UPDATE lots SET sale_probability = NULL, expected_hammer_usd = NULL, expected_hammer_usd_low = NULL, expected_hammer_usd_high = NULL WHERE artist_id = ? AND sale_probability IS NOT NULL",
+  const artistPage = db.query<ArtistRow, [string]>(`SELECT ${ARTIST_COLUMNS} FROM src_artists WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`);
+  const artists = new RowPatcher(db, ARTIST_INSERTS.artist, "id = ?");
+  const works = new RowPatcher(db, ARTIST_INSERTS.artwork, "artist_id = ?");
+  const charts = new RowPatcher(db, ARTIST_INSERTS.chart, "artist_id = ?");
+  const dropDocs = db.query("DELETE FROM artist_analytics WHERE artist_id = ?");
+  const doc = db.query(ARTIST_INSERTS.doc);
+  const forecasts = new RowPatcher(
+    db,
+    "INSERT INTO lots (id, sale_probability, expected_hammer_usd, expected_hammer_usd_low, expected_hammer_usd_high) VALUES (?, ?, ?, ?, ?)",
+    "artist_id = ? AND sale_probability IS NOT NULL",
+    {
+      // a lot is there already, with no forecast: a new one is set, one no longer made cleared
+      add: "UPDATE lots SET sale_probability = ?2, expected_hammer_usd = ?3, expected_hammer_usd_low = ?4, expected_hammer_usd_high = ?5 WHERE id = ?1",
+      gone: "UPDATE lots SET sale_probability = NULL, expected_hammer_usd = NULL, expected_hammer_usd_low = NULL, expected_hammer_usd_high = NULL WHERE id = ?",
+    },
   );
-  const forecast = db.query("UPDATE lots SET sale_probability = ?2, expected_hammer_usd = ?3, expected_hammer_usd_low = ?4, expected_hammer_usd_high = ?5 WHERE id = ?1");
   let artworks = 0;
   let estimated = 0;
-  const page = db.transaction((outs: ArtistOutput[]) => {
+  const pending: [number, ArtistOutput["forecasts"]][] = [];
+  const clock = { derive: 0, write: 0, "write: artists and works": 0, "write: charts and documents": 0, forecasts: 0 };
+  // one transaction per COMMIT_ARTISTS artists: the indexes' pages a day touches are many and
+  // scattered, and each commit writes every page it changed (in a commit per 200 artists, the
+  // same index pages again and again: 80 s of the 107 s at large)
+  let open = 0;
+  const page = (outs: ArtistOutput[]) => {
+    if (open === 0) db.run("BEGIN");
     for (const out of outs) {
       const id = out.artist[0] as number;
-      for (const d of drop) d.run(id);
-      clearForecasts.run(id);
-      write(out);
-      for (const f of out.forecasts) forecast.run(...(f as [number, number, number | null, number | null, number | null]));
+      let t = performance.now();
+      artists.patch(id, [out.artist]);
+      works.patch(id, out.artworks);
+      clock["write: artists and works"] += performance.now() - t;
+      t = performance.now();
+      charts.patch(id, [out.chart]);
+      dropDocs.run(id);
+      for (const [kind, body] of out.docs) doc.run(id, kind, body);
+      clock["write: charts and documents"] += performance.now() - t;
+      pending.push([id, out.forecasts]);
       artworks += out.artworks.length;
       estimated += out.estimated;
     }
-  });
-  for (let i = 0; i < ids.length; i += 200) {
-    const outs: ArtistOutput[] = [];
-    for (const id of ids.slice(i, i + 200)) {
-      const row = artistById.get(id);
-      if (row) outs.push(deriver.derive(read(row), state.noise));
+    open += outs.length;
+    if (open >= COMMIT_ARTISTS) {
+      db.run("COMMIT");
+      open = 0;
     }
+  };
+  const pages: ArtistRow[][] = [];
+  for (let i = 0; i < ids.length; i += 200) pages.push(artistPage.all(JSON.stringify(ids.slice(i, i + 200))));
+  let done = 0;
+  const written = (outs: ArtistOutput[]) => {
+    const t = performance.now();
     page(outs);
-    progress("artists touched", Math.min(ids.length, i + 200), ids.length);
+    clock.write += performance.now() - t;
+    done += outs.length;
+    progress("artists touched", done, ids.length);
+  };
+  // ARTMARKET_DERIVE_WORKERS as for a full derivation, else one per CPU from TOUCHED_PARALLEL_MIN artists
+  const onFiles = Boolean(db.filename && db.filename !== ":memory:" && previous.filename);
+  const threads = onFiles ? (deriveWorkers() ?? (ids.length >= TOUCHED_PARALLEL_MIN ? cpus().length : 0)) : 0;
+  const started = performance.now();
+  if (threads > 0) {
+    const pool = new ArtistPool(threads, model, state.noise, db.filename, previous.filename);
+    try {
+      // pages handed out ahead (two per thread), written in order as they come back
+      const ahead: Promise<ArtistOutput[]>[] = [];
+      let next = 0;
+      for (;;) {
+        while (ahead.length < 2 * threads && next < pages.length) ahead.push(pool.derive(pages[next++]!));
+        const first = ahead.shift();
+        if (!first) break;
+        written(await first);
+      }
+    } finally {
+      pool.close();
+    }
+    clock.derive = performance.now() - started - clock.write;
+  } else {
+    const deriver = new ArtistDeriver(model);
+    const read = artistReader(db);
+    for (const rows of pages) {
+      const t = performance.now();
+      const outs = rows.map((row) => deriver.derive(read(row), state.noise));
+      clock.derive += performance.now() - t;
+      written(outs);
+    }
   }
-  return { artworks, estimated };
+  if (open > 0) db.run("COMMIT");
+  const t = performance.now();
+  db.transaction(() => {
+    for (const [id, rows] of pending) forecasts.patch(id, rows);
+  })();
+  clock.forecasts = performance.now() - t;
+  for (const [k, ms] of Object.entries(clock)) timings[`artists: ${k}`] = Math.round(ms) / 1000;
+  return { artworks, estimated, threads };
+}
+
+/** Touched artists written per transaction. */
+export const COMMIT_ARTISTS = 5000;
+
+/** From this many touched artists, pass 2 runs on worker threads (below, starting them costs more than it gains). */
+export const TOUCHED_PARALLEL_MIN = 400;
+
+/** Two stored values the same (a boolean as SQLite's 0/1, a blob byte for byte). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a == null || b == null) return a == null && b == null;
+  if (typeof a === "boolean" || typeof b === "boolean") return Number(a) === Number(b);
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((v, i) => v === b[i]);
+  return false;
+}
+
+/**
+ * Writes an artist's derived rows over the ones it had (the rows an INSERT statement of
+ * ARTIST_INSERTS takes, keyed by their first column): a row that changed is updated in the
+ * columns that changed alone, so SQLite maintains only the indexes on them (a served artworks row
+ * has 17 indexes; a day moves the estimates and momenta, rarely the rest); a new row is inserted
+ * (or, with `add`, written by that statement); a row no longer derived is deleted (or, with
+ * `gone`, cleared by that statement).
+ */
+class RowPatcher {
+  private readonly table: string;
+  private readonly columns: string[];
+  private readonly insert: Statement;
+  private readonly current: Statement<unknown[], [number]>;
+  private readonly gone: Statement;
+  private readonly updates = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: Database,
+    insertSql: string,
+    owner: string,
+    options: { add?: string; gone?: string } = {},
+  ) {
+    const m = /INSERT INTO (\w+) \(([^)]*)\)/.exec(insertSql.replace(/\s+/g, " "));
+    if (!m) throw new Error(`RowPatcher: not an INSERT: ${insertSql}`);
+    this.table = m[1]!;
+    this.columns = m[2]!.split(",").map((c) => c.trim());
+    this.insert = db.query(options.add ?? insertSql);
+    this.current = db.query<unknown[], [number]>(`SELECT ${this.columns.join(", ")} FROM ${this.table} WHERE ${owner}`);
+    this.gone = db.query(options.gone ?? `DELETE FROM ${this.table} WHERE ${this.columns[0]} = ?`);
+  }
+
+  /** `rows` become the rows of `owner` (the value its WHERE clause takes). */
+  patch(owner: number, rows: readonly (readonly unknown[])[]): void {
+    const before = new Map<unknown, unknown[]>();
+    for (const r of this.current.values(owner)) before.set(r[0], r);
+    for (const row of rows) {
+      const old = before.get(row[0]);
+      if (!old) {
+        this.insert.run(...(row as never[]));
+        continue;
+      }
+      before.delete(row[0]);
+      const changed: number[] = [];
+      for (let c = 1; c < row.length; c++) if (!sameValue(row[c], old[c])) changed.push(c);
+      if (changed.length === 0) continue;
+      const key = changed.join(",");
+      let update = this.updates.get(key);
+      if (!update) {
+        update = this.db.query(`UPDATE ${this.table} SET ${changed.map((c, i) => `${this.columns[c]} = ?${i + 2}`).join(", ")} WHERE ${this.columns[0]} = ?1`);
+        this.updates.set(key, update);
+      }
+      update.run(row[0] as never, ...(changed.map((c) => row[c]) as never[]));
+    }
+    for (const id of before.keys()) this.gone.run(id as never);
+  }
 }
 
 /**

@@ -23,6 +23,7 @@ import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { defaultArtworkUid } from "../../db/artwork-uid";
 import { usdCents } from "../../db/fx";
 import { marketDbPath, openMarketForWrite } from "../../db/connection";
+import { publishSnapshot } from "../../db/snapshot-seal";
 import { checkDiskSpace, importSpaceNeeded, removeStaleBuilds } from "../db/leftovers";
 import { attachNewWorks, fillWorksFrom, removeWorks, worksViewOfFinished } from "../db/works-file";
 import { DERIVE_STATE_VERSION } from "../derive/state";
@@ -331,7 +332,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     throw err;
   }
   await report.close();
-  renameSync(tmp, target);
+  publishSnapshot(tmp, target);
   // A seeded market's latent truth says nothing about a market replaced by an import; a merge
   // (a day of `feed`, say) keeps the market's artists and works, and so their truth.
   if (mode === "replace") rmSync(join(dataDir, TRUTH_DB), { force: true });
@@ -427,6 +428,9 @@ export const LOT_DERIVED_FROM = [
   "notes_id",
 ] as const;
 
+/** The page cache of an incremental merge's connection, KiB (1 GiB). */
+const MERGE_CACHE_KIB = 1 << 20;
+
 /**
  * A merge into a copy of the current snapshot (docs/derivation.md#a-merge-derives-what-it-touches):
  * the file copied whole (served tables, indexes, vectors, statistics), the records upserted into
@@ -449,6 +453,10 @@ async function mergeIncrementally(
   copyFileSync(target, tmp);
   phase.end();
   const db = openMarketForWrite(tmp, dataDir);
+  // the copy's rollback journal in memory (the file is thrown away if the import fails; Bun's
+  // SQLite refuses OFF), and a page cache that holds a day's changed index pages until commit
+  db.run("PRAGMA journal_mode = MEMORY");
+  db.run(`PRAGMA cache_size = ${-MERGE_CACHE_KIB}`);
   let previous: Database | null = null;
   let loadSeconds = 0;
   let touched: TouchedSummary;
@@ -494,7 +502,7 @@ async function mergeIncrementally(
     meta.run("built_at", new Date().toISOString());
     previous = new Database(target, { readonly: true });
     const phases = new Map<string, PhaseProgress>();
-    const result = deriveTouched(db, previous, {
+    const result = await deriveTouched(db, previous, {
       asOf,
       touched: { lots, sales: ids("merge_sales"), repriced: repriced.upcoming },
       onProgress: (name, done, total) => {
@@ -522,7 +530,7 @@ async function mergeIncrementally(
     throw err;
   }
   await report.close();
-  renameSync(tmp, target);
+  publishSnapshot(tmp, target);
   const accepted = summaries.reduce((s, f) => s + f.accepted, 0);
   const rejected = summaries.reduce((s, f) => s + f.rejected, 0);
   return {
@@ -556,8 +564,13 @@ export function formatImportSummary(s: ImportSummary): string {
     s.derivation.kind === "incremental"
       ? `  derived what the merge touched: ${s.derivation.summary.artists.toLocaleString("en-US")} artists, ${s.derivation.summary.sales.toLocaleString("en-US")} sales, ` +
         `${s.derivation.summary.pairs.removed.toLocaleString("en-US")} index pairs taken back and ${s.derivation.summary.pairs.added.toLocaleString("en-US")} added, ` +
-        `${s.derivation.summary.repriced.toLocaleString("en-US")} forecasts repriced (the model held; --refit fits it again)`
+        `${s.derivation.summary.repriced.toLocaleString("en-US")} forecasts repriced; the model held, as fitted as of ${s.derivation.summary.fittedAsOf} (--refit fits it again)`
       : `  derived the whole market${s.derivation.reason ? ` (${s.derivation.reason})` : ""}`,
+    s.derivation.kind === "incremental"
+      ? `  derivation steps (s): ${Object.entries(s.derivation.summary.timings)
+          .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+          .join(", ")}`
+      : null,
     s.derivation.kind === "incremental"
       ? "  images unchanged (their vectors kept)"
       : s.embed
@@ -565,7 +578,7 @@ export function formatImportSummary(s: ImportSummary): string {
         : "  images not embedded",
     s.reportPath ? `  ${s.rejected.toLocaleString("en-US")} rejected records, with reasons, in ${s.reportPath}` : "  no record rejected",
   ];
-  return lines.join("\n");
+  return lines.filter((l) => l !== null).join("\n");
 }
 
 /** A lots record that passed every rule (Importer.checkLot), with the sale and the work it names. */
