@@ -60,9 +60,9 @@ const ARTIST_COLUMNS = "id, uid, name, synonyms, nationality, birth, death, bio,
 
 /**
  * Derives what `touched` changed in `db` (a copy of `previous`, the snapshot the merge started
- * from, with the merged records in), as of `asOf`. null (nothing written) when the snapshot kept
- * no state to go on from or the as-of date moved back: `reason` says why, and the caller derives
- * the whole market.
+ * from, with the merged records in), as of `asOf`. `{ reason }` (nothing written) when the
+ * snapshot kept no state to go on from or the as-of date moved back: the caller derives the whole
+ * market instead.
  */
 export async function deriveTouched(
   db: Database,
