@@ -48,6 +48,7 @@ import { ensureMarket, makeRunDir } from "./lib/api-setup";
 import { runWrkPaths, type WrkRun } from "./lib/api-wrk";
 import { fmt, median, percentileSorted, table } from "./lib/stats";
 import { wrkPath } from "./lib/wrk";
+import { readFlags } from "./lib/flags";
 
 const ROOT = resolve(import.meta.dir, "..");
 const P95_TARGET_MS = 25;
@@ -59,14 +60,7 @@ const MODES: Mode[] = ["service", "floor"];
 // ---------------------------------------------------------------- flags
 
 function parseFlags(argv: string[]) {
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.startsWith("--")) throw new Error(`unexpected argument "${w}"`);
-    const next = argv[i + 1];
-    if (next === undefined || next.startsWith("--")) flags[w.slice(2)] = true;
-    else flags[w.slice(2)] = (i++, next);
-  }
+  const flags = readFlags(argv);
   const known = [
     "data",
     "scale",

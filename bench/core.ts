@@ -44,6 +44,7 @@ import { prepareDataDir } from "./lib/setup";
 import { fmt, median, table } from "./lib/stats";
 import { leanLedgerTable, parseWhatIfs, SUGGESTED, type WhatIf } from "./lib/whatif";
 import { runWrk, wrkPath } from "./lib/wrk";
+import { readFlags } from "./lib/flags";
 
 const MODES = ["bare", "metered", "served", "raw"] as const;
 /** whatif: the metered app with bench/lib/whatif.ts applied, only with --what-if. */
@@ -56,14 +57,7 @@ const ROOT = resolve(import.meta.dir, "..");
 // ---------------------------------------------------------------- flags
 
 function parseFlags(argv: string[]) {
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.startsWith("--")) throw new Error(`unexpected argument "${w}"`);
-    const next = argv[i + 1];
-    if (next === undefined || next.startsWith("--")) flags[w.slice(2)] = true;
-    else flags[w.slice(2)] = (i++, next);
-  }
+  const flags = readFlags(argv);
   const int = (name: string, def: number, min: number, max: number) => {
     const v = flags[name];
     if (v === undefined) return def;

@@ -23,23 +23,10 @@ import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ensureMarket } from "./lib/api-setup";
 import { fmt, table } from "./lib/stats";
+import { readFlags } from "./lib/flags";
 
 const ROOT = resolve(import.meta.dir, "..");
 const CLI = [process.execPath, join(ROOT, "src/cli.ts")];
-
-function parseFlags(argv: string[]): Record<string, string | true> {
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.startsWith("--")) throw new Error(`unexpected argument "${w}"`);
-    const next = argv[i + 1];
-    if (next === undefined || next.startsWith("--")) flags[w.slice(2)] = true;
-    else flags[w.slice(2)] = (i++, next);
-  }
-  const known = ["data", "scale", "days", "refit", "keep"];
-  for (const k of Object.keys(flags)) if (!known.includes(k)) throw new Error(`unknown option --${k} (${known.map((n) => `--${n}`).join(", ")})`);
-  return flags;
-}
 
 /** Bytes under `dir` (files only, one level of subdirectories is enough here). */
 function sizeOf(dir: string): number {
@@ -71,7 +58,7 @@ async function snapshotOf(port: number): Promise<string | null> {
 }
 
 async function main(): Promise<void> {
-  const flags = parseFlags(process.argv.slice(2));
+  const flags = readFlags(process.argv.slice(2), ["data", "scale", "days", "refit", "keep"]);
   const scale = typeof flags.scale === "string" ? flags.scale : "large";
   const marketDir = resolve(typeof flags.data === "string" ? flags.data : `/tmp/artmarket-${scale}`);
   const days = typeof flags.days === "string" ? Number(flags.days) : 1;

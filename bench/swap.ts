@@ -40,6 +40,7 @@ import { snapshotIdOf } from "../src/db/snapshot-check";
 import { ensureMarket } from "./lib/api-setup";
 import { RECORD_FIELDS, runBunLoad, runBunOpenLoad, type OpenLoadResult } from "./lib/loadgen";
 import { fmt, percentileSorted, table } from "./lib/stats";
+import { readFlags } from "./lib/flags";
 
 const ROOT = resolve(import.meta.dir, "..");
 /** The first second of a round is left out of "before": the generator's connections are new. */
@@ -48,16 +49,7 @@ const SETTLE_S = 1;
 // ---------------------------------------------------------------- flags
 
 function parseFlags(argv: string[]) {
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const w = argv[i]!;
-    if (!w.startsWith("--")) throw new Error(`unexpected argument "${w}"`);
-    const next = argv[i + 1];
-    if (next === undefined || next.startsWith("--")) flags[w.slice(2)] = true;
-    else flags[w.slice(2)] = (i++, next);
-  }
-  const known = ["data", "scale", "workers", "path", "connections", "peak-seconds", "load", "seconds", "publish-at", "margin", "rounds", "out", "keep"];
-  for (const k of Object.keys(flags)) if (!known.includes(k)) throw new Error(`unknown option --${k} (${known.map((n) => `--${n}`).join(", ")})`);
+  const flags = readFlags(argv, ["data", "scale", "workers", "path", "connections", "peak-seconds", "load", "seconds", "publish-at", "margin", "rounds", "out", "keep"]);
   const num = (name: string, def: number, min: number, max: number, integer = true) => {
     const v = flags[name];
     if (v === undefined) return def;

@@ -207,13 +207,18 @@ export async function runBunOpenLoad(o: OpenLoadOptions): Promise<OpenLoadResult
   if (o.recordHeader) args.push("--record-header", o.recordHeader);
   if (o.startAt !== undefined) args.push("--start-at", String(o.startAt));
   for (const [k, v] of Object.entries(o.headers)) args.push("--header", `${k}: ${v}`);
-  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
   const waitMs = Math.max(0, (o.startAt ?? 0) - epochMs()) + o.seconds * 1000 + o.timeoutMs + 30_000;
+  return runGenerator<OpenLoadResult>(args, waitMs, "open-loop load generator");
+}
+
+/** Runs this file as a generator with `args`, SIGKILLed after `waitMs`; its last line of output, as JSON. */
+async function runGenerator<T>(args: string[], waitMs: number, name: string): Promise<T> {
+  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
   const killer = setTimeout(() => proc.kill("SIGKILL"), waitMs);
   const [output, errors, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(killer);
-  if (code !== 0) throw new Error(`open-loop load generator exited with ${code}: ${errors}`);
-  return JSON.parse(output.trim().split("\n").pop()!) as OpenLoadResult;
+  if (code !== 0) throw new Error(`${name} exited with ${code}: ${errors}`);
+  return JSON.parse(output.trim().split("\n").pop()!) as T;
 }
 
 /** Runs the fallback generator in a child process; killed if it outlives its duration by 30 s. */
@@ -221,12 +226,7 @@ export async function runBunLoad(o: LoadOptions): Promise<LoadResult> {
   const args = [process.execPath, import.meta.path, "--url", o.url, "--connections", String(o.connections)];
   args.push("--seconds", String(o.seconds), "--max", String(o.maxRequests));
   for (const [k, v] of Object.entries(o.headers)) args.push("--header", `${k}: ${v}`);
-  const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
-  const killer = setTimeout(() => proc.kill("SIGKILL"), (o.seconds + 30) * 1000);
-  const [output, errors, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  clearTimeout(killer);
-  if (code !== 0) throw new Error(`load generator exited with ${code}: ${errors}`);
-  return JSON.parse(output.trim().split("\n").pop()!) as LoadResult;
+  return runGenerator<LoadResult>(args, (o.seconds + 30) * 1000, "load generator");
 }
 
 if (import.meta.main) {

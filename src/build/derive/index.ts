@@ -227,7 +227,7 @@ export async function deriveMarket(db: Database, options: DeriveOptions): Promis
 }
 
 /** Seconds per phase: `lap(name)` records the time since the last lap (or the start) as `name`'s. */
-function phaseTimer(): { timings: Record<string, number>; lap: (name: string) => void } {
+export function phaseTimer(): { timings: Record<string, number>; lap: (name: string) => void } {
   const timings: Record<string, number> = {};
   let mark = performance.now();
   const lap = (name: string) => {

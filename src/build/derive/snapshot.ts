@@ -194,7 +194,7 @@ export function deriveWorkers(): number | undefined {
 }
 
 /** Turns (phase name, done, total) callbacks into one progress phase per name. */
-function phaseTracker(progress: Progress): { tick: (name: string, done: number, total: number) => void; end: () => void } {
+export function phaseTracker(progress: Progress): { tick: (name: string, done: number, total: number) => void; end: () => void } {
   let current: PhaseProgress | null = null;
   let name = "";
   return {

@@ -24,7 +24,7 @@ import { usdOf } from "../../db/fx";
 import { LOTS_FTS_FROM, LOTS_FTS_TEXT } from "../../db/market-indexes/lots";
 import { worksViewOfFinished } from "../db/works-file";
 import { ARTIST_INSERTS, ArtistDeriver, artistReader, estimateMidLog, round4, SaleTimes, type ArtistOutput, type ArtistRow } from "./artist";
-import { type MarketSums, resolveMarket, WorkPairs, writeSales } from ".";
+import { type MarketSums, phaseTimer, resolveMarket, WorkPairs, writeSales } from ".";
 import { ArtistPool } from "./artist-pool";
 import { deriveWorkers } from "./snapshot";
 import { type DeriveState, loadDeriveState, saveDeriveState } from "./state";
@@ -69,13 +69,7 @@ export async function deriveTouched(
   previous: Database,
   options: { asOf: string; touched: Touched; onProgress?: (phase: string, done: number, total: number) => void },
 ): Promise<TouchedSummary | { reason: string }> {
-  const timings: Record<string, number> = {};
-  let mark = performance.now();
-  const lap = (name: string) => {
-    const now = performance.now();
-    timings[name] = Math.round(now - mark) / 1000;
-    mark = now;
-  };
+  const { timings, lap } = phaseTimer();
   const loaded = loadDeriveState(db);
   if ("missing" in loaded) return { reason: loaded.missing };
   const state: DeriveState = loaded;

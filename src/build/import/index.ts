@@ -28,10 +28,10 @@ import { checkDiskSpace, importSpaceNeeded, removeStaleBuilds } from "../db/left
 import { attachNewWorks, fillWorksFrom, removeWorks, worksViewOfFinished } from "../db/works-file";
 import { DERIVE_STATE_VERSION } from "../derive/state";
 import { deriveTouched, type TouchedSummary } from "../derive/touched";
-import { deferIndexes, finishSnapshot } from "../derive/snapshot";
+import { deferIndexes, finishSnapshot, phaseTracker } from "../derive/snapshot";
 import type { EmbedMarketSummary } from "../images/embed-market";
 import { loadSharp } from "../../platform/native";
-import { type PhaseProgress, Progress } from "../progress";
+import { Progress } from "../progress";
 import { slugify } from "../../market/slug";
 import { CURRENCIES } from "../../market/currencies";
 import { FIRST_YEAR } from "../../market/calendar";
@@ -305,15 +305,8 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     restore((done, total) => phase.tick(done, total));
     phase.end();
 
-    const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
-    meta.run("contents", "import");
-    meta.run("as_of", asOf);
-    meta.run("import_format_version", String(FORMAT_VERSION));
-    meta.run("import_mode", mode);
-    meta.run("built_at", new Date().toISOString());
-    for (const t of ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "auction_houses", "fx_rates"]) {
-      counts[t] = (db.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
-    }
+    writeImportMeta(db, asOf, mode);
+    Object.assign(counts, sourceCounts(db));
     // a merge keeps the current snapshot's vectors of the pictures it did not change
     const finished = await finishSnapshot(db, { dataDir, asOf, progress, embed: options.embed, reuseEmbeddings: mode === "merge" ? target : undefined });
     derived = { estimated: finished.derived.estimated, pairs: finished.derived.pairs };
@@ -321,15 +314,9 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     db.close();
   } catch (err) {
     db.close();
-    rmSync(tmp, { force: true });
     removeWorks(tmp);
     for (const f of createdImages) rmSync(f, { force: true });
-    if (report.path) report.add("(import)", 0, `import aborted, nothing replaced: ${(err as Error).message}`, null);
-    await report.close();
-    if (err instanceof ImportError) throw err;
-    const e = err as NodeJS.ErrnoException;
-    if (e && typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) throw new ImportError(`I/O error: ${e.message}`);
-    throw err;
+    return abortImport(err, tmp, report);
   }
   await report.close();
   publishSnapshot(tmp, target);
@@ -357,6 +344,39 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     bytes: statSync(target).size,
     path: target,
   };
+}
+
+/** The market_meta rows of an imported snapshot. */
+function writeImportMeta(db: Database, asOf: string, mode: ImportMode): void {
+  const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
+  meta.run("contents", "import");
+  meta.run("as_of", asOf);
+  meta.run("import_format_version", String(FORMAT_VERSION));
+  meta.run("import_mode", mode);
+  meta.run("built_at", new Date().toISOString());
+}
+
+/** Rows of the new market's source tables (ImportSummary.counts). */
+function sourceCounts(db: Database): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const t of ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "auction_houses", "fx_rates"]) {
+    counts[t] = (db.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
+  }
+  return counts;
+}
+
+/**
+ * A failed import, its connections closed by the caller: the file it was building removed, the
+ * failure in the report, the error thrown again (an I/O error as an ImportError). Nothing is replaced.
+ */
+async function abortImport(err: unknown, tmp: string, report: Report): Promise<never> {
+  rmSync(tmp, { force: true });
+  if (report.path) report.add("(import)", 0, `import aborted, nothing replaced: ${(err as Error).message}`, null);
+  await report.close();
+  if (err instanceof ImportError) throw err;
+  const e = err as NodeJS.ErrnoException;
+  if (e && typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) throw new ImportError(`I/O error: ${e.message}`);
+  throw err;
 }
 
 /** The record files an incremental merge takes: results, sales, rates, houses, events (no artist, work or picture). */
@@ -494,40 +514,20 @@ async function mergeIncrementally(
     for (const t of ["merge_lots_in", "merge_lots_out", "merge_lots_up", "merge_sales_in", "merge_sales_out", "merge_sales_up"]) db.run(`DROP TRIGGER ${t}`);
     const lots = [...new Set([...ids("merge_lots"), ...repriced.other])].sort((a, b) => a - b);
 
-    const meta = db.query("INSERT OR REPLACE INTO market_meta (key, value) VALUES (?, ?)");
-    meta.run("contents", "import");
-    meta.run("as_of", asOf);
-    meta.run("import_format_version", String(FORMAT_VERSION));
-    meta.run("import_mode", "merge");
-    meta.run("built_at", new Date().toISOString());
+    writeImportMeta(db, asOf, "merge");
     previous = new Database(target, { readonly: true });
-    const phases = new Map<string, PhaseProgress>();
-    const result = await deriveTouched(db, previous, {
-      asOf,
-      touched: { lots, sales: ids("merge_sales"), repriced: repriced.upcoming },
-      onProgress: (name, done, total) => {
-        if (!phases.has(name)) phases.set(name, progress.phase(name, total));
-        phases.get(name)!.tick(done);
-      },
-    });
-    for (const p of phases.values()) p.end();
+    const phases = phaseTracker(progress);
+    const result = await deriveTouched(db, previous, { asOf, touched: { lots, sales: ids("merge_sales"), repriced: repriced.upcoming }, onProgress: phases.tick });
+    phases.end();
     if ("reason" in result) throw new ImportError(`the merge cannot derive what it touched: ${result.reason} (import with --refit)`);
     touched = result;
-    for (const t of ["src_artists", "src_artworks", "src_sales", "lots", "images", "artist_events", "auction_houses", "fx_rates"]) {
-      counts[t] = (db.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
-    }
+    Object.assign(counts, sourceCounts(db));
     previous.close();
     db.close();
   } catch (err) {
     previous?.close();
     db.close();
-    rmSync(tmp, { force: true });
-    if (report.path) report.add("(import)", 0, `import aborted, nothing replaced: ${(err as Error).message}`, null);
-    await report.close();
-    if (err instanceof ImportError) throw err;
-    const e = err as NodeJS.ErrnoException;
-    if (e && typeof e.code === "string" && /^E[A-Z]+$/.test(e.code)) throw new ImportError(`I/O error: ${e.message}`);
-    throw err;
+    return abortImport(err, tmp, report);
   }
   await report.close();
   publishSnapshot(tmp, target);
