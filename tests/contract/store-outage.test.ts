@@ -168,7 +168,12 @@ test("a node whose PostgreSQL goes away under load answers 503 with Retry-After,
     cut = true;
     await admin.close();
     const around = await cutting;
-    expect(around.filter((r) => r.status !== 200 && (r.status !== 503 || r.retryAfter !== "5"))).toEqual([]);
+    // (eight clients without a pause pass the enterprise plan's per-second rate on a quiet machine:
+    // its 429s, with their Retry-After, are the rate limit at work, not an answer to the outage)
+    const rateLimited = (r: { status: number; retryAfter: string | null }) => r.status === 429 && r.retryAfter !== null;
+    expect(around.filter((r) => r.status !== 200 && !rateLimited(r) && (r.status !== 503 || r.retryAfter !== "5"))).toEqual([]);
+    expect(around.some((r) => r.status === 503 || r.status === 200)).toBe(true);
+    await Bun.sleep(1100); // the rate window the load may have filled
     for (let i = 0; i < paths.length; i++) expect((await send(i)).status).toBe(200);
     // an outage, if the cut caused one, was logged once and its end once (after a second of answers)
     for (let waited = 0; logged.length === 1 && waited < 10_000; waited += 100) {
