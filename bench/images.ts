@@ -24,7 +24,7 @@ import { closeDeps, createApp, openDeps } from "../src/serve/app";
 import { renditionStats } from "../src/serve/images/renditions";
 import { WIDTHS, type Variant } from "../src/serve/images/urls";
 import { loadSharp } from "../src/platform/native";
-import { seedMarket } from "../src/build/seed";
+import { seedMarket } from "../src/pipeline/seed";
 import { fmt, median, table } from "./lib/stats";
 
 function arg(name: string, fallback: string): string {

@@ -1,5 +1,5 @@
 /**
- * bench/upcoming: how well the upcoming lots' forecasts (src/build/derive/upcoming.ts) do, on
+ * bench/upcoming: how well the upcoming lots' forecasts (src/pipeline/derive/upcoming.ts) do, on
  * concluded lots held out in time.
  *
  *   bun bench/upcoming.ts [--scales small,medium] [--seeds 1986,42,7] [--cuts N] [--as-of YYYY-MM-DD] [--dump PREFIX]
@@ -43,13 +43,13 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../src/analytics/stats";
-import { attachWorksOfFinished, removeWorks } from "../src/build/db/works-file";
-import { deriveMarket } from "../src/build/derive";
-import { feedMarket } from "../src/build/feed";
-import { normalCdf, UPCOMING_WINDOW } from "../src/build/derive/upcoming";
-import { seedMarket } from "../src/build/seed";
-import { hammerIncrement, MODEL } from "../src/build/seed/market";
-import { TRUTH_STEP, unpackLogIndex } from "../src/build/seed/truth";
+import { attachWorksOfFinished, removeWorks } from "../src/pipeline/db/works-file";
+import { deriveMarket } from "../src/pipeline/derive";
+import { feedMarket } from "../src/pipeline/feed";
+import { normalCdf, UPCOMING_WINDOW } from "../src/pipeline/derive/upcoming";
+import { seedMarket } from "../src/pipeline/seed";
+import { hammerIncrement, MODEL } from "../src/pipeline/seed/market";
+import { TRUTH_STEP, unpackLogIndex } from "../src/pipeline/seed/truth";
 import { monthDate, monthIndex } from "../src/market/calendar";
 import { addDays, dayNumber } from "../src/market/time";
 import { Random } from "../src/market/random";

@@ -26,13 +26,13 @@ import { join } from "node:path";
 import { Z80 } from "../src/analytics/index-model";
 import { correlation, median } from "../src/analytics/stats";
 import { unpackSeries } from "../src/db/series";
-import { attachWorksOfFinished, removeWorks } from "../src/build/db/works-file";
+import { attachWorksOfFinished, removeWorks } from "../src/pipeline/db/works-file";
 import { parseArgs } from "../src/platform/config";
-import { deriveMarket, estimateMidLog } from "../src/build/derive";
-import { DEFAULT_SEED, seedMarket } from "../src/build/seed";
-import { MODEL } from "../src/build/seed/market";
+import { deriveMarket, estimateMidLog } from "../src/pipeline/derive";
+import { DEFAULT_SEED, seedMarket } from "../src/pipeline/seed";
+import { MODEL } from "../src/pipeline/seed/market";
 import { monthIndex } from "../src/market/calendar";
-import { TRUTH_STEP, unpackLogIndex } from "../src/build/seed/truth";
+import { TRUTH_STEP, unpackLogIndex } from "../src/pipeline/seed/truth";
 
 const { flags } = parseArgs(process.argv.slice(2));
 const scale = (flags.scale as string) ?? "small";

@@ -25,12 +25,12 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { marketDbPath, openMarketForWrite } from "../src/db/connection";
-import { embedMarket, IMAGE_INDEX } from "../src/build/images/embed-market";
+import { embedMarket, IMAGE_INDEX } from "../src/pipeline/images/embed-market";
 import { embedImage, EMBEDDING_DIMS } from "../src/images/embedding";
 import { renderSvg } from "../src/images/procedural";
 import { buildVectorIndex, VectorIndex } from "../src/images/vector-index";
 import { loadSharp, loadSqliteVec } from "../src/platform/native";
-import { seedMarket } from "../src/build/seed";
+import { seedMarket } from "../src/pipeline/seed";
 import { clusteredVectors } from "../tests/images/synthetic-vectors";
 import { searchTransform } from "../tests/images/search-transform";
 

@@ -58,12 +58,12 @@ const buildId = `${pkg.version}-${gitSha() ?? `t${Date.now().toString(36)}`}`;
 
 // worker threads: a compiled binary holds only the workers listed as entry points
 const workerEntries = [
-  "src/build/images/embed-worker.ts",
-  "src/build/derive/artist-worker.ts",
-  "src/build/db/index-builder-worker.ts",
+  "src/pipeline/images/embed-worker.ts",
+  "src/pipeline/derive/artist-worker.ts",
+  "src/pipeline/db/index-builder-worker.ts",
   "src/serve/cluster/worker.ts",
   "src/serve/cluster/check-worker.ts",
-  "src/build/seed/generate-worker.ts",
+  "src/pipeline/seed/generate-worker.ts",
   "src/db/pg/sync-worker.ts",
 ];
 

@@ -17,7 +17,7 @@ import { parseCommandLine, UsageError } from "./platform/cli-spec";
 import { accountStoreFrom, ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
 import { BUILD_ID } from "./platform/native";
 import { marketDbPath } from "./db/connection";
-import { DEFAULT_SEED, formatSummary, seedMarket, type SeedOptions } from "./build/seed";
+import { DEFAULT_SEED, formatSummary, seedMarket, type SeedOptions } from "./pipeline/seed";
 import { selfCheck } from "./platform/selfcheck";
 import { DataDirHeld, holdDataDir, type ServeLock, serverHolding } from "./platform/serve-lock";
 import { isIsoDate } from "./market/time";
@@ -257,8 +257,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { command, positionals: rest, flags } = parsed;
   try {
-    // the files of a seed or import that was killed (src/build/db/leftovers.ts); image copies: serve and import
-    const { DATA_DIR_COMMANDS, removeStaleBuildsAtStart } = await import("./build/db/leftovers");
+    // the files of a seed or import that was killed (src/pipeline/db/leftovers.ts); image copies: serve and import
+    const { DATA_DIR_COMMANDS, removeStaleBuildsAtStart } = await import("./pipeline/db/leftovers");
     if (command && DATA_DIR_COMMANDS.includes(command)) removeStaleBuildsAtStart(dataDirFrom(flags), { images: command === "serve" || command === "import" });
     switch (command) {
       case "serve":
@@ -340,7 +340,7 @@ export async function main(argv: string[]): Promise<number> {
         if (!from) throw new ConfigError("import needs --from DIR (a directory in the import format, docs/import-format.md)");
         const mode = stringFlag(flags, "mode") ?? "replace";
         if (mode !== "replace" && mode !== "merge") throw new ConfigError(`--mode must be replace or merge, got "${mode}"`);
-        const { formatImportSummary, ImportError, runImport } = await import("./build/import");
+        const { formatImportSummary, ImportError, runImport } = await import("./pipeline/import");
         try {
           if (flags.refit && mode !== "merge") throw new ConfigError("--refit goes with --mode merge (a replace always derives the whole market)");
           out(formatImportSummary(await runImport({ dataDir: dataDirFrom(flags), from, mode, refit: flags.refit === true })));
@@ -358,7 +358,7 @@ export async function main(argv: string[]): Promise<number> {
         if (format !== "jsonl" && format !== "csv") throw new ConfigError(`--format must be jsonl or csv, got "${format}"`);
         const dataDir = dataDirFrom(flags);
         if (!existsSync(marketDbPath(dataDir))) throw new ConfigError(`no market in ${dataDir}: nothing to export`);
-        const { exportMarket, formatExportSummary } = await import("./build/import/export");
+        const { exportMarket, formatExportSummary } = await import("./pipeline/import/export");
         out(formatExportSummary(await exportMarket(dataDir, to, { format })));
         return 0;
       }
@@ -367,7 +367,7 @@ export async function main(argv: string[]): Promise<number> {
         if (!to) throw new ConfigError("feed needs --to DIR (the import directory to write)");
         const days = intFlag(flags, "days", 1, 3660);
         if (days === undefined) throw new ConfigError("feed needs --days N (1 to 3660)");
-        const { FeedError, feedMarket, formatFeedSummary } = await import("./build/feed");
+        const { FeedError, feedMarket, formatFeedSummary } = await import("./pipeline/feed");
         try {
           out(formatFeedSummary(await feedMarket({ dataDir: dataDirFrom(flags), to, days })));
         } catch (err) {

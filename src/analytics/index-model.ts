@@ -67,7 +67,7 @@ export class RepeatSalesAccumulator {
 
   /**
    * Takes back one pair that add() accepted (the same arguments): the sums are as if it had never
-   * been added (a merge takes back the pairs of the works it changes, src/build/derive/touched.ts).
+   * been added (a merge takes back the pairs of the works it changes, src/pipeline/derive/touched.ts).
    */
   remove(from: number, to: number, logRatio: number, w = 1): void {
     const m = this.months;

@@ -3,7 +3,7 @@
  * (at most 40 characters): `defaultArtworkUid`. The served `artworks` table stores such a uid as ''
  * and makes it on read (about 21 bytes a work, and the unique index holds only the uids given by
  * imports; sizes: docs/benchmarks.md#seed); a given uid is stored as it is. The works' source rows
- * (`src_artworks`, src/build/db/works-file.ts) always hold the whole uid, so an import checks a uid
+ * (`src_artworks`, src/pipeline/db/works-file.ts) always hold the whole uid, so an import checks a uid
  * against every other work's.
  */
 import type { Database } from "bun:sqlite";

@@ -69,7 +69,7 @@ export const BACKUP_VERSION = 1;
 export const SECRET_FILE = "secret";
 /** Uploaded collectable originals, named by their key (src/serve/images/renditions.ts, collectableImageDir). */
 export const COLLECTABLE_IMAGES = "images/collectables";
-/** Imported image originals of the market (src/build/import, copyImage). */
+/** Imported image originals of the market (src/pipeline/import, copyImage). */
 export const ORIG_IMAGES = "images/orig";
 
 const COLLECTABLE_KEY = /^c[0-9a-f]{24}$/;

@@ -6,7 +6,7 @@ import type { LotStatus } from "./statuses";
 
 /**
  * How many houses the "top" tier holds: the spec's "seven top houses", the first seven by
- * (priority_order, id), as the generator writes them (src/build/seed/reference.ts) and an import
+ * (priority_order, id), as the generator writes them (src/pipeline/seed/reference.ts) and an import
  * orders them (import-format: priority_order).
  */
 export const TOP_HOUSE_COUNT = 7;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { openAccountDb } from "../../src/db/connection";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { SqliteAccountStore } from "../../src/serve/accounts/store";
-import { seedMarket } from "../../src/build/seed";
+import { seedMarket } from "../../src/pipeline/seed";
 import { TINY_AS_OF, tempDataDir, tinyMarketDir } from "../helpers/app";
 import { spawnServe } from "../helpers/server";
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../../src/platform/config";
-import { checkDiskSpace, DiskSpaceError, formatBytes, importSpaceNeeded, isProcessAlive, removeStaleBuilds, seedSpaceNeeded } from "../../src/build/db/leftovers";
+import { checkDiskSpace, DiskSpaceError, formatBytes, importSpaceNeeded, isProcessAlive, removeStaleBuilds, seedSpaceNeeded } from "../../src/pipeline/db/leftovers";
 import { tempDataDir, tinyMarketDir, TINY_AS_OF } from "../helpers/app";
 
 const ROOT = join(import.meta.dir, "../..");

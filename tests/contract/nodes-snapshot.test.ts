@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { seedMarket } from "../../src/build/seed";
+import { seedMarket } from "../../src/pipeline/seed";
 import { FETCHING, fetchSnapshotFile, sha256OfFile } from "../../src/serve/cluster/snapshot-follow";
 import { type PublishedSnapshot, SNAPSHOT_KEY_PURPOSE, signSnapshotRequest } from "../../src/serve/http/snapshot-routes";
 import { ImageSigner } from "../../src/serve/images/urls";

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb, openMarketReader } from "../../src/db/connection";
-import { seedMarket } from "../../src/build/seed";
+import { seedMarket } from "../../src/pipeline/seed";
 import { TINY_AS_OF, tempDataDir, tinyMarketDir } from "../helpers/app";
 
 let dataDir: string;

@@ -6,11 +6,11 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type FeedSummary, feedMarket, publicationDelay } from "../../src/build/feed";
-import { runImport } from "../../src/build/import";
-import { seedMarket } from "../../src/build/seed";
-import { catalogueMin, SCALE_SPECS } from "../../src/build/seed/market";
-import { unpackLogIndex } from "../../src/build/seed/truth";
+import { type FeedSummary, feedMarket, publicationDelay } from "../../src/pipeline/feed";
+import { runImport } from "../../src/pipeline/import";
+import { seedMarket } from "../../src/pipeline/seed";
+import { catalogueMin, SCALE_SPECS } from "../../src/pipeline/seed/market";
+import { unpackLogIndex } from "../../src/pipeline/seed/truth";
 import { addDays, dayNumber } from "../../src/market/time";
 import { tempDataDir } from "../helpers/app";
 

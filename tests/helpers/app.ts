@@ -13,7 +13,7 @@ import { accountDbPath } from "../../src/db/connection";
 import type { AppDeps, MountedEndpoint } from "../../src/serve/http/endpoint";
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { seedMarket, type SeedSummary } from "../../src/build/seed";
+import { seedMarket, type SeedSummary } from "../../src/pipeline/seed";
 
 /** Deps over the SQLite account store, whose account.db connection tests may read and write. */
 export type SqliteDeps = SqliteAppDeps;

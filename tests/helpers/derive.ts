@@ -1,8 +1,8 @@
 /**
- * A hand-made derivation model and works for tests of ArtistDeriver (src/build/derive/artist.ts): three
+ * A hand-made derivation model and works for tests of ArtistDeriver (src/pipeline/derive/artist.ts): three
  * categories, two materials, a flat market, as of 2026-06-30.
  */
-import { FeatureSpace, type ArtistModel, type ArtistNoise, type ArtworkRow } from "../../src/build/derive/artist";
+import { FeatureSpace, type ArtistModel, type ArtistNoise, type ArtworkRow } from "../../src/pipeline/derive/artist";
 import { monthIndex } from "../../src/market/calendar";
 
 export const HAND_AS_OF = "2026-06-30";

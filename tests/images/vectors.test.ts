@@ -13,7 +13,7 @@ import { copyFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openMarketForWrite } from "../../src/db/connection";
-import { IMAGE_INDEX, type EmbedMarketSummary } from "../../src/build/images/embed-market";
+import { IMAGE_INDEX, type EmbedMarketSummary } from "../../src/pipeline/images/embed-market";
 import { embedImage, embedPixels, EMBEDDING_DIMS } from "../../src/images/embedding";
 import { renderSvg } from "../../src/images/procedural";
 import { ARTIST_INDEX, buildVectorIndex, VectorIndex, type Hit } from "../../src/images/vector-index";

@@ -11,11 +11,11 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { feedMarket } from "../../src/build/feed";
-import { type ImportSummary, LOT_DERIVED_FROM, runImport } from "../../src/build/import";
-import { ARTIST_INSERTS, ArtistDeriver, artistReader, type ArtistRow } from "../../src/build/derive/artist";
-import { loadDeriveState } from "../../src/build/derive/state";
-import { worksViewOfFinished } from "../../src/build/db/works-file";
+import { feedMarket } from "../../src/pipeline/feed";
+import { type ImportSummary, LOT_DERIVED_FROM, runImport } from "../../src/pipeline/import";
+import { ARTIST_INSERTS, ArtistDeriver, artistReader, type ArtistRow } from "../../src/pipeline/derive/artist";
+import { loadDeriveState } from "../../src/pipeline/derive/state";
+import { worksViewOfFinished } from "../../src/pipeline/db/works-file";
 import { checkSnapshot } from "../../src/db/snapshot-check";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 

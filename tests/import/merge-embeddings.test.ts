@@ -1,16 +1,16 @@
 /**
  * A merge import reuses the previous snapshot's image vectors (issue 33, item 2): the tiny market
  * fed two days and merged embeds nothing; a merge that changes two pictures, takes one away (every
- * later picture moves up a place) and adds three works embeds only the sheets whose pictures changed (src/build/images/embed-market.ts, stageReused), and
+ * later picture moves up a place) and adds three works embeds only the sheets whose pictures changed (src/pipeline/images/embed-market.ts, stageReused), and
  * the index it builds is byte for byte the one a full embedding of the same market builds.
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { feedMarket } from "../../src/build/feed";
-import { type EmbedRow, embedCatalogueImage, embedMarket, IMAGE_INDEX } from "../../src/build/images/embed-market";
-import { type ImportSummary, runImport } from "../../src/build/import";
+import { feedMarket } from "../../src/pipeline/feed";
+import { type EmbedRow, embedCatalogueImage, embedMarket, IMAGE_INDEX } from "../../src/pipeline/images/embed-market";
+import { type ImportSummary, runImport } from "../../src/pipeline/import";
 import { openMarketForWrite } from "../../src/db/connection";
 import { SVG_SHEET } from "../../src/images/embedding";
 import { VectorIndex } from "../../src/images/vector-index";

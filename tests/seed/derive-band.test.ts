@@ -1,12 +1,12 @@
 /**
- * The level's standard error and the artwork band (ArtistDeriver, src/build/derive/artist.ts) on a
+ * The level's standard error and the artwork band (ArtistDeriver, src/pipeline/derive/artist.ts) on a
  * hand-made artist with a market loading: the loading's uncertainty adds var(g)·(M(t) − S(M)(t))²
  * to the smoother's variance, S(M) the smoother's level of the market through the artist's
  * readings; the band is exp(μ ± Z80 · bandScale · √(se(T)² + var(u) + sale noise)).
  */
 import { expect, test } from "bun:test";
 import { predictionBand, smoothIndex, Z80 } from "../../src/analytics/index-model";
-import { ArtistDeriver, type ArtistSource, type LotRow } from "../../src/build/derive/artist";
+import { ArtistDeriver, type ArtistSource, type LotRow } from "../../src/pipeline/derive/artist";
 import { monthIndex } from "../../src/market/calendar";
 import { HAND_MONTHS, HAND_NOISE, handModel, handWork } from "../helpers/derive";
 

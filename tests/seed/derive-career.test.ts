@@ -1,10 +1,10 @@
 /**
- * An artist's own career peak (ArtistDeriver.fit, src/build/derive/artist.ts) on hand-made artists with
+ * An artist's own career peak (ArtistDeriver.fit, src/pipeline/derive/artist.ts) on hand-made artists with
  * a known answer: every work's price is the shared career curve G shifted by the artist's s, and
  * the fit must find s and price a late work on the shifted curve, where it has levelled off.
  */
 import { describe, expect, test } from "bun:test";
-import { ArtistDeriver, CAREER_FLAT, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/build/derive/artist";
+import { ArtistDeriver, CAREER_FLAT, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/pipeline/derive/artist";
 import { monthIndex } from "../../src/market/calendar";
 import { HAND_NOISE as NOISE, HAND_SPACE, handModel, handWork } from "../helpers/derive";
 

@@ -1,11 +1,11 @@
 /**
- * How an artist's fit (ArtistDeriver.fit, src/build/derive/artist.ts) reads its lots with the model's
+ * How an artist's fit (ArtistDeriver.fit, src/pipeline/derive/artist.ts) reads its lots with the model's
  * reading offsets: a hammer with its reserve's offset (hammerOffsets), a sold lot's estimate by
  * its reserve (estOffsets.sold, estOffsets.sold_unreserved). The fit is linear in its readings and
  * a constant added to all of them moves only the level, so each prediction moves by it exactly.
  */
 import { describe, expect, test } from "bun:test";
-import { ArtistDeriver, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/build/derive/artist";
+import { ArtistDeriver, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/pipeline/derive/artist";
 import { monthIndex } from "../../src/market/calendar";
 import { HAND_AS_OF, HAND_NOISE, handModel, handWork } from "../helpers/derive";
 

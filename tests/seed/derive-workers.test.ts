@@ -7,9 +7,9 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { attachWorksOfFinished } from "../../src/build/db/works-file";
-import { deriveMarket } from "../../src/build/derive";
-import { openSnapshotReader } from "../../src/build/derive/artist-pool";
+import { attachWorksOfFinished } from "../../src/pipeline/db/works-file";
+import { deriveMarket } from "../../src/pipeline/derive";
+import { openSnapshotReader } from "../../src/pipeline/derive/artist-pool";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { tableHash } from "../helpers/rows";
 

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { FxCache } from "../../src/db/fx";
-import { seedMarket } from "../../src/build/seed";
+import { seedMarket } from "../../src/pipeline/seed";
 import { tempDataDir } from "../helpers/app";
 
 let dir: string;

@@ -5,7 +5,7 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { Z80 } from "../../src/analytics/index-model";
-import { RECORDS } from "../../src/build/import/format";
+import { RECORDS } from "../../src/pipeline/import/format";
 import { containsPattern, likeEscape } from "../../src/db/sql";
 import { FIRST_YEAR, monthDate, monthIndex } from "../../src/market/calendar";
 import { CURRENCIES, CURRENCY_CODES } from "../../src/market/currencies";

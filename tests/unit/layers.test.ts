@@ -1,6 +1,6 @@
 /**
  * The import graph of src/ runs downwards only (ARCHITECTURE.md): the kernel (platform, market,
- * analytics), the stores and shared image code (db, images), then the two sides, build (seed,
+ * analytics), the stores and shared image code (db, images), then the two sides, pipeline (seed,
  * import, derive, embedding the market) and serve (HTTP, queries, modules, accounts), which never
  * import each other; cli.ts on top wires both.
  */
@@ -17,9 +17,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   analytics: ["analytics", "market", "platform"],
   db: ["db", "market", "analytics", "platform"],
   images: ["images", "db", "market", "analytics", "platform"],
-  build: ["build", "images", "db", "market", "analytics", "platform"],
+  pipeline: ["pipeline", "images", "db", "market", "analytics", "platform"],
   serve: ["serve", "images", "db", "market", "analytics", "platform"],
-  cli: ["cli", "build", "serve", "images", "db", "market", "analytics", "platform"],
+  cli: ["cli", "pipeline", "serve", "images", "db", "market", "analytics", "platform"],
 };
 
 function sources(dir: string): string[] {
@@ -53,7 +53,7 @@ test("every file of src/ belongs to a known layer", () => {
   expect([...new Set(unknown)]).toEqual([]);
 });
 
-test("imports run downwards only: build and serve never import each other, the kernel neither", () => {
+test("imports run downwards only: pipeline and serve never import each other, the kernel neither", () => {
   const violations: string[] = [];
   for (const file of sources(SRC)) {
     const from = layerOf(file);

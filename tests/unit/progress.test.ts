@@ -1,10 +1,10 @@
 /**
- * Progress of the long jobs (src/build/progress.ts) on an injected clock and writer: the lines a
+ * Progress of the long jobs (src/pipeline/progress.ts) on an injected clock and writer: the lines a
  * log gets (one per step as it ends, a progress line at most every 10 s of a long step), the
  * redrawn line of a terminal, and the rate and time-left arithmetic.
  */
 import { describe, expect, test } from "bun:test";
-import { estimate, formatDuration, Progress } from "../../src/build/progress";
+import { estimate, formatDuration, Progress } from "../../src/pipeline/progress";
 
 /** A Progress whose clock is set by hand and whose output is kept. */
 function harness(options: { tty: boolean; quiet?: boolean }) {

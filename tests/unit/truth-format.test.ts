@@ -1,7 +1,7 @@
-/** truth.db's compact values (src/build/seed/truth.ts): log values in whole TRUTH_STEPs, monthly indexes as Int16 steps. */
+/** truth.db's compact values (src/pipeline/seed/truth.ts): log values in whole TRUTH_STEPs, monthly indexes as Int16 steps. */
 import { expect, test } from "bun:test";
 import { Random } from "../../src/market/random";
-import { packLogIndex, TRUTH_STEP, truthSteps, unpackLogIndex } from "../../src/build/seed/truth";
+import { packLogIndex, TRUTH_STEP, truthSteps, unpackLogIndex } from "../../src/pipeline/seed/truth";
 
 test("a monthly log index comes back within half a step in every month, with no drift over 50 years", () => {
   const rng = new Random(11);

@@ -1,5 +1,5 @@
 /**
- * The artworks' source rows in a file of their own while a snapshot is built (src/build/db/works-file.ts):
+ * The artworks' source rows in a file of their own while a snapshot is built (src/pipeline/db/works-file.ts):
  * unqualified statements reach the attached table, deferIndexes drops and rebuilds its indexes in
  * the attached file, an immutable reader of the snapshot sees it, and it is deleted whole.
  */
@@ -8,9 +8,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { attachNewWorks, detachWorks, removeWorks, worksPath } from "../../src/build/db/works-file";
-import { openSnapshotReader } from "../../src/build/derive/artist-pool";
-import { deferIndexes } from "../../src/build/derive/snapshot";
+import { attachNewWorks, detachWorks, removeWorks, worksPath } from "../../src/pipeline/db/works-file";
+import { openSnapshotReader } from "../../src/pipeline/derive/artist-pool";
+import { deferIndexes } from "../../src/pipeline/derive/snapshot";
 
 const dir = mkdtempSync(join(tmpdir(), "artmarket-works-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,7 +10,7 @@ import { STATEMENTS as lots } from "./lots";
 import { STATEMENTS as sales } from "./sales";
 import { buildsIndex, withSortRuns } from "../sort-runs";
 
-/** The lots' columns the derivation writes (the upcoming lots' forecasts, src/build/derive/upcoming.ts). */
+/** The lots' columns the derivation writes (the upcoming lots' forecasts, src/pipeline/derive/upcoming.ts). */
 export const DERIVED_LOT_COLUMNS: readonly string[] = ["sale_probability", "expected_hammer_usd"];
 
 export const READ_STATEMENTS: readonly string[] = [...artists, ...artworks, ...lots, ...sales];
@@ -18,7 +18,7 @@ export const READ_STATEMENTS: readonly string[] = [...artists, ...artworks, ...l
 /**
  * The indexes among READ_STATEMENTS on the lots alone (the lot list's and the upcoming lots'):
  * the lots are final before the derivation, so these can be built beside it (IndexBuilder,
- * src/build/derive/snapshot.ts); buildReadIndexes then passes over those already built. Not the
+ * src/pipeline/derive/snapshot.ts); buildReadIndexes then passes over those already built. Not the
  * ones on a column the derivation writes into the lots (DERIVED_LOT_COLUMNS): those come after it.
  */
 export const LOT_INDEXES: readonly string[] = READ_STATEMENTS.filter(

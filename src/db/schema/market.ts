@@ -4,7 +4,7 @@
  * Two kinds of tables. Source tables hold what a market is made of, as the generator or the
  * importer writes it (src_artists, src_sales, lots, fx_rates, images, events, benchmarks; the
  * artworks' source rows, src_artworks, sit in a file of their own while a snapshot is built,
- * src/build/db/works-file.ts, and the served artworks keep every source column). Served tables are written by the derivation step from the source tables, with every
+ * src/pipeline/db/works-file.ts, and the served artworks keep every source column). Served tables are written by the derivation step from the source tables, with every
  * metric the API serves computed ahead (artists, artworks, sales, artist_charts, artist_analytics,
  * market_index), so that a read is a lookup. Repeat-sale pairs live in the artist's analytics
  * documents (returns-vs-period), the only place they are served. Lots are both: the writer fills their
@@ -176,7 +176,7 @@ export const lots = sqliteTable(
     /**
      * Derived for upcoming lots only (null on every other status): the chance that the lot sells
      * (0..1), and its hammer if it does, with its 80 % band, USD in whole dollars
-     * (src/build/derive/upcoming.ts; docs/derivation.md#upcoming-lots).
+     * (src/pipeline/derive/upcoming.ts; docs/derivation.md#upcoming-lots).
      */
     saleProbability: real("sale_probability"),
     expectedHammerUsd: real("expected_hammer_usd"),
@@ -372,7 +372,7 @@ export const marketIndex = sqliteTable("market_index", {
 });
 
 /**
- * The derivation's market-wide model and pass 1's sums (src/build/derive/state.ts), kept so that a
+ * The derivation's market-wide model and pass 1's sums (src/pipeline/derive/state.ts), kept so that a
  * merge import derives only what its records touch (docs/derivation.md#a-merge-derives-what-it-touches).
  */
 export const deriveState = sqliteTable("derive_state", {

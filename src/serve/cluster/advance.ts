@@ -29,7 +29,7 @@ import { isCompiled } from "../../platform/native";
 import type { LogLevel } from "../http/log-lines";
 import type { SwapRound } from "./swap";
 
-/** The feed's latent truth, in the data directory (src/build/seed/truth.ts, TRUTH_DB). */
+/** The feed's latent truth, in the data directory (src/pipeline/seed/truth.ts, TRUTH_DB). */
 export const TRUTH_FILE = "truth.db";
 /** A round's import directory in the data directory: `advance-<server pid>-<round>`. */
 const ROUND_DIR = /^advance-\d+-\d+$/;
@@ -119,7 +119,7 @@ export function readFeedDir(dir: string): { asOf: string; results: AdvanceResult
   return { asOf: manifest.as_of, results };
 }
 
-/** Removes the files a killed import (or seed's embedding) of process `pid` was building in `dataDir` (src/build/db/leftovers.ts names them). */
+/** Removes the files a killed import (or seed's embedding) of process `pid` was building in `dataDir` (src/pipeline/db/leftovers.ts names them). */
 function removeBuildFiles(dataDir: string, pid: number): void {
   const mine = new RegExp(`^(?:market\\.db\\.importing|embeddings\\.building)-${pid}(?:-.*)?$`);
   for (const name of readdirSync(dataDir)) if (mine.test(name)) rmSync(join(dataDir, name), { force: true });

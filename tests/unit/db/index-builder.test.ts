@@ -6,9 +6,9 @@ import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { IndexBuilder } from "../../../src/build/db/index-builder";
+import { IndexBuilder } from "../../../src/pipeline/db/index-builder";
 import { LOT_INDEXES, READ_STATEMENTS } from "../../../src/db/market-indexes";
-import { openSnapshotReader } from "../../../src/build/derive/artist-pool";
+import { openSnapshotReader } from "../../../src/pipeline/derive/artist-pool";
 import { tempDataDir } from "../../helpers/app";
 
 const dirs: string[] = [];

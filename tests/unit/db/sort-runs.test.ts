@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { buildReadIndexes } from "../../../src/db/market-indexes";
 import { buildsIndex, SORT_RUN_KIB, withSortRuns } from "../../../src/db/sort-runs";
-import { deferIndexes } from "../../../src/build/derive/snapshot";
+import { deferIndexes } from "../../../src/pipeline/derive/snapshot";
 
 function cacheSize(db: Database): number {
   return db.query<{ cache_size: number }, []>("PRAGMA cache_size").get()!.cache_size;

@@ -1,9 +1,9 @@
 /**
- * A work's hedonic features (FeatureSpace, src/build/derive/artist.ts) on hand-made works: the layout
+ * A work's hedonic features (FeatureSpace, src/pipeline/derive/artist.ts) on hand-made works: the layout
  * docs/derivation.md describes, with the career curve's terms worked out by hand.
  */
 import { describe, expect, test } from "bun:test";
-import { CAREER_FLAT, FeatureSpace, mediumKey, type FeatureRow } from "../../../src/build/derive/artist";
+import { CAREER_FLAT, FeatureSpace, mediumKey, type FeatureRow } from "../../../src/pipeline/derive/artist";
 
 const CATEGORIES = 3;
 const MATERIALS = 2;

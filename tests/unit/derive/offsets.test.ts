@@ -1,11 +1,11 @@
 /**
- * How lots read as their work's value (src/build/derive/offsets.ts): the offsets by reserve and outcome
+ * How lots read as their work's value (src/pipeline/derive/offsets.ts): the offsets by reserve and outcome
  * from pass 1's sums, and the pairs that measure a bought-in estimate's offset and the reserve gap,
  * on hand-made cases with known answers.
  */
 import { describe, expect, test } from "bun:test";
-import type { LotRow } from "../../../src/build/derive/artist";
-import { addPassedPairs, addReserveGapPairs, type Mean, readingOffsets } from "../../../src/build/derive/offsets";
+import type { LotRow } from "../../../src/pipeline/derive/artist";
+import { addPassedPairs, addReserveGapPairs, type Mean, readingOffsets } from "../../../src/pipeline/derive/offsets";
 import { monthIndex } from "../../../src/market/calendar";
 
 const MONTHS = monthIndex("2026-06-30") + 1;

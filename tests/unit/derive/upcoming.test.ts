@@ -1,11 +1,11 @@
 /**
- * The upcoming lots' model (src/build/derive/upcoming.ts): its pieces on hand-made cases with known
+ * The upcoming lots' model (src/pipeline/derive/upcoming.ts): its pieces on hand-made cases with known
  * answers, and the forecasts the tiny market's derivation writes.
  */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { LotRow } from "../../../src/build/derive/artist";
+import type { LotRow } from "../../../src/pipeline/derive/artist";
 import {
   artistFold,
   calibrated,
@@ -30,7 +30,7 @@ import {
   shiftFor,
   type TrainingRow,
   UPCOMING_K,
-} from "../../../src/build/derive/upcoming";
+} from "../../../src/pipeline/derive/upcoming";
 import { Random } from "../../../src/market/random";
 import { tinyMarketDir } from "../../helpers/app";
 

@@ -1,5 +1,5 @@
 /**
- * One artist's part of the derivation (pass 2 of src/build/derive/index.ts), given the market-wide
+ * One artist's part of the derivation (pass 2 of src/pipeline/derive/index.ts), given the market-wide
  * model that pass 1 and the calibration produce: its own monthly log index around the market,
  * each work's own effect, every artwork's estimate and band, the chart, analytics documents,
  * repeat-sale pairs and the artist's stats, returned as the rows to write. Each artist depends on
@@ -196,7 +196,7 @@ export interface ArtistModel {
   /**
    * What a lot fetches over its house estimate's midpoint (log), by the lot's status: `sold` for a
    * sold lot with a reserve (or any sold lot without a split by reserve) and any status without its
-   * own offset, `sold_unreserved` for a sold lot without one (src/build/derive/offsets.ts).
+   * own offset, `sold_unreserved` for a sold lot without one (src/pipeline/derive/offsets.ts).
    */
   estOffsets: Record<string, number>;
   /**
@@ -205,7 +205,7 @@ export interface ArtistModel {
    */
   hammerOffsets: { reserved: number; unreserved: number };
   categoryNames: [number, string][];
-  /** The upcoming lots' model (src/build/derive/upcoming.ts): null without one (too few concluded lots to fit it). */
+  /** The upcoming lots' model (src/pipeline/derive/upcoming.ts): null without one (too few concluded lots to fit it). */
   upcoming?: UpcomingModel | null;
 }
 
@@ -699,7 +699,7 @@ export class ArtistDeriver {
     return { artist: artistRow, artworks, chart, docs: packed, estimated, forecasts: this.forecasts(fit, noise) };
   }
 
-  /** The artist's upcoming lots' forecasts (src/build/derive/upcoming.ts), as of the last month. */
+  /** The artist's upcoming lots' forecasts (src/pipeline/derive/upcoming.ts), as of the last month. */
   private forecasts(fit: ReturnType<ArtistDeriver["fit"]>, noise: ArtistNoise): (number | null)[][] {
     const m = this.m.upcoming;
     if (!m || !fit.lots.some((l) => l.status === "upcoming")) return [];

@@ -89,7 +89,7 @@ export function attachWorksOfFinished(db: Database, snapshot: string): void {
 }
 
 /**
- * In a finished snapshot (an incremental merge works in a copy of one, src/build/derive/touched.ts):
+ * In a finished snapshot (an incremental merge works in a copy of one, src/pipeline/derive/touched.ts):
  * its served artworks read as `src_artworks`, a temporary view of their source columns (default
  * uids as stored, '').
  */

@@ -74,7 +74,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
   const progress = new Progress("seed", options.quiet);
   const asOf = options.asOf ?? today();
   const spec = SCALE_SPECS[options.scale];
-  // a killed build's files first, so their space counts as free (src/build/db/leftovers.ts)
+  // a killed build's files first, so their space counts as free (src/pipeline/db/leftovers.ts)
   removeStaleBuilds(options.dataDir, { log: options.quiet ? undefined : (line) => process.stderr.write(`seed: ${line}\n`) });
   checkDiskSpace(options.dataDir, seedSpaceNeeded(options.scale), `a ${options.scale} market`);
   mkdirSync(options.dataDir, { recursive: true });

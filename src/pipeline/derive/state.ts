@@ -2,7 +2,7 @@
  * What a full derivation keeps in its snapshot for the next merge (`derive_state`): the model pass
  * 2 fits artists against (ArtistModel with the upcoming lots' model, ArtistNoise) and the market
  * index's sums (MarketSums), so that a merge derives only what its records touch
- * (src/build/derive/touched.ts, docs/derivation.md#a-merge-derives-what-it-touches).
+ * (src/pipeline/derive/touched.ts, docs/derivation.md#a-merge-derives-what-it-touches).
  *
  * Rows: `version`; `fitted_as_of` (the as-of date of the full derivation that fitted the model); `model` and `noise` as JSON (numbers that JSON cannot hold, NaN and ±Infinity,
  * as `{"$num": "NaN"}`); the float arrays as their bytes (`model.beta`, `model.marketLevel`,

@@ -1,7 +1,7 @@
 /**
  * The synthetic market generator. It models a market rather than filling columns:
  *
- * - a market factor over months (src/build/seed/series.ts) and, per artist, a log-price index on top of
+ * - a market factor over months (src/pipeline/seed/series.ts) and, per artist, a log-price index on top of
  *   it: beta to the market plus the artist's own drift and volatility;
  * - artworks inside the artist's career, with category, medium, materials, size, signature and
  *   editions (prints, photographs, some bronzes: a ladder of tracked copies), each with a hedonic
@@ -511,7 +511,7 @@ export const EVENT_TEXT = {
 /**
  * Where the generator's rows go, each as the values of its table's INSERT in column order
  * (ROW_INSERTS): straight into the tables (tableSink), or to the thread that writes them
- * (src/build/seed/generate-thread.ts). `begin` and `commit` bracket each batch of artists.
+ * (src/pipeline/seed/generate-thread.ts). `begin` and `commit` bracket each batch of artists.
  */
 export interface RowSink {
   artist(row: unknown[]): void;

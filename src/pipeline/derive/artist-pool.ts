@@ -14,7 +14,7 @@ import type { ArtistModel, ArtistNoise, ArtistOutput, ArtistRow } from "./artist
  * (SQLite takes no lock and never checks the file for changes), so the writer's commits never
  * wait for it. Only for tables the writer leaves alone while it is open. Refused on a file with
  * auto-vacuum, whose commits may move any table's pages. The snapshot's works file
- * (src/build/db/works-file.ts), while it is being built, is attached the same way.
+ * (src/pipeline/db/works-file.ts), while it is being built, is attached the same way.
  */
 export function openSnapshotReader(path: string, options: { worksFrom?: string } = {}): Database {
   const db = new Database(immutableUri(path), constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
@@ -38,11 +38,11 @@ export class ArtistPool {
   /**
    * `snapshot`: the path of the snapshot's file, which each thread opens with openSnapshotReader;
    * `worksFrom`: a finished snapshot whose served artworks the threads read the works' source rows
-   * from (a merge, whose own artworks its writer rewrites meanwhile: src/build/derive/touched.ts).
+   * from (a merge, whose own artworks its writer rewrites meanwhile: src/pipeline/derive/touched.ts).
    */
   constructor(threads: number, model: ArtistModel, noise: ArtistNoise, snapshot: string, worksFrom?: string) {
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(workerEntry("build/derive/artist-worker.ts"));
+      const worker = new Worker(workerEntry("pipeline/derive/artist-worker.ts"));
       worker.onmessage = (event: MessageEvent) => {
         const msg = event.data as { page: number; rows?: ArtistOutput[]; error?: string };
         const entry = this.waiting.get(msg.page);

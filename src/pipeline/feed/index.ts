@@ -1,7 +1,7 @@
 /**
  * `feed`: what happens in a synthetic market in the N days after its as-of date, written as an
  * import directory (format v1) for `import --mode merge`. It draws from the same latent truth
- * (truth.db) and by the same rules as `seed` (src/build/seed: the market factor's and the artists'
+ * (truth.db) and by the same rules as `seed` (src/pipeline/seed: the market factor's and the artists'
  * monthly moves, the FX walk, a lot's outcome, the coming sales and their catalogues), each draw
  * on a stream keyed by the market's seed and what it is for (a day, a lot, a sale, a month), so
  * the same market fed the same days writes the same files, byte for byte. It extends truth.db to

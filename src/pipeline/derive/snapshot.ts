@@ -2,7 +2,7 @@
  * Finishing a market snapshot, the same way after `seed` and after `import`: once the source
  * tables are loaded (and their indexes rebuilt), derive the served tables, build the read API's
  * indexes, embed the images and build the two vector indexes, delete the snapshot's works file
- * (the artworks' source rows, src/build/db/works-file.ts: the served artworks hold them now), then
+ * (the artworks' source rows, src/pipeline/db/works-file.ts: the served artworks hold them now), then
  * gather the planner's statistics. The caller writes its market_meta rows and renames the file
  * into place.
  */
@@ -107,7 +107,7 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
     if (options.embed !== false && !options.reuseEmbeddings) started = startEmbedding(db, options.dataDir);
     let t = clock();
     const restoreServed = deferIndexes(db, SERVED_TABLES);
-    // The lots' read indexes on their own thread while the derivation reads (src/build/db/index-builder.ts):
+    // The lots' read indexes on their own thread while the derivation reads (src/pipeline/db/index-builder.ts):
     // this connection stays idle, the derivation reads through an immutable reader until the
     // builder has stopped.
     const path = db.filename && db.filename !== ":memory:" ? db.filename : null;
@@ -152,7 +152,7 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
     }
     const embedSeconds = clock() - t;
 
-    // the served artworks hold the source columns now: the works file goes (src/build/db/works-file.ts)
+    // the served artworks hold the source columns now: the works file goes (src/pipeline/db/works-file.ts)
     detachWorks(db);
     if (path !== null) removeWorks(path);
 
@@ -183,7 +183,7 @@ function earlyLotIndexes(): boolean | undefined {
 
 /**
  * ARTMARKET_DERIVE_WORKERS: worker threads for the derivation's pass 2 (0: none); unset,
- * defaultDeriveThreads (src/build/derive/index.ts).
+ * defaultDeriveThreads (src/pipeline/derive/index.ts).
  */
 export function deriveWorkers(): number | undefined {
   const raw = process.env.ARTMARKET_DERIVE_WORKERS;

@@ -43,7 +43,7 @@ export class IndexBuilder {
   /** Starts building `statements` (idempotent, in order) on the snapshot at `path`. */
   constructor(path: string, statements: readonly string[]) {
     this.total = statements.length;
-    this.worker = new Worker(workerEntry("build/db/index-builder-worker.ts"));
+    this.worker = new Worker(workerEntry("pipeline/db/index-builder-worker.ts"));
     this.done = new Promise<void>((resolve) => {
       this.worker.onmessage = (event: MessageEvent) => {
         const msg = event.data as { built?: number; seconds?: number; finished?: true; error?: string };

@@ -97,7 +97,7 @@ export interface DeriveOptions {
   /**
    * The connection every read goes through until the first write (pass 1, the calibration, the
    * pages of artists): default `db`. An immutable reader on the snapshot (openSnapshotReader)
-   * while another connection builds indexes (src/build/db/index-builder.ts): `db` then stays idle,
+   * while another connection builds indexes (src/pipeline/db/index-builder.ts): `db` then stays idle,
    * holding no lock, until `beforeWrite` has resolved.
    */
   reader?: Database;
@@ -646,7 +646,7 @@ function readingModel(ctx: DeriveContext, pass: MarketPass, first: FirstModel): 
     "SELECT id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id FROM src_artists WHERE id = ?",
   );
   const sampleSources = sample.map((id) => readArtist(artistById.get(id)!));
-  // How each lot reads as its work's value (src/build/derive/offsets.ts): hammers by reserve (the gap
+  // How each lot reads as its work's value (src/pipeline/derive/offsets.ts): hammers by reserve (the gap
   // measured in the calibration below), estimates by outcome; a bought-in lot's estimate first
   // against the market, then in each round along the artist's own fitted index.
   const offsetSums: OffsetSums = { sold: [soldBy[0]!, soldBy[1]!], estimateDiff: estDiffBy, passed: passedWithEstimate };

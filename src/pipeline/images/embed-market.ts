@@ -162,7 +162,7 @@ type Staged = (rows: EmbedRow[], vectors: Float32Array, ok: Uint8Array) => void;
 /**
  * Where the artworks are read from: the served table once the derivation has written it (every
  * source column is there), the source rows before (startEmbedding, beside the derivation, while
- * a snapshot is built: src/build/db/works-file.ts). Both give the same rows.
+ * a snapshot is built: src/pipeline/db/works-file.ts). Both give the same rows.
  */
 type Works = "artworks" | "src_artworks";
 
@@ -246,7 +246,7 @@ class EmbedPool {
     // workers (threads of one process, one pid) would each write it.
     loadSharp(dataDir);
     for (let w = 0; w < count; w++) {
-      const worker = new Worker(workerEntry("build/images/embed-worker.ts"));
+      const worker = new Worker(workerEntry("pipeline/images/embed-worker.ts"));
       worker.onmessage = (event: MessageEvent) => {
         const msg = event.data as { batch: number; vectors?: Float32Array; ok?: Uint8Array; error?: string };
         if (msg.error !== undefined) this.error ??= new Error(`embedding worker: ${msg.error}`);

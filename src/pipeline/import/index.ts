@@ -2,7 +2,7 @@
  * `import`: loads real auction records written in the import format (docs/import-format.md) into
  * a new market snapshot, built in a temporary file exactly like the seed's and renamed into place.
  *
- * - Every file is streamed record by record (src/build/import/reader.ts); memory holds the sales (a few
+ * - Every file is streamed record by record (src/pipeline/import/reader.ts); memory holds the sales (a few
  *   fields each), the FX rates and bit sets of the ids seen, never a file.
  * - Every record is checked (types, required fields, allowed values, dates, references to records
  *   read before it, cross-field rules); a rejected record goes to the report
@@ -268,7 +268,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   const hasCurrent = existsSync(target);
   const requested: ImportMode = options.mode ?? "replace";
   const mode: ImportMode = requested === "merge" && hasCurrent ? "merge" : "replace";
-  // a killed build's files first (image copies too), so their space counts as free (src/build/db/leftovers.ts)
+  // a killed build's files first (image copies too), so their space counts as free (src/pipeline/db/leftovers.ts)
   removeStaleBuilds(dataDir, { images: true, log: options.quiet ? undefined : (line) => process.stderr.write(`import: ${line}\n`) });
   const records = [...files.values()].map((f) => f.path);
   // a merge derives what its records touch, unless it cannot (incrementalBlocker)

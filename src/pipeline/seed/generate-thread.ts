@@ -183,7 +183,7 @@ export function generateOnThread(
     inserted: inserted.buffer as SharedArrayBuffer,
   };
   return new Promise<GeneratorTotals>((resolve, reject) => {
-    const worker = new Worker(workerEntry("build/seed/generate-worker.ts"));
+    const worker = new Worker(workerEntry("pipeline/seed/generate-worker.ts"));
     const fail = (err: Error) => {
       worker.terminate();
       reject(err);
