@@ -340,7 +340,8 @@ export async function main(argv: string[]): Promise<number> {
         if (!from) throw new ConfigError("import needs --from DIR (a directory in the import format, docs/import-format.md)");
         const mode = stringFlag(flags, "mode") ?? "replace";
         if (mode !== "replace" && mode !== "merge") throw new ConfigError(`--mode must be replace or merge, got "${mode}"`);
-        const { formatImportSummary, ImportError, runImport } = await import("./pipeline/import");
+        const { formatImportSummary, runImport } = await import("./pipeline/import/run");
+        const { ImportError } = await import("./pipeline/import/types");
         try {
           if (flags.refit && mode !== "merge") throw new ConfigError("--refit goes with --mode merge (a replace always derives the whole market)");
           out(formatImportSummary(await runImport({ dataDir: dataDirFrom(flags), from, mode, refit: flags.refit === true })));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type FeedSummary, feedMarket, publicationDelay } from "../../src/pipeline/feed";
-import { runImport } from "../../src/pipeline/import";
+import { runImport } from "../../src/pipeline/import/run";
 import { seedMarket } from "../../src/pipeline/seed";
 import { catalogueMin, SCALE_SPECS } from "../../src/pipeline/seed/market";
 import { unpackLogIndex } from "../../src/pipeline/seed/truth";

@@ -33,7 +33,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { feedMarket } from "../../src/pipeline/feed";
-import { runImport } from "../../src/pipeline/import";
+import { runImport } from "../../src/pipeline/import/run";
 import { openAccountDb } from "../../src/db/connection";
 import { addDays } from "../../src/market/time";
 import { createUserWithKey } from "../../src/serve/accounts/keys";

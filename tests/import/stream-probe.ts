@@ -3,7 +3,7 @@
  * lots.jsonl was read: the measure is then not disturbed by the rest of the test run.
  *   bun tests/import/stream-probe.ts <import dir> <data dir>
  */
-import { runImport } from "../../src/pipeline/import";
+import { runImport } from "../../src/pipeline/import/run";
 
 const [from, dataDir] = process.argv.slice(2) as [string, string];
 Bun.gc(true);

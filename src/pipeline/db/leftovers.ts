@@ -36,7 +36,7 @@ interface Pattern {
 
 /** Every file name in src/ that holds a process's PID (grep `process.pid`), one pattern each. */
 export const BUILDER_PATTERNS: readonly Pattern[] = [
-  // src/pipeline/seed/index.ts, src/pipeline/import/index.ts; the works file: src/pipeline/db/works-file.ts (worksPath)
+  // src/pipeline/seed/index.ts, src/pipeline/import/run.ts and merge.ts; the works file: src/pipeline/db/works-file.ts (worksPath)
   { dir: [], name: new RegExp(`^market\\.db\\.building-${PID}(?:-works)?${SIDE}$`), by: "seed" },
   { dir: [], name: new RegExp(`^market\\.db\\.importing-${PID}(?:-works)?${SIDE}$`), by: "import" },
   // src/pipeline/seed/index.ts (TRUTH_DB)
@@ -45,7 +45,7 @@ export const BUILDER_PATTERNS: readonly Pattern[] = [
   { dir: [], name: new RegExp(`^embeddings\\.building-${PID}${SIDE}$`), by: "seed or import" },
   // src/platform/native.ts (materialize): `<name>.<pid>.<thread>.<random>.tmp` in lib/<build>/
   { dir: ["lib", "*"], name: new RegExp(`^[^/]+\\.${PID}\\.\\d+\\.[0-9a-z]+\\.tmp$`), by: "library extraction" },
-  // src/pipeline/import/index.ts (copyImage): `<sha256>.<ext>.part-<pid>` in images/orig/
+  // src/pipeline/import/importer.ts (copyImage): `<sha256>.<ext>.part-<pid>` in images/orig/
   { dir: ["images", "orig"], name: new RegExp(`^[0-9a-f]{64}\\.[a-z0-9]*\\.part-${PID}$`), by: "import", images: true },
   // src/serve/modules/collectables/images.ts (storeImage): `c<24 hex>.<pid>.tmp` in images/collectables/
   { dir: ["images", "collectables"], name: new RegExp(`^c[0-9a-f]{24}\\.${PID}\\.tmp$`), by: "image upload", images: true },

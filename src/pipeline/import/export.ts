@@ -14,7 +14,7 @@ import { Progress } from "../progress";
 import { LOCATIONS } from "../seed/reference";
 import { today } from "../../market/time";
 import { FORMAT_NAME, FORMAT_VERSION, RECORDS, VOCABULARIES, type RecordName, type Value } from "./format";
-import { builtinVocabulary } from "./index";
+import { builtinVocabulary } from "./importer";
 
 export interface ExportOptions {
   format?: "jsonl" | "csv";

@@ -1,7 +1,7 @@
 /**
  * The supervisor's side of the hot swap (issue 33, item 3). A snapshot is *published* when a
  * complete market file is renamed over `<data>/market.db` (what `seed` and `import` do when they
- * finish: src/pipeline/seed/index.ts, src/pipeline/import/index.ts; an operator does the same with a
+ * finish: src/pipeline/seed/index.ts, src/pipeline/import/run.ts; an operator does the same with a
  * file copied beside it and `mv`). The supervisor notices a new file there (another inode, size or
  * modification time than the one served) from fs.watch on the data directory, with a poll every
  * POLL_MS as a fallback, or when asked (`artmarket reload`, SIGHUP). It then checks the file once,
