@@ -285,7 +285,7 @@ export async function main(argv: string[]): Promise<number> {
         const to = stringFlag(flags, "to");
         if (!to) throw new ConfigError("backup needs --to DIR (a new or empty directory)");
         const accountStore = accountStoreFrom(flags);
-        const { backup } = await import("./db/backup");
+        const { backup } = await import("./ops/backup");
         const { PgError } = await import("./db/pg/sync-client");
         let m: ReturnType<typeof backup>;
         try {
@@ -308,7 +308,8 @@ export async function main(argv: string[]): Promise<number> {
         const from = stringFlag(flags, "from");
         if (!from) throw new ConfigError("restore needs --from DIR (a directory written by artmarket backup)");
         const accountStore = accountStoreFrom(flags);
-        const { BackupInvalid, restore } = await import("./db/backup");
+        const { restore } = await import("./ops/restore");
+        const { BackupInvalid } = await import("./ops/manifest");
         const { PgError } = await import("./db/pg/sync-client");
         const { redactUrl } = await import("./platform/config");
         try {

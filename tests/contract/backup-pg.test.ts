@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ACCOUNT_TABLES } from "../../src/db/backup";
+import { ACCOUNT_TABLES } from "../../src/ops/account-copy";
 import { SyncPg } from "../../src/db/pg/sync-client";
 import { loadSharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";

@@ -2,7 +2,8 @@
  * The import graph of src/ runs downwards only (ARCHITECTURE.md): the kernel (platform, market,
  * analytics), the stores and shared image code (db, images), then the two sides, pipeline (seed,
  * import, derive, embedding the market) and serve (HTTP, queries, modules, accounts), which never
- * import each other; cli.ts on top wires both.
+ * import each other; ops (backup and restore of a data directory) stands beside them on the stores;
+ * cli.ts on top wires them all.
  */
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -19,7 +20,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   images: ["images", "db", "market", "analytics", "platform"],
   pipeline: ["pipeline", "images", "db", "market", "analytics", "platform"],
   serve: ["serve", "images", "db", "market", "analytics", "platform"],
-  cli: ["cli", "pipeline", "serve", "images", "db", "market", "analytics", "platform"],
+  ops: ["ops", "db", "market", "analytics", "platform"],
+  cli: ["cli", "pipeline", "serve", "ops", "images", "db", "market", "analytics", "platform"],
 };
 
 function sources(dir: string): string[] {
