@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
- * Writes docs/du.md, the Data Unit price table, from the one table that prices every endpoint
- * (PRICES in src/serve/http/pricing.ts). tests/contract/docs.test.ts fails when the file on disk is not
+ * Writes docs/du.md, the Data Unit price table, from the prices the endpoints declare
+ * (PRICES in src/serve/app.ts, one row per declaration). tests/contract/docs.test.ts fails when the file on disk is not
  * what this script would write now.
  *
  *   bun scripts/gen-docs.ts           write docs/du.md
@@ -9,7 +9,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { costOf, formatDu, PRICES, type Price } from "../src/serve/http/pricing";
+import { costOf, formatDu, type Price } from "../src/serve/http/pricing";
+import { PRICES } from "../src/serve/app";
 
 export const DU_DOC_PATH = join(import.meta.dir, "..", "docs", "du.md");
 
@@ -28,7 +29,7 @@ export function renderDuDoc(): string {
   return [
     "# Data Unit prices",
     "",
-    "<!-- Generated from src/serve/http/pricing.ts by `bun scripts/gen-docs.ts`: edit the table there, then run the script. -->",
+    "<!-- Generated from the endpoints' declarations (`price`, src/serve/modules/*/index.ts) by `bun scripts/gen-docs.ts`: edit a price there, then run the script. -->",
     "",
     "Cost of a call = base + per record × records returned, where records returned counts the records",
     "actually in the response.",

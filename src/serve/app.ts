@@ -44,6 +44,7 @@ import { lotEndpoints } from "./modules/lots";
 import { marketEndpoints } from "./modules/market";
 import { saleEndpoints } from "./modules/sales";
 import { searchEndpoints } from "./modules/search";
+import { type Price, priceTable } from "./http/pricing";
 import { today } from "../market/time";
 import { VERSION } from "../platform/version";
 
@@ -62,6 +63,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...usageEndpoints,
   ...collectableEndpoints,
 ];
+
+/** Every endpoint's price by "METHOD /path", from the declarations: docs/du.md and the tests read it. */
+export const PRICES: Readonly<Record<string, Price>> = priceTable(ENDPOINTS);
 
 export const CORS_HEADERS = RESPONSE_HEADERS;
 

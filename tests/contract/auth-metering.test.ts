@@ -9,6 +9,7 @@ import { defineEndpoint, type Endpoint } from "../../src/serve/http/endpoint";
 import { T } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 import { IDLE_MS, Ledger } from "../../src/serve/accounts/ledger";
+import { DU } from "../../src/serve/http/pricing";
 
 const FULL_FIELDS = ["id", "name", "market_cap"];
 const PUBLIC_FIELDS = ["id", "name"];
@@ -17,6 +18,7 @@ const PUBLIC_FIELDS = ["id", "name"];
 const probeList = defineEndpoint({
   method: "GET",
   path: "/v1/artists",
+  price: DU.spec(2, 1),
   summary: "probe list",
   tag: "Test",
   auth: "optional",
@@ -34,6 +36,7 @@ const probeList = defineEndpoint({
 const probeAnalytics = defineEndpoint({
   method: "GET",
   path: "/v1/artists/{artist_id}/sharpe-ratio",
+  price: DU.ANALYTICS,
   summary: "probe analytics",
   tag: "Test",
   auth: "required",
@@ -46,6 +49,7 @@ const probeAnalytics = defineEndpoint({
 const probeArtworks = defineEndpoint({
   method: "GET",
   path: "/v1/artworks",
+  price: DU.spec(2, 1.5),
   summary: "probe artworks",
   tag: "Test",
   auth: "optional",
@@ -58,6 +62,7 @@ const probeArtworks = defineEndpoint({
 const probeFail = defineEndpoint({
   method: "GET",
   path: "/v1/artworks/{artwork_id}",
+  price: DU.DETAIL,
   summary: "probe failure",
   tag: "Test",
   auth: "required",

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { DU_DOC_PATH, renderDuDoc } from "../../scripts/gen-docs";
-import { PRICES } from "../../src/serve/http/pricing";
+import { PRICES } from "../../src/serve/app";
 import { createTestContext, type TestContext } from "../helpers/app";
 
 const ORIGIN = "http://artmarket.test";

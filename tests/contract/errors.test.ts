@@ -5,6 +5,7 @@ import { Elysia, t as et } from "elysia";
 import { createApp, ENDPOINTS, errorResponse } from "../../src/serve/app";
 import { defineEndpoint } from "../../src/serve/http/endpoint";
 import { createTestContext, type TestContext } from "../helpers/app";
+import { DU } from "../../src/serve/http/pricing";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -15,6 +16,7 @@ afterAll(() => ctx.close());
 const probeBody = defineEndpoint({
   method: "POST",
   path: "/v1/artworks/share",
+  price: DU.FREE,
   operationId: "probeBody",
   summary: "probe body",
   tag: "Test",

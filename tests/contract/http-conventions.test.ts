@@ -13,7 +13,8 @@ import { today } from "../../src/market/time";
 import { type Coding, MIN_COMPRESSED_BYTES, negotiateCoding } from "../../src/serve/http/compression";
 import { ifNoneMatch, isMarketRead, snapshotId } from "../../src/serve/http/etag";
 import { RESPONSE_HEADERS } from "../../src/serve/http/endpoint";
-import { costOf, formatDu, PRICES } from "../../src/serve/http/pricing";
+import { costOf, formatDu } from "../../src/serve/http/pricing";
+import { PRICES } from "../../src/serve/app";
 
 let ctx: TestContext;
 beforeAll(async () => {

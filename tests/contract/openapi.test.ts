@@ -20,11 +20,12 @@ import addFormats from "ajv-formats";
 import { mountable, type Endpoint, type MountedEndpoint } from "../../src/serve/http/endpoint";
 import { DU_HEADERS } from "../../src/serve/http/metering";
 import { buildOpenApi } from "../../src/serve/http/openapi";
-import { PRICES } from "../../src/serve/http/pricing";
+import { PRICES } from "../../src/serve/app";
 import { T } from "../../src/serve/query/grammar";
 import { VERSION } from "../../src/platform/version";
 import { createApp } from "../../src/serve/app";
 import { createTestContext, type TestContext } from "../helpers/app";
+import { DU } from "../../src/serve/http/pricing";
 
 type Json = Record<string, any>;
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -50,6 +51,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "GET",
       path: "/v1/artists",
+      price: DU.spec(2, 1),
       operationId: "listArtists",
       summary: "Artist list",
       tag: "Artists",
@@ -74,6 +76,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "GET",
       path: "/v1/artists/{artist_id}",
+      price: DU.spec(1),
       operationId: "getArtist",
       summary: "One artist",
       tag: "Artists",
@@ -85,6 +88,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "GET",
       path: "/v1/artists/{artist_id}/chart",
+      price: DU.spec(10),
       operationId: "getArtistChart",
       summary: "Artist chart",
       tag: "Artists",
@@ -98,6 +102,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "POST",
       path: "/v1/artists/{artist_id}/follow",
+      price: DU.FREE,
       operationId: "followArtist",
       summary: "Follow",
       tag: "Artists",
@@ -109,6 +114,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
     {
       method: "GET",
       path: "/v1/lots/shared/{token}",
+      price: DU.FREE,
       operationId: "getSharedLots",
       summary: "Shared lots",
       tag: "Lots",
@@ -121,6 +127,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
       // pathParams names only one of the two template parameters: both must still be declared.
       method: "PATCH",
       path: "/v1/collectables/{collectable_id}/appraisals/{appraisal_id}",
+      price: DU.WRITE,
       operationId: "updateCollectableAppraisal",
       summary: "Update an appraisal",
       tag: "Collectables",
@@ -135,6 +142,7 @@ function syntheticEndpoints(): MountedEndpoint[] {
       // a multipart form: text fields and a file part
       method: "PUT",
       path: "/v1/collectables/{collectable_id}/image",
+      price: DU.WRITE,
       operationId: "uploadCollectableImage",
       summary: "Upload an image",
       tag: "Collectables",

@@ -14,6 +14,7 @@ import { mountable } from "../../src/serve/http/endpoint";
 import { checkUpload, checkUploadPart, MAX_UPLOAD_BYTES, MAX_UPLOAD_PIXELS, sniffImage } from "../../src/serve/images/upload";
 import { loadSharp, type Sharp } from "../../src/platform/native";
 import { createTestContext, type TestContext } from "../helpers/app";
+import { DU } from "../../src/serve/http/pricing";
 
 type Json = Record<string, any>;
 
@@ -71,6 +72,7 @@ const picture = (format: "jpeg" | "png" | "webp" | "gif" | "tiff", w = 320, h = 
 const echo: Endpoint = defineEndpoint({
   method: "PUT",
   path: "/v1/collectables/{collectable_id}/image",
+  price: DU.WRITE,
   operationId: "formEcho",
   summary: "form echo",
   tag: "Test",

@@ -7,11 +7,13 @@ import { expect, test } from "bun:test";
 import { Type as t } from "@sinclair/typebox";
 import { defineEndpoint, type Endpoint } from "../../src/serve/http/endpoint";
 import { T } from "../../src/serve/query/grammar";
+import { DU } from "../../src/serve/http/pricing";
 
 const declared: Endpoint[] = [
   defineEndpoint({
     method: "POST",
     path: "/x/{id}/{raw}",
+    price: DU.FREE,
     summary: "typed",
     tag: "Test",
     auth: "required",
@@ -35,6 +37,7 @@ const declared: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/y",
+    price: DU.FREE,
     summary: "loose",
     tag: "Test",
     auth: "optional",

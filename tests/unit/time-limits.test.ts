@@ -4,7 +4,8 @@ import { projectEndOfPeriod } from "../../src/serve/accounts/ledger";
 import { DEFAULT_PLANS } from "../../src/serve/accounts/plans";
 import { HttpError } from "../../src/serve/http/errors";
 import { enforceCap, RateLimiter } from "../../src/serve/http/metering";
-import { costOf, formatDu, PRICES } from "../../src/serve/http/pricing";
+import { costOf, formatDu } from "../../src/serve/http/pricing";
+import { PRICES } from "../../src/serve/app";
 import { addDays, isIsoDate, monthContaining, periodContaining, weekStart } from "../../src/market/time";
 
 const caller = (slug: string): Caller => ({

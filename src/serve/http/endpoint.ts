@@ -24,7 +24,7 @@ import { DU_HEADERS, type RateState, type RequestLimiter, rateLimitHeaders, setD
 import { BodyBudget } from "./body-budget";
 import { clientAddressOf, requestOrigin } from "./client";
 import { formBodyCap, MAX_JSON_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
-import { costOf, formatDu, priceOf, type Price } from "./pricing";
+import { costOf, formatDu, type Price } from "./pricing";
 import { isCompressible, jsonResponse, varyOnEncoding } from "./compression";
 import { etagOf, ifNoneMatch, isMarketRead, requestKey, snapshotId } from "./etag";
 import { noteOf } from "./request-note";
@@ -138,6 +138,8 @@ interface EndpointCommon {
   description?: string;
   tag: string;
   auth: Auth;
+  /** DU charged per call: base + perRecord × `records` (src/serve/http/pricing.ts: `DU.spec(2, 1)`, `DU.ANALYTICS`…). */
+  price: Price;
   entitlement?: Entitlement;
   status?: 200 | 201 | 204;
 }
@@ -187,7 +189,6 @@ export interface Endpoint extends EndpointCommon {
 }
 
 export interface MountedEndpoint extends Endpoint {
-  price: Price;
   elysiaPath: string;
 }
 
@@ -453,7 +454,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
 }
 
 export function mountable(e: Endpoint): MountedEndpoint {
-  return { ...e, price: priceOf(e.method, e.path), elysiaPath: e.path.replace(/\{(\w+)\}/g, ":$1") };
+  return { ...e, elysiaPath: e.path.replace(/\{(\w+)\}/g, ":$1") };
 }
 
 export { HttpError };

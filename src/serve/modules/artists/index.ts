@@ -3,6 +3,7 @@
  * parameters and decisions: docs/api-artists.md.
  */
 import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { forbidden, unauthorized } from "../../http/errors";
 import { callerView } from "../../http/view";
 import { T } from "../../query/grammar";
@@ -105,6 +106,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists",
+    price: DU.spec(2, 1),
     operationId: "listArtists",
     summary: "Artist list",
     description:
@@ -122,6 +124,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/stats",
+    price: DU.ANALYTICS,
     operationId: "getArtistStats",
     summary: "Statistics of the artists matching the list's filters",
     description: "min, max, median and 95th percentile of each numeric field (NULLs left out), and the nationality facet.",
@@ -138,6 +141,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/followed",
+    price: DU.spec(2, 1),
     operationId: "listFollowedArtists",
     summary: "Artists the caller follows",
     description: "Most recently followed first; the same shape as the artist list.",
@@ -151,6 +155,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}",
+    price: DU.spec(1),
     operationId: "getArtist",
     summary: "One artist",
     description: "ArtistSchema for plans with the full schema, ArtistPublicSchema for the others. artist_index_chart: see /chart.",
@@ -163,6 +168,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}/chart",
+    price: DU.spec(10),
     operationId: "getArtistChart",
     summary: "Artist price index chart",
     description:
@@ -178,6 +184,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}/related",
+    price: DU.spec(10, 1),
     operationId: "listRelatedArtists",
     summary: "Related artists",
     description: "The artists nearest by cosine similarity of artist_index_vector, most similar first.",
@@ -193,6 +200,7 @@ export const artistEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artists/{artist_id}/events",
+    price: DU.ANALYTICS,
     operationId: "listArtistEvents",
     summary: "Artist events",
     description: "Visible events only, by date ascending.",
@@ -208,6 +216,7 @@ export const artistEndpoints: Endpoint[] = [
     defineEndpoint({
       method: "GET",
       path: `/v1/artists/{artist_id}/${a.path}`,
+      price: DU.ANALYTICS,
       operationId: a.operationId,
       summary: a.summary,
       description: a.description,

@@ -5,6 +5,7 @@
  */
 
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { issue, notFound, ValidationFailed } from "../../http/errors";
 import { callerView } from "../../http/view";
 import { T } from "../../query/grammar";
@@ -32,6 +33,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks",
+    price: DU.spec(2, 1.5),
     operationId: "listArtworks",
     summary: "List artworks",
     description:
@@ -46,6 +48,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/recommended",
+    price: DU.rule(2, 1.5),
     operationId: "listRecommendedArtworks",
     summary: "Recommended artworks",
     description:
@@ -60,6 +63,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/followed",
+    price: DU.rule(2, 1.5),
     operationId: "listFollowedArtworks",
     summary: "Followed artworks",
     description: "The caller's followed artworks, most recently followed first; the artwork list's filters apply.",
@@ -73,6 +77,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "POST",
     path: "/v1/artworks/share",
+    price: DU.FREE,
     operationId: "shareArtworks",
     summary: "Share a list of artworks",
     description: "Creates a public token for up to 500 artworks (each must exist, else 422), shown in the given order at GET /v1/artworks/shared/{token} for 30 days.",
@@ -100,6 +105,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/shared/{token}",
+    price: DU.FREE,
     operationId: "getSharedArtworks",
     summary: "A shared list of artworks",
     description: "Public, no key needed, 0 DU. The artworks in the order they were shared, public schema. Unknown or expired token: 404.",
@@ -124,6 +130,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}",
+    price: DU.DETAIL,
     operationId: "getArtwork",
     summary: "One artwork",
     description: "ArtworkSchema for entitled callers; ArtworkPublicSchema for sandbox keys.",
@@ -141,6 +148,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/chart",
+    price: DU.spec(10),
     operationId: "getArtworkChart",
     summary: "Artwork price chart",
     description:
@@ -160,6 +168,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/editions",
+    price: DU.spec(2, 1.5),
     operationId: "listArtworkEditions",
     summary: "The edition ladder of an artwork",
     description:
@@ -179,6 +188,7 @@ export const artworkEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/cagr",
+    price: DU.ANALYTICS,
     operationId: "getArtworkCagr",
     summary: "Compound annual growth of an artwork's estimate",
     description: "A fraction per year over the last 10 years. 404 when the artwork is unknown or has no price prediction.",

@@ -4,6 +4,7 @@
  * exactly like one that does not exist. Reads cost 1 + 1 per record returned, writes 1.
  */
 import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import type { Caller } from "../../accounts/keys";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { UPLOAD_MEDIA_TYPES, checkUploadPart } from "../../images/upload";
@@ -69,6 +70,7 @@ function childEndpoints(
     defineEndpoint({
       ...common,
       method: "GET",
+      price: DU.COLLECTABLE_READ,
       path: `${BASE}/${name}`,
       operationId: ids.list,
       summary: `List a collectable's ${words.many}`,
@@ -81,6 +83,7 @@ function childEndpoints(
     defineEndpoint({
       ...common,
       method: "POST",
+      price: DU.WRITE,
       path: `${BASE}/${name}`,
       operationId: ids.add,
       summary: `Add ${words.one}`,
@@ -96,6 +99,7 @@ function childEndpoints(
     defineEndpoint({
       ...common,
       method: "PATCH",
+      price: DU.WRITE,
       path: itemPath,
       operationId: ids.update,
       summary: `Update ${words.one}`,
@@ -108,6 +112,7 @@ function childEndpoints(
     defineEndpoint({
       ...common,
       method: "DELETE",
+      price: DU.WRITE,
       path: itemPath,
       operationId: ids.remove,
       summary: `Remove ${words.one}`,
@@ -126,6 +131,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "GET",
+    price: DU.COLLECTABLE_READ,
     path: "/v1/collectables",
     operationId: "listCollectables",
     summary: "List the caller's collectables",
@@ -139,6 +145,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "POST",
+    price: DU.WRITE,
     path: "/v1/collectables",
     operationId: "createCollectable",
     summary: "Create a collectable",
@@ -164,6 +171,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "GET",
+    price: DU.COLLECTABLE_READ,
     path: BASE,
     operationId: "getCollectable",
     summary: "One collectable",
@@ -176,6 +184,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "PATCH",
+    price: DU.WRITE,
     path: BASE,
     operationId: "updateCollectable",
     summary: "Update a collectable",
@@ -189,6 +198,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "DELETE",
+    price: DU.WRITE,
     path: BASE,
     operationId: "deleteCollectable",
     summary: "Delete a collectable",
@@ -204,6 +214,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "PUT",
+    price: DU.WRITE,
     path: `${BASE}/image`,
     operationId: "uploadCollectableImage",
     summary: "Upload or replace a collectable's image",
@@ -224,6 +235,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "GET",
+    price: DU.COLLECTABLE_READ,
     path: `${BASE}/acquired`,
     operationId: "getCollectableAcquisition",
     summary: "A collectable's acquisition",
@@ -236,6 +248,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "PATCH",
+    price: DU.WRITE,
     path: `${BASE}/acquired`,
     operationId: "updateCollectableAcquisition",
     summary: "Update a collectable's acquisition",
@@ -285,6 +298,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "GET",
+    price: DU.COLLECTABLE_READ,
     path: `${BASE}/comps`,
     operationId: "getCollectableComps",
     summary: "A collectable's comp set",
@@ -297,6 +311,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "PUT",
+    price: DU.WRITE,
     path: `${BASE}/comps`,
     operationId: "replaceCollectableComps",
     summary: "Replace a collectable's comp set",
@@ -309,6 +324,7 @@ export const collectableEndpoints: Endpoint[] = [
   defineEndpoint({
     ...common,
     method: "DELETE",
+    price: DU.WRITE,
     path: `${BASE}/comps`,
     operationId: "clearCollectableComps",
     summary: "Clear a collectable's comp set",

@@ -6,6 +6,7 @@
  */
 import { type FollowKind } from "../../accounts/store";
 import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { notFound } from "../../http/errors";
 import { T } from "../../query/grammar";
 
@@ -21,6 +22,7 @@ export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table,
   defineEndpoint({
     method: "POST",
     path: `/v1/${plural}/{${param}}/follow`,
+    price: DU.FREE,
     operationId: ids.follow,
     summary: `Follow a${kind === "artist" || kind === "artwork" ? "n" : ""} ${kind}`,
     description: "Idempotent: following twice keeps one follow. 404 when the market has no such record.",
@@ -38,6 +40,7 @@ export const followEndpoints: Endpoint[] = KINDS.flatMap(({ kind, plural, table,
   defineEndpoint({
     method: "DELETE",
     path: `/v1/${plural}/{${param}}/follow`,
+    price: DU.FREE,
     operationId: ids.unfollow,
     summary: `Unfollow a${kind === "artist" || kind === "artwork" ? "n" : ""} ${kind}`,
     description: "Idempotent: 204 whether or not it was followed.",

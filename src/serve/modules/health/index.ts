@@ -1,10 +1,12 @@
 import { Type as t } from "@sinclair/typebox";
 import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 
 export const healthEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/healthcheck",
+    price: DU.FREE,
     operationId: "getHealth",
     summary: "Liveness: 200 while the service is reachable",
     tag: "Service",

@@ -5,6 +5,7 @@
  */
 
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { notFound, ValidationFailed, issue } from "../../http/errors";
 import { callerView } from "../../http/view";
 import { T } from "../../query/grammar";
@@ -19,6 +20,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/lots",
+    price: DU.spec(2, 1),
     operationId: "listLots",
     summary: "Lot list",
     description:
@@ -34,6 +36,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/lots/followed",
+    price: DU.spec(2, 1),
     operationId: "listFollowedLots",
     summary: "Followed lots",
     description: "The lot list's grammar, limited to the lots the caller follows.",
@@ -47,6 +50,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "POST",
     path: "/v1/lots/share",
+    price: DU.FREE,
     operationId: "shareLots",
     summary: "Share a list of lots",
     description: "Creates a public token for up to 500 lots (each must exist, else 422), shown in the given order at GET /v1/lots/shared/{token} for 30 days.",
@@ -72,6 +76,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/lots/shared/{token}",
+    price: DU.FREE,
     operationId: "getSharedLots",
     summary: "A shared list of lots",
     description: "Public, 0 DU. The lots in the public schema (no price), images blurred. An unknown or expired token is 404.",
@@ -99,6 +104,7 @@ export const lotEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/lots/{lot_id}",
+    price: DU.DETAIL,
     operationId: "getLot",
     summary: "One lot",
     tag: "Lots",

@@ -1,5 +1,6 @@
 /** GET /v1/market/index-chart: the global art index next to financial benchmarks. 10 DU, analytics plans. */
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { T } from "../../query/grammar";
 import { BENCHMARKS, GlobalArtIndexChartResponse } from "./model";
 import { indexChart } from "./service";
@@ -8,6 +9,7 @@ export const marketEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/market/index-chart",
+    price: DU.ANALYTICS,
     operationId: "getMarketIndexChart",
     summary: "Global art index chart",
     description:

@@ -1,6 +1,7 @@
 import { Type as t } from "@sinclair/typebox";
 
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { PlanSchema } from "./model";
 
 const PlanList = t.Array(PlanSchema);
@@ -9,6 +10,7 @@ export const planEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/plans",
+    price: DU.REFERENCE,
     operationId: "listPlans",
     summary: "Plans with their allowances, rate limits and features",
     tag: "Account",

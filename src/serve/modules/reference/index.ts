@@ -1,6 +1,7 @@
 /** Reference data: auction houses, locations, categories, currencies and the four vocabularies. */
 import { Type as t } from "@sinclair/typebox";
 import { defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { T, type ListSpec } from "../../query/grammar";
 import { AuctionHouseSchema, AuctionLocationList, CategorySchema, CurrencySchema, VocabularySchema } from "./model";
 import * as service from "./service";
@@ -23,6 +24,7 @@ export const referenceEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/auction-houses",
+    price: DU.spec(1),
     operationId: "listAuctionHouses",
     summary: "Auction houses",
     tag: "Reference",
@@ -35,6 +37,7 @@ export const referenceEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/auction-locations",
+    price: DU.REFERENCE,
     operationId: "listAuctionLocations",
     summary: "Every known sale location",
     tag: "Reference",
@@ -47,6 +50,7 @@ export const referenceEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/categories",
+    price: DU.spec(1),
     operationId: "listCategories",
     summary: "Category taxonomy",
     tag: "Reference",
@@ -58,6 +62,7 @@ export const referenceEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/currencies",
+    price: DU.REFERENCE,
     operationId: "listCurrencies",
     summary: "Supported currencies (the preferred_currency values)",
     tag: "Reference",
@@ -70,6 +75,7 @@ export const referenceEndpoints: Endpoint[] = [
     defineEndpoint({
       method: "GET",
       path: `/v1/${table}`,
+      price: DU.REFERENCE,
       operationId: VOCABULARY_OPERATIONS[table],
       summary: `${table[0]!.toUpperCase()}${table.slice(1)} vocabulary`,
       tag: "Reference",

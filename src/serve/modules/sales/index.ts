@@ -4,6 +4,7 @@
  * module. docs/api-lots-sales.md.
  */
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { notFound } from "../../http/errors";
 import { callerView } from "../../http/view";
 import { T } from "../../query/grammar";
@@ -17,6 +18,7 @@ export const saleEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/sales",
+    price: DU.spec(2, 1),
     operationId: "listSales",
     summary: "Sale list",
     description:
@@ -32,6 +34,7 @@ export const saleEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/sales/followed",
+    price: DU.spec(2, 1),
     operationId: "listFollowedSales",
     summary: "Followed sales",
     description: "The sale list's grammar, limited to the sales the caller follows.",
@@ -45,6 +48,7 @@ export const saleEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/sales/{sale_id}",
+    price: DU.DETAIL,
     operationId: "getSale",
     summary: "One sale",
     tag: "Sales",

@@ -3,6 +3,7 @@
  * analytics (sandbox: 403), like the other vector and analytics reads.
  */
 import { defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { issue, ValidationFailed, type ValidationIssue } from "../../http/errors";
 import { callerView } from "../../http/view";
 import { embedImage } from "../../../images/embedding";
@@ -38,6 +39,7 @@ export const searchEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/artworks/{artwork_id}/similar",
+    price: DU.spec(10, 1.5),
     operationId: "listSimilarArtworks",
     summary: "Similar artworks",
     description:
@@ -54,6 +56,7 @@ export const searchEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "POST",
     path: "/v1/artworks/search-by-image",
+    price: DU.rule(10, 1.5),
     operationId: "searchArtworksByImage",
     summary: "Search artworks by image",
     description: [

@@ -1,4 +1,5 @@
 import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { DU } from "../../http/pricing";
 import { issue, ValidationFailed } from "../../http/errors";
 import { T } from "../../query/grammar";
 import { today } from "../../../market/time";
@@ -9,6 +10,7 @@ export const usageEndpoints: Endpoint[] = [
   defineEndpoint({
     method: "GET",
     path: "/v1/usage",
+    price: DU.FREE,
     operationId: "getUsage",
     summary: "Data Unit consumption: period, daily and monthly windows, optional breakdown",
     description:
