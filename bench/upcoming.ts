@@ -44,7 +44,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median } from "../src/analytics/stats";
 import { attachWorksOfFinished, removeWorks } from "../src/pipeline/db/works-file";
-import { deriveMarket } from "../src/pipeline/derive";
+import { deriveMarket } from "../src/pipeline/derive/market";
 import { feedMarket } from "../src/pipeline/feed";
 import { normalCdf, UPCOMING_WINDOW } from "../src/pipeline/derive/upcoming";
 import { seedMarket } from "../src/pipeline/seed";

@@ -1,11 +1,11 @@
 /**
- * The estimate's centre (estimateCentre, src/pipeline/derive/index.ts) on hand-made artists with a known
+ * The estimate's centre (estimateCentre, src/pipeline/derive/calibration.ts) on hand-made artists with a known
  * answer: each work's last sold lot is held out, the artist fitted on the rest, and the centre is
  * the median of log hammer − predicted log hammer over the held-out lots.
  */
 import { describe, expect, test } from "bun:test";
 import { ArtistDeriver, type ArtistSource, type ArtworkRow, type LotRow } from "../../src/pipeline/derive/artist";
-import { estimateCentre, MAX_BAND_SCALE, MIN_BAND_SCALE } from "../../src/pipeline/derive/index";
+import { estimateCentre, MAX_BAND_SCALE, MIN_BAND_SCALE } from "../../src/pipeline/derive/calibration";
 import { Z80 } from "../../src/analytics/index-model";
 import { monthIndex } from "../../src/market/calendar";
 import { HAND_NOISE as NOISE, handModel as model, handWork } from "../helpers/derive";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { attachWorksOfFinished } from "../../src/pipeline/db/works-file";
-import { deriveMarket } from "../../src/pipeline/derive";
+import { deriveMarket } from "../../src/pipeline/derive/market";
 import { openSnapshotReader } from "../../src/pipeline/derive/artist-pool";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { tableHash } from "../helpers/rows";

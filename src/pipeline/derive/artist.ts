@@ -1,5 +1,5 @@
 /**
- * One artist's part of the derivation (pass 2 of src/pipeline/derive/index.ts), given the market-wide
+ * One artist's part of the derivation (pass 2, src/pipeline/derive/artist-pass.ts), given the market-wide
  * model that pass 1 and the calibration produce: its own monthly log index around the market,
  * each work's own effect, every artwork's estimate and band, the chart, analytics documents,
  * repeat-sale pairs and the artist's stats, returned as the rows to write. Each artist depends on

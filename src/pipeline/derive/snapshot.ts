@@ -14,7 +14,7 @@ import { withSortRuns } from "../../db/sort-runs";
 import { detachWorks, removeWorks } from "../db/works-file";
 import { embedMarket, startEmbedding, type EmbedMarketSummary, type EmbedPhase, type StartedEmbedding } from "../images/embed-market";
 import type { PhaseProgress, Progress } from "../progress";
-import { deriveMarket, type DeriveSummary } from ".";
+import { deriveMarket, type DeriveSummary } from "./market";
 import { openSnapshotReader } from "./artist-pool";
 
 /**
@@ -183,7 +183,7 @@ function earlyLotIndexes(): boolean | undefined {
 
 /**
  * ARTMARKET_DERIVE_WORKERS: worker threads for the derivation's pass 2 (0: none); unset,
- * defaultDeriveThreads (src/pipeline/derive/index.ts).
+ * defaultDeriveThreads (src/pipeline/derive/artist-pass.ts).
  */
 export function deriveWorkers(): number | undefined {
   const raw = process.env.ARTMARKET_DERIVE_WORKERS;

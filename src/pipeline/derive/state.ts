@@ -14,7 +14,7 @@
 import type { Database } from "bun:sqlite";
 import { RepeatSalesAccumulator } from "../../analytics/index-model";
 import type { ArtistModel, ArtistNoise } from "./artist";
-import type { MarketSums } from ".";
+import type { MarketSums } from "./market-pass";
 
 /** The layout's version: a snapshot whose state has another is derived whole by its next merge. */
 export const DERIVE_STATE_VERSION = 1;

@@ -40,7 +40,7 @@ export const UPCOMING_MAX_ROWS = 150_000;
 
 /**
  * An artist's rows at a cut only with this many sold lots before it: the calibration sample's own
- * threshold (artists with 10 sold lots or more, counted as of the as-of date, src/pipeline/derive/index.ts).
+ * threshold (artists with 10 sold lots or more, counted as of the as-of date, src/pipeline/derive/calibration.ts).
  */
 export const UPCOMING_MIN_SOLD_BEFORE = 10;
 

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { defaultDeriveThreads, PARALLEL_MIN_ARTISTS, PARALLEL_MIN_CPUS, PARALLEL_MIN_SOLD } from "../../../src/pipeline/derive";
+import { defaultDeriveThreads, PARALLEL_MIN_ARTISTS, PARALLEL_MIN_CPUS, PARALLEL_MIN_SOLD } from "../../../src/pipeline/derive/artist-pass";
 import { defaultEarlyLotIndexes, EARLY_LOT_INDEXES_MIN_LOTS } from "../../../src/pipeline/derive/snapshot";
 
 test("pass 2's default threads: none for a small market or one CPU, one per CPU but one from 4 CPUs, one per CPU on 2-3 CPUs for a large market", () => {
