@@ -10,7 +10,7 @@
 import type { Database } from "bun:sqlite";
 import { FxCache } from "../../src/db/fx";
 import { openMarketReader } from "../../src/db/connection";
-import type { AppDeps } from "../../src/serve/http/endpoint";
+import type { AppDeps } from "../../src/serve/deps";
 import type { CallerView } from "../../src/serve/http/view";
 import { ImageSigner, loadSecret } from "../../src/serve/images/urls";
 import { ARTIST_LIST, FOLLOWED_LIST as ARTIST_FOLLOWED, type Resolution } from "../../src/serve/modules/artists/fields";

@@ -16,7 +16,7 @@ import { marketDbPath, openMarketReader } from "../db/connection";
 import { today } from "../market/time";
 import { attachAccountView } from "./accounts/account-view";
 import type { AccountStore } from "./accounts/store";
-import type { AppDeps } from "./http/endpoint";
+import type { AppDeps } from "./deps";
 import { type MarketSnapshot, snapshotOf } from "./snapshot";
 
 export interface MarketView {

@@ -25,7 +25,7 @@ import { loadSharp } from "../../src/platform/native";
 import { PgAccountStore } from "../../src/serve/accounts/pg-store";
 import { closeAsyncClient } from "../../src/serve/accounts/pg-hot";
 import { closeDeps, createApp, openDeps, type App } from "../../src/serve/app";
-import type { AppDeps } from "../../src/serve/http/endpoint";
+import type { AppDeps } from "../../src/serve/deps";
 import { checkResponse, tempDataDir, tinyMarketDir } from "../helpers/app";
 import { database, stopPostgres } from "../helpers/postgres";
 

@@ -16,7 +16,7 @@ import { loadSharp } from "../../src/platform/native";
 import { accountViewStore, attachAccountView, syncAccountView } from "../../src/serve/accounts/account-view";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { accountStore, type AccountRows, type AccountStore, type SqliteAccountStore } from "../../src/serve/accounts/store";
-import type { AppDeps } from "../../src/serve/http/endpoint";
+import type { AppDeps } from "../../src/serve/deps";
 import { collectableImageDir, locateRendition, renderRendition } from "../../src/serve/images/renditions";
 import { ImageSigner } from "../../src/serve/images/urls";
 import { artistStats, followedArtists, listArtists, type ArtistView } from "../../src/serve/modules/artists/service";

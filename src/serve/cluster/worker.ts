@@ -24,7 +24,7 @@ import { AccountCounters } from "../accounts/counters";
 import { createApp, openDeps } from "../app";
 import { AccessLog } from "../http/access-log";
 import { STATES, type ServiceControl } from "../http/control";
-import type { AppDeps } from "../http/endpoint";
+import type { AppDeps } from "../deps";
 import { MetricsRegistry } from "../http/metrics";
 import { requestNote } from "../http/request-note";
 import { clientAddressOf } from "../http/client";

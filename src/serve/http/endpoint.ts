@@ -1,26 +1,13 @@
-/**
- * An endpoint is declared once: method, path, who may call it, its price, its query grammar and
- * its response schemas. From the declaration come the Elysia route, the request pipeline
- * (auth → rate limit → cap → entitlement → validation → handler → DU ledger → headers), the
- * OpenAPI operation, and the row in the DU table of the docs.
- */
-import type { Database } from "bun:sqlite";
-import type { AccountStore } from "../accounts/store";
 import type { Static, TSchema } from "@sinclair/typebox";
-import { type Caller, isWellFormedKey, type KeyVerifier } from "../accounts/keys";
-import type { Admission, MeteringLedger } from "../accounts/ledger";
+import { type Caller, isWellFormedKey } from "../accounts/keys";
 import type { Entitlement } from "../accounts/plans";
-import type { Config } from "../../platform/config";
-import type { FxCache } from "../../db/fx";
-import type { ImageSigner } from "../images/urls";
-import type { MarketSnapshot } from "../snapshot";
-import type { Generation, LiveMarket } from "../live-market";
+import type { Generation } from "../live-market";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
 import { knownParameters, unknownParameters } from "../query/unknown";
 import { withQueryBudget } from "../query/budget";
 import { Value } from "@sinclair/typebox/value";
 import { AUTH_PROBLEMS, forbidden, fromSchemaErrors, HttpError, nestingDepth, unauthorized, ValidationFailed, type ValidationIssue } from "./errors";
-import { DU_HEADERS, type RateState, type RequestLimiter, rateLimitHeaders, setDuHeaders } from "./metering";
+import { DU_HEADERS, type RateState, rateLimitHeaders, setDuHeaders } from "./metering";
 import { BodyBudget } from "./body-budget";
 import { clientAddressOf, requestOrigin } from "./client";
 import { formBodyCap, MAX_JSON_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
@@ -28,49 +15,9 @@ import { costOf, formatDu, type Price } from "./pricing";
 import { isCompressible, jsonResponse, varyOnEncoding } from "./compression";
 import { etagOf, ifNoneMatch, isMarketRead, requestKey, snapshotId } from "./etag";
 import { noteOf } from "./request-note";
-import type { ServiceControl } from "./control";
-import type { MetricsRegistry } from "./metrics";
+import type { AppDeps } from "../deps";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
-/** What every handler can reach: the connections and the process-wide services. */
-export interface AppDeps {
-  readonly config: Config;
-  /**
-   * The account store (users, keys, plans, the ledger's rows, follows, shares, collectables): over
-   * account.db by default, over PostgreSQL with `--account-store postgres://…`.
-   */
-  readonly accounts: AccountStore;
-  /** account.db's writing connection with the SQLite store; null with the PostgreSQL store. */
-  readonly account: Database | null;
-  /** market.db read-only, with account.db attached as `account`. */
-  readonly market: Database;
-  /** The facts of `market` found once (indexes, counts, vector indexes…): snapshotOf(market). */
-  readonly snapshot: MarketSnapshot;
-  readonly verifier: KeyVerifier;
-  readonly ledger: MeteringLedger;
-  /** The request-rate limits: the workers' shared counters, or PostgreSQL's across nodes (asynchronous). */
-  readonly limiter: RequestLimiter;
-  /** Daily reference rates of the market, in memory. */
-  readonly fx: FxCache;
-  readonly signer: ImageSigner;
-  /** The market's "today" (market_meta as_of; today for a market without one). */
-  readonly asOf: string;
-  /** Turns auth and metering off: only for the benchmark's bare baseline. */
-  readonly bare?: boolean;
-  /** The bound on request-body bytes held at once (default: one process-wide budget). */
-  readonly bodies?: BodyBudget;
-  /** The server's state, worker count and metrics (/readyz, /metrics); one ready worker when absent. */
-  readonly control?: ServiceControl;
-  /** This worker's metrics (the listener records into it). */
-  readonly metrics?: MetricsRegistry;
-  /**
-   * A server's worker: the market that moves to each published snapshot (src/serve/live-market.ts).
-   * `market`, `snapshot`, `fx` and `asOf` then name its current view; a request runs on the view
-   * it started on.
-   */
-  readonly live?: LiveMarket;
-}
 
 /** The response header naming the market snapshot that answered (the id /readyz shows). */
 export const SNAPSHOT_HEADER = "X-Market-Snapshot";

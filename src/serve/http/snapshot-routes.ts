@@ -19,7 +19,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";
 import { marketDbPath } from "../../db/connection";
 import { type FileIdentity, fileIdentity, sameFile } from "../../db/snapshot-check";
-import { type AppDeps, RESPONSE_HEADERS, SNAPSHOT_HEADER } from "./endpoint";
+import type { AppDeps } from "../deps";
+import { RESPONSE_HEADERS, SNAPSHOT_HEADER } from "./endpoint";
 
 /** What `GET /snapshot` answers. */
 export interface PublishedSnapshot {

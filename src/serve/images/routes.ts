@@ -13,7 +13,7 @@
  *   before anything is drawn.
  */
 import { Elysia } from "elysia";
-import type { AppDeps } from "../http/endpoint";
+import type { AppDeps } from "../deps";
 import { ensureRendition, isWidth, locateRendition, type RenditionDeps } from "./renditions";
 import { COLLECTABLE_IMAGE_KEY, type Variant } from "./urls";
 

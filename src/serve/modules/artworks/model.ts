@@ -11,7 +11,7 @@ import { Type as t, type TSchema } from "@sinclair/typebox";
 import { NEXT_CURSOR } from "../../query/cursor";
 import { artworkUid } from "../../../db/artwork-uid";
 import { followedAmong } from "../../../db/follows";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
 import { ImageSchema } from "../../../images/model";
 import { slugify } from "../../../market/slug";

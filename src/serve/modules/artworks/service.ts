@@ -9,7 +9,7 @@ import { Z80 } from "../../../analytics/index-model";
 import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { usdOf } from "../../../db/fx";
 import { syncAccountView } from "../../accounts/account-view";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
 import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage } from "../../query/cursor";
 import { orderClause, orderText, sortKeys, sortKeysOf, whereClause, type ListSpec, type ParsedList, type SortKeys, type SqlFragment } from "../../query/grammar";

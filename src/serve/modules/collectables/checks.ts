@@ -4,7 +4,7 @@
  * Bodies reach here already validated against their schemas (types, enums, bounds).
  */
 import type { Database } from "bun:sqlite";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import { issue, ValidationFailed, type ValidationIssue } from "../../http/errors";
 import { CURRENCY_CODES } from "../../../market/currencies";
 import { isIsoDate } from "../../../market/time";

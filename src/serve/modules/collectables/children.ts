@@ -4,7 +4,7 @@
  * bumps the collectable's updated_at in the same transaction.
  */
 import { type AppraisalRow, type ChildRow, type ChildTable, type ProvenanceRow, type SaleRow } from "../../accounts/store";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import { issue, notFound, type ValidationIssue } from "../../http/errors";
 import { type Body, checkCurrency, checkDate, checkReference, fail } from "./checks";
 import { marketNames, ownCollectable, presentAcquisition, presentAppraisal, presentProvenance, presentSale } from "./presentation";

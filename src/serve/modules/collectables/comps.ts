@@ -4,7 +4,7 @@
  */
 import { toVector } from "../../../db/collectables";
 import { type CollectableRow } from "../../accounts/store";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import { issue, type ValidationIssue } from "../../http/errors";
 import { fail, iso, marketAll, marks, missingIds } from "./checks";
 import { cosine, imageIndex } from "./images";

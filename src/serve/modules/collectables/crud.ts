@@ -10,7 +10,7 @@ import type { Database } from "bun:sqlite";
 import { vectorBytes } from "../../../db/collectables";
 import { syncAccountView } from "../../accounts/account-view";
 import { type CollectableRow } from "../../accounts/store";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import { issue, type ValidationIssue } from "../../http/errors";
 import { orderClause, whereClause, type ParsedList } from "../../query/grammar";
 import { type Body, checkEdition, checkReference, fail, marketAll, marketGet, type Loc } from "./checks";

@@ -15,7 +15,7 @@ import type { VectorIndex } from "../../../images/vector-index";
 import { loadSharp } from "../../../platform/native";
 
 import { snapshotOf } from "../../snapshot";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import { cacheDir, collectableImageDir } from "../../images/renditions";
 import { getCollectable, ownCollectable, type PresentedCollectable } from "./presentation";
 

@@ -25,7 +25,7 @@ import { toVector } from "../../../db/collectables";
 import { IMAGE_INDEX } from "../../../images/indexes";
 import type { Hit } from "../../../images/vector-index";
 import type { CollectableRow } from "../../accounts/store";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import { type MarketSnapshot, snapshotOf } from "../../snapshot";
 import { marketAll, marks } from "./checks";
 

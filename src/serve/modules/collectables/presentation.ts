@@ -4,7 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { type AcquisitionRow, type AppraisalRow, type CollectableRow, type ProvenanceRow, type SaleRow } from "../../accounts/store";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import { notFound } from "../../http/errors";
 import { iso, marketAll, marks } from "./checks";
 import { suggestedMatches } from "./matches";

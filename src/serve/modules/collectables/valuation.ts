@@ -13,7 +13,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { type CollectableRow } from "../../accounts/store";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import { snapshotOf } from "../../snapshot";
 import { cents } from "./checks";
 

@@ -8,7 +8,7 @@ import { followedAmong } from "../../../db/follows";
 import { syncAccountView } from "../../accounts/account-view";
 import { LOTS_FTS_TOKENIZE } from "../../../db/market-indexes/lots";
 import { containsPattern } from "../../../db/sql";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
 import type { ImageSigner } from "../../images/urls";
 import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage } from "../../query/cursor";

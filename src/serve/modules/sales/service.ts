@@ -4,7 +4,7 @@
  */
 import { followedAmong } from "../../../db/follows";
 import { syncAccountView } from "../../accounts/account-view";
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
 import { cursorContext, decodeCursor, nextCursor, positionOf, readPage } from "../../query/cursor";
 import { allOnce } from "../../query/planner";

@@ -13,7 +13,7 @@
  */
 import type { Database } from "bun:sqlite";
 
-import type { AppDeps } from "../../http/endpoint";
+import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
 import { HttpError, issue, notFound, ValidationFailed } from "../../http/errors";
 import type { Filter, ParsedList } from "../../query/grammar";
