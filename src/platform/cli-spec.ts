@@ -5,6 +5,7 @@
  * option without its value, is a UsageError (exit 2, one line naming it). A help or version
  * request is answered before anything else runs.
  */
+import { SERVE_DEFAULTS } from "./config";
 
 export class UsageError extends Error {}
 
@@ -26,12 +27,12 @@ export interface CommandSpec {
   examples?: string[];
 }
 
-const DATA: OptionSpec = { name: "data", value: "DIR", description: "the data directory", default: "./data", env: "ARTMARKET_DATA" };
+const DATA: OptionSpec = { name: "data", value: "DIR", description: "the data directory", default: SERVE_DEFAULTS.dataDir, env: "ARTMARKET_DATA" };
 const ACCOUNT_STORE: OptionSpec = {
   name: "account-store",
   value: "URL",
   description: "where accounts live: sqlite (account.db in the data directory) or postgres://user:password@host:5432/db, shared by several nodes",
-  default: "sqlite",
+  default: SERVE_DEFAULTS.accountStore,
   env: "ARTMARKET_ACCOUNT_STORE",
 };
 const JSON_OUT: OptionSpec = { name: "json", description: "print JSON instead of text" };
@@ -46,25 +47,31 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       ACCOUNT_STORE,
       DATA,
-      { name: "port", value: "N", description: "TCP port (0 picks a free one)", default: "8080", env: "ARTMARKET_PORT" },
-      { name: "host", value: "ADDR", description: "address to listen on", default: "127.0.0.1", env: "ARTMARKET_HOST" },
+      { name: "port", value: "N", description: "TCP port (0 picks a free one)", default: String(SERVE_DEFAULTS.port), env: "ARTMARKET_PORT" },
+      { name: "host", value: "ADDR", description: "address to listen on", default: SERVE_DEFAULTS.host, env: "ARTMARKET_HOST" },
       { name: "public-url", value: "URL", description: "scheme and host written into signed image URLs, share links and /openapi.json", env: "ARTMARKET_PUBLIC_URL" },
       { name: "trust-proxy", description: "honour X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For from a reverse proxy", env: "ARTMARKET_TRUST_PROXY=1" },
       { name: "fetch-allow", value: "CIDR,...", description: "non-public address ranges an image_url may resolve to", env: "ARTMARKET_FETCH_ALLOW" },
       { name: "workers", value: "N", description: "HTTP workers sharing the port (one thread each; 1: a single worker)", default: "the CPU count", env: "ARTMARKET_WORKERS" },
-      { name: "log-format", value: "FORMAT", description: "access log on stderr, one line per request: json, text, or off", default: "json", env: "ARTMARKET_LOG_FORMAT" },
+      {
+        name: "log-format",
+        value: "FORMAT",
+        description: "access log on stderr, one line per request: json, text, or off",
+        default: SERVE_DEFAULTS.logFormat,
+        env: "ARTMARKET_LOG_FORMAT",
+      },
       {
         name: "shutdown-timeout",
         value: "SECONDS",
         description: "how long requests in flight get to finish on SIGTERM or SIGINT",
-        default: "30",
+        default: String(SERVE_DEFAULTS.shutdownTimeoutS),
         env: "ARTMARKET_SHUTDOWN_TIMEOUT",
       },
       {
         name: "drain-delay",
         value: "SECONDS",
         description: "after SIGTERM or SIGINT, how long /readyz answers 503 while requests are still served (with Connection: close), before new connections are refused",
-        default: "5",
+        default: String(SERVE_DEFAULTS.drainDelayS),
         env: "ARTMARKET_DRAIN_DELAY",
       },
       {
@@ -79,7 +86,7 @@ export const COMMANDS: readonly CommandSpec[] = [
         value: "DURATION",
         description:
           "a live demo: every DURATION (90s, 2m, 1h) feed the seeded market one more day and merge it in the background (artmarket feed --days 1, then import --mode merge, at low priority), then serve the new snapshot; a round still running when the next is due skips it; needs truth.db",
-        default: "off",
+        default: SERVE_DEFAULTS.advance,
         env: "ARTMARKET_ADVANCE",
       },
     ],

@@ -48,6 +48,21 @@ export interface Config {
   readonly advanceMs?: number | null;
 }
 
+/**
+ * The serve options' defaults, written once: the configuration applies them and the command line's
+ * help (cli-spec.ts) prints them.
+ */
+export const SERVE_DEFAULTS = Object.freeze({
+  dataDir: "./data",
+  port: 8080,
+  host: "127.0.0.1",
+  shutdownTimeoutS: 30,
+  drainDelayS: 5,
+  logFormat: "json",
+  accountStore: "sqlite",
+  advance: "off",
+} as const);
+
 /** The longest `--advance` interval: a week. */
 export const MAX_ADVANCE_MS = 7 * 86_400_000;
 
@@ -68,7 +83,7 @@ export function parseDuration(text: string): number | null {
  */
 export function accountStoreFrom(flags: ParsedArgs["flags"], env: Record<string, string | undefined> = process.env): string | null {
   const raw = stringFlag(flags, "account-store") ?? env.ARTMARKET_ACCOUNT_STORE ?? "";
-  if (raw === "" || raw === "sqlite") return null;
+  if (raw === "" || raw === SERVE_DEFAULTS.accountStore) return null;
   let url: URL;
   try {
     url = new URL(raw);
@@ -145,13 +160,13 @@ export function intFlag(flags: ParsedArgs["flags"], name: string, min: number, m
 
 /** `--data`, else `$ARTMARKET_DATA`, else `./data`, resolved against the working directory. */
 export function dataDirFrom(flags: ParsedArgs["flags"], env: Record<string, string | undefined> = process.env): string {
-  return resolve(stringFlag(flags, "data") ?? env.ARTMARKET_DATA ?? "./data");
+  return resolve(stringFlag(flags, "data") ?? env.ARTMARKET_DATA ?? SERVE_DEFAULTS.dataDir);
 }
 
 export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, string | undefined> = process.env): Config {
-  const port = intFlag(flags, "port", 0, 65535) ?? (env.ARTMARKET_PORT ? Number(env.ARTMARKET_PORT) : 8080);
+  const port = intFlag(flags, "port", 0, 65535) ?? (env.ARTMARKET_PORT ? Number(env.ARTMARKET_PORT) : SERVE_DEFAULTS.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`ARTMARKET_PORT must be a port number`);
-  const host = stringFlag(flags, "host") ?? env.ARTMARKET_HOST ?? "127.0.0.1";
+  const host = stringFlag(flags, "host") ?? env.ARTMARKET_HOST ?? SERVE_DEFAULTS.host;
   const publicUrl = stringFlag(flags, "public-url") ?? env.ARTMARKET_PUBLIC_URL ?? null;
   if (publicUrl !== null) {
     let url: URL;
@@ -174,13 +189,13 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
   if (typeof trustFlag === "string" && !/^(1|true|0|false)$/i.test(trustFlag)) throw new ConfigError(`--trust-proxy takes no value, got "${trustFlag}"`);
   const trustProxy = trustFlag === true || (typeof trustFlag === "string" ? /^(1|true)$/i.test(trustFlag) : /^(1|true|yes)$/i.test(env.ARTMARKET_TRUST_PROXY ?? ""));
   const shutdownRaw = stringFlag(flags, "shutdown-timeout") ?? env.ARTMARKET_SHUTDOWN_TIMEOUT;
-  const shutdownTimeoutS = shutdownRaw === undefined ? 30 : Number(shutdownRaw);
-  if (!/^\d+(\.\d+)?$/.test(shutdownRaw ?? "30") || !(shutdownTimeoutS >= 0 && shutdownTimeoutS <= 3600)) {
+  const shutdownTimeoutS = shutdownRaw === undefined ? SERVE_DEFAULTS.shutdownTimeoutS : Number(shutdownRaw);
+  if (!/^\d+(\.\d+)?$/.test(shutdownRaw ?? String(SERVE_DEFAULTS.shutdownTimeoutS)) || !(shutdownTimeoutS >= 0 && shutdownTimeoutS <= 3600)) {
     throw new ConfigError(`--shutdown-timeout must be a number of seconds from 0 to 3600, got "${shutdownRaw}"`);
   }
   const drainRaw = stringFlag(flags, "drain-delay") ?? env.ARTMARKET_DRAIN_DELAY;
-  const drainDelayS = drainRaw === undefined || drainRaw === "" ? 5 : Number(drainRaw);
-  if (!/^\d+(\.\d+)?$/.test(drainRaw || "5") || !(drainDelayS >= 0 && drainDelayS <= 3600)) {
+  const drainDelayS = drainRaw === undefined || drainRaw === "" ? SERVE_DEFAULTS.drainDelayS : Number(drainRaw);
+  if (!/^\d+(\.\d+)?$/.test(drainRaw || String(SERVE_DEFAULTS.drainDelayS)) || !(drainDelayS >= 0 && drainDelayS <= 3600)) {
     throw new ConfigError(`--drain-delay must be a number of seconds from 0 to 3600, got "${drainRaw}"`);
   }
   const workersRaw = stringFlag(flags, "workers") ?? env.ARTMARKET_WORKERS;
@@ -200,12 +215,13 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
       throw new ConfigError(`--snapshot-from must be the http(s) base URL of another node (http://10.0.0.11:8080), got "${snapshotFrom}"`);
   }
   const advanceRaw = stringFlag(flags, "advance") ?? env.ARTMARKET_ADVANCE ?? "";
-  const advanceMs = advanceRaw === "" ? null : parseDuration(advanceRaw);
+  const advanceMs = advanceRaw === "" || advanceRaw === SERVE_DEFAULTS.advance ? null : parseDuration(advanceRaw);
   if (advanceMs !== null && (advanceMs < 1000 || advanceMs > MAX_ADVANCE_MS)) throw new ConfigError(`--advance must be from 1s to 168h, got "${advanceRaw}"`);
-  if (advanceRaw !== "" && advanceMs === null) throw new ConfigError(`--advance takes a duration with a unit (90s, 2m, 1h, 1h30m), got "${advanceRaw}"`);
+  if (advanceRaw !== "" && advanceRaw !== SERVE_DEFAULTS.advance && advanceMs === null)
+    throw new ConfigError(`--advance takes a duration with a unit (90s, 2m, 1h, 1h30m), got "${advanceRaw}"`);
   if (advanceMs !== null && snapshotFrom !== null)
     throw new ConfigError("--advance cannot be used with --snapshot-from: a follower serves its source's snapshot; advance the source node");
-  const logFormat = stringFlag(flags, "log-format") ?? env.ARTMARKET_LOG_FORMAT ?? "json";
+  const logFormat = stringFlag(flags, "log-format") ?? env.ARTMARKET_LOG_FORMAT ?? SERVE_DEFAULTS.logFormat;
   if (logFormat !== "json" && logFormat !== "text" && logFormat !== "off") throw new ConfigError(`--log-format must be json, text or off, got "${logFormat}"`);
   return Object.freeze({
     dataDir: dataDirFrom(flags, env),
@@ -240,4 +256,31 @@ export function demoMarketFrom(env: Record<string, string | undefined> = process
 /** `a.b.c.d/n` (n 0..32) or an IPv6 address with `/n` (n 0..128): what the fetch guard's allow list takes. */
 export function isCidr(text: string): boolean {
   return parseCidr(text) !== null;
+}
+
+/** The market pipeline's settings from the environment (seed, import, derive), read in one place. */
+export interface PipelineSettings {
+  /** ARTMARKET_DERIVE_WORKERS: worker threads for the derivation's pass 2 (0: none); undefined: the default by size. */
+  readonly deriveWorkers?: number;
+  /** ARTMARKET_EARLY_LOT_INDEXES: 1 to build the lots' read indexes beside the derivation, 0 not to; undefined: by size. */
+  readonly earlyLotIndexes?: boolean;
+  /** ARTMARKET_SKIP_SPACE_CHECK=1: build without checking the free space (a disk statfs misreads, a quota it cannot see). */
+  readonly skipSpaceCheck: boolean;
+}
+
+export function pipelineSettings(env: Record<string, string | undefined> = process.env): PipelineSettings {
+  const workersRaw = env.ARTMARKET_DERIVE_WORKERS;
+  let deriveWorkers: number | undefined;
+  if (workersRaw !== undefined && workersRaw !== "") {
+    deriveWorkers = Number(workersRaw);
+    if (!Number.isInteger(deriveWorkers) || deriveWorkers < 0 || deriveWorkers > MAX_WORKERS)
+      throw new ConfigError(`ARTMARKET_DERIVE_WORKERS must be a whole number from 0 to ${MAX_WORKERS}, not ${JSON.stringify(workersRaw)}`);
+  }
+  const earlyRaw = env.ARTMARKET_EARLY_LOT_INDEXES;
+  let earlyLotIndexes: boolean | undefined;
+  if (earlyRaw !== undefined && earlyRaw !== "") {
+    if (earlyRaw !== "0" && earlyRaw !== "1") throw new ConfigError(`ARTMARKET_EARLY_LOT_INDEXES must be 0 or 1, not ${JSON.stringify(earlyRaw)}`);
+    earlyLotIndexes = earlyRaw === "1";
+  }
+  return Object.freeze({ deriveWorkers, earlyLotIndexes, skipSpaceCheck: env.ARTMARKET_SKIP_SPACE_CHECK === "1" });
 }

@@ -17,7 +17,7 @@
  */
 import { existsSync, readdirSync, rmSync, statfsSync, statSync, type Dirent } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { ConfigError, type Scale } from "../../platform/config";
+import { ConfigError, pipelineSettings, type Scale } from "../../platform/config";
 
 /** A PID written in a file name: 1 to 10 digits, no leading zero (Linux PIDs are below 2^22). */
 const PID = "(?<pid>[1-9]\\d{0,9})";
@@ -174,7 +174,7 @@ export function formatBytes(n: number): string {
 /** Not enough free disk space for a build: the CLI prints it as it does a bad flag (a ConfigError). */
 export class DiskSpaceError extends ConfigError {}
 
-/** `ARTMARKET_SKIP_SPACE_CHECK=1`: build without checking the free space (a disk that statfs misreads, a quota it cannot see). */
+/** `ARTMARKET_SKIP_SPACE_CHECK=1`: build without checking the free space (pipelineSettings, src/platform/config.ts). */
 export const SKIP_SPACE_CHECK_ENV = "ARTMARKET_SKIP_SPACE_CHECK";
 
 /** Bytes free to this user on the file system of `path` (or of its nearest existing folder); null when statfs fails. */
@@ -195,7 +195,7 @@ export function freeDiskBytes(path: string): number | null {
  * ARTMARKET_SKIP_SPACE_CHECK=1, nor where statfs cannot tell.
  */
 export function checkDiskSpace(dataDir: string, neededBytes: number, what: string, env: Record<string, string | undefined> = process.env): void {
-  if (env[SKIP_SPACE_CHECK_ENV] === "1") return;
+  if (pipelineSettings(env).skipSpaceCheck) return;
   const free = freeDiskBytes(dataDir);
   if (free === null || free >= neededBytes) return;
   throw new DiskSpaceError(

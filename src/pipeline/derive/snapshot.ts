@@ -16,6 +16,7 @@ import { embedMarket, startEmbedding, type EmbedMarketSummary, type EmbedPhase, 
 import type { PhaseProgress, Progress } from "../progress";
 import { deriveMarket, type DeriveSummary } from "./market";
 import { openSnapshotReader } from "./artist-pool";
+import { pipelineSettings } from "../../platform/config";
 
 /**
  * Drops the secondary indexes of `tables` and returns a function that recreates them: loading
@@ -111,7 +112,7 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
     // this connection stays idle, the derivation reads through an immutable reader until the
     // builder has stopped.
     const path = db.filename && db.filename !== ":memory:" ? db.filename : null;
-    const early = path !== null && (options.earlyLotIndexes ?? earlyLotIndexes() ?? defaultEarlyLotIndexes(countLots(db)));
+    const early = path !== null && (options.earlyLotIndexes ?? pipelineSettings().earlyLotIndexes ?? defaultEarlyLotIndexes(countLots(db)));
     let besides: BuilderSummary | null = null;
     if (early) {
       reader = openSnapshotReader(path);
@@ -121,7 +122,7 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
     const derived = await deriveMarket(db, {
       asOf: options.asOf,
       onProgress: phases.tick,
-      workers: deriveWorkers(),
+      workers: pipelineSettings().deriveWorkers,
       reader: reader ?? undefined,
       beforeWrite: async () => {
         if (!builder) return;
@@ -171,26 +172,6 @@ export async function finishSnapshot(db: Database, options: FinishOptions): Prom
 /** The lots' count as their largest id (instant; ids are dense after a seed, at most larger after an import). */
 function countLots(db: Database): number {
   return (db.query("SELECT max(rowid) AS n FROM lots").get() as { n: number | null }).n ?? 0;
-}
-
-/** ARTMARKET_EARLY_LOT_INDEXES: 1 to build the lots' read indexes beside the derivation, 0 not to; unset, undefined. */
-function earlyLotIndexes(): boolean | undefined {
-  const raw = process.env.ARTMARKET_EARLY_LOT_INDEXES;
-  if (raw === undefined || raw === "") return undefined;
-  if (raw !== "0" && raw !== "1") throw new Error(`ARTMARKET_EARLY_LOT_INDEXES must be 0 or 1, not ${JSON.stringify(raw)}`);
-  return raw === "1";
-}
-
-/**
- * ARTMARKET_DERIVE_WORKERS: worker threads for the derivation's pass 2 (0: none); unset,
- * defaultDeriveThreads (src/pipeline/derive/artist-pass.ts).
- */
-export function deriveWorkers(): number | undefined {
-  const raw = process.env.ARTMARKET_DERIVE_WORKERS;
-  if (raw === undefined || raw === "") return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 256) throw new Error(`ARTMARKET_DERIVE_WORKERS must be a whole number from 0 to 256, not ${JSON.stringify(raw)}`);
-  return n;
 }
 
 /** Turns (phase name, done, total) callbacks into one progress phase per name. */

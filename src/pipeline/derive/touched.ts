@@ -28,7 +28,7 @@ import { writeSales } from "./aggregates";
 import { phaseTimer } from "./market";
 import { type MarketSums, resolveMarket, WorkPairs } from "./market-pass";
 import { ArtistPool } from "./artist-pool";
-import { deriveWorkers } from "./snapshot";
+import { pipelineSettings } from "../../platform/config";
 import { type DeriveState, loadDeriveState, saveDeriveState } from "./state";
 
 /** What a merge changed, by id: lots (added, changed or removed), and the sales it changed. */
@@ -286,7 +286,7 @@ async function deriveArtists(
   };
   // ARTMARKET_DERIVE_WORKERS as for a full derivation, else one per CPU from TOUCHED_PARALLEL_MIN artists
   const onFiles = Boolean(db.filename && db.filename !== ":memory:" && previous.filename);
-  const threads = onFiles ? (deriveWorkers() ?? (ids.length >= TOUCHED_PARALLEL_MIN ? cpus().length : 0)) : 0;
+  const threads = onFiles ? (pipelineSettings().deriveWorkers ?? (ids.length >= TOUCHED_PARALLEL_MIN ? cpus().length : 0)) : 0;
   const started = performance.now();
   if (threads > 0) {
     const pool = new ArtistPool(threads, model, state.noise, db.filename, previous.filename);
