@@ -736,91 +736,139 @@ export function placeCatalogues<T extends { midUsd: number; artworkId: number }>
 
 /** Generates every artist, with artworks, lots, images and events, and the truth, into `out`. */
 export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out: RowSink): GeneratorTotals {
-  const { rng, spec, asOf, months, market, fx, sales } = ctx;
-  const asOfYear = Number(asOf.slice(0, 4));
-  const today = dayNumber(asOf);
-  const firstDay = dayNumber(`${FIRST_YEAR}-01-01`);
+  return new ArtistGenerator(ctx, plans, out).run();
+}
 
-  const totals: GeneratorTotals = { artists: 0, artworks: 0, lots: 0, images: 0, events: 0, lotsByStatus: {} };
-  const usedUids = new Set<string>();
-  let artworkId = 0;
-  let lotId = 0;
-  let imageId = 0;
-  let eventId = 0;
-  let editionGroup = 0;
-  const index = new Float64Array(months);
-  const fxCode = CURRENCY_CODES;
-  // each distinct notes text once in lot_notes, numbered as it first occurs
-  const noteIds = new Map<string, number>();
-  const noteId = (text: string): number | null => {
-    if (!text) return null;
-    let id = noteIds.get(text);
-    if (id === undefined) {
-      noteIds.set(text, (id = noteIds.size + 1));
-      out.note([id, text]);
-    }
-    return id;
-  };
+/**
+ * The generator of generateArtists: the draws of one stream (`rng`, and `crng` for the coming
+ * sales' catalogues) in a fixed order, the running ids, and the rows written to `out`. Each step
+ * is a method, in the order run() takes them for one artist: identity, index, works (designs,
+ * copies, lots), events, the artist's row; the catalogues once every artist is drawn.
+ */
+class ArtistGenerator {
+  private readonly rng: Random;
+  private readonly spec: ScaleSpec;
+  private readonly asOf: string;
+  private readonly months: number;
+  private readonly market: Float64Array;
+  private readonly fx: GeneratorContext["fx"];
+  private readonly sales: SaleCalendar;
+  private readonly asOfYear: number;
+  private readonly today: number;
+  private readonly firstDay: number;
+  private readonly totals: GeneratorTotals = { artists: 0, artworks: 0, lots: 0, images: 0, events: 0, lotsByStatus: {} };
+  private readonly usedUids = new Set<string>();
+  private artworkId = 0;
+  private lotId = 0;
+  private imageId = 0;
+  private eventId = 0;
+  private editionGroup = 0;
+  /** The artist being drawn: its log index by month. */
+  private readonly index: Float64Array;
+  private readonly fxCode = CURRENCY_CODES;
+  /** Each distinct notes text once in lot_notes, numbered as it first occurs. */
+  private readonly noteIds = new Map<string, number>();
 
   // The coming sales' catalogues (upcoming, live, session_off): each a size by the house's tier and
   // the sale's kind, filled at the end with the works consigned for them, chosen as the artists
   // stream by (selection sampling: exactly `wanted` of the market's artworks), most valuable first
   // to the top houses and, there, to the evening sales. Their draws come from a stream of their
   // own, so the concluded market does not depend on the catalogues' sizes.
-  const crng = catalogueRandom(rng);
-  const coming = comingSales(sales);
-  const targets = coming.map((sale) => catalogueTarget(crng, spec.lotsPerSale, sales.tier[sale]!, sales.kind[sale]!, sales.days[sale]!));
-  const totalArtworks = plans.reduce((n, p) => n + artworksOf(p), 0);
-  const wanted = Math.min(
-    totalArtworks,
-    targets.reduce((n, t) => n + t, 0),
-  );
-  let seenArtworks = 0;
-  const consigned: Consignment[] = [];
+  private readonly crng: Random;
+  private readonly coming: number[];
+  private readonly targets: number[];
+  private readonly totalArtworks: number;
+  private readonly wanted: number;
+  private seenArtworks = 0;
+  private readonly consigned: Consignment[] = [];
 
-  function generateOne(a: number): void {
-    const plan = plans[a]!;
-    const artist = drawArtist(a, plan);
-    const base = drawIndex(artist, plan);
-    const works = generateWorks(artist, plan, base);
-    const exhibitions = generateEvents(artist, plan, works.topLots);
-    writeArtist(artist, works, exhibitions);
+  constructor(
+    ctx: GeneratorContext,
+    private readonly plans: ArtistPlan[],
+    private readonly out: RowSink,
+  ) {
+    ({ rng: this.rng, spec: this.spec, asOf: this.asOf, months: this.months, market: this.market, fx: this.fx, sales: this.sales } = ctx);
+    this.asOfYear = Number(this.asOf.slice(0, 4));
+    this.today = dayNumber(this.asOf);
+    this.firstDay = dayNumber(`${FIRST_YEAR}-01-01`);
+    this.index = new Float64Array(this.months);
+    this.crng = catalogueRandom(this.rng);
+    this.coming = comingSales(this.sales);
+    this.targets = this.coming.map((sale) => catalogueTarget(this.crng, this.spec.lotsPerSale, this.sales.tier[sale]!, this.sales.kind[sale]!, this.sales.days[sale]!));
+    this.totalArtworks = plans.reduce((n, p) => n + artworksOf(p), 0);
+    this.wanted = Math.min(
+      this.totalArtworks,
+      this.targets.reduce((n, t) => n + t, 0),
+    );
+  }
+
+  /** Every artist, in batches of ARTIST_BATCH (one transaction each), then the catalogues. */
+  run(): GeneratorTotals {
+    for (let a = 0; a < this.plans.length; a += ARTIST_BATCH) {
+      const to = Math.min(this.plans.length, a + ARTIST_BATCH);
+      this.out.begin();
+      for (let k = a; k < to; k++) this.generateOne(k);
+      this.out.commit(to, this.totals.lots);
+    }
+    this.out.begin();
+    this.writeCatalogues();
+    this.out.commit(this.plans.length, this.totals.lots);
+    return this.totals;
+  }
+
+  private noteId(text: string): number | null {
+    if (!text) return null;
+    let id = this.noteIds.get(text);
+    if (id === undefined) {
+      this.noteIds.set(text, (id = this.noteIds.size + 1));
+      this.out.note([id, text]);
+    }
+    return id;
+  }
+
+  private generateOne(a: number): void {
+    const plan = this.plans[a]!;
+    const artist = this.drawArtist(a, plan);
+    const base = this.drawIndex(artist, plan);
+    const works = this.generateWorks(artist, plan, base);
+    const exhibitions = this.generateEvents(artist, plan, works.topLots);
+    this.writeArtist(artist, works, exhibitions);
   }
 
   /** The artist's identity: nationality, name, dates, career and a uid of its own. */
-  function drawArtist(a: number, plan: ArtistPlan): ArtistDraw {
+  private drawArtist(a: number, plan: ArtistPlan): ArtistDraw {
     const artistId = a + 1;
-    const { nationality, group } = pickNationality(rng);
-    const { name, synonyms } = artistName(rng, group);
+    const { nationality, group } = pickNationality(this.rng);
+    const { name, synonyms } = artistName(this.rng, group);
     // Birth: old masters, modern and contemporary artists; the famous skew older.
-    const era = rng.next();
-    const birth = era < 0.08 ? rng.int(1450, 1800) : era < 0.2 ? rng.int(1800, 1880) : era < 0.55 ? rng.int(1880, 1945) : rng.int(1945, 1998);
-    const lifespan = rng.int(35, 95);
-    const death = birth + lifespan <= asOfYear - 1 ? birth + lifespan : null;
-    const careerStart = birth + rng.int(17, 26);
-    const careerEnd = Math.min(death ?? asOfYear, asOfYear, birth + 90);
+    const era = this.rng.next();
+    const birth = era < 0.08 ? this.rng.int(1450, 1800) : era < 0.2 ? this.rng.int(1800, 1880) : era < 0.55 ? this.rng.int(1880, 1945) : this.rng.int(1945, 1998);
+    const lifespan = this.rng.int(35, 95);
+    const death = birth + lifespan <= this.asOfYear - 1 ? birth + lifespan : null;
+    const careerStart = birth + this.rng.int(17, 26);
+    const careerEnd = Math.min(death ?? this.asOfYear, this.asOfYear, birth + 90);
     const isTop = plan.fame > 2.2;
     let uid = slugify(`${name}-${birth}`);
-    for (let k = 2; usedUids.has(uid); k++) uid = slugify(`${name}-${birth}-${k}`);
-    usedUids.add(uid);
+    for (let k = 2; this.usedUids.has(uid); k++) uid = slugify(`${name}-${birth}-${k}`);
+    this.usedUids.add(uid);
     return { id: artistId, nationality, name, synonyms, birth, death, careerStart, careerEnd, isTop, uid };
   }
 
   /** The artist's log index into `index` and its truth row; returns the artist's base log value (USD). */
-  function drawIndex(artist: ArtistDraw, plan: ArtistPlan): number {
+  private drawIndex(artist: ArtistDraw, plan: ArtistPlan): number {
     const { id: artistId, birth } = artist;
     // The artist's log index: beta × market + own random walk with drift, volatility.
-    const beta = Math.max(0.2, rng.gauss(1, 0.3));
-    const drift = rng.gauss(0.0003, 0.0012) + (birth > 1960 ? 0.001 : 0);
-    const vol = 0.008 + rng.next() * 0.017;
+    const beta = Math.max(0.2, this.rng.gauss(1, 0.3));
+    const drift = this.rng.gauss(0.0003, 0.0012) + (birth > 1960 ? 0.001 : 0);
+    const vol = 0.008 + this.rng.next() * 0.017;
     let own = 0;
-    for (let m = 0; m < months; m++) {
-      if (m > 0) own += drift + vol * rng.normal();
-      index[m] = beta * market[m]! + own;
+    for (let m = 0; m < this.months; m++) {
+      if (m > 0) own += drift + vol * this.rng.normal();
+      this.index[m] = beta * this.market[m]! + own;
     }
     const base = Math.log(MODEL.baseUsd) + MODEL.fameSd * plan.fame;
-    const packed = packLogIndex(index);
-    out.artistTruth([artistId, beta, drift, vol, base, packed.first, packed.steps]);
+    const packed = packLogIndex(this.index);
+    this.out.artistTruth([artistId, beta, drift, vol, base, packed.first, packed.steps]);
     return base;
   }
 
@@ -828,50 +876,50 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
    * The artist's artworks, as many as its planned lots call for: each drawn as a design (a
    * WorkGroup), written once or once per edition copy, each copy with its lots.
    */
-  function generateWorks(artist: ArtistDraw, plan: ArtistPlan, base: number): ArtistWorks {
+  private generateWorks(artist: ArtistDraw, plan: ArtistPlan, base: number): ArtistWorks {
     const { birth } = artist;
     // Categories this artist works in.
-    const primary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
-    const secondary = pickWeighted(rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
+    const primary = pickWeighted(this.rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
+    const secondary = pickWeighted(this.rng, CATEGORY_WEIGHTS, (i) => categoryAllowed(CATEGORIES[i]!, birth));
     const nArtworks = artworksOf(plan);
-    const peak = birth + rng.int(30, 50);
+    const peak = birth + this.rng.int(30, 50);
     const topLots: TopLot[] = [];
     const mediumCounts = new Map<string, number>();
 
     let made = 0;
     while (made < nArtworks) {
-      const work = drawWorkGroup(artist, primary, secondary, peak, base);
+      const work = this.drawWorkGroup(artist, primary, secondary, peak, base);
       mediumCounts.set(work.medium.label, (mediumCounts.get(work.medium.label) ?? 0) + 1);
 
       for (const editionNumber of work.numbers) {
         if (made >= nArtworks) break;
         made++;
-        const { id, quality } = writeArtwork(artist, work, editionNumber);
-        const consign = crng.next() * (totalArtworks - seenArtworks++) < wanted - consigned.length;
-        generateLots(artist, work, id, quality, topLots, consign);
+        const { id, quality } = this.writeArtwork(artist, work, editionNumber);
+        const consign = this.crng.next() * (this.totalArtworks - this.seenArtworks++) < this.wanted - this.consigned.length;
+        this.generateLots(artist, work, id, quality, topLots, consign);
       }
     }
     return { primary, secondary, topLots, mediumCounts };
   }
 
   /** One artwork's design: category, medium, year, size, signature, edition and its copies' numbers, title, hedonic value. */
-  function drawWorkGroup(artist: ArtistDraw, primary: number, secondary: number, peak: number, base: number): WorkGroup {
+  private drawWorkGroup(artist: ArtistDraw, primary: number, secondary: number, peak: number, base: number): WorkGroup {
     const { birth, careerStart, careerEnd } = artist;
-    const categoryIndex = rng.chance(0.72) ? primary : secondary;
+    const categoryIndex = this.rng.chance(0.72) ? primary : secondary;
     const category = CATEGORIES[categoryIndex]!;
-    const medium = pickMedium(rng, category, birth);
-    const year = Math.max(careerStart, Math.min(careerEnd, Math.round(rng.gauss((careerStart + careerEnd) / 2, (careerEnd - careerStart) / 3.5 + 1))));
+    const medium = pickMedium(this.rng, category, birth);
+    const year = Math.max(careerStart, Math.min(careerEnd, Math.round(this.rng.gauss((careerStart + careerEnd) / 2, (careerEnd - careerStart) / 3.5 + 1))));
     const [medianH, spread, threeD] = SIZES[category]!;
-    const measured = rng.chance(0.95);
-    const h = measured ? round1(medianH * Math.exp(spread * rng.normal())) : null;
-    const w = measured ? round1(h! * Math.exp(0.3 * rng.normal())) : null;
-    const d = measured && threeD ? round1(h! * (0.3 + 0.5 * rng.next())) : null;
-    const signed = rng.chance(0.7);
-    const edition = isEditioned(rng, category, medium.materials[0]!);
-    const copies = edition ? Math.min(edition, 1 + rng.poisson(1.3)) : 1;
-    const groupId = edition ? ++editionGroup : null;
-    const numbers = edition ? pickDistinct(rng, copies, edition) : [null];
-    const title = artworkTitle(rng, category, year);
+    const measured = this.rng.chance(0.95);
+    const h = measured ? round1(medianH * Math.exp(spread * this.rng.normal())) : null;
+    const w = measured ? round1(h! * Math.exp(0.3 * this.rng.normal())) : null;
+    const d = measured && threeD ? round1(h! * (0.3 + 0.5 * this.rng.next())) : null;
+    const signed = this.rng.chance(0.7);
+    const edition = isEditioned(this.rng, category, medium.materials[0]!);
+    const copies = edition ? Math.min(edition, 1 + this.rng.poisson(1.3)) : 1;
+    const groupId = edition ? ++this.editionGroup : null;
+    const numbers = edition ? pickDistinct(this.rng, copies, edition) : [null];
+    const title = artworkTitle(this.rng, category, year);
     const area = h !== null && w !== null ? (threeD && d !== null ? h * w * 0.6 + d * h * 0.4 : h * w) : 2500;
     const career = -0.6 * ((year - peak) / 25) ** 2;
     const hedonicBase =
@@ -886,20 +934,20 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
   }
 
   /** One copy of a design: its quality, its picture (by chance), its row and truth row. */
-  function writeArtwork(artist: ArtistDraw, work: WorkGroup, editionNumber: number | null): { id: number; quality: number } {
+  private writeArtwork(artist: ArtistDraw, work: WorkGroup, editionNumber: number | null): { id: number; quality: number } {
     const { categoryIndex, medium, year, h, w, d, signed, edition, groupId, title } = work;
-    const id = ++artworkId;
-    const quality = rng.gauss(0, MODEL.qualitySd);
+    const id = ++this.artworkId;
+    const quality = this.rng.gauss(0, MODEL.qualitySd);
     const hedonic = work.hedonic;
-    const hasImage = rng.chance(spec.imageShare);
+    const hasImage = this.rng.chance(this.spec.imageShare);
     let imgId: number | null = null;
     if (hasImage) {
-      imgId = ++imageId;
-      const { width, height } = pixelSize(rng, h, w);
-      out.image([imgId, id, width, height, rng.int(1, 2 ** 31 - 1)]);
-      totals.images++;
+      imgId = ++this.imageId;
+      const { width, height } = pixelSize(this.rng, h, w);
+      this.out.image([imgId, id, width, height, this.rng.int(1, 2 ** 31 - 1)]);
+      this.totals.images++;
     }
-    out.artwork([
+    this.out.artwork([
       id,
       defaultArtworkUid(id, title),
       artist.id,
@@ -918,8 +966,8 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
       edition,
       imgId,
     ]);
-    out.artworkTruth([id, truthSteps(hedonic), truthSteps(quality)]);
-    totals.artworks++;
+    this.out.artworkTruth([id, truthSteps(hedonic), truthSteps(quality)]);
+    this.totals.artworks++;
     return { id, quality };
   }
 
@@ -930,27 +978,28 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
    * of more than a year ago and joins `consigned`, valued as of the as-of month with the house's
    * estimate drawn (its catalogue is placed once every artist is drawn).
    */
-  function generateLots(artist: ArtistDraw, work: WorkGroup, id: number, quality: number, topLots: TopLot[], consign: boolean): void {
+  private generateLots(artist: ArtistDraw, work: WorkGroup, id: number, quality: number, topLots: TopLot[], consign: boolean): void {
     const { year, signed, hedonic, title } = work;
-    const dates = offerDates(year);
+    const dates = this.offerDates(year);
     let lastSaleDay = -1;
     const notesFor = signed ? `${NOTE_PHRASES[0]}` : "";
-    const last = consign ? today - 365 : today;
+    const last = consign ? this.today - 365 : this.today;
     for (let i = 0; i < dates.length; i++) {
-      const wanted = dates[i]!;
-      if (wanted > last) break; // a coming offer is a consignment (below)
-      const m = Math.min(months - 1, Math.max(0, monthIndex(fromDayNumber(wanted))));
-      const trueUsd = Math.exp(hedonic + quality + index[m]!);
-      const tier = trueUsd >= 300_000 ? (rng.chance(0.85) ? 0 : 1) : trueUsd >= 20_000 ? (rng.chance(0.25) ? 0 : rng.chance(0.8) ? 1 : 2) : rng.chance(0.3) ? 1 : 2;
-      const sale = findSale(sales.closedByTier[tier]!, sales, wanted);
+      const offerDay = dates[i]!;
+      if (offerDay > last) break; // a coming offer is a consignment (below)
+      const m = Math.min(this.months - 1, Math.max(0, monthIndex(fromDayNumber(offerDay))));
+      const trueUsd = Math.exp(hedonic + quality + this.index[m]!);
+      const tier =
+        trueUsd >= 300_000 ? (this.rng.chance(0.85) ? 0 : 1) : trueUsd >= 20_000 ? (this.rng.chance(0.25) ? 0 : this.rng.chance(0.8) ? 1 : 2) : this.rng.chance(0.3) ? 1 : 2;
+      const sale = findSale(this.sales.closedByTier[tier]!, this.sales, offerDay);
       if (sale < 0) continue;
-      const saleDay = sales.day[sale]!;
+      const saleDay = this.sales.day[sale]!;
       // (findSale falls back to the tier's last sale before the date: never one before the work was made)
-      if (saleDay <= lastSaleDay || saleDay - wanted > 400 || Number(fromDayNumber(saleDay).slice(0, 4)) < year) continue;
+      if (saleDay <= lastSaleDay || saleDay - offerDay > 400 || Number(fromDayNumber(saleDay).slice(0, 4)) < year) continue;
       lastSaleDay = saleDay;
-      const valueUsd = Math.exp(hedonic + quality + index[Math.min(months - 1, monthIndex(fromDayNumber(saleDay)))]!);
-      const lot = { artistId: artist.id, artworkId: id, year, quality, notesFor, valueUsd, midUsd: houseMidpoint(rng, valueUsd) };
-      const hammerUsd = writeLot(rng, lot, sale, false);
+      const valueUsd = Math.exp(hedonic + quality + this.index[Math.min(this.months - 1, monthIndex(fromDayNumber(saleDay)))]!);
+      const lot = { artistId: artist.id, artworkId: id, year, quality, notesFor, valueUsd, midUsd: houseMidpoint(this.rng, valueUsd) };
+      const hammerUsd = this.writeLot(this.rng, lot, sale, false);
       if (hammerUsd !== null) {
         topLots.push({ date: fromDayNumber(saleDay), usd: hammerUsd, title });
         if (topLots.length > 8) {
@@ -960,20 +1009,20 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
       }
     }
     if (consign) {
-      const valueUsd = Math.exp(hedonic + quality + index[months - 1]!);
-      consigned.push({ artistId: artist.id, artworkId: id, year, quality, notesFor, valueUsd, midUsd: houseMidpoint(crng, valueUsd) });
+      const valueUsd = Math.exp(hedonic + quality + this.index[this.months - 1]!);
+      this.consigned.push({ artistId: artist.id, artworkId: id, year, quality, notesFor, valueUsd, midUsd: houseMidpoint(this.crng, valueUsd) });
     }
   }
 
   /** A work's offer dates (day numbers), sorted: between its creation (or 1986) and a few weeks ahead. */
-  function offerDates(year: number): number[] {
+  private offerDates(year: number): number[] {
     // Offers over the years: sorted dates between creation (or 1986) and a few weeks ahead.
-    const from = Math.max(firstDay, dayNumber(`${Math.min(year + 1, asOfYear)}-01-01`));
+    const from = Math.max(this.firstDay, dayNumber(`${Math.min(year + 1, this.asOfYear)}-01-01`));
     // A recent work has had fewer chances to come up: about one offer per two years available.
-    const k = Math.min(1 + rng.poisson(MODEL.offersLambda), 1 + Math.floor((today - from) / 730));
-    const to = today + 42;
+    const k = Math.min(1 + this.rng.poisson(MODEL.offersLambda), 1 + Math.floor((this.today - from) / 730));
+    const to = this.today + 42;
     const dates: number[] = [];
-    for (let i = 0; i < k; i++) dates.push(from + Math.floor(rng.next() * Math.max(1, to - from)));
+    for (let i = 0; i < k; i++) dates.push(from + Math.floor(this.rng.next() * Math.max(1, to - from)));
     dates.sort((x, y) => x - y);
     return dates;
   }
@@ -983,31 +1032,31 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
    * bought in under the reserve, or sold at a hammer), its row, with `r`'s draws. Returns the
    * hammer in USD (null when not sold).
    */
-  function writeLot(r: Random, lot: LotDraw, sale: number, upcoming: boolean): number | null {
-    const saleStatus = sales.status[sale]!;
-    const code = fxCode[sales.currency[sale]!]!;
+  private writeLot(r: Random, lot: LotDraw, sale: number, upcoming: boolean): number | null {
+    const saleStatus = this.sales.status[sale]!;
+    const code = this.fxCode[this.sales.currency[sale]!]!;
     // a sale after the as-of date is priced at the latest rate known then (the market holds no later one)
-    const rate = fx.usdPerUnit(code, fromDayNumber(Math.min(sales.day[sale]!, today)));
+    const rate = this.fx.usdPerUnit(code, fromDayNumber(Math.min(this.sales.day[sale]!, this.today)));
     const { estMin, estMax } = houseEstimates(lot.midUsd, rate);
     const reserve = r.chance(MODEL.reserveShare);
     const { status, hammer, premium } = upcoming ? { status: "upcoming", hammer: null, premium: null } : lotOutcome(r, lot.valueUsd, estMin, reserve, rate);
-    const seq = ++sales.lotCounter[sale]!;
+    const seq = ++this.sales.lotCounter[sale]!;
     const lotNum = r.chance(0.02) ? `${seq}A` : String(seq);
     const isTopLot = estMax * rate >= TOP_LOT_MIN_ESTIMATE_USD || lot.quality > 0.5;
     const { notesFor } = lot;
     const notes = r.chance(0.5) ? `${notesFor}${notesFor ? "; " : ""}${r.pick(NOTE_PHRASES)}` : notesFor;
-    out.lot([
-      ++lotId,
+    this.out.lot([
+      ++this.lotId,
       sale + 1,
       lot.artworkId,
       lot.artistId,
-      sales.house[sale]!,
+      this.sales.house[sale]!,
       lotNum,
       seq,
       status,
       saleStatus,
-      sales.startSeconds[sale]!,
-      sales.location[sale]! + 1,
+      this.sales.startSeconds[sale]!,
+      this.sales.location[sale]! + 1,
       lot.year,
       isTopLot ? 1 : 0,
       reserve ? 1 : 0,
@@ -1021,10 +1070,10 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
       usdCents(estMin, rate),
       usdCents(estMax, rate),
       premium === null ? null : usdCents(premium, rate),
-      noteId(notes),
+      this.noteId(notes),
     ]);
-    totals.lots++;
-    totals.lotsByStatus[status] = (totals.lotsByStatus[status] ?? 0) + 1;
+    this.totals.lots++;
+    this.totals.lotsByStatus[status] = (this.totals.lotsByStatus[status] ?? 0) + 1;
     return hammer === null ? null : hammer * rate;
   }
 
@@ -1036,36 +1085,36 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
    * its catalogue (sold, bought in or withdrawn); the rest, and every lot of an upcoming sale, are
    * upcoming.
    */
-  function writeCatalogues(): void {
-    const bySale = placeCatalogues(sales, coming, targets, consigned);
-    for (let k = 0; k < coming.length; k++) {
-      const sale = coming[k]!;
+  private writeCatalogues(): void {
+    const bySale = placeCatalogues(this.sales, this.coming, this.targets, this.consigned);
+    for (let k = 0; k < this.coming.length; k++) {
+      const sale = this.coming[k]!;
       const lots = bySale[k]!;
       for (let i = lots.length - 1; i > 0; i--) {
-        const j = Math.floor(crng.next() * (i + 1));
+        const j = Math.floor(this.crng.next() * (i + 1));
         [lots[i], lots[j]] = [lots[j]!, lots[i]!];
       }
-      const offered = sales.status[sale] === "upcoming" ? 0 : Math.floor(lots.length / 2);
-      lots.forEach((lot, i) => writeLot(crng, lot, sale, i >= offered));
+      const offered = this.sales.status[sale] === "upcoming" ? 0 : Math.floor(lots.length / 2);
+      lots.forEach((lot, i) => this.writeLot(this.crng, lot, sale, i >= offered));
     }
   }
 
   /** The artist's life events, exhibitions, publications and record sales up to the as-of date; returns the exhibitions drawn. */
-  function generateEvents(artist: ArtistDraw, plan: ArtistPlan, topLots: TopLot[]): number {
+  private generateEvents(artist: ArtistDraw, plan: ArtistPlan, topLots: TopLot[]): number {
     const { id: artistId, nationality, birth, death, careerStart } = artist;
     // Life events, exhibitions, publications, and the artist's record sales.
     const events: [string, string, string, string][] = [];
-    events.push([`${birth}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`, "Life Events", `Born`, `Born, ${nationality}`]);
-    if (death) events.push([`${death}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`, "Life Events", "Died", ""]);
-    const exhibitions = Math.min(6, rng.poisson(1 + Math.max(0, plan.fame) * 1.5));
+    events.push([`${birth}-${pad(this.rng.int(1, 12))}-${pad(this.rng.int(1, 28))}`, "Life Events", `Born`, `Born, ${nationality}`]);
+    if (death) events.push([`${death}-${pad(this.rng.int(1, 12))}-${pad(this.rng.int(1, 28))}`, "Life Events", "Died", ""]);
+    const exhibitions = Math.min(6, this.rng.poisson(1 + Math.max(0, plan.fame) * 1.5));
     for (let i = 0; i < exhibitions; i++) {
-      const y = rng.int(careerStart, Math.min(asOfYear, (death ?? asOfYear) + 30));
-      events.push([`${y}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`, "Major Exhibitions", rng.pick(EVENT_TEXT.exhibitions), ""]);
+      const y = this.rng.int(careerStart, Math.min(this.asOfYear, (death ?? this.asOfYear) + 30));
+      events.push([`${y}-${pad(this.rng.int(1, 12))}-${pad(this.rng.int(1, 28))}`, "Major Exhibitions", this.rng.pick(EVENT_TEXT.exhibitions), ""]);
     }
-    const publications = Math.min(3, rng.poisson(0.3 + Math.max(0, plan.fame) * 0.6));
+    const publications = Math.min(3, this.rng.poisson(0.3 + Math.max(0, plan.fame) * 0.6));
     for (let i = 0; i < publications; i++) {
-      const y = rng.int(careerStart + 5, asOfYear);
-      events.push([`${Math.min(y, asOfYear)}-${pad(rng.int(1, 12))}-01`, "Major Publications", rng.pick(EVENT_TEXT.publications), ""]);
+      const y = this.rng.int(careerStart + 5, this.asOfYear);
+      events.push([`${Math.min(y, this.asOfYear)}-${pad(this.rng.int(1, 12))}-01`, "Major Publications", this.rng.pick(EVENT_TEXT.publications), ""]);
     }
     topLots.sort((x, y) => y.usd - x.usd);
     for (const t of topLots.slice(0, 2)) {
@@ -1073,15 +1122,15 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     }
     events.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
     for (const [date, type, title, description] of events) {
-      if (date > asOf) continue;
-      out.event([++eventId, artistId, date, type, title, description, rng.chance(0.92) ? 1 : 0]);
-      totals.events++;
+      if (date > this.asOf) continue;
+      this.out.event([++this.eventId, artistId, date, type, title, description, this.rng.chance(0.92) ? 1 : 0]);
+      this.totals.events++;
     }
     return exhibitions;
   }
 
   /** The artist's row, with its bio (from its media, career and exhibitions) and its photo. */
-  function writeArtist(artist: ArtistDraw, works: ArtistWorks, exhibitions: number): void {
+  private writeArtist(artist: ArtistDraw, works: ArtistWorks, exhibitions: number): void {
     const { id: artistId, uid, name, synonyms, nationality, birth, death, careerStart, isTop } = artist;
     const { primary, secondary, mediumCounts } = works;
     const mediums = [...mediumCounts.entries()].sort((x, y) => y[1] - x[1]).map(([m]) => m);
@@ -1094,22 +1143,11 @@ export function generateArtists(ctx: GeneratorContext, plans: ArtistPlan[], out:
     ]
       .filter(Boolean)
       .join(" ");
-    const photo = ++imageId;
-    out.image([photo, null, 600, 800, artistId]);
-    out.artist([artistId, uid, name, synonyms.join("|"), nationality, birth, death, bio, longBio, isTop ? 1 : 0, photo]);
-    totals.artists++;
+    const photo = ++this.imageId;
+    this.out.image([photo, null, 600, 800, artistId]);
+    this.out.artist([artistId, uid, name, synonyms.join("|"), nationality, birth, death, bio, longBio, isTop ? 1 : 0, photo]);
+    this.totals.artists++;
   }
-
-  for (let a = 0; a < plans.length; a += ARTIST_BATCH) {
-    const to = Math.min(plans.length, a + ARTIST_BATCH);
-    out.begin();
-    for (let k = a; k < to; k++) generateOne(k);
-    out.commit(to, totals.lots);
-  }
-  out.begin();
-  writeCatalogues();
-  out.commit(plans.length, totals.lots);
-  return totals;
 }
 
 function categoryAllowed(category: string, birth: number): boolean {
