@@ -21,7 +21,7 @@ import { KeyError } from "../../src/serve/accounts/keys";
 import { PgAccountStore } from "../../src/serve/accounts/pg-store";
 import { DEFAULT_PLANS } from "../../src/serve/accounts/plans";
 import { type AccountStore, type AppraisalRow, type CollectableRow, SqliteAccountStore } from "../../src/serve/accounts/store";
-import { database, stopPostgres } from "../helpers/postgres";
+import { database } from "../helpers/postgres";
 
 type Value = string | number | null;
 
@@ -98,10 +98,6 @@ const FACTORIES: { name: "sqlite" | "postgres"; open: () => Promise<Harness> }[]
 
 /** What each store answered, by check: compared across the stores by the last test. */
 const answers: Record<string, Record<string, unknown>> = {};
-
-afterAll(async () => {
-  await stopPostgres();
-});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

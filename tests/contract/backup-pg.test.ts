@@ -16,7 +16,7 @@ import { ACCOUNT_TABLES } from "../../src/ops/account-copy";
 import { SyncPg } from "../../src/db/pg/sync-client";
 import { loadSharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
-import { database, stopPostgres } from "../helpers/postgres";
+import { database } from "../helpers/postgres";
 import { startServer } from "../helpers/server";
 
 const root = join(import.meta.dir, "../..");
@@ -98,7 +98,6 @@ let node: Node | null = null;
 afterAll(async () => {
   node?.proc.kill("SIGKILL");
   pgA_conn?.close();
-  await stopPostgres();
   for (const dir of [sqliteDir, nodeDir, join(restoredDir, ".."), scratch]) rmSync(dir, { recursive: true, force: true });
 });
 

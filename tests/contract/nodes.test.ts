@@ -12,7 +12,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { today } from "../../src/market/time";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
-import { database, stopPostgres } from "../helpers/postgres";
+import { database } from "../helpers/postgres";
 import { spawnServe } from "../helpers/server";
 
 const root = join(import.meta.dir, "../..");
@@ -82,7 +82,6 @@ afterAll(async () => {
     rmSync(n.dataDir, { recursive: true, force: true });
   }
   await sql?.close();
-  await stopPostgres();
 });
 
 describe("two nodes on one PostgreSQL account store", () => {

@@ -11,9 +11,11 @@ import { StoreOutage, storeOutage, storeUnreachable } from "../../src/db/pg/outa
 import { PgError } from "../../src/db/pg/sync-client";
 import { accountStoreUnreachable, closeDeps, createApp, errorResponse, openDeps } from "../../src/serve/app";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
-import { database, postgresServer, stopPostgres } from "../helpers/postgres";
+import { type PostgresServer, startPostgres } from "../helpers/postgres";
 
-afterAll(stopPostgres);
+// a server of this file's own: the test stops it, and the other files' shared one runs on
+let server: PostgresServer | null = null;
+afterAll(() => server?.stop());
 
 /** An error as Bun's asynchronous client throws it: its code, and the SQLSTATE in `errno` for a server error. */
 function bunError(message: string, code: string, errno?: string): Error {
@@ -142,7 +144,8 @@ async function load(send: (i: number) => Promise<Response>, clients: number, unt
 }
 
 test("a node whose PostgreSQL goes away under load answers 503 with Retry-After, never 500, and logs the outage once", async () => {
-  const url = await database("outage");
+  server = await startPostgres();
+  const url = await server.database("outage");
   const dataDir = tempDataDir();
   copyFileSync(join(await tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
   const deps = openDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test", accountStore: url });
@@ -159,7 +162,7 @@ test("a node whose PostgreSQL goes away under load answers 503 with Retry-After,
     console.warn = console.error;
 
     // every connection of the database cut under load: whatever failed is a 503, then it answers
-    const admin = new Bun.SQL((await postgresServer()).url("postgres"), { max: 1 });
+    const admin = new Bun.SQL(server.url("postgres"), { max: 1 });
     let cut = false;
     const cutting = load(send, 8, () => cut);
     await Bun.sleep(200);
@@ -196,7 +199,7 @@ test("a node whose PostgreSQL goes away under load answers 503 with Retry-After,
       () => after >= 400,
     );
     await Bun.sleep(200);
-    await stopPostgres();
+    await server.stop();
     stopped = true;
     const seen = await during;
     const unavailable = seen.filter((r) => r.status === 503);

@@ -27,7 +27,7 @@ import { closeAsyncClient } from "../../src/serve/accounts/pg-hot";
 import { closeDeps, createApp, openDeps, type App } from "../../src/serve/app";
 import type { AppDeps } from "../../src/serve/deps";
 import { checkResponse, tempDataDir, tinyMarketDir } from "../helpers/app";
-import { database, stopPostgres } from "../helpers/postgres";
+import { database } from "../helpers/postgres";
 
 type Json = any;
 type Bind = string | number | null;
@@ -327,7 +327,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeSide(sqlite);
   await closeSide(postgres);
-  await stopPostgres();
 });
 
 // ---------------------------------------------------------------- scenarios

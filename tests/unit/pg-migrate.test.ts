@@ -12,7 +12,7 @@ import { MigrationError } from "../../src/db/migrate";
 import { accountPgMigrations } from "../../src/db/migrations/embedded";
 import { MIGRATION_LOCK, migratePg } from "../../src/db/pg/migrate";
 import { SyncPg } from "../../src/db/pg/sync-client";
-import { database, stopPostgres } from "../helpers/postgres";
+import { database } from "../helpers/postgres";
 
 const tags = accountPgMigrations.map((m) => m.tag);
 const opened: SyncPg[] = [];
@@ -33,10 +33,9 @@ function tmp(): string {
 const advisoryLocks = (pg: SyncPg) =>
   pg.all<{ granted: boolean }>("SELECT granted FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())");
 
-afterAll(async () => {
+afterAll(() => {
   for (const pg of opened) pg.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  await stopPostgres();
 });
 
 test("migrations apply on a fresh database, and a second run applies nothing", async () => {

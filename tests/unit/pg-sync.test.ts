@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { numbered, PgError, SyncPg } from "../../src/db/pg/sync-client";
-import { database, stopPostgres } from "../helpers/postgres";
+import { database } from "../helpers/postgres";
 
 let pg: SyncPg;
 
@@ -18,9 +18,8 @@ beforeAll(async () => {
   );
 }, 60_000);
 
-afterAll(async () => {
+afterAll(() => {
   pg?.close();
-  await stopPostgres();
 });
 
 test("placeholders are numbered outside quoted text", () => {
