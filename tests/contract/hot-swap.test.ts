@@ -12,8 +12,7 @@ import { join } from "node:path";
 import { openAccountDb } from "../../src/db/connection";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { SqliteAccountStore } from "../../src/serve/accounts/store";
-import { seedMarket } from "../../src/pipeline/seed";
-import { TINY_AS_OF, tempDataDir, tinyMarketDir } from "../helpers/app";
+import { nextTinyMarketDir, tempDataDir, tinyMarketDir } from "../helpers/app";
 import { spawnServe } from "../helpers/server";
 
 const root = join(import.meta.dir, "../..");
@@ -51,10 +50,9 @@ const p99 = (ms: number[]) => {
 
 beforeAll(async () => {
   dataDir = tempDataDir();
-  otherDir = tempDataDir();
   copyFileSync(join(await tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
-  // the next snapshot: another tiny market (another seed), built beside
-  await seedMarket({ dataDir: otherDir, scale: "tiny", seed: 8, asOf: TINY_AS_OF, quiet: true, embed: false });
+  // the next snapshot: another tiny market (another seed), the run's shared one (only read here)
+  otherDir = await nextTinyMarketDir();
   const db = openAccountDb(dataDir);
   new SqliteAccountStore(db).seedPlans();
   // the client loop is not to be rate limited (an operator's edit)
@@ -67,7 +65,6 @@ beforeAll(async () => {
 afterAll(() => {
   server?.proc.kill("SIGKILL");
   rmSync(dataDir, { recursive: true, force: true });
-  rmSync(otherDir, { recursive: true, force: true });
 });
 
 describe("hot swap", () => {

@@ -10,12 +10,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { seedMarket } from "../../src/pipeline/seed";
 import { FETCHING, fetchSnapshotFile, sha256OfFile } from "../../src/serve/cluster/snapshot-follow";
 import { type PublishedSnapshot, SNAPSHOT_KEY_PURPOSE, signSnapshotRequest } from "../../src/serve/http/snapshot-routes";
 import { ImageSigner } from "../../src/serve/images/urls";
-import { TINY_AS_OF, tempDataDir, tinyMarketDir } from "../helpers/app";
-import { database, stopPostgres } from "../helpers/postgres";
+import { nextTinyMarketDir, tempDataDir, tinyMarketDir } from "../helpers/app";
+import { database } from "../helpers/postgres";
 import { spawnServe } from "../helpers/server";
 
 const root = join(import.meta.dir, "../..");
@@ -48,10 +47,8 @@ const signed = (path: string, extra: Record<string, string> = {}) => ({ headers:
 beforeAll(async () => {
   url = await database("nodes_snapshot");
   const market = join(await tinyMarketDir(), "market.db");
-  otherDir = tempDataDir();
-  dirs.push(otherDir);
-  // the next snapshot: another tiny market (another seed), built beside
-  await seedMarket({ dataDir: otherDir, scale: "tiny", seed: 8, asOf: TINY_AS_OF, quiet: true, embed: false });
+  // the next snapshot: another tiny market (another seed), the run's shared one (only copied from)
+  otherDir = await nextTinyMarketDir();
   const dirA = tempDataDir();
   const dirB = tempDataDir();
   dirs.push(dirA, dirB);
@@ -81,7 +78,6 @@ afterAll(async () => {
   }
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
   await sql?.close();
-  await stopPostgres();
 });
 
 describe("a node that follows another's snapshot", () => {

@@ -44,15 +44,16 @@ export function tempDataDir(prefix = "artmarket-test-"): string {
 let tinyMarket: Promise<string> | null = null;
 
 /**
- * The tiny market of the tests (image vectors included), built by the generator once per test
- * run and copied per context.
- */
-/**
  * The tiny market's as-of date, fixed: the same rows whatever day the suite runs (the seed's
  * default is today, and a tiny market drawn on another day has other prices and sales).
  */
 export const TINY_AS_OF = "2026-11-22";
 
+/**
+ * The tiny market of the tests (seed 7, image vectors included), built by the generator once per
+ * test run, in the run's first file that asks, and shared by every later one: a test reads it in
+ * place, or copies its files into a folder of its own before it writes (createTestContext does).
+ */
 export function tinyMarketDir(): Promise<string> {
   tinyMarket ??= (async () => {
     // shared by every file of the process, so removed at its exit, not by a file's afterAll
@@ -65,6 +66,23 @@ export function tinyMarketDir(): Promise<string> {
 }
 
 let tinySummary: SeedSummary | null = null;
+
+let nextTinyMarket: Promise<string> | null = null;
+
+/**
+ * A second tiny market, another seed (8) as of the same date, without image vectors: the next
+ * snapshot of the tests that publish one over the tiny market. Built once per test run like the
+ * tiny market, and as shared: read it, copy what is to change, never write or remove it.
+ */
+export function nextTinyMarketDir(): Promise<string> {
+  nextTinyMarket ??= (async () => {
+    const dir = tempDataDir("artmarket-tiny-next-");
+    removeAtExit(dir);
+    await seedMarket({ dataDir: dir, scale: "tiny", seed: 8, asOf: TINY_AS_OF, quiet: true, embed: false });
+    return dir;
+  })();
+  return nextTinyMarket;
+}
 
 /** The tiny market's seed summary (its embedding's included), for tests that would otherwise redo a step. */
 export async function tinyMarketSummary(): Promise<SeedSummary> {

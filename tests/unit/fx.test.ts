@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { FxCache } from "../../src/db/fx";
-import { seedMarket } from "../../src/pipeline/seed";
-import { tempDataDir } from "../helpers/app";
+import { tinyMarketDir } from "../helpers/app";
 
-let dir: string;
 let db: Database;
 beforeAll(async () => {
-  dir = tempDataDir();
-  await seedMarket({ dataDir: dir, scale: "tiny", seed: 1, asOf: "2025-03-31", quiet: true, embed: false });
-  db = new Database(join(dir, "market.db"), { readonly: true });
-});
-afterAll(() => {
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+  // the run's shared tiny market, read in place (built here when no earlier file has)
+  db = new Database(join(await tinyMarketDir(), "market.db"), { readonly: true });
+}, 120_000);
+afterAll(() => db?.close());
 
 test("rates and conversions agree with the fx_rates table, lazily loaded", () => {
   const fx = FxCache.lazy(db);
