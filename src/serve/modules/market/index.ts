@@ -1,5 +1,5 @@
 /** GET /v1/market/index-chart: the global art index next to financial benchmarks. 10 DU, analytics plans. */
-import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { DU } from "../../http/pricing";
 import { T } from "../../query/grammar";
 import { BENCHMARKS, GlobalArtIndexChartResponse } from "./model";
@@ -26,6 +26,6 @@ export const marketEndpoints: Endpoint[] = [
       },
     },
     response: { full: GlobalArtIndexChartResponse },
-    handle: ({ deps, query }) => asReply(indexChart(deps.market, deps.asOf, query.params.finance ?? [], query.params.rebase), GlobalArtIndexChartResponse),
+    handle: ({ deps, query }) => indexChart(deps.market, deps.asOf, query.params.finance ?? [], query.params.rebase),
   }),
 ];

@@ -5,6 +5,8 @@
  * rebase=false gives the stored levels.
  */
 import type { Database } from "bun:sqlite";
+import type { Static } from "@sinclair/typebox";
+import type { BENCHMARKS, GlobalArtIndexChartResponse } from "./model";
 
 export interface Point {
   time: string;
@@ -23,7 +25,7 @@ function benchmarkSeries(db: Database, id: string, lastMonth: string): { month: 
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 
-export function indexChart(db: Database, asOf: string, finance: readonly string[], rebase: boolean) {
+export function indexChart(db: Database, asOf: string, finance: readonly (typeof BENCHMARKS)[number][], rebase: boolean): Static<typeof GlobalArtIndexChartResponse> {
   const lastMonth = asOf.slice(0, 7);
   const ids = [...new Set(finance)];
   const art = artSeries(db, lastMonth);
