@@ -13,6 +13,7 @@ import { accountDbPath } from "../../src/db/connection";
 import type { MountedEndpoint } from "../../src/serve/http/endpoint";
 import type { AppDeps } from "../../src/serve/deps";
 import type { TSchema } from "@sinclair/typebox";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import { seedMarket, type SeedSummary } from "../../src/pipeline/seed";
 
@@ -136,16 +137,25 @@ export async function createTestContext(options: { bare?: boolean } = {}): Promi
 
 // ---------------------------------------------------------------- responses against their schemas
 
+/** Each endpoint's path as a pattern, and its number of {params}: made once per endpoint and run. */
+const pathPatterns = new WeakMap<MountedEndpoint, { pattern: RegExp; params: number }>();
+
 /** The mounted endpoint that answers `method path` (literal segments before {params}, as the router does). */
 export function endpointFor(app: App, method: string, path: string): MountedEndpoint | undefined {
   const pathname = new URL(path, "http://artmarket.test").pathname;
   let best: { e: MountedEndpoint; params: number } | undefined;
   for (const e of app.endpoints) {
     if (e.method !== method.toUpperCase()) continue;
-    const pattern = new RegExp(`^${e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{\w+\\?\}/g, "[^/]+")}$`);
-    if (!pattern.test(pathname)) continue;
-    const params = (e.path.match(/\{/g) ?? []).length;
-    if (!best || params < best.params) best = { e, params };
+    let p = pathPatterns.get(e);
+    if (!p) {
+      p = {
+        pattern: new RegExp(`^${e.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{\w+\\?\}/g, "[^/]+")}$`),
+        params: (e.path.match(/\{/g) ?? []).length,
+      };
+      pathPatterns.set(e, p);
+    }
+    if (!p.pattern.test(pathname)) continue;
+    if (!best || p.params < best.params) best = { e, params: p.params };
   }
   return best?.e;
 }
@@ -183,6 +193,27 @@ function withoutFormats(schema: TSchema): TSchema {
   return result;
 }
 
+const compiled = new WeakMap<object, TypeCheck<TSchema> | null>();
+
+/**
+ * Whether `body` matches `schema` (its formats as patterns): TypeBox's compiled check, built once
+ * per schema and test run (the module is shared by every file of the run), the same verdict as
+ * Value.Check without walking the schema again on every answer; a schema the compiler refuses is
+ * checked by Value.Check.
+ */
+function matches(schema: TSchema, body: unknown): boolean {
+  let check = compiled.get(schema);
+  if (check === undefined) {
+    try {
+      check = TypeCompiler.Compile(withoutFormats(schema));
+    } catch {
+      check = null;
+    }
+    compiled.set(schema, check);
+  }
+  return check ? check.Check(body) : Value.Check(withoutFormats(schema), body);
+}
+
 /**
  * The response schema of a key's plan, read from account.db by the key's kid (not through the
  * verifier: its cache and version checks are the server's state, which a test must not move).
@@ -214,7 +245,7 @@ export async function checkResponse(app: App, deps: AppDeps, method: string, pat
         ? [planSchema === "full" ? full : (reduced ?? full)]
         : [full, reduced ?? full];
   const body: unknown = await res.clone().json();
-  if (schemas.some((s) => Value.Check(withoutFormats(s), body))) return;
+  if (schemas.some((s) => matches(s, body))) return;
   const errors = [...Value.Errors(withoutFormats(schemas[0]!), body)].slice(0, 10).map((x) => `  ${x.path || "/"}: ${x.message} (got ${JSON.stringify(x.value)?.slice(0, 80)})`);
   throw new Error(
     `${method} ${path}: the response does not match the ${e.method} ${e.path} schema (${schemas.length > 1 ? "full or public" : schemas[0] === full ? "full" : "public"}):\n${errors.join("\n")}`,
