@@ -9,7 +9,8 @@
  */
 import type { Database } from "bun:sqlite";
 import { FxCache } from "../../src/db/fx";
-import { openMarketReader } from "../../src/db/connection";
+import { openAccountDb, openMarketReader } from "../../src/db/connection";
+import { SqliteAccountStore } from "../../src/serve/accounts/store";
 import type { AppDeps } from "../../src/serve/deps";
 import type { CallerView } from "../../src/serve/http/view";
 import { ImageSigner, loadSecret } from "../../src/serve/images/urls";
@@ -25,14 +26,15 @@ import { snapshotOf } from "../../src/serve/snapshot";
 import type { ListSpec, ParsedList, ScalarType } from "../../src/serve/query/grammar";
 import { today } from "../../src/market/time";
 
-/** What the service functions read from AppDeps (the market connection and the process services). */
-export type FloorDeps = Pick<AppDeps, "market" | "snapshot" | "fx" | "signer" | "asOf">;
+/** What the service functions read from AppDeps (the market connection, the process services, the account store's follows). */
+export type FloorDeps = Pick<AppDeps, "market" | "snapshot" | "fx" | "signer" | "asOf" | "accounts">;
 
-/** The same connection and services openDeps gives the app, without account.db's writer, ledger or verifier. */
+/** The same connection and services openDeps gives the app, and account.db's store for the follows (no ledger, no verifier). */
 export function openFloorDeps(dataDir: string, market?: Database): FloorDeps {
   const db = market ?? openMarketReader(dataDir);
   const asOf = db.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
-  return { market: db, snapshot: snapshotOf(db), fx: FxCache.lazy(db), signer: new ImageSigner(loadSecret(dataDir), null), asOf };
+  const accounts = new SqliteAccountStore(openAccountDb(dataDir));
+  return { market: db, snapshot: snapshotOf(db), fx: FxCache.lazy(db), signer: new ImageSigner(loadSecret(dataDir), null), asOf, accounts };
 }
 
 const TRUE = new Set(["true", "1", "yes", "on", "t", "y"]);
@@ -89,7 +91,7 @@ export function handleFloor(deps: FloorDeps, userId: number, url: URL): unknown 
   const origin = url.origin;
   const d = deps as AppDeps; // the service functions take AppDeps and read only the FloorDeps part
   const view: CallerView = { schema: "full", userId, image: "full", origin, preferred: qs.get("preferred_currency") ?? undefined };
-  const artistView = (includeChart: boolean): artists.ArtistView => ({ ...view, signer: deps.signer, includeChart });
+  const artistView = (includeChart: boolean): artists.ArtistView => ({ ...view, signer: deps.signer, accounts: deps.accounts, includeChart });
   switch (path) {
     case "/v1/artists": {
       const q = looseList(ARTIST_LIST, qs);

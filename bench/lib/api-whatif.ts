@@ -167,7 +167,7 @@ try {
         for (const u of urls) {
           const q = looseList(ARTIST_LIST, new URL(origin + u.path).searchParams);
           // SQLite's own plan: the list's per-request plan (INDEXED BY, since ede55de) left out
-          const planned = listSql(market, q, 1);
+          const planned = listSql(market, q, null);
           const strip = (sql: string) => sql.replace(/ INDEXED BY \w+/g, "");
           const s = { ...planned, sql: strip(planned.sql), count: strip(planned.count) };
           const page = { sql: s.sql, params: s.params };

@@ -1,9 +1,9 @@
 /**
  * Connections and pragmas. account.db is in WAL mode: each thread of a server has its writing
  * connection (SQLite serialises their writes; every one waits up to BUSY_TIMEOUT_MS for the lock
- * but the ledger's own, openAccountNoWait); market.db is read through a read-only connection that
- * also attaches account.db, so market queries can join follows (with the PostgreSQL account store,
- * an in-memory copy of the caller's rows instead: openMarketReader's `attachAccount: false`).
+ * but the ledger's own, openAccountNoWait); market.db is read through a read-only connection of
+ * its own (market queries that need the caller's account rows take them as bound values:
+ * src/db/follows.ts).
  */
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
@@ -117,22 +117,8 @@ export function openMarketForWrite(path: string, dataDir: string): Database {
   return db;
 }
 
-export interface MarketReaderOptions {
-  /**
-   * Attach account.db as `account` (the SQLite account store; the default). false: nothing is
-   * attached, and market.db is opened with the read-write flag (never created, never written) so
-   * that the PostgreSQL store's in-memory `account` schema can be attached and written
-   * (src/serve/accounts/account-view.ts: a read-only connection cannot write any attached database).
-   */
-  attachAccount?: boolean;
-}
-
-/**
- * The read connection used by the service: market.db read-only, account.db attached as `account`;
- * or, with `attachAccount: false`, market.db alone (see MarketReaderOptions).
- */
-export function openMarketReader(dataDir: string, options: MarketReaderOptions = {}): Database {
-  const attachAccount = options.attachAccount ?? true;
+/** The read connection used by the service: market.db read-only (migrated first when an earlier build made it). */
+export function openMarketReader(dataDir: string): Database {
   const path = marketDbPath(dataDir);
   if (!existsSync(path)) throw new Error(`no market in ${dataDir}: run \`artmarket seed\` first`);
   const writer = new Database(path, { strict: true });
@@ -148,8 +134,7 @@ export function openMarketReader(dataDir: string, options: MarketReaderOptions =
   } finally {
     writer.close();
   }
-  const db = attachAccount ? new Database(path, { readonly: true, strict: true }) : new Database(path, { readwrite: true, strict: true });
+  const db = new Database(path, { readonly: true, strict: true });
   tune(db, dataDir, false);
-  if (attachAccount) db.run(`ATTACH DATABASE ? AS account`, [accountDbPath(dataDir)]);
   return db;
 }

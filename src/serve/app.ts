@@ -9,7 +9,6 @@ import { storeOutage, storeUnreachable } from "../db/pg/outage";
 import { openAccountStore } from "./accounts/open";
 import { PgAccountStore } from "./accounts/pg-store";
 import { PgRateLimiter, sharedSecret } from "./accounts/pg-hot";
-import { attachAccountView } from "./accounts/account-view";
 import type { Config } from "../platform/config";
 import { openMarketReader } from "../db/connection";
 import { pipeline, mountable, RESPONSE_HEADERS, SNAPSHOT_HEADER, type Endpoint, type MountedEndpoint } from "./http/endpoint";
@@ -259,9 +258,7 @@ export interface OpenDepsOptions {
 export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps {
   const store = openAccountStore(config.dataDir, config.accountStore);
   const sqlite = store instanceof SqliteAccountStore ? store : null;
-  // with PostgreSQL, market queries join copies of the caller's rows (accounts/account-view.ts)
-  const market = openMarketReader(config.dataDir, { attachAccount: sqlite !== null });
-  if (!sqlite) attachAccountView(market, store);
+  const market = openMarketReader(config.dataDir);
   const counters = options.counters ?? AccountCounters.create();
   const ledger = sqlite
     ? sqlite.ledger({ counters, sink: options.ledgerSink, localWriter: options.ledgerLocal ? new LedgerWriter(options.ledgerLocal) : undefined })

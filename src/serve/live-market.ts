@@ -1,7 +1,6 @@
 /**
  * The market a worker serves, and its hot swap (issue 33, item 3). A MarketView is one open
- * market.db with everything keyed on it: the connection (its prepared statements, the account
- * view attached to it), its MarketSnapshot (tables, counts, vector indexes, artist statistics,
+ * market.db with everything keyed on it: the connection (its prepared statements), its MarketSnapshot (tables, counts, vector indexes, artist statistics,
  * the snapshot id that ETags and cursors carry), the FX cache and the as-of date. A LiveMarket
  * holds the view that new requests get (`enter`) and the views requests still run on: a swap
  * opens the new view beside the old one, points new requests at it, and closes the old one when
@@ -14,8 +13,6 @@ import { fileIdentity, type FileIdentity } from "../db/snapshot-check";
 import { FxCache } from "../db/fx";
 import { marketDbPath, openMarketReader } from "../db/connection";
 import { today } from "../market/time";
-import { attachAccountView } from "./accounts/account-view";
-import type { AccountStore } from "./accounts/store";
 import type { AppDeps } from "./deps";
 import { type MarketSnapshot, snapshotOf } from "./snapshot";
 
@@ -26,16 +23,11 @@ export interface MarketView {
   readonly asOf: string;
 }
 
-/**
- * Opens the data directory's market.db for serving: read-only with account.db attached (the
- * SQLite store), or with the account view of the PostgreSQL store (`attachAccount` false); `file`
- * is the file it opened, as stat saw it just before.
- */
-export function openMarketView(dataDir: string, store: AccountStore | null, options: { attachAccount: boolean }): MarketView & { file: FileIdentity | null } {
+/** Opens the data directory's market.db for serving, read-only; `file` is the file it opened, as stat saw it just before. */
+export function openMarketView(dataDir: string): MarketView & { file: FileIdentity | null } {
   const file = fileIdentity(marketDbPath(dataDir));
-  const market = openMarketReader(dataDir, { attachAccount: options.attachAccount });
+  const market = openMarketReader(dataDir);
   try {
-    if (!options.attachAccount && store) attachAccountView(market, store);
     const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? today();
     return { market, snapshot: snapshotOf(market), fx: FxCache.lazy(market), asOf, file };
   } catch (err) {

@@ -248,7 +248,12 @@ for (const factory of FACTORIES) {
       store.unfollow(ada, "artist", 42);
       expect(store.followedIds(ada, "artist")).toEqual([5, 9]);
       expect(store.followedIds(bob, "artist")).toEqual([4]);
-      expect(store.followedSubquery("sale")).toBe("SELECT target_id FROM account.follows WHERE user_id = ? AND kind = 'sale'");
+      // the rows of the followed lists: followedIds' order, created_at, and a seq per follow (ties' order)
+      const rows = store.followedRows(ada, "artist");
+      expect(rows.map((r) => r.target_id)).toEqual([5, 9]);
+      for (const r of rows) expect([typeof r.created_at, Number.isSafeInteger(r.seq)]).toEqual(["number", true]);
+      expect(new Set(rows.map((r) => r.seq)).size).toBe(2);
+      expect(store.followedRows(ada, "lot")).toEqual([]);
       note("follows", [store.followedIds(ada, "artist"), store.followedIds(ada, "artwork"), [...store.followedAmong(ada, "artist", [5, 9, 3])].sort()]);
     });
 
@@ -556,23 +561,30 @@ for (const factory of FACTORIES) {
       expect(store.followedIds(ada, "lot")).toEqual([]);
     });
 
-    test("accountRows: the user's follows, collectables and acquisitions", () => {
-      const rows = store.accountRows(ada);
-      const follows = [...rows.follows].sort((a, b) => a.kind.localeCompare(b.kind) || a.target_id - b.target_id);
-      expect(follows.map((f) => [f.user_id, f.kind, f.target_id])).toEqual([
-        [ada, "artist", 5],
-        [ada, "artist", 9],
-        [ada, "artwork", 5],
-        [ada, "sale", 1],
-      ]);
-      for (const f of follows) expect(typeof f.created_at).toBe("number");
-      expect(byId(rows.collectables)).toEqual([store.collectable(ada, first)!, store.collectable(ada, second)!]);
-      expect([...rows.acquisitions].sort((a, b) => a.collectable_id - b.collectable_id)).toEqual([store.acquisition(ada, first)!, store.acquisition(ada, second)!]);
-      const theirs = store.accountRows(bob);
-      expect(theirs.follows.map((f) => f.target_id)).toEqual([4]);
-      expect(theirs.collectables.map((c) => c.uid)).toEqual(["uid-3"]);
-      expect(theirs.acquisitions.map((a) => a.collectable_id)).toEqual([3]);
-      expect(store.accountRows(999)).toEqual({ follows: [], collectables: [], acquisitions: [] });
+    test("collectableListRows: the user's collectables as the list reads them, with their acquisition's price", () => {
+      const rows = byId(store.collectableListRows(ada));
+      expect(rows.map((r) => r.id)).toEqual([first, second]);
+      for (const r of rows) {
+        const c = store.collectable(ada, r.id)!;
+        const q = store.acquisition(ada, r.id)!;
+        expect(r).toEqual({
+          id: c.id,
+          artist_id: c.artist_id,
+          category_id: c.category_id,
+          title: c.title,
+          creation_year: c.creation_year,
+          edition_unique_type: c.edition_unique_type,
+          created_at: c.created_at,
+          selected_price_type: c.selected_price_type,
+          manual_price_value: c.manual_price_value,
+          machine_estimate_usd: c.machine_estimate_usd,
+          use_instead_of_estimates: q.use_instead_of_estimates,
+          acquisition_price_usd: q.price_usd,
+        });
+      }
+      expect(store.collectableListRows(bob).map((r) => store.collectable(bob, r.id)!.uid)).toEqual(["uid-3"]);
+      expect(store.collectableListRows(999)).toEqual([]);
+      note("collectableListRows", rows);
     });
 
     test("images: uploaded size, originals kept by PostgreSQL only", () => {

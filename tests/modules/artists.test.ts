@@ -788,7 +788,7 @@ describe("query plans of the list (limit 100)", () => {
     }
   };
   const plan = (qs: string, probeRows?: number, which: "page" | "count" = "page") => {
-    const q = listSql(ctx.deps.market, parseList(ARTIST_LIST, new URLSearchParams(`limit=100&${qs}`)), enterpriseUser, probeRows);
+    const q = listSql(ctx.deps.market, parseList(ARTIST_LIST, new URLSearchParams(`limit=100&${qs}`)), ctx.deps.accounts.followedIds(enterpriseUser, "artist"), probeRows);
     return which === "page" ? explain(q.sql, q.params) : explain(q.count, q.params.slice(0, -2));
   };
   const fullScan = (steps: string[]) => steps.some((s) => /^SCAN (a|artists)$/.test(s));
@@ -886,7 +886,7 @@ describe("query plans of the list (limit 100)", () => {
       };
       const strip = (sql: string) => sql.replace(/ INDEXED BY \w+/g, "");
       for (const probeRows of [undefined, 2, 1e9]) {
-        const planned = listSql(ctx.deps.market, q, enterpriseUser, probeRows);
+        const planned = listSql(ctx.deps.market, q, ctx.deps.accounts.followedIds(enterpriseUser, "artist"), probeRows);
         for (const m of `${planned.sql} ${planned.count}`.matchAll(/INDEXED BY (\w+)/g)) used.add(m[1]!);
         const expected = run(strip(planned.sql), planned.params).map((r) => r.id);
         expect({ c, probeRows, ids: run(planned.sql, planned.params).map((r) => r.id) }).toEqual({ c, probeRows, ids: expected });

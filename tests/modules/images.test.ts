@@ -312,7 +312,7 @@ describe("disk cache and single flight", () => {
 
   test("10 concurrent first requests for one rendition render it once", async () => {
     const image = keyed[4]!;
-    const ref = locateRendition({ market: ctx.deps.market, dataDir: ctx.dataDir }, image.id, 1920, "full")!;
+    const ref = locateRendition({ market: ctx.deps.market, dataDir: ctx.dataDir, accounts: ctx.deps.accounts }, image.id, 1920, "full")!;
     expect(existsSync(ref.file)).toBe(false);
     const before = { ...renditionStats };
     const responses = await Promise.all(Array.from({ length: 10 }, () => get(image.urls.w1920)));

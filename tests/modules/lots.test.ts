@@ -267,11 +267,13 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
         const saved = { ...PLANNER };
         Object.assign(PLANNER, thresholds);
         try {
-          const user = (ndb.query("SELECT DISTINCT user_id AS v FROM account.follows WHERE kind = 'lot'").get() as { v: number }).v;
+          // the follower's followed lots, as the service reads them from the account store
+          const user = (nctx.deps.account.query("SELECT DISTINCT user_id AS v FROM follows WHERE kind = 'lot'").get() as { v: number }).v;
+          const mine = nctx.deps.accounts.followedIds(user, "lot");
           const cases = [
-            ...filters().map(([q, cond, params]) => ({ q, cond, params, user: null as number | null })),
-            { q: "followed", cond: `id IN (${followed.join(", ")})`, params: [], user },
-            { q: "followed status=sold", cond: `id IN (${followed.join(", ")}) AND status = 'sold'`, params: [], user },
+            ...filters().map(([q, cond, params]) => ({ q, cond, params, followedIds: null as number[] | null })),
+            { q: "followed", cond: `id IN (${followed.join(", ")})`, params: [], followedIds: mine },
+            { q: "followed status=sold", cond: `id IN (${followed.join(", ")}) AND status = 'sold'`, params: [], followedIds: mine },
           ];
           for (const c of cases) {
             const expected = (ndb.query(`SELECT id FROM lots WHERE ${c.cond} ORDER BY (${x} IS NULL), ${x}, id`).all(...c.params) as { id: number }[]).map((r) => r.id);
@@ -293,7 +295,7 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
             for (const offset of [...offsets].filter((o) => o >= 0)) {
               for (const limit of [1, 3]) {
                 const qs = `${c.q.startsWith("followed") ? c.q.slice(9).trim() : c.q}&sort=${sort}&limit=${limit}&offset=${offset}`;
-                const got = lotListIds(ndb, parseList(LOT_LIST, new URLSearchParams(qs)), c.user);
+                const got = lotListIds(ndb, parseList(LOT_LIST, new URLSearchParams(qs)), c.followedIds);
                 // limit + 1 ids: the page and has_more
                 expect({ q: c.q, offset, limit, ids: got }).toEqual({ q: c.q, offset, limit, ids: expected.slice(offset, offset + limit + 1) });
               }

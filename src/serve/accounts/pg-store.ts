@@ -18,7 +18,7 @@
  */
 import { migratePg } from "../../db/pg/migrate";
 import { type PgBind, SyncPg } from "../../db/pg/sync-client";
-import type { FollowKind } from "../../db/follows";
+import { FOLLOW_KINDS, type FollowKind } from "../../db/follows";
 import { SHARE_LIFETIME_DAYS, type Share, type ShareKind } from "../../db/shares";
 import { today } from "../../market/time";
 import { type CreatedKey, hashKey, KeyError, type KeyListing, type KeyRow, type KeyVerifier, type KeyVerifierOptions, randomKey } from "./keys";
@@ -26,7 +26,7 @@ import type { LedgerOptions, MeteringLedger } from "./ledger";
 import { closeAsyncClient, pgKeyVerifier, pgLedger } from "./pg-hot";
 import { type Bind, marks, SqlAccountStore } from "./sql-store";
 import { DEFAULT_PLANS, type Plan, type PlanRow, planFromRow } from "./plans";
-import type { AccountStore, NoticeListing, ShareRow, UsageBucket } from "./store";
+import type { AccountStore, FollowedRow, NoticeListing, ShareRow, UsageBucket } from "./store";
 
 /** The largest id of an integer (int4) identity column. */
 const INT4_MAX = 2_147_483_647;
@@ -51,11 +51,16 @@ const planOf = (r: PlanSqlRow): Plan =>
     sortOrder: r.sort_order,
   } satisfies PlanRow);
 
+/** How many users' follows one store keeps a copy of for the marks (least recently used dropped first). */
+const FOLLOWS_CACHED = 512;
+
 /** The store over PostgreSQL (one SyncPg connection). */
 export class PgAccountStore extends SqlAccountStore implements AccountStore {
   readonly kind = "postgres" as const;
   protected readonly greatest = "greatest" as const;
   protected readonly usageCasts = { count: "::bigint", sum: "::double precision" };
+  /** Copies of users' follows (`kind:id`) for followedAmong, with the follows version they were read at. */
+  private readonly followCopies = new Map<number, { version: number; keys: Set<string> }>();
 
   constructor(readonly pg: SyncPg) {
     super();
@@ -244,23 +249,43 @@ export class PgAccountStore extends SqlAccountStore implements AccountStore {
     this.pg.touchFollows(userId);
   }
 
-  followsVersion(userId: number): number | null {
-    return this.pg.followsVersion(userId);
-  }
-
+  /**
+   * The marks of a page. A copy of the user's follows serves while the follows version SyncPg keeps
+   * for the user (from notifications) has not moved since it was read, so most pages ask nothing;
+   * without a version (the listener not up yet), the store is asked.
+   */
   followedAmong(userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number> {
     if (userId === null || ids.length === 0) return new Set();
-    const rows = this.all<{ id: number }>(`SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? AND target_id IN (${marks(ids.length)})`, userId, kind, ...ids);
-    return new Set(rows.map((r) => r.id));
+    // the version is read before the rows: a change made meanwhile moves it again, and the copy is not reused
+    const version = this.pg.followsVersion(userId);
+    if (version === null) {
+      const rows = this.all<{ id: number }>(`SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? AND target_id IN (${marks(ids.length)})`, userId, kind, ...ids);
+      return new Set(rows.map((r) => r.id));
+    }
+    let copy = this.followCopies.get(userId);
+    this.followCopies.delete(userId); // touched: now the most recently used
+    if (copy?.version !== version) {
+      const rows = this.all<{ kind: string; target_id: number }>("SELECT kind, target_id FROM follows WHERE user_id = ?", userId);
+      copy = { version, keys: new Set(rows.map((r) => `${r.kind}:${r.target_id}`)) };
+      if (this.followCopies.size >= FOLLOWS_CACHED) this.followCopies.delete(this.followCopies.keys().next().value!);
+    }
+    this.followCopies.set(userId, copy);
+    const keys = copy.keys;
+    return new Set(ids.filter((id) => keys.has(`${kind}:${id}`)));
   }
 
   followedIds(userId: number, kind: FollowKind): number[] {
     return this.all<{ id: number }>("SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, target_id DESC", userId, kind).map((r) => r.id);
   }
 
-  /** The same text as SQLite's: market queries see a copy of the user's rows under the `account` schema. */
-  followedSubquery(kind: FollowKind): string {
-    return `SELECT target_id FROM account.follows WHERE user_id = ? AND kind = '${kind}'`;
+  /** PostgreSQL keeps no order of insertion: `seq` is derived from the target and the kind (see FollowedRow). */
+  followedRows(userId: number, kind: FollowKind): FollowedRow[] {
+    const k = FOLLOW_KINDS.indexOf(kind);
+    return this.all<Omit<FollowedRow, "seq">>(
+      "SELECT target_id, created_at FROM follows WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, target_id DESC",
+      userId,
+      kind,
+    ).map((r) => ({ ...r, seq: r.target_id * FOLLOW_KINDS.length + k }));
   }
 
   // ---------------------------------------------------------------- shares
@@ -294,7 +319,7 @@ export class PgAccountStore extends SqlAccountStore implements AccountStore {
     return this.pg.transaction(fn);
   }
 
-  // ---------------------------------------------------------------- what market queries join, and image bytes
+  // ---------------------------------------------------------------- image bytes
 
   uploadedImageSize(imageKey: string): { width: number; height: number } | null {
     return this.get<{ width: number; height: number }>(

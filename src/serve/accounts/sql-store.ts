@@ -4,11 +4,11 @@
  * in the key. SqliteAccountStore and PgAccountStore extend it with their statements (`all`, `get`,
  * `run`, `transaction`: bun:sqlite, or SyncPg with booleans bound as 0/1), the name of SQL's
  * two-argument maximum, which differs (`max` in SQLite, `greatest` in PostgreSQL), and the casts that
- * give the usage totals numeric types (none in SQLite). Also the usage per key, and the rows that
- * market queries join.
+ * give the usage totals numeric types (none in SQLite). Also the usage per key, and the rows of the
+ * collectables list (which market SQL filters and sorts).
  */
 import { toVector } from "../../db/collectables";
-import type { AccountRows, AcquisitionRow, ChildRow, ChildTable, CollectableRow, CompRow, FollowRow, KeyUsage } from "./store";
+import type { AcquisitionRow, ChildRow, ChildTable, CollectableRow, CompRow, KeyUsage, ListedCollectable } from "./store";
 
 /** A value bound to a statement. */
 export type Bind = string | number | null | Uint8Array | boolean;
@@ -44,14 +44,13 @@ export abstract class SqlAccountStore {
     ).map((r) => ({ ...r, revoked: Boolean(r.revoked), du: Math.round(r.du * 1e6) / 1e6 }));
   }
 
-  accountRows(userId: number, part: "follows" | "all" = "all"): AccountRows {
-    const follows = this.all<FollowRow>("SELECT * FROM follows WHERE user_id = ?", userId);
-    if (part === "follows") return { follows, collectables: [], acquisitions: [] };
-    return {
-      follows,
-      collectables: this.all<CollectableRow>("SELECT * FROM collectables WHERE user_id = ?", userId),
-      acquisitions: this.all<AcquisitionRow>(`SELECT * FROM collectable_acquisitions WHERE ${OWNED}`, userId),
-    };
+  collectableListRows(userId: number): ListedCollectable[] {
+    return this.all<ListedCollectable>(
+      `SELECT c.id, c.artist_id, c.category_id, c.title, c.creation_year, c.edition_unique_type, c.created_at, c.selected_price_type,
+              c.manual_price_value, c.machine_estimate_usd, q.use_instead_of_estimates, q.price_usd AS acquisition_price_usd
+       FROM collectables c LEFT JOIN collectable_acquisitions q ON q.collectable_id = c.id WHERE c.user_id = ?`,
+      userId,
+    );
   }
 
   collectable(userId: number, id: number): CollectableRow | null {

@@ -9,15 +9,11 @@
  * The methods are synchronous, as bun:sqlite is (a write and the reads after it in one turn, no
  * request interleaved); the PostgreSQL store keeps them so through SyncPg (src/db/pg/).
  *
- * Two places stay SQL over the market connection, which reads the account tables under the schema
- * name `account`, because they join account rows with market rows in one query:
- * - the followed lists and `followed=true` filters of artists, artworks, lots and sales, and the
- *   followed marks of list items (src/db/follows.ts);
- * - the collectables list, which filters and sorts `account.collectables` joined with the
- *   market's artists (src/serve/modules/collectables/crud.ts).
- * With SQLite that schema is account.db attached (src/db/connection.ts); with PostgreSQL it is an
- * in-memory copy of the caller's rows (`accountRows`), refreshed right before such a query
- * (account-view.ts).
+ * Market queries that join the caller's account rows (the followed lists and `followed=true`
+ * filters of artists, artworks, lots and sales, the recommendations, the collectables list) read
+ * those rows from the store first (`followedIds`, `followedRows`, `collectableListRows`) and bind
+ * them to the market SQL as one value (src/db/follows.ts, src/serve/modules/collectables/fields.ts):
+ * the same market SQL with either store, no account table on the market connection.
  *
  * The hot paths are each store's own: `keyVerifier` and `ledger` return the SQLite implementations
  * (statements prepared on the connection: keys.ts, ledger.ts) or the PostgreSQL ones (pg-hot.ts:
@@ -103,12 +99,39 @@ export interface CompRow {
   weight: number;
 }
 
-/** A user's rows that market queries join (the PostgreSQL store copies them next to the market; see accountView). */
-export interface AccountRows {
-  follows: FollowRow[];
-  collectables: CollectableRow[];
-  acquisitions: AcquisitionRow[];
+/**
+ * A follow as a followed list orders it: most recently followed first; `seq` breaks ties of
+ * created_at in the followed artworks (account.db's rowid, the order the follows were made in;
+ * PostgreSQL keeps no such order, so there it is target_id × 4 + the kind's index in FOLLOW_KINDS).
+ */
+export interface FollowedRow {
+  target_id: number;
+  created_at: number;
+  seq: number;
 }
+
+/**
+ * A collectable as the collectables list filters and sorts it (market SQL, the rows bound as one
+ * value: src/serve/modules/collectables/fields.ts): its own columns the list reads, and its
+ * acquisition's two that the current value reads (null without an acquisition row).
+ */
+export interface ListedCollectable {
+  id: number;
+  artist_id: number;
+  category_id: number;
+  title: string;
+  creation_year: number | null;
+  edition_unique_type: string;
+  created_at: number;
+  selected_price_type: string;
+  manual_price_value: number | null;
+  machine_estimate_usd: number | null;
+  use_instead_of_estimates: number | null;
+  acquisition_price_usd: number | null;
+}
+
+/** What market queries ask of the store about the caller's follows. */
+export type FollowReader = Pick<AccountStore, "followedAmong" | "followedIds" | "followedRows">;
 
 export interface AccountStore {
   /** Which store this is: account.db, or PostgreSQL shared by several nodes. */
@@ -157,14 +180,10 @@ export interface AccountStore {
   unfollow(userId: number, kind: FollowKind, targetId: number): void;
   /** Which of `ids` the user follows. */
   followedAmong(userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number>;
-  /** Every id of `kind` the user follows, most recently followed first. */
+  /** Every id of `kind` the user follows, most recently followed first (ties: the larger id first). */
   followedIds(userId: number, kind: FollowKind): number[];
-  /**
-   * The followed-id subquery that market queries embed (`id IN (…)`, one `?` for the user id),
-   * over the attached `account` schema. SQLite only: a PostgreSQL store has no attached schema and
-   * supplies `followedIds` to the market query as a bound list instead.
-   */
-  followedSubquery(kind: FollowKind): string;
+  /** The user's follows of `kind` in the order of followedIds, with what the followed lists' keysets read. */
+  followedRows(userId: number, kind: FollowKind): FollowedRow[];
 
   // ---------------------------------------------------------------- shares
   createShare(userId: number, kind: ShareKind, ids: number[], title: string | null, now?: number): Share;
@@ -216,14 +235,8 @@ export interface AccountStore {
   usageByKey(since?: string): KeyUsage[];
 
   // ---------------------------------------------------------------- what market queries join, and shared image bytes
-  /** The user's follows, collectables and their acquisitions, as rows of the account tables (`follows`: the follows only). */
-  accountRows(userId: number, part?: "follows" | "all"): AccountRows;
-  /**
-   * A number that changes whenever the user's follows may have changed, anywhere (PostgreSQL: kept
-   * from notifications), so that a copy of them can be reused until it moves; null where no such
-   * number is kept (the SQLite store: market queries read account.db itself).
-   */
-  followsVersion(userId: number): number | null;
+  /** The user's collectables as the collectables list reads them (market SQL, bound as one value), in no order. */
+  collectableListRows(userId: number): ListedCollectable[];
   /** The size of an uploaded collectable image by its key (whoever owns it), or null. */
   uploadedImageSize(imageKey: string): { width: number; height: number } | null;
   /**
@@ -391,8 +404,10 @@ export class SqliteAccountStore extends SqlAccountStore implements AccountStore 
       .map((r) => r.id);
   }
 
-  followedSubquery(kind: FollowKind): string {
-    return `SELECT target_id FROM account.follows WHERE user_id = ? AND kind = '${kind}'`;
+  followedRows(userId: number, kind: FollowKind): FollowedRow[] {
+    return this.db
+      .query<FollowedRow, [number, string]>("SELECT target_id, created_at, rowid AS seq FROM follows WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, target_id DESC")
+      .all(userId, kind);
   }
 
   // ---------------------------------------------------------------- shares
@@ -421,11 +436,7 @@ export class SqliteAccountStore extends SqlAccountStore implements AccountStore 
     return this.db.transaction(fn)();
   }
 
-  // ---------------------------------------------------------------- what market queries join, and image bytes
-
-  followsVersion(_userId: number): number | null {
-    return null;
-  }
+  // ---------------------------------------------------------------- image bytes
 
   uploadedImageSize(imageKey: string): { width: number; height: number } | null {
     return this.get<{ width: number; height: number }>(

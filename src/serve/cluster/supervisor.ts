@@ -82,7 +82,7 @@ interface Slot {
 
 export async function startCluster(config: Config, options: ClusterOptions): Promise<Cluster> {
   // the market's migrations (if any) run once here, before the workers open it read-only
-  openMarketReader(config.dataDir, { attachAccount: false }).close();
+  openMarketReader(config.dataDir).close();
   const store = openAccountStore(config.dataDir, config.accountStore);
   const verifier: KeyVerifier = store.keyVerifier();
   // with SQLite, the rows a worker hands over are written here; PostgreSQL takes every worker's own

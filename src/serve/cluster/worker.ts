@@ -176,7 +176,7 @@ function swapMarket(id: number, snapshot: string): void {
     return;
   }
   try {
-    const view = openMarketView(deps.config.dataDir, deps.accounts, { attachAccount: deps.account !== null });
+    const view = openMarketView(deps.config.dataDir);
     const opened = snapshotId(view.snapshot);
     if (opened !== snapshot) {
       view.market.close();

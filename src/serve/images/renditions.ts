@@ -10,9 +10,9 @@
  *   with no artwork) is artistPhotoSvg(artistId, …), its seed column holding the artist id.
  * - File originals (kind "file") are read from <data>/images/orig/<path> (EXIF orientation applied);
  *   a collectable's uploaded image (kind "upload", named by its key "c…" instead of an id, looked up
- *   in account.collectables through the reader's attachment, or in the PostgreSQL account store
- *   behind the reader's account view) from <data>/images/collectables/<key>. A node that lacks the
- *   file (another node took the upload) fetches the bytes from the store first and keeps them there.
+ *   in the account store) from <data>/images/collectables/<key>. A node that lacks the file
+ *   (another node took the upload) fetches the bytes from the store first (PostgreSQL keeps them)
+ *   and keeps them there.
  * - The blurred preview (what callers without a key are given) is drawn from a tiny copy of the
  *   original (PREVIEW_LONG_SIDE px on its long side), blurred there and enlarged smoothly to the
  *   rendition's size: a strong Gaussian blur whose radius is proportional to the width, so every
@@ -32,7 +32,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, unlinkSync, writeFileSy
 import { dirname, join, resolve, sep } from "node:path";
 import { loadSharp } from "../../platform/native";
 import { artistPhotoSvg, renderSvg } from "../../images/procedural";
-import { accountViewStore } from "../accounts/account-view";
+import type { AccountStore } from "../accounts/store";
 import { snapshotOf } from "../snapshot";
 import { WIDTHS, type Variant } from "./urls";
 
@@ -51,6 +51,8 @@ const PREVIEW_SIGMA = 1.2;
 export interface RenditionDeps {
   readonly market: Database;
   readonly dataDir: string;
+  /** Where collectables' uploaded images are found: their sizes, and the originals PostgreSQL keeps. */
+  readonly accounts: Pick<AccountStore, "uploadedImageSize" | "imageOriginal">;
 }
 
 export interface ImageRow {
@@ -92,45 +94,17 @@ const IMAGE_SQL = `SELECT i.id, i.artwork_id, i.width, i.height, i.kind, i.seed,
          FROM images i LEFT JOIN artworks a ON a.id = i.artwork_id
         WHERE i.id = ?`;
 
-function lookup(market: Database, imageId: number | string): ImageRow | null {
-  if (typeof imageId === "string") return lookupCollectable(market, imageId);
+function lookup(deps: RenditionDeps, imageId: number | string): ImageRow | null {
+  if (typeof imageId === "string") return lookupCollectable(deps.accounts, imageId);
   // prepared once per connection, by its snapshot
-  return snapshotOf(market).statement<ImageRow, [number]>(IMAGE_SQL).get(imageId) ?? null;
+  return snapshotOf(deps.market).statement<ImageRow, [number]>(IMAGE_SQL).get(imageId) ?? null;
 }
 
-/**
- * A collectable's uploaded image by its key: asked of the account store behind the reader's
- * account view (PostgreSQL, whoever owns the image), else read from account.db attached to the
- * market reader as `account`.
- */
-function lookupCollectable(market: Database, key: string): ImageRow | null {
-  const row = (r: { width: number; height: number }): ImageRow => ({
-    id: key,
-    artwork_id: null,
-    width: r.width,
-    height: r.height,
-    kind: "upload",
-    seed: null,
-    path: key,
-    artist_id: null,
-    title: null,
-  });
-  const store = accountViewStore(market);
-  if (store) {
-    const size = store.uploadedImageSize(key);
-    return size ? row(size) : null;
-  }
-  const st = market.prepare<{ width: number; height: number }, [string]>(
-    "SELECT image_width AS width, image_height AS height FROM account.collectables WHERE image_key = ? AND image_kind = 'upload'",
-  );
-  try {
-    const r = st.get(key);
-    return r ? row(r) : null;
-  } catch {
-    return null; // no account database attached
-  } finally {
-    st.finalize();
-  }
+/** A collectable's uploaded image by its key, asked of the account store (whoever owns it). */
+function lookupCollectable(accounts: RenditionDeps["accounts"], key: string): ImageRow | null {
+  const size = accounts.uploadedImageSize(key);
+  if (!size) return null;
+  return { id: key, artwork_id: null, width: size.width, height: size.height, kind: "upload", seed: null, path: key, artist_id: null, title: null };
 }
 
 export function isWidth(width: number): boolean {
@@ -165,7 +139,7 @@ function versionToken(dataDir: string, row: ImageRow): string {
  */
 export function locateRendition(deps: RenditionDeps, imageId: number | string, width: number, variant: Variant): RenditionRef | null {
   if (!isWidth(width)) throw new RangeError(`not a rendition width: ${width}`);
-  const row = lookup(deps.market, imageId);
+  const row = lookup(deps, imageId);
   if (!row) return null;
   if (row.kind === "procedural" && row.artwork_id !== null && row.artist_id === null) return null;
   if (row.kind !== "procedural" && row.kind !== "file" && row.kind !== "upload") return null;
@@ -234,7 +208,7 @@ async function draw(deps: RenditionDeps, ref: RenditionRef): Promise<Uint8Array>
     const root = resolve(row.kind === "upload" ? collectableImageDir(deps.dataDir) : origDir(deps.dataDir));
     const file = resolve(root, row.path ?? "");
     if (!row.path || !file.startsWith(root + sep)) throw new Error(`image ${row.id}: bad original path ${JSON.stringify(row.path)}`);
-    if (row.kind === "upload" && !existsSync(file)) fetchOriginal(deps.market, row.path, file);
+    if (row.kind === "upload" && !existsSync(file)) fetchOriginal(deps.accounts, row.path, file);
     const meta = await sharp(file).metadata();
     const swap = (meta.orientation ?? 1) >= 5;
     origW = (swap ? meta.height : meta.width) ?? row.width;
@@ -263,12 +237,12 @@ async function draw(deps: RenditionDeps, ref: RenditionRef): Promise<Uint8Array>
 
 /**
  * Writes an uploaded original this node lacks from the bytes the account store keeps (the
- * PostgreSQL store behind the reader's account view; the upload was taken by another node), to a
- * temporary name then renamed. Nothing when the store has none: reading the file then fails as for
+ * PostgreSQL store; the upload was taken by another node), to a temporary name then renamed.
+ * Nothing when the store has none (the SQLite store never has): reading the file then fails as for
  * any missing original.
  */
-function fetchOriginal(market: Database, key: string, file: string): void {
-  const bytes = accountViewStore(market)?.imageOriginal(key);
+function fetchOriginal(accounts: RenditionDeps["accounts"], key: string, file: string): void {
+  const bytes = accounts.imageOriginal(key);
   if (!bytes) return;
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;

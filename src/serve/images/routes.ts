@@ -91,13 +91,13 @@ export async function serveImage(deps: AppDeps, rdeps: RenditionDeps, request: R
 /** The image routes, mounted by createApp next to the docs page. */
 export function imageRoutes(deps: AppDeps) {
   const live = deps.live;
-  const fixed: RenditionDeps = { market: deps.market, dataDir: deps.config.dataDir };
+  const fixed: RenditionDeps = { market: deps.market, dataDir: deps.config.dataDir, accounts: deps.accounts };
   // a server's worker: the request reads the market view current when it starts, to its end (src/serve/live-market.ts)
   const serve = async (request: Request, head: boolean): Promise<Response> => {
     if (!live) return serveImage(deps, fixed, request, head);
     const g = live.enter();
     try {
-      return await serveImage(deps, { market: g.view.market, dataDir: deps.config.dataDir }, request, head);
+      return await serveImage(deps, { market: g.view.market, dataDir: deps.config.dataDir, accounts: deps.accounts }, request, head);
     } finally {
       live.leave(g);
     }

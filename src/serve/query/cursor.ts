@@ -201,6 +201,27 @@ export function readPage<T = number>(
   return rows;
 }
 
+/**
+ * The rows after `position` of a list held in its order (a followed list: the caller's follows,
+ * read from the account store), all of them without a position: what keysetRanges selects from a
+ * table, here a tail of `rows`. `key` gives a row's sort key values (none NULL).
+ */
+export function rowsAfter<T>(keys: SortKeys, rows: readonly T[], key: (row: T) => readonly KeyValue[], position: readonly KeyValue[] | null): readonly T[] {
+  if (!position) return rows;
+  const after = (row: T): boolean => {
+    const values = key(row);
+    for (let i = 0; i < keys.length; i++) {
+      const a = values[i]!;
+      const b = position[i]!;
+      if (a === b) continue;
+      return keys[i]!.dir === "ASC" ? a > b : a < b;
+    }
+    return false; // the position's own row
+  };
+  const first = rows.findIndex(after);
+  return first < 0 ? [] : rows.slice(first);
+}
+
 /** The sort keys' values of the one row of `from` (a table with its alias, or a join) that `where` selects: the position after it. */
 export function positionOf(db: Database, keys: SortKeys, from: string, where: SqlFragment): KeyValue[] {
   const row = db.query<KeyValue[], Bind[]>(`SELECT ${keys.map((k) => k.expr).join(", ")} FROM ${from} WHERE ${where.sql} LIMIT 1`).values(...(where.params as Bind[]))[0];

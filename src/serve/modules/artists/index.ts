@@ -32,7 +32,7 @@ const byId = { artist_id: T.int(1) };
 const rows = (body: { artists: unknown[] }) => body.artists.length;
 
 function view(ctx: RequestContext, includeChart = false): service.ArtistView {
-  return { ...callerView(ctx), signer: ctx.deps.signer, includeChart: includeChart && ctx.schema === "full" };
+  return { ...callerView(ctx), signer: ctx.deps.signer, accounts: ctx.deps.accounts, includeChart: includeChart && ctx.schema === "full" };
 }
 
 /**
@@ -135,7 +135,7 @@ export const artistEndpoints: Endpoint[] = [
     response: { full: ArtistStatsResponse },
     handle: (ctx) => {
       guardPublicFilters(ctx);
-      return asReply(service.artistStats(ctx.deps.market, ctx.query, ctx.caller?.userId ?? null), ArtistStatsResponse);
+      return asReply(service.artistStats(ctx.deps.market, ctx.query, view(ctx)), ArtistStatsResponse);
     },
   }),
   defineEndpoint({

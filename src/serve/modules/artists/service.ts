@@ -1,22 +1,23 @@
 /**
  * The SQL of the artist endpoints, over the served tables (artists, artist_charts,
- * artist_analytics, artist_events) and account.follows (attached). Every value is bound; the only
- * SQL text that varies comes from the declarations in fields.ts (columns, fixed fragments).
+ * artist_analytics, artist_events), and the caller's follows read from the account store and bound
+ * as one value (src/db/follows.ts). Every value is bound; the only SQL text that varies comes from
+ * the declarations in fields.ts (columns, fixed fragments).
  */
 import type { Database } from "bun:sqlite";
 import { Z80 } from "../../../analytics/index-model";
 import { percentile } from "../../../analytics/stats";
 import { monthDate, monthIndex } from "../../../market/calendar";
 import { unpackDocument } from "../../../db/documents";
-import { followedAmong } from "../../../db/follows";
-import { syncAccountView } from "../../accounts/account-view";
+import { FOLLOWED_IDS, FOLLOWED_LIST, followedParam } from "../../../db/follows";
+import type { FollowReader } from "../../accounts/store";
 import { unpackSeries } from "../../../db/series";
 import { containsPattern } from "../../../db/sql";
 import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors";
 import type { CallerView } from "../../http/view";
 import type { ImageSigner } from "../../images/urls";
 import { ARTIST_INDEX } from "../../../images/vector-index";
-import { cursorContext, decodeCursor, nextCursor, positionOf, readPage } from "../../query/cursor";
+import { cursorContext, decodeCursor, nextCursor, positionOf, readPage, rowsAfter } from "../../query/cursor";
 import { orderText, sortKeys, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { chooseRange, type PlanThresholds, probeRange, rangeRows, walkRows } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
@@ -53,10 +54,20 @@ const COLUMNS = `a.id, a.uid, a.name, a.nationality, a.birth, a.death, a.bio, a.
   a.max_price, a.min_price, a.price_momentum_percentage_12mo, a.price_momentum_percentage_5y, a.artworks_count, a.recent_lots_count,
   a.total_sales_lots_1yr, a.total_sales_price_median_1yr`;
 
-/** How rows are shown to this caller: the caller's view, the signer of photo URLs (the service takes a Database, not deps), the chart with include_chart. */
+/**
+ * How rows are shown to this caller: the caller's view, the signer of photo URLs and the account
+ * store's follows (the service takes a Database, not deps), the chart with include_chart.
+ */
 export interface ArtistView extends CallerView {
   signer: ImageSigner;
+  accounts: FollowReader;
   includeChart?: boolean;
+}
+
+/** The ids the caller follows, for `followed=true` (none without a caller); null when the list does not ask. */
+function followedFilter(query: ParsedList, view: Pick<ArtistView, "userId" | "accounts">): number[] | null {
+  if (query.params.followed !== true) return null;
+  return view.userId === null ? [] : view.accounts.followedIds(view.userId, "artist");
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -153,7 +164,7 @@ function present(db: Database, rows: ArtistRow[], view: ArtistView): Record<stri
         .all(...ids)
         .map((c) => [c.artist_id, c]),
     );
-    followed = followedAmong(db, view.userId, "artist", ids);
+    followed = view.accounts.followedAmong(view.userId, "artist", ids);
     if (view.includeChart) firstPriced = firstPricedDays(db, ids);
   }
   return rows.map((r) => {
@@ -189,8 +200,8 @@ export function queryWords(q: string): string[] {
     .slice(0, 16);
 }
 
-/** WHERE (without the keyword) for the list's filters and its filter parameters. */
-export function filterSql(db: Database, query: ParsedList, userId: number | null): SqlFragment {
+/** WHERE (without the keyword) for the list's filters and its filter parameters; `followed`: the caller's followed ids, for followed=true. */
+export function filterSql(db: Database, query: ParsedList, followed: readonly number[] | null): SqlFragment {
   const base = whereClause({ fields: ARTIST_FIELDS }, query.filters);
   const parts = base.sql === "1" ? [] : [base.sql];
   const params: Bind[] = [...base.params];
@@ -213,8 +224,8 @@ export function filterSql(db: Database, query: ParsedList, userId: number | null
   if (p.is_living === true) parts.push("a.death IS NULL");
   if (p.is_living === false) parts.push("a.death IS NOT NULL");
   if (p.followed === true) {
-    parts.push("a.id IN (SELECT target_id FROM account.follows WHERE user_id = ? AND kind = 'artist')");
-    params.push(userId ?? -1);
+    parts.push(`a.id IN (${FOLLOWED_IDS})`);
+    params.push(followedParam(followed ?? []));
   }
   return { sql: parts.length ? parts.join(" AND ") : "1", params };
 }
@@ -355,17 +366,18 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
 
 /**
  * The page query of the list and its count (exported for the query-plan test), with the count
- * itself when the plan found it. `probeRows` is for tests (the tiny market never reaches it).
+ * itself when the plan found it. `followed`: the caller's followed ids, for followed=true.
+ * `probeRows` is for tests (the tiny market never reaches it).
  * `page(range, limit, offset)` is the page's statement for `limit` rows from `offset` within a
  * cursor's keyset `range` (ANDed to the filters; the plan stays the first page's).
  */
 export function listSql(
   db: Database,
   query: ParsedList,
-  userId: number | null,
+  followed: readonly number[] | null,
   probeRows: number = ARTIST_PLAN.probeRows,
 ): SqlFragment & { count: string; total: number | null; page: (range: SqlFragment | null, limit: number, offset: number) => SqlFragment } {
-  const where = filterSql(db, query, userId);
+  const where = filterSql(db, query, followed);
   const { sort, dir } = resolveSort(query.params);
   const plan = planList(db, query, where, sort, dir, probeRows);
   const from = (index: string | null) => `artists a${index ? ` INDEXED BY ${index}` : ""}`;
@@ -392,9 +404,7 @@ export function listArtists(db: Database, query: ParsedList, view: ArtistView) {
   const cursor = cursorContext(db, view.signer, scope, `${sort}:${dir}`, query.filters, filterParams(query));
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
-  // the followed filter reads account.follows (the plan's probes, the page, the count)
-  if (query.params.followed === true) syncAccountView(db, view.userId ?? -1, "follows");
-  const q = listSql(db, query, view.userId);
+  const q = listSql(db, query, followedFilter(query, view));
   if (position === null && q.total !== null && q.total <= query.offset) return { artists: [], total: q.total, limit: query.limit, offset: query.offset, next_cursor: null };
   // one row past the page: whether a next page exists
   const rows = readPage(keys, position, query.limit + 1, query.offset, (range, limit, offset) => {
@@ -420,7 +430,10 @@ export function listArtists(db: Database, query: ParsedList, view: ArtistView) {
   };
 }
 
-/** The followed list's order: most recently followed first, ties by the artist's id. */
+/**
+ * The followed list's order: most recently followed first, ties by the artist's id (the follows'
+ * created_at and target_id: the account store's order, which the SQL keeps as the ids' places).
+ */
 const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.target_id");
 
 export function followedArtists(db: Database, query: ParsedList, view: ArtistView) {
@@ -428,20 +441,20 @@ export function followedArtists(db: Database, query: ParsedList, view: ArtistVie
   const cursor = cursorContext(db, view.signer, `artists/followed-list:${userId}`, "", [], {});
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
-  syncAccountView(db, userId, "follows");
-  const rows = readPage(FOLLOWED_KEYS, position, query.limit + 1, query.offset, (range, limit, offset) =>
-    runOnce<ArtistRow>(
-      db,
-      `SELECT ${COLUMNS} FROM account.follows f JOIN artists a ON a.id = f.target_id
-       WHERE f.user_id = ? AND f.kind = 'artist'${range ? ` AND ${range.sql}` : ""} ORDER BY ${orderText(FOLLOWED_KEYS)} LIMIT ? OFFSET ?`,
-      [userId, ...(range?.params ?? []), limit, offset],
-      true,
-    ),
+  const follows = view.accounts.followedRows(userId, "artist");
+  const keyOf = (f: (typeof follows)[number]) => [f.created_at, f.target_id];
+  // after a cursor's position: the follows after it, from their first (the offset is the first page's)
+  const after = rowsAfter(FOLLOWED_KEYS, follows, keyOf, position);
+  const rows = runOnce<ArtistRow>(
+    db,
+    `SELECT ${COLUMNS} FROM ${FOLLOWED_LIST} f JOIN artists a ON a.id = f.value ORDER BY f.key LIMIT ? OFFSET ?`,
+    [followedParam(after.map((f) => f.target_id)), query.limit + 1, position ? 0 : query.offset],
+    true,
   );
   const total = db
-    .query<{ n: number }, [number]>("SELECT count(*) AS n FROM account.follows f JOIN artists a ON a.id = f.target_id WHERE f.user_id = ? AND f.kind = 'artist'")
-    .get(userId)!.n;
-  const position_ = (id: number) => positionOf(db, FOLLOWED_KEYS, "account.follows f", { sql: "f.user_id = ? AND f.kind = 'artist' AND f.target_id = ?", params: [userId, id] });
+    .query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${FOLLOWED_LIST} f JOIN artists a ON a.id = f.value`)
+    .get(followedParam(follows.map((f) => f.target_id)))!.n;
+  const byId = new Map(follows.map((f) => [f.target_id, f]));
   return {
     artists: present(db, rows.slice(0, query.limit), view),
     total,
@@ -451,7 +464,7 @@ export function followedArtists(db: Database, query: ParsedList, view: ArtistVie
       cursor,
       rows.map((r) => r.id),
       query.limit,
-      position_,
+      (id) => keyOf(byId.get(id)!),
     ),
   };
 }
@@ -474,14 +487,14 @@ export function getArtist(db: Database, id: number, view: ArtistView) {
 
 type FieldStats = { min: number | null; max: number | null; p50: number | null; p95: number | null };
 
-export function artistStats(db: Database, query: ParsedList, userId: number | null) {
-  const where = filterSql(db, query, userId);
+/** The list's statistics; `view` gives the caller's follows (followed=true). */
+export function artistStats(db: Database, query: ParsedList, view: Pick<ArtistView, "userId" | "accounts">) {
+  const where = filterSql(db, query, followedFilter(query, view));
   const key = JSON.stringify([where.sql, where.params]);
   // answered once per connection and filter (the most recently used kept: src/serve/snapshot.ts)
   const snapshot = snapshotOf(db);
   const hit = snapshot.artistStats(key);
   if (hit) return hit;
-  if (query.params.followed === true) syncAccountView(db, userId ?? -1, "follows");
   const cols = STATS_FIELDS.map((f) => `a.${f}`).join(", ");
   const rows = db.query<unknown, Bind[]>(`SELECT ${cols}, a.nationality FROM artists a WHERE ${where.sql}`).values(...where.params) as unknown[][];
   const columns = STATS_FIELDS.map(() => new Float64Array(rows.length));

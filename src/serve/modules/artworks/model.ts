@@ -10,7 +10,6 @@ import type { Database } from "bun:sqlite";
 import { Type as t, type TSchema } from "@sinclair/typebox";
 import { NEXT_CURSOR } from "../../query/cursor";
 import { artworkUid } from "../../../db/artwork-uid";
-import { followedAmong } from "../../../db/follows";
 import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
 import { ImageSchema } from "../../../images/model";
@@ -396,7 +395,7 @@ export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly num
   if (ids.length === 0) return [];
   const rows = new Map(rowsByIds(deps.market, ids).map((r) => [r.id, r]));
   const lots = view.schema === "full" ? lastLots(deps.market, ids) : new Map<number, LastLotRow>();
-  const followed = followedAmong(deps.market, view.userId, "artwork", ids);
+  const followed = deps.accounts.followedAmong(view.userId, "artwork", ids);
   const out: Record<string, unknown>[] = [];
   for (const id of ids) {
     const r = rows.get(id);

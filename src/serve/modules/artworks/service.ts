@@ -8,10 +8,10 @@ import type { Database } from "bun:sqlite";
 import { Z80 } from "../../../analytics/index-model";
 import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { usdOf } from "../../../db/fx";
-import { syncAccountView } from "../../accounts/account-view";
+import { FOLLOWED_LIST, followedParam } from "../../../db/follows";
 import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
-import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage } from "../../query/cursor";
+import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage, rowsAfter } from "../../query/cursor";
 import { orderClause, orderText, sortKeys, sortKeysOf, whereClause, type ListSpec, type ParsedList, type SortKeys, type SqlFragment } from "../../query/grammar";
 import { allOnce, chooseRange, type PlanThresholds, type Probe, probeRange, rangeRows as rangeRowsOf, walkRows } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
@@ -286,8 +286,11 @@ export function listArtworks(deps: AppDeps, view: CallerView, query: ParsedList)
 
 // ---------------------------------------------------------------- followed and recommended
 
-/** The followed list's order: most recently followed first (the follow's rowid breaks ties). */
-const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.rowid");
+/**
+ * The followed list's order: most recently followed first, ties by the follow's `seq` (account.db's
+ * rowid, the order of the follows; see FollowedRow). The SQL keeps it as the ids' places.
+ */
+const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.seq");
 
 /** Followed artworks (with the list filters), most recently followed first. */
 export function followedArtworks(deps: AppDeps, view: CallerView, userId: number, query: ParsedList): Page {
@@ -296,24 +299,23 @@ export function followedArtworks(deps: AppDeps, view: CallerView, userId: number
   const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
   const q = resolveMaterials(deps.market, resolveUids(deps.market, query));
   const where = artworkWhere(ARTWORK_LIST, q);
-  syncAccountView(deps.market, userId, "follows");
-  const from = `FROM account.follows f JOIN artworks a ON a.id = f.target_id
-    WHERE f.user_id = ? AND f.kind = 'artwork' AND ${where.sql}`;
-  const ids = readPage(FOLLOWED_KEYS, position, q.limit + 1, q.offset, (range, limit, offset) =>
-    idsOf(deps.market, {
-      sql: `SELECT a.id ${from}${range ? ` AND ${range.sql}` : ""} ORDER BY ${orderText(FOLLOWED_KEYS)} LIMIT ? OFFSET ?`,
-      params: [userId, ...where.params, ...(range?.params ?? []), limit, offset],
-    }),
-  );
-  const total = allOnce<{ n: number }>(deps.market, { sql: `SELECT count(*) AS n ${from}`, params: [userId, ...where.params] })[0]!.n;
-  const position_ = (id: number) =>
-    positionOf(deps.market, FOLLOWED_KEYS, "account.follows f", { sql: "f.user_id = ? AND f.kind = 'artwork' AND f.target_id = ?", params: [userId, id] });
+  const keyOf = (f: { created_at: number; seq: number }) => [f.created_at, f.seq];
+  const follows = [...deps.accounts.followedRows(userId, "artwork")].sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
+  // after a cursor's position: the follows after it, from their first (the offset is the first page's)
+  const after = rowsAfter(FOLLOWED_KEYS, follows, keyOf, position);
+  const from = `FROM ${FOLLOWED_LIST} f JOIN artworks a ON a.id = f.value WHERE ${where.sql}`;
+  const ids = idsOf(deps.market, {
+    sql: `SELECT a.id ${from} ORDER BY f.key LIMIT ? OFFSET ?`,
+    params: [followedParam(after.map((f) => f.target_id)), ...where.params, q.limit + 1, position ? 0 : q.offset],
+  });
+  const total = allOnce<{ n: number }>(deps.market, { sql: `SELECT count(*) AS n ${from}`, params: [followedParam(follows.map((f) => f.target_id)), ...where.params] })[0]!.n;
+  const byId = new Map(follows.map((f) => [f.target_id, f]));
   return {
     items: artworksByIds(deps, view, ids.slice(0, q.limit)),
     total_count: total,
     limit: q.limit,
     offset: q.offset,
-    next_cursor: nextCursor(cursor, ids, q.limit, position_),
+    next_cursor: nextCursor(cursor, ids, q.limit, (id) => keyOf(byId.get(id)!)),
   };
 }
 
@@ -331,13 +333,12 @@ export const RECENT_DAYS = 365;
  */
 const RECOMMENDED_CTE = `WITH fa AS (
     SELECT a.id, a.artist_id, a.category_id, a.estimate_usd
-    FROM account.follows f JOIN artworks a ON a.id = f.target_id
-    WHERE f.user_id = ?1 AND f.kind = 'artwork'),
-  fr AS (SELECT target_id AS artist_id FROM account.follows WHERE user_id = ?1 AND kind = 'artist'),
+    FROM artworks a WHERE a.id IN (SELECT value FROM json_each(?1))),
+  fr AS (SELECT value AS artist_id FROM json_each(?2)),
   cand(id, w) AS (
     SELECT a.id, 4 FROM artworks a WHERE a.artist_id IN (SELECT artist_id FROM fa)
     UNION ALL
-    SELECT DISTINCT l.artwork_id, 2 FROM lots l WHERE l.artist_id IN (SELECT artist_id FROM fr) AND l.sale_datetime >= ?2
+    SELECT DISTINCT l.artwork_id, 2 FROM lots l WHERE l.artist_id IN (SELECT artist_id FROM fr) AND l.sale_datetime >= ?3
     UNION ALL
     SELECT a.id, 1 FROM fa JOIN artworks a ON a.category_id = fa.category_id
       AND a.estimate_usd BETWEEN fa.estimate_usd / ${CLOSE_ESTIMATE_FACTOR} AND fa.estimate_usd * ${CLOSE_ESTIMATE_FACTOR}),
@@ -345,17 +346,19 @@ const RECOMMENDED_CTE = `WITH fa AS (
 
 export function recommendedArtworks(deps: AppDeps, view: CallerView, userId: number, q: ParsedList): Page {
   const since = epochSeconds(addDays(deps.asOf, -RECENT_DAYS), "lower");
-  syncAccountView(deps.market, userId, "follows");
+  // the caller's followed artworks (?1) and artists (?2), one bound value each (src/db/follows.ts)
+  const artworks = followedParam(deps.accounts.followedIds(userId, "artwork"));
+  const artists = followedParam(deps.accounts.followedIds(userId, "artist"));
   const ids = deps.market
-    .query<{ id: number }, [number, number, number, number]>(
+    .query<{ id: number }, [string, string, number, number, number]>(
       `${RECOMMENDED_CTE}
        SELECT s.id FROM scored s JOIN artworks a ON a.id = s.id
        ORDER BY s.score DESC, max(coalesce(a.date_last_upcoming, ''), coalesce(date(a.day_last_sold * 86400, 'unixepoch'), '')) DESC, a.id ASC
-       LIMIT ?3 OFFSET ?4`,
+       LIMIT ?4 OFFSET ?5`,
     )
-    .all(userId, since, q.limit, q.offset)
+    .all(artworks, artists, since, q.limit, q.offset)
     .map((r) => r.id);
-  const total = deps.market.query<{ n: number }, [number, number]>(`${RECOMMENDED_CTE} SELECT count(*) AS n FROM scored`).get(userId, since)!.n;
+  const total = deps.market.query<{ n: number }, [string, string, number]>(`${RECOMMENDED_CTE} SELECT count(*) AS n FROM scored`).get(artworks, artists, since)!.n;
   return { items: artworksByIds(deps, view, ids), total_count: total, limit: q.limit, offset: q.offset };
 }
 

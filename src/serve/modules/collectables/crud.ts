@@ -1,20 +1,18 @@
 /**
  * Collectables themselves: list, create (seeded from a suggested market artwork), update, delete.
  *
- * The list filters and sorts in one query over the market connection's `account` schema
- * (`account.collectables` joined with the market's artists): account.db attached, or with the
- * PostgreSQL store a copy of the caller's rows, synced right before the query
- * (src/serve/accounts/account-view.ts).
+ * The list filters and sorts in one query over the market connection: the caller's collectables,
+ * read from the account store and bound as one value (fields.ts: LISTED), joined with the market's
+ * artists.
  */
 import type { Database } from "bun:sqlite";
 import { vectorBytes } from "../../../db/collectables";
-import { syncAccountView } from "../../accounts/account-view";
 import { type CollectableRow } from "../../accounts/store";
 import type { AppDeps } from "../../deps";
 import { issue, type ValidationIssue } from "../../http/errors";
 import { orderClause, whereClause, type ParsedList } from "../../query/grammar";
 import { type Body, checkEdition, checkReference, fail, marketAll, marketGet, type Loc } from "./checks";
-import { COLLECTABLE_LIST } from "./fields";
+import { COLLECTABLE_LIST, LISTED, listedParam } from "./fields";
 import { imageIndex, removeImage, type StoredImage } from "./images";
 import { getCollectable, ownCollectable, present, type PresentedCollectable } from "./presentation";
 import { ensureValued, machineEstimate, marketStamp, type CollectableFacts } from "./valuation";
@@ -30,13 +28,9 @@ export function listCollectables(deps: AppDeps, userId: number, q: ParsedList, o
   const stamp = marketStamp(deps.market);
   ensureValued(deps, userId, store.staleCollectables(userId, stamp));
   const where = whereClause(COLLECTABLE_LIST, q.filters);
-  const from = `FROM account.collectables c
-    LEFT JOIN account.collectable_acquisitions q ON q.collectable_id = c.id
-    LEFT JOIN artists ar ON ar.id = c.artist_id
-    WHERE c.user_id = ? AND ${where.sql}`;
-  const params = [userId, ...where.params] as (string | number | null)[];
-  // after ensureValued: the sorts by estimate read the valuations it just saved
-  syncAccountView(deps.market, userId);
+  const from = `FROM ${LISTED} c LEFT JOIN artists ar ON ar.id = c.artist_id WHERE ${where.sql}`;
+  // read after ensureValued: the sorts by estimate read the valuations it just saved
+  const params = [listedParam(store.collectableListRows(userId)), ...where.params] as (string | number | null)[];
   const total = marketGet<{ n: number }>(deps.market, `SELECT count(*) AS n ${from}`, ...params)!.n;
   const ids = marketAll<{ id: number }>(deps.market, `SELECT c.id ${from} ORDER BY ${orderClause(COLLECTABLE_LIST, q.sort)} LIMIT ? OFFSET ?`, ...params, q.limit, q.offset).map(
     (r) => r.id,

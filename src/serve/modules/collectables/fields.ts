@@ -1,11 +1,39 @@
 /**
- * The list grammar of GET /v1/collectables, over `account.collectables c` joined with its acquisition
- * `q` and the market's `artists ar` (for the artist's name). The caller's own rows only: the
- * service adds `c.user_id = ?` to every query.
+ * The list grammar of GET /v1/collectables, over the caller's collectables `c` (LISTED: the rows the
+ * account store gives, `collectableListRows`, bound as one value; each with its acquisition's two
+ * columns the current value reads) joined with the market's `artists ar` (for the artist's name).
  */
+import type { ListedCollectable } from "../../accounts/store";
 import { T, type ListSpec } from "../../query/grammar";
 import { EDITION_UNIQUE_TYPES } from "./model";
 import { CURRENT_VALUE_SQL } from "./valuation";
+
+/** The columns of LISTED, in the order each row's values are bound. */
+const LISTED_COLUMNS = [
+  "id",
+  "artist_id",
+  "category_id",
+  "title",
+  "creation_year",
+  "edition_unique_type",
+  "created_at",
+  "selected_price_type",
+  "manual_price_value",
+  "machine_estimate_usd",
+  "use_instead_of_estimates",
+  "acquisition_price_usd",
+] as const satisfies readonly (keyof ListedCollectable)[];
+
+/**
+ * The caller's collectables as the list's SQL reads them, `FROM ${LISTED} c`: one bound value
+ * (`listedParam`), a JSON array with an array of values per row (json_each, `->>` by position).
+ */
+export const LISTED = `(SELECT ${LISTED_COLUMNS.map((c, i) => `value ->> ${i} AS ${c}`).join(", ")} FROM json_each(?))`;
+
+/** The one bound value of LISTED. */
+export function listedParam(rows: readonly ListedCollectable[]): string {
+  return JSON.stringify(rows.map((r) => LISTED_COLUMNS.map((c) => r[c])));
+}
 
 /** created_at (epoch milliseconds) as the ISO text the datetime filters compare with. */
 const CREATED_AT_SQL = "strftime('%Y-%m-%dT%H:%M:%fZ', c.created_at / 1000.0, 'unixepoch')";

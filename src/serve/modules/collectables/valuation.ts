@@ -149,10 +149,10 @@ export function currentValue(
   return { value: null, source: null };
 }
 
-/** The same rule in SQL over `c` (collectables) and `q` (its acquisition), for list filters and sorts. */
+/** The same rule in SQL over `c` (the list's rows: a collectable with its acquisition's two columns, fields.ts), for list filters and sorts. */
 export const CURRENT_VALUE_SQL = `(CASE
   WHEN c.selected_price_type = 'manual' AND c.manual_price_value IS NOT NULL THEN c.manual_price_value
-  WHEN q.use_instead_of_estimates = 1 AND q.price_usd IS NOT NULL THEN q.price_usd
+  WHEN c.use_instead_of_estimates = 1 AND c.acquisition_price_usd IS NOT NULL THEN c.acquisition_price_usd
   ELSE c.machine_estimate_usd END)`;
 
 /** An artist's 12-month momentum (stored in percent) as a fraction clipped to −1..1; null when unknown. */

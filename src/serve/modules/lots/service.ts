@@ -4,8 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { artworkIdsByUids } from "../../../db/artwork-uid";
-import { followedAmong } from "../../../db/follows";
-import { syncAccountView } from "../../accounts/account-view";
+import { FOLLOWED_IDS, followedParam } from "../../../db/follows";
 import { LOTS_FTS_TOKENIZE } from "../../../db/market-indexes/lots";
 import { containsPattern } from "../../../db/sql";
 import type { AppDeps } from "../../deps";
@@ -457,15 +456,15 @@ export interface LotListSql extends SqlFragment {
 
 /**
  * The id query of one page: `SELECT id FROM lots WHERE … ORDER BY … LIMIT ? OFFSET ?`, with
- * `want` rows (limit + 1 for has_more) from `offset`. `followedBy` restricts to a user's followed
- * lots; `range`, a keyset range of a cursor, is ANDed to the filters (the page is then planned as
+ * `want` rows (limit + 1 for has_more) from `offset`. `followed` (the ids of the lots a user
+ * follows, read from the account store) restricts to them; `range`, a keyset range of a cursor, is ANDed to the filters (the page is then planned as
  * a first page). An ASC sort with NULLs last is two ranges of the column's plain index (see
  * LotListSql.nulls, lotListIds).
  */
 export function lotListSql(
   db: Database,
   query: ParsedList,
-  followedBy: number | null = null,
+  followed: readonly number[] | null = null,
   range: KeysetRange | null = null,
   want = query.limit + 1,
   offset = query.offset,
@@ -484,15 +483,15 @@ export function lotListSql(
       searchWalk = cond.walk;
     }
   }
-  if (followedBy !== null) {
-    parts.push("id IN (SELECT target_id FROM account.follows WHERE user_id = ? AND kind = 'lot')");
-    params.push(followedBy);
+  if (followed !== null) {
+    parts.push(`id IN (${FOLLOWED_IDS})`);
+    params.push(followedParam(followed));
   }
   if (range) {
     parts.push(range.sql);
     params.push(...range.params);
   }
-  const plain = search === undefined && followedBy === null;
+  const plain = search === undefined && followed === null;
   const probed: { ids?: number[] } = {};
   const bySales = plain ? saleScope(filters, query.sort) : null;
   if (bySales) {
@@ -513,7 +512,7 @@ export function lotListSql(
       : plain && !driver
         ? sortWalkIndex(db, filters, where, query.sort, offset, want - 1, head, range ? undefined : probed)
         : // a search alone, or with a status of most lots: any other filter may be the smaller set
-          searchWalk !== undefined && followedBy === null && filters.every((f) => equalityIndex(f) === null)
+          searchWalk !== undefined && followed === null && filters.every((f) => equalityIndex(f) === null)
           ? searchWalk
           : null;
   const using = driver ? ` INDEXED BY ${driver}` : walk === "" ? " NOT INDEXED" : walk ? ` INDEXED BY ${walk}` : "";
@@ -548,12 +547,12 @@ export function lotListSql(
 export function lotListIds(
   db: Database,
   query: ParsedList,
-  followedBy: number | null = null,
+  followed: readonly number[] | null = null,
   range: KeysetRange | null = null,
   want = query.limit + 1,
   offset = query.offset,
 ): number[] {
-  const list = lotListSql(db, query, followedBy, range, want, offset);
+  const list = lotListSql(db, query, followed, range, want, offset);
   const run = (f: SqlFragment, ...more: Bind[]) =>
     db
       .query<{ id: number }, Bind[]>(f.sql)
@@ -568,21 +567,25 @@ export function lotListIds(
   return [...ids, ...run(rows, want - ids.length, Math.max(0, offset - first))];
 }
 
+/** The lots a user follows (their ids read from the account store), for a followed list. */
+export interface FollowedLots {
+  userId: number;
+  ids: readonly number[];
+}
+
 /** The scope of a list's cursors: the list, or a user's followed lots. */
-const scopeOf = (followedBy: number | null) => (followedBy === null ? "lots" : `lots/followed:${followedBy}`);
+const scopeOf = (followed: FollowedLots | null) => (followed === null ? "lots" : `lots/followed:${followed.userId}`);
 
 /** The filter parameters beside the fields (what the cursor's fingerprint covers). */
 const filterParams = (query: ParsedList) => ({ search: query.params.search });
 
 /** The ids of one page and the next cursor: by offset, or after the position of `cursor`. */
-export function lotPage(db: Database, signer: ImageSigner, query: ParsedList, followedBy: number | null = null): { ids: number[]; nextCursor: string | null } {
+export function lotPage(db: Database, signer: ImageSigner, query: ParsedList, followed: FollowedLots | null = null): { ids: number[]; nextCursor: string | null } {
   const keys = sortKeysOf(LOT_LIST, query.sort);
-  const cursor = cursorContext(db, signer, scopeOf(followedBy), query.sort ?? "", query.filters, filterParams(query));
+  const cursor = cursorContext(db, signer, scopeOf(followed), query.sort ?? "", query.filters, filterParams(query));
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
-  // the followed filter reads account.follows
-  if (followedBy !== null) syncAccountView(db, followedBy, "follows");
-  const ids = readPage(keys, position, query.limit + 1, query.offset, (range, want, offset) => lotListIds(db, query, followedBy, range, want, offset));
+  const ids = readPage(keys, position, query.limit + 1, query.offset, (range, want, offset) => lotListIds(db, query, followed?.ids ?? null, range, want, offset));
   return { ids, nextCursor: nextCursor(cursor, ids, query.limit, (id) => positionOf(db, keys, "lots", { sql: "id = ?", params: [id] })) };
 }
 
@@ -673,8 +676,7 @@ export function lotObjects(deps: AppDeps, ids: readonly number[], view: CallerVi
   const rows = lotRows(deps.market, ids);
   const followed =
     view.schema === "full"
-      ? followedAmong(
-          deps.market,
+      ? deps.accounts.followedAmong(
           view.userId,
           "lot",
           rows.map((r) => r.id),
@@ -683,8 +685,10 @@ export function lotObjects(deps: AppDeps, ids: readonly number[], view: CallerVi
   return rows.map((r) => lotObject(r, deps, view, followed));
 }
 
+/** A page of the lot list; `followedBy`: a user whose followed lots the list is restricted to. */
 export function listLots(deps: AppDeps, query: ParsedList, view: CallerView, followedBy: number | null = null) {
-  const { ids, nextCursor } = lotPage(deps.market, deps.signer, query, followedBy);
+  const followed = followedBy === null ? null : { userId: followedBy, ids: deps.accounts.followedIds(followedBy, "lot") };
+  const { ids, nextCursor } = lotPage(deps.market, deps.signer, query, followed);
   const hasMore = ids.length > query.limit;
   return { lots: lotObjects(deps, ids.slice(0, query.limit), view), has_more: hasMore, limit: query.limit, offset: query.offset, next_cursor: nextCursor };
 }

@@ -2,8 +2,7 @@
  * Sales: one query for the page (by offset, or by cursor: the keyset after the previous page's
  * last row), one count for the total, then the response objects.
  */
-import { followedAmong } from "../../../db/follows";
-import { syncAccountView } from "../../accounts/account-view";
+import { FOLLOWED_IDS, followedParam } from "../../../db/follows";
 import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
 import { cursorContext, decodeCursor, nextCursor, positionOf, readPage } from "../../query/cursor";
@@ -48,19 +47,25 @@ const COLUMNS = `s.id, s.name, s.status, s.is_online, s.is_bids_streaming, s.loc
   s.cumulative_total, s.hammer_total_usd, s.premium_sold_total_usd, s.cumulative_total_usd, s.hammer_low_estimate,
   s.hammer_high_estimate`;
 
-/** The page query's WHERE (over unqualified `sales` columns) and its bound values. */
-export function saleWhere(query: ParsedList, followedBy: number | null = null): SqlFragment {
+/** The page query's WHERE (over unqualified `sales` columns) and its bound values; `followed`: the ids of the sales a user follows (read from the account store), for a followed list. */
+export function saleWhere(query: ParsedList, followed: readonly number[] | null = null): SqlFragment {
   const where = whereClause(SALE_LIST, storedDatetimeBounds(query.filters, ["start_datetime", "end_datetime"]));
-  if (followedBy === null) return where;
+  if (followed === null) return where;
   return {
-    sql: `${where.sql} AND id IN (SELECT target_id FROM account.follows WHERE user_id = ? AND kind = 'sale')`,
-    params: [...where.params, followedBy],
+    sql: `${where.sql} AND id IN (${FOLLOWED_IDS})`,
+    params: [...where.params, followedParam(followed)],
   };
 }
 
 /** The ids of one page, by the sales table's indexes: `limit` rows from `offset`, `range` (a keyset range of a cursor) ANDed to the filters. */
-export function saleListSql(query: ParsedList, followedBy: number | null = null, range: SqlFragment | null = null, limit = query.limit, offset = query.offset): SqlFragment {
-  const where = saleWhere(query, followedBy);
+export function saleListSql(
+  query: ParsedList,
+  followed: readonly number[] | null = null,
+  range: SqlFragment | null = null,
+  limit = query.limit,
+  offset = query.offset,
+): SqlFragment {
+  const where = saleWhere(query, followed);
   return {
     sql: `SELECT id FROM sales WHERE ${where.sql}${range ? ` AND ${range.sql}` : ""} ORDER BY ${orderClause(SALE_LIST, query.sort)} LIMIT ? OFFSET ?`,
     params: [...where.params, ...(range?.params ?? []), limit, offset],
@@ -125,8 +130,7 @@ export function saleObjects(deps: AppDeps, ids: readonly number[], view: CallerV
   const ordered = ids.map((id) => byId.get(id)).filter((r): r is SaleRow => r !== undefined);
   const followed =
     view.schema === "full"
-      ? followedAmong(
-          deps.market,
+      ? deps.accounts.followedAmong(
           view.userId,
           "sale",
           ordered.map((r) => r.id),
@@ -135,18 +139,18 @@ export function saleObjects(deps: AppDeps, ids: readonly number[], view: CallerV
   return ordered.map((r) => saleObject(r, deps, view, followed));
 }
 
+/** A page of the sale list; `followedBy`: a user whose followed sales the list is restricted to. */
 export function listSales(deps: AppDeps, query: ParsedList, view: CallerView, followedBy: number | null = null) {
   const keys = sortKeysOf(SALE_LIST, query.sort);
   const cursor = cursorContext(deps.market, deps.signer, followedBy === null ? "sales" : `sales/followed:${followedBy}`, query.sort ?? "", query.filters, {});
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
-  // the followed filter reads account.follows (the page, the count and the next cursor's position)
-  if (followedBy !== null) syncAccountView(deps.market, followedBy, "follows");
+  const followed = followedBy === null ? null : deps.accounts.followedIds(followedBy, "sale");
   // one row past the page: whether a next page exists
   const ids = readPage(keys, position, query.limit + 1, query.offset, (range, limit, offset) =>
-    allOnce<{ id: number }>(deps.market, saleListSql(query, followedBy, range, limit, offset)).map((r) => r.id),
+    allOnce<{ id: number }>(deps.market, saleListSql(query, followed, range, limit, offset)).map((r) => r.id),
   );
-  const where = saleWhere(query, followedBy);
+  const where = saleWhere(query, followed);
   const total = deps.market.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM sales WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
   return {
     sales: saleObjects(deps, ids.slice(0, query.limit), view),
