@@ -6,7 +6,7 @@
  *   bun bench/scale.ts [--workers 1,2] [--seconds 6] [--rounds 2] [--connections 64] [--loaders 1]
  *                      [--loadgen auto|wrk|bun] [--binary dist/artmarket] [--scale tiny] [--cases a,b]
  *                      [--stores sqlite|postgres|sqlite,postgres] [--pg postgres://…] [--synchronous-commit on|off]
- *                      [--out .bench/scale.json]
+ *                      [--follows 2000] [--out .bench/scale.json]
  *
  * --stores runs each worker count on each account store: account.db, or PostgreSQL (`serve
  * --account-store`): the URL given with --pg, else a PostgreSQL 18 started for the run from the
@@ -25,6 +25,13 @@
  *   categories  GET /v1/categories (1 DU, the cheapest metered call)
  *   artists     GET /v1/artists?limit=20
  *   artworks    GET /v1/artworks with filters and a sort, limit 20
+ *   followed    GET /v1/artworks/followed?limit=20 by a user who follows thousands of items
+ *               (--follows artworks and as many lots, one millisecond apart: the followed list,
+ *               its total over every follow, the page's marks)
+ *   followed-lots  GET /v1/lots/followed?limit=20 by that user (the followed filter: its lots
+ *               among the list's)
+ * The follower is a second enterprise key of each store, its follows written in SQL before the
+ * servers start.
  * After each worker count the server is stopped with SIGTERM and the bench user's du_ledger rows
  * are compared with the 200s the load generators counted, as bench/core does: the rows may exceed
  * them by the requests in flight when a load run stopped (wrk drops the responses it has not read
@@ -49,7 +56,11 @@ const CASES: Record<string, string> = {
   categories: "/v1/categories",
   artists: "/v1/artists?limit=20",
   artworks: "/v1/artworks?category_id=1&creation_year__gte=1900&sort=SALE_DATE_DESC&limit=20",
+  followed: "/v1/artworks/followed?limit=20",
+  "followed-lots": "/v1/lots/followed?limit=20",
 };
+/** The cases sent with the follower's key (the others with the bench key, who follows nothing). */
+const FOLLOWER_CASES = new Set(["followed", "followed-lots"]);
 
 function parseFlags(argv: string[]): Record<string, string> {
   const flags: Record<string, string> = {};
@@ -74,6 +85,7 @@ const scale = flags.scale ?? "tiny";
 const cases = (flags.cases ?? Object.keys(CASES).join(",")).split(",");
 const out = resolve(ROOT, flags.out ?? ".bench/scale.json");
 const stores = (flags.stores ?? "sqlite").split(",") as ("sqlite" | "postgres")[];
+const follows = Number(flags.follows ?? 2000);
 for (const st of stores) if (st !== "sqlite" && st !== "postgres") throw new Error(`unknown store ${st} (sqlite, postgres)`);
 for (const c of cases) if (!CASES[c]) throw new Error(`unknown case ${c} (${Object.keys(CASES).join(", ")})`);
 
@@ -150,35 +162,53 @@ if (stores.includes("postgres")) {
   if (sync) pgUrl += `${pgUrl.includes("?") ? "&" : "?"}options=-c%20synchronous_commit%3D${sync}`;
 }
 
-/** Per store: the bench key (enterprise, request rates raised: an operator's edit) and how to count its ledger rows. */
+/** Per store: the bench key and the follower's (enterprise, request rates raised: an operator's edit) and how to count their ledger rows. */
 interface Store {
   name: "sqlite" | "postgres";
   /** Its server's data directory (one server per data directory: the PostgreSQL store's has the market hard-linked). */
   dataDir: string;
   args: string[];
   key: string;
+  followerKey: string;
   ledgerRows: () => Promise<number>;
 }
+/** The follower's follows (kind, target, created_at): the market's first artworks and lots, one millisecond apart. */
+const followRows: [string, number, number][] = (() => {
+  const market = new Database(join(dataDir, "market.db"), { readonly: true });
+  try {
+    const t0 = Date.now() - 2 * follows;
+    return ["artwork", "lot"].flatMap((kind) =>
+      (market.query(`SELECT id FROM ${kind}s ORDER BY id LIMIT ?`).all(follows) as { id: number }[]).map((r, i): [string, number, number] => [kind, r.id, t0 + i]),
+    );
+  } finally {
+    market.close();
+  }
+})();
+const followValues = (userId: number) => followRows.map(([kind, id, at]) => `(${userId}, '${kind}', ${id}, ${at})`).join(", ");
 const storeList: Store[] = [];
 for (const name of stores) {
   const args = name === "postgres" ? ["--account-store", pgUrl!] : [];
-  const created = (await run(["keys", "create", "--plan", "enterprise", "--name", "scale bench", "--data", dataDir, ...args])).trim().split("\n");
-  const key = created.at(-1)!;
-  const kid = key.slice(3, 19);
+  const keyOf = async (label: string) => (await run(["keys", "create", "--plan", "enterprise", "--name", label, "--data", dataDir, ...args])).trim().split("\n").at(-1)!;
+  const key = await keyOf("scale bench");
+  const followerKey = await keyOf("scale follower");
+  const kids = [key.slice(3, 19), followerKey.slice(3, 19)];
   if (name === "sqlite") {
     const db = new Database(join(dataDir, "account.db"));
     db.run("PRAGMA busy_timeout = 30000");
     db.run("UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'");
+    const follower = (db.query("SELECT user_id FROM api_keys WHERE kid = ?").get(kids[1]!) as { user_id: number }).user_id;
+    db.run(`INSERT INTO follows (user_id, kind, target_id, created_at) VALUES ${followValues(follower)}`);
     db.close();
     storeList.push({
       name,
       dataDir,
       args,
       key,
+      followerKey,
       ledgerRows: async () => {
         const ro = new Database(join(dataDir, "account.db"), { readonly: true });
         try {
-          return (ro.query("SELECT count(*) AS n FROM du_ledger WHERE key_id = (SELECT id FROM api_keys WHERE kid = ?)").get(kid) as { n: number }).n;
+          return (ro.query("SELECT count(*) AS n FROM du_ledger WHERE key_id IN (SELECT id FROM api_keys WHERE kid IN (?, ?))").get(kids[0]!, kids[1]!) as { n: number }).n;
         } finally {
           ro.close();
         }
@@ -187,6 +217,8 @@ for (const name of stores) {
   } else {
     const sql = new Bun.SQL(pgUrl!, { max: 1 });
     await sql`UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'`;
+    const [row] = await sql`SELECT user_id FROM api_keys WHERE kid = ${kids[1]!}`;
+    await sql.unsafe(`INSERT INTO follows (user_id, kind, target_id, created_at) VALUES ${followValues((row as { user_id: number }).user_id)}`);
     const pgDataDir = mkdtempSync(join(tmpdir(), "artmarket-scale-pg-"));
     linkSync(join(dataDir, "market.db"), join(pgDataDir, "market.db"));
     storeList.push({
@@ -194,9 +226,10 @@ for (const name of stores) {
       dataDir: pgDataDir,
       args,
       key,
+      followerKey,
       ledgerRows: async () => {
-        const [row] = await sql`SELECT count(*)::int AS n FROM du_ledger WHERE key_id = (SELECT id FROM api_keys WHERE kid = ${kid})`;
-        return (row as { n: number }).n;
+        const [n] = await sql`SELECT count(*)::int AS n FROM du_ledger WHERE key_id IN (SELECT id FROM api_keys WHERE kid IN (${kids[0]!}, ${kids[1]!}))`;
+        return (n as { n: number }).n;
       },
     });
   }
@@ -242,17 +275,19 @@ for (const workers of workerCounts) {
   const loadRuns = storeList.map(() => 0);
   try {
     for (const store of storeList) servers.push(await startServer(store.dataDir, workers, store.args));
-    // warm: the key verified, the statements prepared on every worker
+    // warm: the keys verified, the statements prepared on every worker
     for (const [i, store] of storeList.entries()) {
-      seen200[i]! += (await load(`${servers[i]!.url}/v1/categories`, store.key)).ok200;
-      loadRuns[i]! += 1;
+      for (const key of [store.key, store.followerKey]) {
+        seen200[i]! += (await load(`${servers[i]!.url}/v1/categories`, key)).ok200;
+        loadRuns[i]! += 1;
+      }
     }
     for (let round = 1; round <= rounds; round++) {
       for (const c of cases) {
         const order = round % 2 === 1 ? [...storeList.keys()] : [...storeList.keys()].reverse();
         for (const i of order) {
           const store = storeList[i]!;
-          const r = await load(`${servers[i]!.url}${CASES[c]}`, store.key);
+          const r = await load(`${servers[i]!.url}${CASES[c]}`, FOLLOWER_CASES.has(c) ? store.followerKey : store.key);
           seen200[i]! += r.ok200;
           loadRuns[i]! += 1;
           runs.push({ store: store.name, workers, case: c, round, rps: r.rps, p50ms: r.p50ms, p99ms: r.p99ms, ok200: r.ok200, non2xx: r.non2xx });
