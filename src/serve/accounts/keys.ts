@@ -41,12 +41,9 @@
 import type { Database } from "bun:sqlite";
 import { availableParallelism } from "node:os";
 import { hash, verify } from "@node-rs/argon2";
-import { and, asc, eq, isNull } from "drizzle-orm";
-import { accountOrm } from "../../db/connection";
-import { apiKeys, plans, users } from "../../db/schema/account";
-import { getPlan, type Plan } from "./plans";
-import { today } from "../../market/time";
 import { HttpError } from "../http/errors";
+import { getPlan, type Plan } from "./plans";
+import { accountStore } from "./store";
 
 const KEY_PATTERN = /^am_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 
@@ -86,27 +83,12 @@ export function randomKey(): { kid: string; key: string } {
   return { kid, key: `am_${kid}_${secret}` };
 }
 
-/** Creates a user on `planSlug` with one key; the key is returned once and never stored. */
-export async function createUserWithKey(db: Database, planSlug: string, name?: string): Promise<CreatedKey> {
-  const orm = accountOrm(db);
-  if (!getPlan(db, planSlug)) {
-    const known = orm.select({ slug: plans.slug }).from(plans).orderBy(asc(plans.sortOrder)).all();
-    throw new KeyError(`unknown plan "${planSlug}" (plans: ${known.map((p) => p.slug).join(", ")})`);
-  }
-  const { kid, key } = randomKey();
-  const keyHash = await hashKey(key);
-  const now = Date.now();
-  const userName = name?.trim() || `${planSlug} user`;
-  const ids = orm.transaction((tx) => {
-    const user = tx
-      .insert(users)
-      .values({ name: userName, planSlug, periodAnchor: today(now), createdAt: now })
-      .returning({ id: users.id })
-      .get();
-    const row = tx.insert(apiKeys).values({ kid, userId: user.id, name: userName, hash: keyHash, createdAt: now }).returning({ id: apiKeys.id }).get();
-    return { userId: user.id, keyId: row.id };
-  });
-  return { ...ids, kid, key, plan: planSlug };
+/**
+ * Creates a user on `planSlug` with one key in account.db; the key is returned once and never
+ * stored. The store's SQL (sql/keys.ts), as the next two.
+ */
+export function createUserWithKey(db: Database, planSlug: string, name?: string): Promise<CreatedKey> {
+  return accountStore(db).createUserWithKey(planSlug, name);
 }
 
 export interface KeyListing {
@@ -120,37 +102,12 @@ export interface KeyListing {
 }
 
 export function listKeys(db: Database): KeyListing[] {
-  return accountOrm(db)
-    .select({
-      id: apiKeys.id,
-      kid: apiKeys.kid,
-      user_id: apiKeys.userId,
-      name: apiKeys.name,
-      plan: users.planSlug,
-      created_at: apiKeys.createdAt,
-      revoked_at: apiKeys.revokedAt,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .orderBy(asc(apiKeys.id))
-    .all()
-    .map((r) => ({
-      ...r,
-      created_at: new Date(r.created_at).toISOString(),
-      revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
-    }));
+  return accountStore(db).listKeys();
 }
 
 /** Revokes a key by its numeric id or its kid; returns false when no active key matched. */
 export function revokeKey(db: Database, idOrKid: string): boolean {
-  const match = /^\d+$/.test(idOrKid) ? eq(apiKeys.id, Number(idOrKid)) : eq(apiKeys.kid, idOrKid);
-  const revoked = accountOrm(db)
-    .update(apiKeys)
-    .set({ revokedAt: Date.now() })
-    .where(and(match, isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id })
-    .all();
-  return revoked.length > 0;
+  return accountStore(db).revokeKey(idOrKid);
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
- * Plans: allowances, rate limits and entitlements. The rows are seeded into account.db on every
- * start (insert-if-missing), so an operator's edits to a plan row survive restarts.
+ * Plans: allowances, rate limits and entitlements. The rows are seeded into the account store on
+ * every start (insert-if-missing: sql/plans.ts), so an operator's edits to a plan row survive
+ * restarts. The functions over a Database are account.db's (tests, benchmarks, the key verifier).
  */
 import type { Database } from "bun:sqlite";
-import { asc, eq } from "drizzle-orm";
-import { accountOrm } from "../../db/connection";
-import { plans } from "../../db/schema/account";
+import type { plans } from "../../db/schema/account";
+import { accountStore } from "./store";
 
 /** What a plan grants; stored as the plan's `features` JSON (free-form in PlanSchema). */
 export interface PlanFeatures {
@@ -98,29 +98,12 @@ export const DEFAULT_PLANS: readonly Plan[] = [
   },
 ];
 
-/** Inserts the default plans that are not there yet; existing rows are left as the operator set them. */
+/** Inserts the default plans that are not there yet into account.db; existing rows are left as the operator set them (sql/plans.ts). */
 export function seedPlans(db: Database): void {
-  accountOrm(db)
-    .insert(plans)
-    .values(
-      DEFAULT_PLANS.map((p, i) => ({
-        slug: p.slug,
-        displayName: p.display_name,
-        duLimit: p.du_limit,
-        periodDays: p.period_days,
-        rpsLimit: p.rps_limit,
-        rpmLimit: p.rpm_limit,
-        throttleMultiplier: p.throttle_multiplier,
-        priceUsd: p.price_usd,
-        features: JSON.stringify(p.features),
-        sortOrder: i,
-      })),
-    )
-    .onConflictDoNothing({ target: plans.slug })
-    .run();
+  accountStore(db).seedPlans();
 }
 
-/** A plans row as drizzle selects it (camelCase). */
+/** A plans row as drizzle selects it (camelCase): what planFromRow reads. */
 export type PlanRow = typeof plans.$inferSelect;
 
 /** A plan from its row: features over the defaults of its slug (a row written by an older build gains new features' defaults). */
@@ -146,12 +129,11 @@ export function planFromRow(row: PlanRow): Plan {
 }
 
 export function listPlans(db: Database): Plan[] {
-  return accountOrm(db).select().from(plans).orderBy(asc(plans.sortOrder), asc(plans.slug)).all().map(planFromRow);
+  return accountStore(db).listPlans();
 }
 
 export function getPlan(db: Database, slug: string): Plan | null {
-  const row = accountOrm(db).select().from(plans).where(eq(plans.slug, slug)).get();
-  return row ? planFromRow(row) : null;
+  return accountStore(db).getPlan(slug);
 }
 
 export function planGrants(plan: Plan, entitlement: Entitlement): boolean {

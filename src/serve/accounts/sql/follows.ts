@@ -1,0 +1,101 @@
+/**
+ * Follows of artists, artworks, lots and sales: written, and read as market queries bind them
+ * (src/db/follows.ts: the ids, or a followed list's rows, as one value).
+ */
+import { FOLLOW_KINDS, type FollowKind } from "../../../db/follows";
+import { marks, type SqlBase } from "./dialect";
+
+/**
+ * A follow as a followed list orders it: most recently followed first; `seq` breaks ties of
+ * created_at in the followed artworks (the order the follows were made in: account.db's rowid;
+ * PostgreSQL keeps none, so there it is target_id × 4 + the kind's index in FOLLOW_KINDS).
+ */
+export interface FollowedRow {
+  target_id: number;
+  created_at: number;
+  seq: number;
+}
+
+export interface FollowStore {
+  follow(userId: number, kind: FollowKind, targetId: number): void;
+  unfollow(userId: number, kind: FollowKind, targetId: number): void;
+  /** Which of `ids` the user follows. */
+  followedAmong(userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number>;
+  /** Every id of `kind` the user follows, most recently followed first (ties: the larger id first). */
+  followedIds(userId: number, kind: FollowKind): number[];
+  /** The user's follows of `kind` in the order of followedIds, with what the followed lists' keysets read. */
+  followedRows(userId: number, kind: FollowKind): FollowedRow[];
+}
+
+/** What market queries ask of the store about the caller's follows. */
+export type FollowReader = Pick<FollowStore, "followedAmong" | "followedIds" | "followedRows">;
+
+/** How many users' follows one store keeps a copy of for the marks (least recently used dropped first). */
+const FOLLOWS_CACHED = 512;
+
+export function FollowsSql<B extends SqlBase>(Base: B) {
+  abstract class Follows extends Base implements FollowStore {
+    /** Copies of users' follows (`kind:id`) for followedAmong, with the follows version they were read at. */
+    private readonly followCopies = new Map<number, { version: number; keys: Set<string> }>();
+
+    follow(userId: number, kind: FollowKind, targetId: number): void {
+      this.sql.run("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", userId, kind, targetId, Date.now());
+      this.sql.followsChanged(userId);
+    }
+
+    unfollow(userId: number, kind: FollowKind, targetId: number): void {
+      this.sql.run("DELETE FROM follows WHERE user_id = ? AND kind = ? AND target_id = ?", userId, kind, targetId);
+      this.sql.followsChanged(userId);
+    }
+
+    /**
+     * The marks of a page. Where the dialect keeps a follows version (PostgreSQL: from
+     * notifications), a copy of the user's follows serves while it has not moved since the copy
+     * was read, so most pages ask nothing; else (account.db, or before PostgreSQL's listener is
+     * up) the store is asked.
+     */
+    followedAmong(userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number> {
+      if (userId === null || ids.length === 0) return new Set();
+      // the version is read before the rows: a change made meanwhile moves it again, and the copy is not reused
+      const version = this.sql.followsVersion(userId);
+      if (version === null) {
+        const rows = this.sql.all<{ id: number }>(
+          `SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? AND target_id IN (${marks(ids.length)})`,
+          userId,
+          kind,
+          ...ids,
+        );
+        return new Set(rows.map((r) => r.id));
+      }
+      let copy = this.followCopies.get(userId);
+      this.followCopies.delete(userId); // touched: now the most recently used
+      if (copy?.version !== version) {
+        const rows = this.sql.all<{ kind: string; target_id: number }>("SELECT kind, target_id FROM follows WHERE user_id = ?", userId);
+        copy = { version, keys: new Set(rows.map((r) => `${r.kind}:${r.target_id}`)) };
+        if (this.followCopies.size >= FOLLOWS_CACHED) this.followCopies.delete(this.followCopies.keys().next().value!);
+      }
+      this.followCopies.set(userId, copy);
+      const keys = copy.keys;
+      return new Set(ids.filter((id) => keys.has(`${kind}:${id}`)));
+    }
+
+    followedIds(userId: number, kind: FollowKind): number[] {
+      return this.sql
+        .all<{ id: number }>("SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, target_id DESC", userId, kind)
+        .map((r) => r.id);
+    }
+
+    followedRows(userId: number, kind: FollowKind): FollowedRow[] {
+      const order = this.sql.insertionOrder;
+      const rows = this.sql.all<FollowedRow>(
+        `SELECT target_id, created_at${order ? `, ${order} AS seq` : ""} FROM follows WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, target_id DESC`,
+        userId,
+        kind,
+      );
+      if (order) return rows;
+      const k = FOLLOW_KINDS.indexOf(kind);
+      return rows.map((r) => ({ ...r, seq: r.target_id * FOLLOW_KINDS.length + k }));
+    }
+  }
+  return Follows;
+}
