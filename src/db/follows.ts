@@ -13,12 +13,13 @@ export type FollowKind = (typeof FOLLOW_KINDS)[number];
 export const FOLLOWED_IDS = "SELECT value FROM json_each(?)";
 
 /**
- * A followed list's FROM item, `FROM ${FOLLOWED_LIST} f JOIN t ON t.id = f.value … ORDER BY f.key`:
- * the ids bound in the list's order (`followedParam`), `f.value` the id and `f.key` its place.
+ * The followed ids as a FROM item, `FROM ${FOLLOWED_ROWS} f JOIN t ON t.id = f.value`, one bound
+ * value (`followedParam`): which of them the market holds, a primary key search each (cheaper
+ * than IN, which first builds an index of the list, where every id is wanted).
  */
-export const FOLLOWED_LIST = "json_each(?)";
+export const FOLLOWED_ROWS = "json_each(?)";
 
-/** The one bound value of FOLLOWED_IDS and FOLLOWED_LIST: the ids as a JSON array. */
+/** The one bound value of FOLLOWED_IDS and FOLLOWED_ROWS: the ids as a JSON array. */
 export function followedParam(ids: readonly number[]): string {
   return JSON.stringify(ids);
 }

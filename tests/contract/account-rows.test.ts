@@ -13,7 +13,7 @@ import type { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { FOLLOWED_IDS, FOLLOWED_LIST, followedParam } from "../../src/db/follows";
+import { FOLLOWED_IDS, FOLLOWED_ROWS, followedParam } from "../../src/db/follows";
 import { FxCache } from "../../src/db/fx";
 import { openAccountDb, openMarketReader } from "../../src/db/connection";
 import { loadSharp } from "../../src/platform/native";
@@ -296,8 +296,9 @@ for (const factory of FACTORIES) {
           .all(followedParam(heavy))
           .map((r) => r.detail);
       for (const [table, sql] of [
-        ["artworks", `SELECT a.id FROM ${FOLLOWED_LIST} f JOIN artworks a ON a.id = f.value ORDER BY f.key LIMIT 21`],
-        ["artworks", `SELECT count(*) FROM ${FOLLOWED_LIST} f JOIN artworks a ON a.id = f.value`],
+        ["artworks", `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artworks a ON a.id = f.value WHERE 1`],
+        ["artists", `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artists a ON a.id = f.value`],
+        ["artworks", `SELECT a.id FROM artworks a WHERE a.id IN (${FOLLOWED_IDS}) AND a.creation_year >= 1900`],
         ["lots", `SELECT id FROM lots WHERE id IN (${FOLLOWED_IDS}) ORDER BY sale_datetime DESC LIMIT 21`],
         ["artists", `SELECT a.id FROM artists a WHERE a.id IN (${FOLLOWED_IDS}) ORDER BY a.id LIMIT 21`],
       ] as const) {

@@ -238,7 +238,8 @@ for (const factory of FACTORIES) {
       store.follow(ada, "artist", 5);
       store.follow(ada, "artwork", 5);
       store.follow(bob, "artist", 4);
-      expect(store.followedIds(ada, "artist")).toEqual([5, 3, 9]);
+      expect(store.followedIds(ada, "artist")).toEqual([3, 5, 9]); // by id
+      expect(store.followedRows(ada, "artist").map((r) => r.target_id)).toEqual([5, 3, 9]); // most recently followed first
       expect(store.followedIds(ada, "artwork")).toEqual([5]);
       expect(store.followedIds(ada, "lot")).toEqual([]);
       expect(store.followedAmong(ada, "artist", [3, 4, 5, 6])).toEqual(new Set([3, 5]));

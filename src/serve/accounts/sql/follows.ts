@@ -21,9 +21,9 @@ export interface FollowStore {
   unfollow(userId: number, kind: FollowKind, targetId: number): void;
   /** Which of `ids` the user follows. */
   followedAmong(userId: number | null, kind: FollowKind, ids: readonly number[]): Set<number>;
-  /** Every id of `kind` the user follows, most recently followed first (ties: the larger id first). */
+  /** Every id of `kind` the user follows, by id (the filters' set: read from the primary key alone). */
   followedIds(userId: number, kind: FollowKind): number[];
-  /** The user's follows of `kind` in the order of followedIds, with what the followed lists' keysets read. */
+  /** The user's follows of `kind`, most recently followed first (ties: the larger id first), with what the followed lists' keysets read. */
   followedRows(userId: number, kind: FollowKind): FollowedRow[];
 }
 
@@ -80,21 +80,18 @@ export function FollowsSql<B extends SqlBase>(Base: B) {
     }
 
     followedIds(userId: number, kind: FollowKind): number[] {
-      return this.sql
-        .all<{ id: number }>("SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, target_id DESC", userId, kind)
-        .map((r) => r.id);
+      return this.sql.all<{ id: number }>("SELECT target_id AS id FROM follows WHERE user_id = ? AND kind = ? ORDER BY target_id", userId, kind).map((r) => r.id);
     }
 
     followedRows(userId: number, kind: FollowKind): FollowedRow[] {
       const order = this.sql.insertionOrder;
-      const rows = this.sql.all<FollowedRow>(
-        `SELECT target_id, created_at${order ? `, ${order} AS seq` : ""} FROM follows WHERE user_id = ? AND kind = ? ORDER BY created_at DESC, target_id DESC`,
-        userId,
-        kind,
-      );
-      if (order) return rows;
       const k = FOLLOW_KINDS.indexOf(kind);
-      return rows.map((r) => ({ ...r, seq: r.target_id * FOLLOW_KINDS.length + k }));
+      // sorted here: SQLite's ORDER BY would look each row up by follows_recent and sort them again
+      // on the tiebreak, more than twice the time for a user following thousands
+      return this.sql
+        .all<FollowedRow>(`SELECT target_id, created_at${order ? `, ${order} AS seq` : ""} FROM follows WHERE user_id = ? AND kind = ?`, userId, kind)
+        .map((r) => (order ? r : { ...r, seq: r.target_id * FOLLOW_KINDS.length + k }))
+        .sort((a, b) => b.created_at - a.created_at || b.target_id - a.target_id);
     }
   }
   return Follows;

@@ -9,7 +9,7 @@ import { Z80 } from "../../../analytics/index-model";
 import { percentile } from "../../../analytics/stats";
 import { monthDate, monthIndex } from "../../../market/calendar";
 import { unpackDocument } from "../../../db/documents";
-import { FOLLOWED_IDS, FOLLOWED_LIST, followedParam } from "../../../db/follows";
+import { FOLLOWED_IDS, FOLLOWED_ROWS, followedParam } from "../../../db/follows";
 import type { FollowReader } from "../../accounts/store";
 import { unpackSeries } from "../../../db/series";
 import { containsPattern } from "../../../db/sql";
@@ -18,7 +18,7 @@ import type { CallerView } from "../../http/view";
 import type { ImageSigner } from "../../images/urls";
 import { ARTIST_INDEX } from "../../../images/vector-index";
 import { cursorContext, decodeCursor, nextCursor, positionOf, readPage, rowsAfter } from "../../query/cursor";
-import { orderText, sortKeys, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
+import { sortKeys, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { chooseRange, type PlanThresholds, probeRange, rangeRows, walkRows } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
 import { ARTIST_FIELDS, DEFAULT_SORT, orderBy, SORTS, sortKeysFor, type Resolution, type SortBy, type SortDir } from "./fields";
@@ -430,42 +430,47 @@ export function listArtists(db: Database, query: ParsedList, view: ArtistView) {
   };
 }
 
-/**
- * The followed list's order: most recently followed first, ties by the artist's id (the follows'
- * created_at and target_id: the account store's order, which the SQL keeps as the ids' places).
- */
+/** The followed list's order: most recently followed first, ties by the artist's id (the store's order of the follows). */
 const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.target_id");
 
+/**
+ * The caller's followed artists, most recently followed first: one statement finds which of them
+ * the market holds (the ids bound as one value), the follows' order gives the page, the cursor's
+ * position and the total, and the page's rows are read by id.
+ */
 export function followedArtists(db: Database, query: ParsedList, view: ArtistView) {
   const userId = view.userId ?? -1;
   const cursor = cursorContext(db, view.signer, `artists/followed-list:${userId}`, "", [], {});
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
   const follows = view.accounts.followedRows(userId, "artist");
-  const keyOf = (f: (typeof follows)[number]) => [f.created_at, f.target_id];
-  // after a cursor's position: the follows after it, from their first (the offset is the first page's)
-  const after = rowsAfter(FOLLOWED_KEYS, follows, keyOf, position);
-  const rows = runOnce<ArtistRow>(
-    db,
-    `SELECT ${COLUMNS} FROM ${FOLLOWED_LIST} f JOIN artists a ON a.id = f.value ORDER BY f.key LIMIT ? OFFSET ?`,
-    [followedParam(after.map((f) => f.target_id)), query.limit + 1, position ? 0 : query.offset],
-    true,
+  const known = new Set(
+    db
+      .query<{ id: number }, [string]>(`SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artists a ON a.id = f.value`)
+      .all(followedParam(follows.map((f) => f.target_id)))
+      .map((r) => r.id),
   );
-  const total = db
-    .query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${FOLLOWED_LIST} f JOIN artists a ON a.id = f.value`)
-    .get(followedParam(follows.map((f) => f.target_id)))!.n;
-  const byId = new Map(follows.map((f) => [f.target_id, f]));
+  const listed = follows.filter((f) => known.has(f.target_id));
+  const keyOf = (f: (typeof follows)[number]) => [f.created_at, f.target_id];
+  // after a cursor's position: the rows after it, from the first (the offset is the first page's)
+  const from = position ? 0 : query.offset;
+  const ids = rowsAfter(FOLLOWED_KEYS, listed, keyOf, position)
+    .slice(from, from + query.limit + 1)
+    .map((f) => f.target_id);
+  const rows = new Map(
+    (ids.length ? runOnce<ArtistRow>(db, `SELECT ${COLUMNS} FROM artists a WHERE a.id IN (${ids.map(() => "?").join(", ")})`, ids, true) : []).map((r) => [r.id, r]),
+  );
+  const byId = new Map(listed.map((f) => [f.target_id, f]));
   return {
-    artists: present(db, rows.slice(0, query.limit), view),
-    total,
+    artists: present(
+      db,
+      ids.slice(0, query.limit).map((id) => rows.get(id)!),
+      view,
+    ),
+    total: listed.length,
     limit: query.limit,
     offset: query.offset,
-    next_cursor: nextCursor(
-      cursor,
-      rows.map((r) => r.id),
-      query.limit,
-      (id) => keyOf(byId.get(id)!),
-    ),
+    next_cursor: nextCursor(cursor, ids, query.limit, (id) => keyOf(byId.get(id)!)),
   };
 }
 

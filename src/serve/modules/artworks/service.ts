@@ -8,11 +8,11 @@ import type { Database } from "bun:sqlite";
 import { Z80 } from "../../../analytics/index-model";
 import { artworkIdsByUids } from "../../../db/artwork-uid";
 import { usdOf } from "../../../db/fx";
-import { FOLLOWED_LIST, followedParam } from "../../../db/follows";
+import { FOLLOWED_ROWS, followedParam } from "../../../db/follows";
 import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
 import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage, rowsAfter } from "../../query/cursor";
-import { orderClause, orderText, sortKeys, sortKeysOf, whereClause, type ListSpec, type ParsedList, type SortKeys, type SqlFragment } from "../../query/grammar";
+import { orderClause, sortKeys, sortKeysOf, whereClause, type ListSpec, type ParsedList, type SortKeys, type SqlFragment } from "../../query/grammar";
 import { allOnce, chooseRange, type PlanThresholds, type Probe, probeRange, rangeRows as rangeRowsOf, walkRows } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
 import { addDays, epochSeconds, isoOfSeconds } from "../../../market/time";
@@ -288,31 +288,39 @@ export function listArtworks(deps: AppDeps, view: CallerView, query: ParsedList)
 
 /**
  * The followed list's order: most recently followed first, ties by the follow's `seq` (account.db's
- * rowid, the order of the follows; see FollowedRow). The SQL keeps it as the ids' places.
+ * rowid, the order of the follows; see FollowedRow), as the store's rows are ordered here.
  */
 const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.seq");
 
-/** Followed artworks (with the list filters), most recently followed first. */
+/**
+ * Followed artworks (with the list filters), most recently followed first. One statement finds
+ * which of the caller's followed artworks the market holds and the filters keep (the ids bound as
+ * one value); the follows' order gives the page, the cursor's position and the total.
+ */
 export function followedArtworks(deps: AppDeps, view: CallerView, userId: number, query: ParsedList): Page {
   const cursor = cursorOf(deps, query, `artworks/followed:${userId}`);
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
   const q = resolveMaterials(deps.market, resolveUids(deps.market, query));
   const where = artworkWhere(ARTWORK_LIST, q);
-  const keyOf = (f: { created_at: number; seq: number }) => [f.created_at, f.seq];
   const follows = [...deps.accounts.followedRows(userId, "artwork")].sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
-  // after a cursor's position: the follows after it, from their first (the offset is the first page's)
-  const after = rowsAfter(FOLLOWED_KEYS, follows, keyOf, position);
-  const from = `FROM ${FOLLOWED_LIST} f JOIN artworks a ON a.id = f.value WHERE ${where.sql}`;
-  const ids = idsOf(deps.market, {
-    sql: `SELECT a.id ${from} ORDER BY f.key LIMIT ? OFFSET ?`,
-    params: [followedParam(after.map((f) => f.target_id)), ...where.params, q.limit + 1, position ? 0 : q.offset],
-  });
-  const total = allOnce<{ n: number }>(deps.market, { sql: `SELECT count(*) AS n ${from}`, params: [followedParam(follows.map((f) => f.target_id)), ...where.params] })[0]!.n;
-  const byId = new Map(follows.map((f) => [f.target_id, f]));
+  const kept = new Set(
+    idsOf(deps.market, {
+      sql: `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artworks a ON a.id = f.value WHERE ${where.sql}`,
+      params: [followedParam(follows.map((f) => f.target_id)), ...where.params],
+    }),
+  );
+  const listed = follows.filter((f) => kept.has(f.target_id));
+  const keyOf = (f: { created_at: number; seq: number }) => [f.created_at, f.seq];
+  // after a cursor's position: the rows after it, from the first (the offset is the first page's)
+  const from = position ? 0 : q.offset;
+  const ids = rowsAfter(FOLLOWED_KEYS, listed, keyOf, position)
+    .slice(from, from + q.limit + 1)
+    .map((f) => f.target_id);
+  const byId = new Map(listed.map((f) => [f.target_id, f]));
   return {
     items: artworksByIds(deps, view, ids.slice(0, q.limit)),
-    total_count: total,
+    total_count: listed.length,
     limit: q.limit,
     offset: q.offset,
     next_cursor: nextCursor(cursor, ids, q.limit, (id) => keyOf(byId.get(id)!)),
