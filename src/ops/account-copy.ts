@@ -6,43 +6,42 @@
 import type { Database } from "bun:sqlite";
 import { chmodSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
+import { is } from "drizzle-orm";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ACCOUNT_DB, openAccountDb } from "../db/connection";
 import { MigrationError } from "../db/migrate";
 import { accountPgMigrations } from "../db/migrations/embedded";
+import * as accountSchema from "../db/schema/account";
 import { migratePg } from "../db/pg/migrate";
 import { EPOCH_CHANNEL, type PgBind, SyncPg } from "../db/pg/sync-client";
 import { redactUrl } from "../platform/config";
 import { fsyncFile, writeHashed } from "./files";
 import { BackupInvalid, type BackupManifest, BackupRefused, COLLECTABLE_IMAGES, COLLECTABLE_KEY, SECRET_FILE } from "./manifest";
 
+/** The tables of account.db's schema (src/db/schema/account.ts), as drizzle declares them. */
+const ACCOUNT_SCHEMA = (Object.values(accountSchema) as unknown[]).filter((t): t is SQLiteTable => is(t, SQLiteTable)).map((t) => getTableConfig(t));
+
 /**
- * The tables of the account store that a backup holds, parents before children (PostgreSQL checks
- * each foreign key as the rows go in). The same names and columns in account.db and PostgreSQL
- * (schema/account.ts, schema/account-pg.ts); account_epoch comes last, after the inserts whose
- * triggers move it.
+ * The tables of the account store that a backup holds: every table of account.db's schema (the
+ * same names and columns in PostgreSQL's, schema/account-pg.ts), parents before children
+ * (PostgreSQL checks each foreign key as the rows go in), otherwise by name; account_epoch comes
+ * last, after the inserts whose triggers move it. Derived from the schema, so a table added to it
+ * is backed up without a list to edit.
  */
-export const ACCOUNT_TABLES = [
-  "plans",
-  "users",
-  "api_keys",
-  "du_ledger",
-  "du_daily",
-  "notices",
-  "account_meta",
-  "follows",
-  "shares",
-  "collectables",
-  "collectable_acquisitions",
-  "collectable_appraisals",
-  "collectable_provenance",
-  "collectable_sales",
-  "collectable_comp_sets",
-  "collectable_comps",
-  "account_epoch",
-] as const;
+export const ACCOUNT_TABLES: readonly string[] = (() => {
+  const parents = new Map(ACCOUNT_SCHEMA.map((c) => [c.name, c.foreignKeys.map((fk) => getTableConfig(fk.reference().foreignTable).name)]));
+  const order: string[] = [];
+  const visit = (name: string): void => {
+    if (order.includes(name)) return;
+    for (const parent of parents.get(name) ?? []) if (parent !== name) visit(parent);
+    order.push(name);
+  };
+  for (const name of [...parents.keys()].sort()) if (name !== "account_epoch") visit(name);
+  return [...order, "account_epoch"];
+})();
 
 /** The tables with an integer `id` key: read from PostgreSQL in its order (the ledger appends to SQLite's b-tree). */
-const ID_TABLES = new Set(["users", "api_keys", "du_ledger", "notices", "collectables", "collectable_appraisals", "collectable_provenance", "collectable_sales", "account_epoch"]);
+const ID_TABLES = new Set(ACCOUNT_SCHEMA.filter((c) => c.columns.some((col) => col.name === "id" && col.primary)).map((c) => c.name));
 
 /**
  * What only the PostgreSQL store has: the uploaded originals (a restore fills it from the backup's
@@ -75,7 +74,7 @@ function columnsOf(db: Database, pg: SyncPg, table: string): string[] {
   return mine;
 }
 
-/** Every table of account.db is one the backup copies (a table added to the schema and not to ACCOUNT_TABLES is refused, not dropped). */
+/** Every table of account.db is one the backup copies (a table made outside this build's schema is refused, not dropped). */
 function checkTableList(db: Database): void {
   const names = (
     db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> '__migrations'").all() as { name: string }[]
