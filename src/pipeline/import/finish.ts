@@ -1,12 +1,13 @@
 /**
  * How an import's new snapshot ends, whichever way it was built (run.ts: whole, merge.ts: what a
- * merge touches): its market_meta rows and counts, or, when the import fails, its removal.
+ * merge touches): its market_meta rows, counts and summary, or, when the import fails, its removal.
  */
 import type { Database } from "bun:sqlite";
-import { rmSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { FORMAT_VERSION } from "./format";
 import type { Report } from "./report";
-import { ImportError, type ImportMode } from "./types";
+import type { Progress } from "../progress";
+import { type FileSummary, ImportError, type ImportMode, type ImportSummary } from "./types";
 
 /** The market_meta rows of an imported snapshot. */
 export function writeImportMeta(db: Database, asOf: string, mode: ImportMode): void {
@@ -16,6 +17,44 @@ export function writeImportMeta(db: Database, asOf: string, mode: ImportMode): v
   meta.run("import_format_version", String(FORMAT_VERSION));
   meta.run("import_mode", mode);
   meta.run("built_at", new Date().toISOString());
+}
+
+/**
+ * The summary of a published import: what both ways of building it (run.ts, merge.ts) read the
+ * same way, with what their derivation made (`derived`).
+ */
+export function importSummary(
+  o: {
+    from: string;
+    mode: ImportMode;
+    asOf: string;
+    summaries: FileSummary[];
+    counts: Record<string, number>;
+    report: Report;
+    loadSeconds: number;
+    progress: Progress;
+    target: string;
+  },
+  derived: Pick<ImportSummary, "estimated" | "pairs" | "embed" | "derivation">,
+): ImportSummary {
+  const accepted = o.summaries.reduce((s, f) => s + f.accepted, 0);
+  const rejected = o.summaries.reduce((s, f) => s + f.rejected, 0);
+  return {
+    from: o.from,
+    mode: o.mode,
+    asOf: o.asOf,
+    files: o.summaries,
+    accepted,
+    rejected,
+    counts: o.counts,
+    ...derived,
+    reportPath: o.report.path,
+    loadSeconds: o.loadSeconds,
+    rowsPerSecond: o.loadSeconds > 0 ? (accepted + rejected) / o.loadSeconds : 0,
+    seconds: o.progress.elapsed(),
+    bytes: statSync(o.target).size,
+    path: o.target,
+  };
 }
 
 /** Rows of the new market's source tables (ImportSummary.counts). */

@@ -4,7 +4,7 @@
  * into a copy of the current snapshot (mergeIncrementally).
  */
 import { Database } from "bun:sqlite";
-import { copyFileSync, existsSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { openMarketForWrite } from "../../db/connection";
 import { publishSnapshot } from "../../db/snapshot-seal";
@@ -15,7 +15,7 @@ import { deriveTouched, type TouchedSummary } from "../derive/touched";
 import { phaseTracker } from "../derive/snapshot";
 import type { Progress } from "../progress";
 import type { RecordName } from "./format";
-import { abortImport, sourceCounts, writeImportMeta } from "./finish";
+import { abortImport, importSummary, sourceCounts, writeImportMeta } from "./finish";
 import { Importer } from "./importer";
 import { Report } from "./report";
 import { type FileSummary, ImportError, type ImportOptions, type ImportSummary } from "./types";
@@ -172,25 +172,8 @@ export async function mergeIncrementally(
   }
   await report.close();
   publishSnapshot(tmp, target);
-  const accepted = summaries.reduce((s, f) => s + f.accepted, 0);
-  const rejected = summaries.reduce((s, f) => s + f.rejected, 0);
-  return {
-    from,
-    mode: "merge",
-    asOf,
-    files: summaries,
-    accepted,
-    rejected,
-    counts,
-    estimated: touched.estimated,
-    pairs: touched.pairs.added,
-    embed: null,
-    derivation: { kind: "incremental", summary: touched },
-    reportPath: report.path,
-    loadSeconds,
-    rowsPerSecond: loadSeconds > 0 ? (accepted + rejected) / loadSeconds : 0,
-    seconds: progress.elapsed(),
-    bytes: statSync(target).size,
-    path: target,
-  };
+  return importSummary(
+    { from, mode: "merge", asOf, summaries, counts, report, loadSeconds, progress, target },
+    { estimated: touched.estimated, pairs: touched.pairs.added, embed: null, derivation: { kind: "incremental", summary: touched } },
+  );
 }

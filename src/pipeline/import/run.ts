@@ -27,7 +27,7 @@ import type { EmbedMarketSummary } from "../images/embed-market";
 import { Progress } from "../progress";
 import { TRUTH_DB } from "../seed/truth";
 import { discoverFiles, readManifest } from "./files";
-import { abortImport, sourceCounts, writeImportMeta } from "./finish";
+import { abortImport, importSummary, sourceCounts, writeImportMeta } from "./finish";
 import { Importer } from "./importer";
 import { incrementalBlocker, mergeIncrementally } from "./merge";
 import { Report } from "./report";
@@ -107,27 +107,10 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
   // A seeded market's latent truth says nothing about a market replaced by an import; a merge
   // (a day of `feed`, say) keeps the market's artists and works, and so their truth.
   if (mode === "replace") rmSync(join(dataDir, TRUTH_DB), { force: true });
-  const accepted = summaries.reduce((s, f) => s + f.accepted, 0);
-  const rejected = summaries.reduce((s, f) => s + f.rejected, 0);
-  return {
-    from,
-    mode,
-    asOf,
-    files: summaries,
-    accepted,
-    rejected,
-    counts,
-    estimated: derived.estimated,
-    pairs: derived.pairs,
-    embed,
-    derivation: { kind: "full", reason: blocker },
-    reportPath: report.path,
-    loadSeconds,
-    rowsPerSecond: loadSeconds > 0 ? (accepted + rejected) / loadSeconds : 0,
-    seconds: progress.elapsed(),
-    bytes: statSync(target).size,
-    path: target,
-  };
+  return importSummary(
+    { from, mode, asOf, summaries, counts, report, loadSeconds, progress, target },
+    { estimated: derived.estimated, pairs: derived.pairs, embed, derivation: { kind: "full", reason: blocker } },
+  );
 }
 
 export function formatImportSummary(s: ImportSummary): string {
