@@ -28,6 +28,7 @@ import { writeSales } from "./aggregates";
 import { phaseTimer } from "./market";
 import { type MarketSums, resolveMarket, WorkPairs } from "./market-pass";
 import { ArtistPool } from "./artist-pool";
+import { ARTIST_COLUMNS_WRITTEN, artistHeld, sameCell, settleArtist, settleArtwork } from "./materiality";
 import { pipelineSettings } from "../../platform/config";
 import { type DeriveState, loadDeriveState, saveDeriveState } from "./state";
 
@@ -54,6 +55,8 @@ export interface TouchedSummary {
   fittedAsOf: string;
   /** Worker threads the touched artists were derived on (0: this thread). */
   threads: number;
+  /** Touched artists whose own figures were held, and works whose estimates were (they moved less than 1 %: materiality.ts). */
+  held: { artists: number; estimates: number };
   timings: Record<string, number>;
 }
 
@@ -126,6 +129,8 @@ export async function deriveTouched(
     model,
     state,
     [...artists].sort((a, b) => a - b),
+    // nothing held when the index gained a month
+    months === before,
     progress,
     timings,
   );
@@ -159,6 +164,7 @@ export async function deriveTouched(
     months,
     fittedAsOf: state.fittedAsOf,
     threads: written.threads,
+    held: written.held,
     timings,
   };
 }
@@ -221,9 +227,10 @@ async function deriveArtists(
   model: DeriveState["model"],
   state: DeriveState,
   ids: number[],
+  hold: boolean,
   progress: (phase: string, done: number, total: number) => void,
   timings: Record<string, number>,
-): Promise<{ artworks: number; estimated: number; threads: number }> {
+): Promise<{ artworks: number; estimated: number; threads: number; held: TouchedSummary["held"] }> {
   // pass 2 reads the works' source rows as src_artworks: in a finished snapshot the served
   // artworks hold them (works-file.ts)
   worksViewOfFinished(db);
@@ -232,6 +239,9 @@ async function deriveArtists(
   const works = new RowPatcher(db, ARTIST_INSERTS.artwork, "artist_id = ?");
   const charts = new RowPatcher(db, ARTIST_INSERTS.chart, "artist_id = ?");
   const dropDocs = db.query("DELETE FROM artist_analytics WHERE artist_id = ?");
+  // the artist's row as published, for what is held (materiality.ts)
+  const published = db.query<unknown[], [number]>(`SELECT ${ARTIST_COLUMNS_WRITTEN.join(", ")} FROM artists WHERE id = ?`);
+  const held = { artists: 0, estimates: 0 };
   const doc = db.query(ARTIST_INSERTS.doc);
   const forecasts = new RowPatcher(
     db,
@@ -256,11 +266,15 @@ async function deriveArtists(
     for (const out of outs) {
       const id = out.artist[0] as number;
       let t = performance.now();
-      artists.patch(id, [out.artist]);
-      works.patch(id, out.artworks);
+      const stored = hold ? (published.values(id)[0] ?? null) : null;
+      const artistFigures = hold && artistHeld(stored, out.artist);
+      if (artistFigures) held.artists++;
+      artists.patch(id, [out.artist], artistFigures ? settleArtist : undefined);
+      works.patch(id, out.artworks, hold ? (before, derived) => settleArtwork(before, derived, artistFigures, held) : undefined);
       clock["write: artists and works"] += performance.now() - t;
       t = performance.now();
-      charts.patch(id, [out.chart]);
+      // a held artist's chart and vector stay as published, with its momenta
+      if (!artistFigures) charts.patch(id, [out.chart]);
       dropDocs.run(id);
       for (const [kind, body] of out.docs) doc.run(id, kind, body);
       clock["write: charts and documents"] += performance.now() - t;
@@ -321,7 +335,7 @@ async function deriveArtists(
   })();
   clock.forecasts = performance.now() - t;
   for (const [k, ms] of Object.entries(clock)) timings[`artists: ${k}`] = Math.round(ms) / 1000;
-  return { artworks, estimated, threads };
+  return { artworks, estimated, threads, held };
 }
 
 /** Touched artists written per transaction. */
@@ -329,15 +343,6 @@ export const COMMIT_ARTISTS = 5000;
 
 /** From this many touched artists, pass 2 runs on worker threads (below, starting them costs more than it gains). */
 export const TOUCHED_PARALLEL_MIN = 400;
-
-/** Two stored values the same (a boolean as SQLite's 0/1, a blob byte for byte). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a == null || b == null) return a == null && b == null;
-  if (typeof a === "boolean" || typeof b === "boolean") return Number(a) === Number(b);
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((v, i) => v === b[i]);
-  return false;
-}
 
 /**
  * Writes an artist's derived rows over the ones it had (the rows an INSERT statement of
@@ -370,19 +375,23 @@ class RowPatcher {
     this.gone = db.query(options.gone ?? `DELETE FROM ${this.table} WHERE ${this.columns[0]} = ?`);
   }
 
-  /** `rows` become the rows of `owner` (the value its WHERE clause takes). */
-  patch(owner: number, rows: readonly (readonly unknown[])[]): void {
+  /**
+   * `rows` become the rows of `owner` (the value its WHERE clause takes); `settle` gives the row
+   * to write in place of a derived one that has a stored row (what is held kept as stored).
+   */
+  patch(owner: number, rows: readonly (readonly unknown[])[], settle?: (stored: readonly unknown[], derived: readonly unknown[]) => readonly unknown[]): void {
     const before = new Map<unknown, unknown[]>();
     for (const r of this.current.values(owner)) before.set(r[0], r);
-    for (const row of rows) {
-      const old = before.get(row[0]);
+    for (const derived of rows) {
+      const old = before.get(derived[0]);
       if (!old) {
-        this.insert.run(...(row as never[]));
+        this.insert.run(...(derived as never[]));
         continue;
       }
-      before.delete(row[0]);
+      before.delete(derived[0]);
+      const row = settle ? settle(old, derived) : derived;
       const changed: number[] = [];
-      for (let c = 1; c < row.length; c++) if (!sameValue(row[c], old[c])) changed.push(c);
+      for (let c = 1; c < row.length; c++) if (!sameCell(row[c], old[c])) changed.push(c);
       if (changed.length === 0) continue;
       const key = changed.join(",");
       let update = this.updates.get(key);

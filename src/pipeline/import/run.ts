@@ -103,7 +103,7 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     return abortImport(err, tmp, report);
   }
   await report.close();
-  publishSnapshot(tmp, target);
+  await publishSnapshot(tmp, target);
   // A seeded market's latent truth says nothing about a market replaced by an import; a merge
   // (a day of `feed`, say) keeps the market's artists and works, and so their truth.
   if (mode === "replace") rmSync(join(dataDir, TRUTH_DB), { force: true });
@@ -123,7 +123,8 @@ export function formatImportSummary(s: ImportSummary): string {
     s.derivation.kind === "incremental"
       ? `  derived what the merge touched: ${s.derivation.summary.artists.toLocaleString("en-US")} artists, ${s.derivation.summary.sales.toLocaleString("en-US")} sales, ` +
         `${s.derivation.summary.pairs.removed.toLocaleString("en-US")} index pairs taken back and ${s.derivation.summary.pairs.added.toLocaleString("en-US")} added, ` +
-        `${s.derivation.summary.repriced.toLocaleString("en-US")} forecasts repriced; the model held, as fitted as of ${s.derivation.summary.fittedAsOf} (--refit fits it again)`
+        `${s.derivation.summary.repriced.toLocaleString("en-US")} forecasts repriced; moved less than 1 % and held as published: ` +
+        `${s.derivation.summary.held.artists.toLocaleString("en-US")} artists' own figures, ${s.derivation.summary.held.estimates.toLocaleString("en-US")} works' estimates; the model held, as fitted as of ${s.derivation.summary.fittedAsOf} (--refit fits it again)`
       : `  derived the whole market${s.derivation.reason ? ` (${s.derivation.reason})` : ""}`,
     s.derivation.kind === "incremental"
       ? `  derivation steps (s): ${Object.entries(s.derivation.summary.timings)
