@@ -8,7 +8,7 @@
  *
  * The file is opened read-only and never written; the connection is closed before the answer.
  * Integrity: a file whose build sealed it (src/db/snapshot-seal.ts) is read once for its digest,
- * about 0.8 s per GB; any other gets `quick_check`, which reads every page once: 0.13 s for the
+ * about 0.25 s per GB from the page cache; any other gets `quick_check`, which reads every page once: 0.13 s for the
  * 20 MB tiny market on the 2-core dev machine, so about 7 s per GB (docs/operations.md).
  */
 import { Database } from "bun:sqlite";
@@ -65,7 +65,7 @@ export type SnapshotCheck =
   | { ok: false; reason: string; file: FileIdentity | null; ms: number };
 
 /** Runs the checks on the market file at `path` (see the file's comment). */
-export function checkSnapshot(path: string): SnapshotCheck {
+export async function checkSnapshot(path: string): Promise<SnapshotCheck> {
   const started = performance.now();
   const file = fileIdentity(path);
   const refuse = (reason: string): SnapshotCheck => ({ ok: false, reason, file, ms: performance.now() - started });
@@ -80,7 +80,7 @@ export function checkSnapshot(path: string): SnapshotCheck {
       const seal = sealOf(path, file);
       if (seal) {
         integrity = "seal";
-        const digest = digestOf(path);
+        const digest = await digestOf(path);
         if (digest !== seal.digest) return refuse(`integrity check failed: the file is not the one its build sealed (digest ${digest}, sealed ${seal.digest})`);
         // the header is read (a file that is no SQLite database fails here)
         db.query("PRAGMA schema_version").get();

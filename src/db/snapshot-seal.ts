@@ -2,7 +2,8 @@
  * A snapshot's seal: a build (seed, import) that finishes its market.db writes `market.db.seal`
  * beside it, naming the file (inode, size) and its digest, before it renames the file into place.
  * A running server checking the published file (src/db/snapshot-check.ts) then reads it once for
- * its digest, about 0.8 s per GB on the 2-core dev machine, rather than walking every b-tree page
+ * its digest, about 0.25 s per GB from the page cache on the 2-core dev machine (four reads in
+ * flight), rather than walking every b-tree page
  * with `PRAGMA quick_check` (about 7 s per GB): the file is the one its build finished through
  * SQLite, byte for byte, not truncated, not changed since. A file without a seal naming it (copied
  * in by hand, restored from a backup) gets the quick_check; a file whose seal names it but whose
@@ -12,7 +13,8 @@
  * Not a cryptographic hash: it guards against accidents (a partial copy, a bad disk), as the
  * quick_check does, not against an operator who rewrites both files.
  */
-import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 
 /** The seal of the snapshot at `snapshot`. */
 export const sealPath = (snapshot: string): string => `${snapshot}.seal`;
@@ -27,24 +29,29 @@ export interface Seal {
   digest: string;
 }
 
+/** Reads of the digest in flight at once (their copies out of the page cache overlap; about 1.4x one at a time). */
+const READS_IN_FLIGHT = 4;
+
 /** The digest of the file at `path` (see the file's comment). */
-export function digestOf(path: string): string {
-  const fd = openSync(path, "r");
+export async function digestOf(path: string): Promise<string> {
+  const file = await open(path, "r");
   try {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    const parts: bigint[] = [];
-    for (let off = 0; ; ) {
-      const n = readSync(fd, buf, 0, CHUNK, off);
-      if (n <= 0) break;
-      parts.push(BigInt.asUintN(64, BigInt(Bun.hash.xxHash3(buf.subarray(0, n)))));
-      off += n;
-    }
-    const all = new BigUint64Array(parts);
-    return BigInt.asUintN(64, BigInt(Bun.hash.xxHash3(new Uint8Array(all.buffer))))
+    const count = Math.ceil((await file.stat()).size / CHUNK);
+    const parts = new BigUint64Array(count);
+    let next = 0;
+    const reader = async () => {
+      const buf = Buffer.allocUnsafe(CHUNK);
+      for (let i = next++; i < count; i = next++) {
+        const { bytesRead } = await file.read(buf, 0, CHUNK, i * CHUNK);
+        parts[i] = BigInt.asUintN(64, BigInt(Bun.hash.xxHash3(buf.subarray(0, bytesRead))));
+      }
+    };
+    await Promise.all(Array.from({ length: READS_IN_FLIGHT }, reader));
+    return BigInt.asUintN(64, BigInt(Bun.hash.xxHash3(new Uint8Array(parts.buffer))))
       .toString(16)
       .padStart(16, "0");
   } finally {
-    closeSync(fd);
+    await file.close();
   }
 }
 
@@ -53,9 +60,9 @@ export function digestOf(path: string): string {
  * `<target>.seal`), then the file itself (a server that looks in between finds the seal naming
  * another inode than the file it checks, and falls back to the quick_check).
  */
-export function publishSnapshot(tmp: string, target: string): void {
+export async function publishSnapshot(tmp: string, target: string): Promise<void> {
   const stat = statSync(tmp);
-  const seal: Seal = { format: 1, ino: stat.ino, size: stat.size, digest: digestOf(tmp) };
+  const seal: Seal = { format: 1, ino: stat.ino, size: stat.size, digest: await digestOf(tmp) };
   const sealTmp = `${tmp}.seal`;
   writeFileSync(sealTmp, JSON.stringify(seal));
   try {

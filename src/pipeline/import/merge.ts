@@ -162,16 +162,20 @@ export async function mergeIncrementally(
     phases.end();
     if ("reason" in result) throw new ImportError(`the merge cannot derive what it touched: ${result.reason} (import with --refit)`);
     touched = result;
+    phase = progress.phase("counts and close");
     Object.assign(counts, sourceCounts(db));
     previous.close();
     db.close();
+    phase.end();
   } catch (err) {
     previous?.close();
     db.close();
     return abortImport(err, tmp, report);
   }
   await report.close();
-  publishSnapshot(tmp, target);
+  phase = progress.phase("seal and publish");
+  await publishSnapshot(tmp, target);
+  phase.end();
   return importSummary(
     { from, mode: "merge", asOf, summaries, counts, report, loadSeconds, progress, target },
     { estimated: touched.estimated, pairs: touched.pairs.added, embed: null, derivation: { kind: "incremental", summary: touched } },

@@ -178,7 +178,7 @@ export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
     throw err;
   }
   renameSync(truthTmp, truthTarget);
-  publishSnapshot(tmp, target);
+  await publishSnapshot(tmp, target);
   return {
     scale: options.scale,
     seed: options.seed,

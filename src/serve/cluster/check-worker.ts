@@ -9,7 +9,7 @@ import { checkSnapshot } from "../../db/snapshot-check";
 
 declare const self: Worker;
 
-self.onmessage = (event: MessageEvent) => {
+self.onmessage = async (event: MessageEvent) => {
   const { path } = event.data as { path: string };
-  self.postMessage(checkSnapshot(path));
+  self.postMessage(await checkSnapshot(path));
 };
