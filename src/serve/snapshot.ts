@@ -8,6 +8,7 @@
  * connection to its snapshot, so each fact is computed once per connection.
  */
 import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
+import { MARKET_INDEX as IX } from "../db/market-indexes/names";
 import { VectorIndex, type VectorIndexSpec } from "../images/vector-index";
 
 /** Entries the artist statistics keep (least recently used first out). */
@@ -94,7 +95,7 @@ export class MarketSnapshot {
   categorySize(category: number): number {
     let n = this.#categorySizes.get(category);
     if (n === undefined) {
-      n = this.db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM artworks INDEXED BY artworks_category WHERE category_id = ?").get(category)!.n;
+      n = this.db.query<{ n: number }, [number]>(`SELECT count(*) AS n FROM artworks INDEXED BY ${IX.artworks_category} WHERE category_id = ?`).get(category)!.n;
       this.#categorySizes.set(category, n);
     }
     return n;

@@ -23,6 +23,7 @@ import { chooseRange, type PlanThresholds, probeRange, rangeRows, walkRows } fro
 import { snapshotOf } from "../../snapshot";
 import { ARTIST_FIELDS, DEFAULT_SORT, orderBy, SORTS, sortKeysFor, type Resolution, type SortBy, type SortDir } from "./fields";
 import { EVENT_TYPES, FULL_KEYS, PUBLIC_KEYS, SHARPE_HORIZONS, STATS_FIELDS } from "./model";
+import { MARKET_INDEX as IX, type MarketIndex } from "../../../db/market-indexes/names";
 
 type Bind = SqlFragment["params"][number];
 
@@ -273,26 +274,40 @@ function runOnce<T>(db: Database, sql: string, params: Bind[], all: boolean): T[
 export const ARTIST_PLAN = { probeRows: 4_000 } satisfies PlanThresholds;
 
 /** The index of each range filter (src/db/market-indexes/artists.ts and the schema's). */
-const FILTER_INDEX: Readonly<Record<string, string>> = {
-  is_top: "artists_is_top",
-  nationality: "artists_nationality",
-  birth: "artists_birth",
-  market_cap: "artists_market_cap",
-  total_sales: "artists_total_sales",
-  max_price: "artists_max_price",
-  artworks_count: "artists_artworks_count",
-  recent_lots_count: "artists_recent_lots_count",
-  total_sales_lots_1yr: "artists_total_sales_lots_1yr",
-  total_sales_price_median_1yr: "artists_total_sales_price_median_1yr",
-  price_momentum_percentage_12mo: "artists_price_momentum_percentage_12mo",
-  price_momentum_percentage_5y: "artists_price_momentum_percentage_5y",
+const FILTER_INDEX: Readonly<Record<string, MarketIndex>> = {
+  is_top: IX.artists_is_top,
+  nationality: IX.artists_nationality,
+  birth: IX.artists_birth,
+  market_cap: IX.artists_market_cap,
+  total_sales: IX.artists_total_sales,
+  max_price: IX.artists_max_price,
+  artworks_count: IX.artists_artworks_count,
+  recent_lots_count: IX.artists_recent_lots_count,
+  total_sales_lots_1yr: IX.artists_total_sales_lots_1yr,
+  total_sales_price_median_1yr: IX.artists_total_sales_price_median_1yr,
+  price_momentum_percentage_12mo: IX.artists_price_momentum_percentage_12mo,
+  price_momentum_percentage_5y: IX.artists_price_momentum_percentage_5y,
+};
+
+/** The index of each sort: its order, and for a nullable column sorted ascending its NULLs-last one. */
+const SORT_INDEX: Readonly<Record<SortBy, { order: MarketIndex; nullsLast?: MarketIndex }>> = {
+  MARKET_CAP: { order: IX.artists_market_cap },
+  TOTAL_SALES: { order: IX.artists_total_sales },
+  MAX_PRICE: { order: IX.artists_max_price, nullsLast: IX.artists_max_price_nulls_last },
+  MEDIAN_1YR: { order: IX.artists_total_sales_price_median_1yr, nullsLast: IX.artists_total_sales_price_median_1yr_nulls_last },
+  RECENT_LOTS: { order: IX.artists_recent_lots_count },
+  LOTS_1YR: { order: IX.artists_total_sales_lots_1yr },
+  ARTWORKS: { order: IX.artists_artworks_count },
+  MOMENTUM_12MO: { order: IX.artists_price_momentum_percentage_12mo, nullsLast: IX.artists_price_momentum_percentage_12mo_nulls_last },
+  MOMENTUM_5Y: { order: IX.artists_price_momentum_percentage_5y, nullsLast: IX.artists_price_momentum_percentage_5y_nulls_last },
+  NAME: { order: IX.artists_name_nocase },
+  BIRTH: { order: IX.artists_birth, nullsLast: IX.artists_birth_nulls_last },
 };
 
 /** The index that gives a sort's order (the id, the rowid, ends every index). */
-function sortIndex(sort: SortBy, dir: SortDir): string {
-  if (sort === "NAME") return "artists_name_nocase";
-  const column = SORTS[sort].column.replace(/^a\./, "");
-  return dir === "asc" && SORTS[sort].nullable ? `artists_${column}_nulls_last` : `artists_${column}`;
+function sortIndex(sort: SortBy, dir: SortDir): MarketIndex {
+  const { order, nullsLast } = SORT_INDEX[sort];
+  return dir === "asc" && SORTS[sort].nullable ? nullsLast! : order;
 }
 
 /**
@@ -319,14 +334,14 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
     const sql = [w.sql === "1" ? "" : w.sql, extra ?? ""].filter(Boolean).join(" AND ");
     ranges.set(index, { sql, params: w.params, covers: filterCount === only.length + (extra ? 1 : 0) });
   };
-  if (fields.has("nationality") && fields.has("market_cap") && snapshot.hasIndex("artists_nationality_market_cap")) {
-    range("artists_nationality_market_cap", ["nationality", "market_cap"]);
+  if (fields.has("nationality") && fields.has("market_cap") && snapshot.hasIndex(IX.artists_nationality_market_cap)) {
+    range(IX.artists_nationality_market_cap, ["nationality", "market_cap"]);
     fields.delete("nationality");
     fields.delete("market_cap");
   }
   let livingDone = false;
-  if (p.is_living === true && fields.has("total_sales") && snapshot.hasIndex("artists_living_total_sales")) {
-    range("artists_living_total_sales", ["total_sales"], living!);
+  if (p.is_living === true && fields.has("total_sales") && snapshot.hasIndex(IX.artists_living_total_sales)) {
+    range(IX.artists_living_total_sales, ["total_sales"], living!);
     fields.delete("total_sales");
     livingDone = true;
   }
@@ -336,20 +351,23 @@ function planList(db: Database, query: ParsedList, where: SqlFragment, sort: Sor
     range(index, [field]);
   }
   if (living && !livingDone) {
-    if (!snapshot.hasIndex("artists_death")) return none;
-    range("artists_death", [], living);
+    if (!snapshot.hasIndex(IX.artists_death)) return none;
+    range(IX.artists_death, [], living);
   }
   // One nationality (or the living) sorted by a key that an index holds right after it: the walk
   // stays within the group, in order, and with no other filter it stops after the page's rows.
   const nationality = query.filters.filter((f) => f.field === "nationality");
   const oneNationality = nationality.length === 1 && (nationality[0]!.value as unknown[]).length === 1;
   const group =
-    oneNationality && sort === "NAME" && snapshot.hasIndex("artists_nationality_name")
-      ? { index: "artists_nationality_name", only: filterCount === 1 }
-      : oneNationality && sort === "MARKET_CAP" && snapshot.hasIndex("artists_nationality_market_cap")
-        ? { index: "artists_nationality_market_cap", only: ranges.has("artists_nationality_market_cap") ? ranges.get("artists_nationality_market_cap")!.covers : filterCount === 1 }
-        : p.is_living === true && sort === "TOTAL_SALES" && snapshot.hasIndex("artists_living_total_sales")
-          ? { index: "artists_living_total_sales", only: ranges.has("artists_living_total_sales") ? ranges.get("artists_living_total_sales")!.covers : filterCount === 1 }
+    oneNationality && sort === "NAME" && snapshot.hasIndex(IX.artists_nationality_name)
+      ? { index: IX.artists_nationality_name, only: filterCount === 1 }
+      : oneNationality && sort === "MARKET_CAP" && snapshot.hasIndex(IX.artists_nationality_market_cap)
+        ? {
+            index: IX.artists_nationality_market_cap,
+            only: ranges.has(IX.artists_nationality_market_cap) ? ranges.get(IX.artists_nationality_market_cap)!.covers : filterCount === 1,
+          }
+        : p.is_living === true && sort === "TOTAL_SALES" && snapshot.hasIndex(IX.artists_living_total_sales)
+          ? { index: IX.artists_living_total_sales, only: ranges.has(IX.artists_living_total_sales) ? ranges.get(IX.artists_living_total_sales)!.covers : filterCount === 1 }
           : null;
   const walk = group?.index ?? sortIndex(sort, dir);
   if (ranges.size === 0 || !snapshot.hasIndex(walk)) return none;

@@ -20,6 +20,7 @@ import { priceObject, type PriceRow } from "../lots/model";
 import { ARTWORK_LIST, artworkWhere, PRICE_SORT_KEYS, SORT_BY_PRICE } from "./fields";
 import { resolveMaterials } from "./materials";
 import { artworksByIds, PRICE_COLUMNS } from "./model";
+import { MARKET_INDEX as IX, type MarketIndex } from "../../../db/market-indexes/names";
 
 type Bind = string | number | null;
 
@@ -104,14 +105,14 @@ const PLANNER_FILTERS = new Set([
 ]);
 
 /** The category index that gives each order, and the sort's key ("" for the default order: the id, in every index). */
-function categorySort(q: ParsedList): { index: string; key: string } {
-  if (q.params.sort_by_price) return { index: "artworks_category_estimate_year", key: "estimate_usd" };
+function categorySort(q: ParsedList): { index: MarketIndex; key: string } {
+  if (q.params.sort_by_price) return { index: IX.artworks_category_estimate_year, key: "estimate_usd" };
   const sort = q.sort ?? "";
-  if (sort.startsWith("CREATION_YEAR")) return { index: "artworks_category_year_estimate", key: "creation_year" };
-  if (sort.startsWith("SALE_DATE")) return { index: "artworks_category_sold_year_estimate", key: "day_last_sold" };
-  if (sort.startsWith("NAME")) return { index: "artworks_title_nocase", key: "title" };
-  if (sort.startsWith("SIZE")) return { index: "artworks_size", key: "size" };
-  return { index: "artworks_category", key: "" };
+  if (sort.startsWith("CREATION_YEAR")) return { index: IX.artworks_category_year_estimate, key: "creation_year" };
+  if (sort.startsWith("SALE_DATE")) return { index: IX.artworks_category_sold_year_estimate, key: "day_last_sold" };
+  if (sort.startsWith("NAME")) return { index: IX.artworks_title_nocase, key: "title" };
+  if (sort.startsWith("SIZE")) return { index: IX.artworks_size, key: "size" };
+  return { index: IX.artworks_category, key: "" };
 }
 
 /** The columns each category index holds after category_id (besides the id). */
@@ -126,15 +127,15 @@ const INDEX_COLUMNS: Readonly<Record<string, readonly string[]>> = {
  * an index per category for them cost about 500 MiB at full scale for pages that a walk finds
  * after about (offset + limit) × works / matches entries.
  */
-const WHOLE_INDEXES: Readonly<Record<string, string>> = { artworks_title_nocase: "title", artworks_size: "size" };
+const WHOLE_INDEXES: Readonly<Partial<Record<MarketIndex, string>>> = { [IX.artworks_title_nocase]: "title", [IX.artworks_size]: "size" };
 /** The column a filter reads, for the two the category indexes carry; any other filter needs the row. */
 const FILTER_COLUMNS: Readonly<Record<string, string>> = { creation_year: "creation_year", current_estimated_price: "estimate_usd" };
 
 const CATEGORY_INDEXES = [
-  "artworks_category",
-  "artworks_category_year_estimate",
-  "artworks_category_estimate_year",
-  "artworks_category_sold_year_estimate",
+  IX.artworks_category,
+  IX.artworks_category_year_estimate,
+  IX.artworks_category_estimate_year,
+  IX.artworks_category_sold_year_estimate,
   ...Object.keys(WHOLE_INDEXES),
 ];
 
@@ -177,7 +178,7 @@ export function categoryPlan(
     return { sql: `SELECT a.id FROM artworks a INDEXED BY ${index} WHERE ${paged.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, params: [...paged.params, limit, offset] };
   };
   // The range to count on: creation year, estimate, or (neither) the whole category.
-  let index = "artworks_category";
+  let index: string = IX.artworks_category;
   let total: number | null = null;
   /** Entries of the count's range (estimated when no probe reached its end). */
   let rangeRows: number | null = null;
@@ -186,8 +187,8 @@ export function categoryPlan(
     const probe = (idx: string, column: string): Probe =>
       probeRange(db, "artworks a", idx, where, whereClause(ARTWORK_LIST, [...category, ...q.filters.filter((f) => f.field === column)]), limits.probeRows);
     const probes: Probe[] = [];
-    if (years) probes.push(probe("artworks_category_year_estimate", "creation_year"));
-    if (estimates) probes.push(probe("artworks_category_estimate_year", "current_estimated_price"));
+    if (years) probes.push(probe(IX.artworks_category_year_estimate, "creation_year"));
+    if (estimates) probes.push(probe(IX.artworks_category_estimate_year, "current_estimated_price"));
     // A range that ended within its probe gives the count; else range size ≈ count / (share of a probe that matched).
     const choice = chooseRange(probes, limits.probeRows);
     index = choice.best.index;

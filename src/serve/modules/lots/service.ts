@@ -17,6 +17,7 @@ import { snapshotOf } from "../../snapshot";
 import { isoOfSecondsSql } from "../../../market/time";
 import { LOT_LIST, NULLS_LAST_ASC, secondsBounds } from "./fields";
 import { PRICE_USD_COLUMNS, priceObject, type PriceRow } from "./model";
+import { MARKET_INDEX as IX, type MarketIndex } from "../../../db/market-indexes/names";
 
 type Bind = SqlFragment["params"][number];
 
@@ -123,11 +124,11 @@ function searchCondition(db: Database, text: string, sort: string | null | undef
 }
 
 /** Range filters the planner cannot weigh (SQLite keeps no histograms here), with their index. */
-const RANGE_INDEXES: Readonly<Record<string, string>> = {
-  hammer_price_usd: "lots_hammer_usd",
-  premium_price_usd: "lots_premium_usd",
-  hammer_price_estimate_max_usd: "lots_estimate_max_usd",
-  creation_year: "lots_creation_year",
+const RANGE_INDEXES: Readonly<Record<string, MarketIndex>> = {
+  hammer_price_usd: IX.lots_hammer_usd,
+  premium_price_usd: IX.lots_premium_usd,
+  hammer_price_estimate_max_usd: IX.lots_estimate_max_usd,
+  creation_year: IX.lots_creation_year,
 };
 /** Filters that make a small, indexed starting set on their own: the planner's choice is right then. */
 const DRIVING_FILTERS = new Set(["artist_id", "artist_uid", "artwork_id", "artwork_uid", "sale_id"]);
@@ -137,9 +138,9 @@ const DRIVING_FILTERS = new Set(["artist_id", "artist_uid", "artwork_id", "artwo
  * index (at most PLANNER.rangeRows of them), and the narrowest range under that bound wins.
  * Null when the planner's own plan is fine (no such range, a driving filter, or broad ranges).
  */
-function narrowRangeIndex(db: Database, filters: readonly Filter[]): string | null {
+function narrowRangeIndex(db: Database, filters: readonly Filter[]): MarketIndex | null {
   if (filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
-  let best: string | null = null;
+  let best: MarketIndex | null = null;
   let fewest = PLANNER.rangeRows;
   for (const [field, index] of Object.entries(RANGE_INDEXES)) {
     const ranges = filters.filter((f) => f.field === field);
@@ -158,32 +159,32 @@ function narrowRangeIndex(db: Database, filters: readonly Filter[]): string | nu
  * rowid order). The filters' indexes end in sale_datetime, so with an equality filter (status,
  * house, location, is_top) these sorts have no index serving both.
  */
-const SORT_INDEXES: Readonly<Record<string, string>> = {
+const SORT_INDEXES: Readonly<Record<string, MarketIndex | "">> = {
   RAW_LOT_ID_ASC: "",
   RAW_LOT_ID_DESC: "",
-  NUMBER_ASC: "lots_sale",
-  NUMBER_DESC: "lots_sale",
-  CREATION_YEAR_ASC: "lots_creation_year",
-  CREATION_YEAR_DESC: "lots_creation_year",
-  HAMMER_PRICE_ESTIMATE_MIN_ASC: "lots_estimate_min_usd",
-  HAMMER_PRICE_ESTIMATE_MIN_DESC: "lots_estimate_min_usd",
-  HAMMER_PRICE_ESTIMATE_MAX_ASC: "lots_estimate_max_usd",
-  HAMMER_PRICE_ESTIMATE_MAX_DESC: "lots_estimate_max_usd",
-  SALE_PROBABILITY_ASC: "lots_sale_probability",
-  SALE_PROBABILITY_DESC: "lots_sale_probability",
+  NUMBER_ASC: IX.lots_sale,
+  NUMBER_DESC: IX.lots_sale,
+  CREATION_YEAR_ASC: IX.lots_creation_year,
+  CREATION_YEAR_DESC: IX.lots_creation_year,
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_estimate_min_usd,
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_estimate_min_usd,
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_estimate_max_usd,
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_estimate_max_usd,
+  SALE_PROBABILITY_ASC: IX.lots_sale_probability,
+  SALE_PROBABILITY_DESC: IX.lots_sale_probability,
 };
 
 /** The equality filters' own indexes (each ends in sale_datetime), by column. */
-const EQUALITY_INDEXES: Readonly<Record<string, string>> = {
-  house_id: "lots_house_date",
-  location_id: "lots_location_date",
+const EQUALITY_INDEXES: Readonly<Record<string, MarketIndex>> = {
+  house_id: IX.lots_house_date,
+  location_id: IX.lots_location_date,
 };
 
 /** The rare statuses' partial indexes (sale_datetime first; src/db/market-indexes): sold and passed have none. */
-const STATUS_INDEXES: Readonly<Record<string, string>> = {
-  withdrawn: "lots_withdrawn",
-  unknown: "lots_unknown",
-  upcoming: "lots_upcoming",
+const STATUS_INDEXES: Readonly<Record<string, MarketIndex>> = {
+  withdrawn: IX.lots_withdrawn,
+  unknown: IX.lots_unknown,
+  upcoming: IX.lots_upcoming,
 };
 
 /**
@@ -191,9 +192,9 @@ const STATUS_INDEXES: Readonly<Record<string, string>> = {
  * lots by date), a rare status its partial index; is_top = false and status = sold or passed,
  * most lots, have none: null, the sort's index is walked. undefined: the column has no index.
  */
-function equalityIndex(f: Filter): string | null | undefined {
+function equalityIndex(f: Filter): MarketIndex | null | undefined {
   const column = LOT_LIST.fields[f.field]!.column;
-  if (column === "is_top") return f.value === true ? "lots_top" : undefined;
+  if (column === "is_top") return f.value === true ? IX.lots_top : undefined;
   if (column === "status") return f.suffix === "" && typeof f.value === "string" ? (STATUS_INDEXES[f.value] ?? null) : undefined;
   return EQUALITY_INDEXES[column];
 }
@@ -280,25 +281,25 @@ function sortWalkIndex(
  * it, and the top lots are few in the oldest sales, so walking the whole index for them reads
  * much of it, and sorting them reads every one; these are read in order.
  */
-const RARE_SORT_INDEXES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+const RARE_SORT_INDEXES: Readonly<Record<string, Readonly<Record<string, MarketIndex>>>> = {
   "is_top = 1": {
-    NUMBER_ASC: "lots_top_sale",
-    NUMBER_DESC: "lots_top_sale",
-    HAMMER_PRICE_ESTIMATE_MIN_ASC: "lots_top_estimate_min",
-    HAMMER_PRICE_ESTIMATE_MIN_DESC: "lots_top_estimate_min",
-    HAMMER_PRICE_ESTIMATE_MAX_ASC: "lots_top_estimate_max",
-    HAMMER_PRICE_ESTIMATE_MAX_DESC: "lots_top_estimate_max",
+    NUMBER_ASC: IX.lots_top_sale,
+    NUMBER_DESC: IX.lots_top_sale,
+    HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_top_estimate_min,
+    HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_top_estimate_min,
+    HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_top_estimate_max,
+    HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_top_estimate_max,
   },
   "status = 'upcoming'": {
-    HAMMER_PRICE_ESTIMATE_MIN_ASC: "lots_upcoming_estimate_min",
-    HAMMER_PRICE_ESTIMATE_MIN_DESC: "lots_upcoming_estimate_min",
-    HAMMER_PRICE_ESTIMATE_MAX_ASC: "lots_upcoming_estimate_max",
-    HAMMER_PRICE_ESTIMATE_MAX_DESC: "lots_upcoming_estimate_max",
+    HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_upcoming_estimate_min,
+    HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_upcoming_estimate_min,
+    HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_upcoming_estimate_max,
+    HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_upcoming_estimate_max,
   },
 };
 
 /** The rare lots' own index of the sort (RARE_SORT_INDEXES) for a list of top or upcoming lots (no driving filter); null otherwise. */
-function rareSortIndex(db: Database, filters: readonly Filter[], sort: string | null | undefined): string | null {
+function rareSortIndex(db: Database, filters: readonly Filter[], sort: string | null | undefined): MarketIndex | null {
   if (!sort || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
   for (const f of filters) {
     if (f.suffix !== "" || (f.field !== "is_top" && f.field !== "status")) continue;
@@ -320,7 +321,7 @@ const SALE_COLUMNS = new Set(["house_id", "location_id"]);
  * whose sales are all recent), and sorting the filter's rows reads them all. Null otherwise.
  */
 function saleScope(filters: readonly Filter[], sort: string | null | undefined): SqlFragment | null {
-  if (!sort || SORT_INDEXES[sort] !== "lots_sale" || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  if (!sort || SORT_INDEXES[sort] !== IX.lots_sale || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
   const own = filters.filter((f) => (f.suffix === "" || f.suffix === "__in") && SALE_COLUMNS.has(LOT_LIST.fields[f.field]!.column));
   if (!own.length) return null;
   const cond = whereClause(LOT_LIST, own);
@@ -506,7 +507,7 @@ export function lotListSql(
     params.push(...head.params);
   }
   const walk = bySales
-    ? "lots_sale"
+    ? IX.lots_sale
     : top
       ? top
       : plain && !driver
