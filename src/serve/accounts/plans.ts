@@ -8,7 +8,7 @@ import type { plans } from "../../db/schema/account";
 import { accountStore } from "./store";
 
 /** What a plan grants; stored as the plan's `features` JSON (free-form in PlanSchema). */
-export interface PlanFeatures {
+export type PlanFeatures = {
   /** Which schema the market lists answer with. */
   schema: "full" | "public";
   /** Analytics, charts, similar, related and search by image. */
@@ -21,7 +21,7 @@ export interface PlanFeatures {
   monthly_du_limit: number;
   /** Enterprise only: a separate API pool with its own three windows. */
   api_pool?: { du_limit: number; daily_du_limit: number; monthly_du_limit: number };
-}
+};
 
 export interface Plan {
   slug: string;

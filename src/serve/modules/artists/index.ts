@@ -210,7 +210,7 @@ export const artistEndpoints: Endpoint[] = [
     pathParams: byId,
     list: EVENTS_QUERY,
     response: { full: ArtistEventsResponse },
-    handle: (ctx) => asReply(service.artistEvents(ctx.deps.market, ctx.params.artist_id, ctx.query.params.type), ArtistEventsResponse),
+    handle: (ctx) => service.artistEvents(ctx.deps.market, ctx.params.artist_id, ctx.query.params.type),
   }),
   ...ANALYTICS.map((a) =>
     defineEndpoint({

@@ -651,7 +651,8 @@ export function artistEvents(db: Database, id: number, types: readonly string[] 
   assertArtist(db, id);
   const wanted = types && types.length ? [...new Set(types)] : [...EVENT_TYPES];
   const events = db
-    .query<{ id: number; date: string; type: string; title: string; description: string }, (string | number)[]>(
+    // type: one of EVENT_TYPES, as the WHERE clause keeps it
+    .query<{ id: number; date: string; type: (typeof EVENT_TYPES)[number]; title: string; description: string }, (string | number)[]>(
       `SELECT id, date, type, title, description FROM artist_events
        WHERE artist_id = ? AND visible = 1 AND type IN (${wanted.map(() => "?").join(",")}) ORDER BY date ASC, id ASC`,
     )

@@ -3,7 +3,7 @@
  * key and acts on the caller's records only: another user's collectable (or a child of it) is 404,
  * exactly like one that does not exist. Reads cost 1 + 1 per record returned, writes 1.
  */
-import { asReply, defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
+import { defineEndpoint, type Endpoint, type RequestContext } from "../../http/endpoint";
 import { DU } from "../../http/pricing";
 import type { Caller } from "../../accounts/keys";
 import type { TObject, TSchema } from "@sinclair/typebox";
@@ -78,7 +78,7 @@ function childEndpoints(
       pathParams: idParam,
       response: { full: schemas.list },
       records: many,
-      handle: (ctx) => asReply(service.listChildren(ctx.deps, user(ctx), ctx.params.collectable_id, name), schemas.list),
+      handle: (ctx) => service.listChildren(ctx.deps, user(ctx), ctx.params.collectable_id, name),
     }),
     defineEndpoint({
       ...common,
@@ -140,7 +140,7 @@ export const collectableEndpoints: Endpoint[] = [
     list: COLLECTABLE_LIST,
     response: { full: CollectablesListResponse },
     records: (body: { items: unknown[] }) => body.items.length,
-    handle: (ctx) => asReply(service.listCollectables(ctx.deps, user(ctx), ctx.query, ctx.origin), CollectablesListResponse),
+    handle: (ctx) => service.listCollectables(ctx.deps, user(ctx), ctx.query, ctx.origin),
   }),
   defineEndpoint({
     ...common,
@@ -161,7 +161,7 @@ export const collectableEndpoints: Endpoint[] = [
       const seed = service.checkCreate(ctx.deps, input);
       const image = await uploadedImage(ctx);
       try {
-        return asReply(service.createCollectable(ctx.deps, user(ctx), input, seed, image, ctx.origin), CollectableSchema);
+        return service.createCollectable(ctx.deps, user(ctx), input, seed, image, ctx.origin);
       } catch (err) {
         service.removeImage(ctx.deps, image?.key);
         throw err;
@@ -179,7 +179,7 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     response: { full: CollectableSchema },
     records: one,
-    handle: (ctx) => asReply(service.getCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.origin), CollectableSchema),
+    handle: (ctx) => service.getCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.origin),
   }),
   defineEndpoint({
     ...common,
@@ -193,7 +193,7 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     body: CollectableUpdateInput,
     response: { full: CollectableSchema },
-    handle: (ctx) => asReply(service.updateCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body, ctx.origin), CollectableSchema),
+    handle: (ctx) => service.updateCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body, ctx.origin),
   }),
   defineEndpoint({
     ...common,
@@ -229,7 +229,7 @@ export const collectableEndpoints: Endpoint[] = [
     handle: async (ctx) => {
       service.ownCollectable(ctx.deps, user(ctx), ctx.params.collectable_id);
       const image = (await uploadedImage(ctx))!;
-      return asReply(service.replaceImage(ctx.deps, user(ctx), ctx.params.collectable_id, image, ctx.origin), CollectableSchema);
+      return service.replaceImage(ctx.deps, user(ctx), ctx.params.collectable_id, image, ctx.origin);
     },
   }),
   defineEndpoint({
@@ -243,7 +243,7 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     response: { full: AcquiredSchema },
     records: one,
-    handle: (ctx) => asReply(service.getAcquisition(ctx.deps, user(ctx), ctx.params.collectable_id), AcquiredSchema),
+    handle: (ctx) => service.getAcquisition(ctx.deps, user(ctx), ctx.params.collectable_id),
   }),
   defineEndpoint({
     ...common,
@@ -257,7 +257,7 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     body: AcquiredUpdateInput,
     response: { full: AcquiredSchema },
-    handle: (ctx) => asReply(service.updateAcquisition(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body), AcquiredSchema),
+    handle: (ctx) => service.updateAcquisition(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body),
   }),
   ...childEndpoints(
     "appraisals",
@@ -306,7 +306,7 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     response: { full: CompSetSchema },
     records: (body: { comps: unknown[] }) => body.comps.length,
-    handle: (ctx) => asReply(service.getComps(ctx.deps, user(ctx), ctx.params.collectable_id), CompSetSchema),
+    handle: (ctx) => service.getComps(ctx.deps, user(ctx), ctx.params.collectable_id),
   }),
   defineEndpoint({
     ...common,
@@ -319,7 +319,7 @@ export const collectableEndpoints: Endpoint[] = [
     pathParams: idParam,
     body: CompSetInput,
     response: { full: CompSetSchema },
-    handle: (ctx) => asReply(service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body.comps), CompSetSchema),
+    handle: (ctx) => service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.body.comps),
   }),
   defineEndpoint({
     ...common,
@@ -331,6 +331,6 @@ export const collectableEndpoints: Endpoint[] = [
     description: "Same effect and answer as PUT with an empty array: 200 {comps: [], updated_at: null}, whether or not a set was saved.",
     pathParams: idParam,
     response: { full: CompSetSchema },
-    handle: (ctx) => asReply(service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, []), CompSetSchema),
+    handle: (ctx) => service.replaceComps(ctx.deps, user(ctx), ctx.params.collectable_id, []),
   }),
 ];

@@ -139,7 +139,7 @@ export function present(deps: AppDeps, userId: number, rows: CollectableRow[], o
       suggested_matches: matches.get(r.id) ?? [],
       creation_year: r.creation_year,
       current_estimated_price: value.value,
-      current_estimated_price_currency: "USD",
+      current_estimated_price_currency: "USD" as const,
       current_price_source: value.source,
       machine_estimated_price: r.machine_estimate_usd,
       machine_estimate_basis: r.machine_estimate_basis,

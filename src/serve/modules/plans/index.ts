@@ -1,6 +1,6 @@
 import { Type as t } from "@sinclair/typebox";
 
-import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { DU } from "../../http/pricing";
 import { PlanSchema } from "./model";
 
@@ -17,6 +17,6 @@ export const planEndpoints: Endpoint[] = [
     auth: "required",
     response: { full: PlanList },
     records: (body: unknown[]) => body.length,
-    handle: ({ deps }) => asReply(deps.accounts.listPlans(), PlanList),
+    handle: ({ deps }) => deps.accounts.listPlans(),
   }),
 ];
