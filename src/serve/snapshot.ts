@@ -14,6 +14,9 @@ import { VectorIndex, type VectorIndexSpec } from "../images/vector-index";
 /** Entries the artist statistics keep (least recently used first out). */
 const ARTIST_STATS_SIZE = 64;
 
+/** Followed sets kept (least recently used first out): a user's follows of one kind that one list's filters keep. */
+const FOLLOWED_KEPT_SIZE = 64;
+
 export class MarketSnapshot {
   #tables: Set<string> | null = null;
   #indexes: Set<string> | null = null;
@@ -23,6 +26,7 @@ export class MarketSnapshot {
   readonly #vectors = new Map<string, VectorIndex | null>();
   readonly #statements = new Map<string, Statement>();
   readonly #artistStats = new Map<string, unknown>();
+  readonly #followedKept = new Map<string, ReadonlySet<number>>();
   #stamp: string | null = null;
 
   constructor(readonly db: Database) {}
@@ -135,6 +139,21 @@ export class MarketSnapshot {
   keepArtistStats(key: string, stats: unknown): void {
     this.#artistStats.set(key, stats);
     if (this.#artistStats.size > ARTIST_STATS_SIZE) this.#artistStats.delete(this.#artistStats.keys().next().value!);
+  }
+
+  /**
+   * Which of a user's followed ids the market holds and a list's filters keep: `key` names the
+   * statement and every value it binds (the followed ids among them), `read` runs it. Kept for the
+   * snapshot (it moves with a swap), FOLLOWED_KEPT_SIZE sets, so that a page of a followed list
+   * already read, or the next one, reads the follows alone (1 ms of about 2.7 at 2,000 follows).
+   */
+  followedKept(key: string, read: () => ReadonlySet<number>): ReadonlySet<number> {
+    let hit = this.#followedKept.get(key);
+    if (hit) this.#followedKept.delete(key);
+    else hit = read();
+    this.#followedKept.set(key, hit);
+    if (this.#followedKept.size > FOLLOWED_KEPT_SIZE) this.#followedKept.delete(this.#followedKept.keys().next().value!);
+    return hit;
   }
 
   /** Identity of the snapshot (its market_meta, "market" when empty), for caches kept beyond the connection. */

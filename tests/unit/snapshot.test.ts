@@ -64,3 +64,30 @@ test("planner primitives: bounded counts and probes, the range chosen, the walk'
   expect(walkRows(20, 1000, 0)).toBe(1000);
   expect(walkBound(21, 1_000_000)).toBe(Math.ceil(Math.sqrt(21_000_000)));
 });
+
+test("the followed sets a list's filters keep: read once per key, 64 kept, the least recently used out", () => {
+  const db = new Database(":memory:");
+  const snapshot = snapshotOf(db);
+  let reads = 0;
+  const read = (n: number) => () => {
+    reads++;
+    return new Set([n]);
+  };
+  expect([...snapshot.followedKept("a", read(1))]).toEqual([1]);
+  expect([...snapshot.followedKept("a", read(2))]).toEqual([1]);
+  expect(reads).toBe(1);
+  // another key (another follow made, another filter): read
+  expect([...snapshot.followedKept("b", read(2))]).toEqual([2]);
+  expect(reads).toBe(2);
+  // "a" used last; 63 more keys push "b" out, not "a"
+  snapshot.followedKept("a", read(0));
+  for (let i = 0; i < 63; i++) snapshot.followedKept(`k${i}`, read(i));
+  expect(reads).toBe(65);
+  snapshot.followedKept("a", read(0));
+  expect(reads).toBe(65);
+  expect([...snapshot.followedKept("b", read(3))]).toEqual([3]);
+  expect(reads).toBe(66);
+  // another connection (the next snapshot) keeps its own
+  expect([...snapshotOf(new Database(":memory:")).followedKept("a", read(4))]).toEqual([4]);
+  db.close();
+});

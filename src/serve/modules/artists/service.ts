@@ -462,11 +462,17 @@ export function followedArtists(db: Database, query: ParsedList, view: ArtistVie
   const raw = query.params.cursor as string | undefined;
   const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
   const follows = view.accounts.followedRows(userId, "artist");
-  const known = new Set(
-    db
-      .query<{ id: number }, [string]>(`SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artists a ON a.id = f.value`)
-      .all(followedParam(follows.map((f) => f.target_id)))
-      .map((r) => r.id),
+  const sql = `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artists a ON a.id = f.value`;
+  const followed = followedParam(follows.map((f) => f.target_id));
+  const known = snapshotOf(db).followedKept(
+    JSON.stringify([sql, followed]),
+    () =>
+      new Set(
+        db
+          .query<{ id: number }, [string]>(sql)
+          .all(followed)
+          .map((r) => r.id),
+      ),
   );
   const listed = follows.filter((f) => known.has(f.target_id));
   const keyOf = (f: (typeof follows)[number]) => [f.created_at, f.target_id];

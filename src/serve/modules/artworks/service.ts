@@ -305,12 +305,13 @@ export function followedArtworks(deps: AppDeps, view: CallerView, userId: number
   const q = resolveMaterials(deps.market, resolveUids(deps.market, query));
   const where = artworkWhere(ARTWORK_LIST, q);
   const follows = [...deps.accounts.followedRows(userId, "artwork")].sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
-  const kept = new Set(
-    idsOf(deps.market, {
+  const kept: ReadonlySet<number> = (() => {
+    const statement = {
       sql: `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artworks a ON a.id = f.value WHERE ${where.sql}`,
       params: [followedParam(follows.map((f) => f.target_id)), ...where.params],
-    }),
-  );
+    };
+    return snapshotOf(deps.market).followedKept(JSON.stringify([statement.sql, statement.params]), () => new Set(idsOf(deps.market, statement)));
+  })();
   const listed = follows.filter((f) => kept.has(f.target_id));
   const keyOf = (f: { created_at: number; seq: number }) => [f.created_at, f.seq];
   // after a cursor's position: the rows after it, from the first (the offset is the first page's)
