@@ -17,10 +17,10 @@ import { HttpError, notFound, ValidationFailed, issue } from "../../http/errors"
 import type { CallerView } from "../../http/view";
 import type { ImageSigner } from "../../images/urls";
 import { ARTIST_INDEX } from "../../../images/vector-index";
-import { cursorContext, decodeCursor, nextCursor, positionOf, readPage, rowsAfter } from "../../query/cursor";
 import { sortKeys, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { chooseRange, type PlanThresholds, probeRange, rangeRows, walkRows } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
+import { followedPage, tablePage } from "../../query/list-engine";
 import { ARTIST_FIELDS, DEFAULT_SORT, orderBy, SORTS, sortKeysFor, type Resolution, type SortBy, type SortDir } from "./fields";
 import { EVENT_TYPES, FULL_KEYS, PUBLIC_KEYS, SHARPE_HORIZONS, STATS_FIELDS } from "./model";
 import { MARKET_INDEX as IX, type MarketIndex } from "../../../db/market-indexes/names";
@@ -416,36 +416,32 @@ const filterParams = (query: ParsedList) => ({ q: query.params.q, is_living: que
 
 export function listArtists(db: Database, query: ParsedList, view: ArtistView) {
   const { sort, dir } = resolveSort(query.params);
-  const keys = sortKeysFor(sort, dir);
-  // a followed list is the caller's own: its cursors are too
-  const scope = query.params.followed === true ? `artists/followed:${view.userId ?? -1}` : "artists";
-  const cursor = cursorContext(db, view.signer, scope, `${sort}:${dir}`, query.filters, filterParams(query));
-  const raw = query.params.cursor as string | undefined;
-  const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
   const q = listSql(db, query, followedFilter(query, view));
-  if (position === null && q.total !== null && q.total <= query.offset) return { artists: [], total: q.total, limit: query.limit, offset: query.offset, next_cursor: null };
-  // one row past the page: whether a next page exists
-  const rows = readPage(keys, position, query.limit + 1, query.offset, (range, limit, offset) => {
-    const f = q.page(range, limit, offset);
-    return runOnce<ArtistRow>(db, f.sql, f.params, true);
-  });
-  const page = rows.slice(0, query.limit);
-  // The count is only needed when the page does not tell it (a page by offset that ends the list: its offset plus its rows).
-  const total =
-    q.total ??
-    (position === null && page.length > 0 && rows.length <= query.limit ? query.offset + page.length : runOnce<{ n: number }>(db, q.count, q.params.slice(0, -2), false)!.n);
-  return {
-    artists: present(db, page, view),
-    total,
-    limit: query.limit,
-    offset: query.offset,
-    next_cursor: nextCursor(
-      cursor,
-      rows.map((r) => r.id),
-      query.limit,
-      (id) => positionOf(db, keys, "artists a", { sql: "a.id = ?", params: [id] }),
-    ),
-  };
+  const page = tablePage(
+    {
+      db,
+      signer: view.signer,
+      // a followed list is the caller's own: its cursors are too
+      cursor: {
+        scope: query.params.followed === true ? `artists/followed:${view.userId ?? -1}` : "artists",
+        sort: `${sort}:${dir}`,
+        filters: query.filters,
+        params: filterParams(query),
+      },
+      keys: sortKeysFor(sort, dir),
+      from: "artists a",
+      idColumn: "a.id",
+      page: (range, limit, offset) => {
+        const f = q.page(range, limit, offset);
+        return runOnce<ArtistRow>(db, f.sql, f.params, true);
+      },
+      total: q.total,
+      count: () => runOnce<{ n: number }>(db, q.count, q.params.slice(0, -2), false)!.n,
+      id: (r) => r.id,
+    },
+    query,
+  );
+  return { artists: present(db, page.rows, view), total: page.total ?? 0, limit: query.limit, offset: query.offset, next_cursor: page.nextCursor };
 }
 
 /** The followed list's order: most recently followed first, ties by the artist's id (the store's order of the follows). */
@@ -458,13 +454,10 @@ const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.target_id");
  */
 export function followedArtists(db: Database, query: ParsedList, view: ArtistView) {
   const userId = view.userId ?? -1;
-  const cursor = cursorContext(db, view.signer, `artists/followed-list:${userId}`, "", [], {});
-  const raw = query.params.cursor as string | undefined;
-  const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
   const follows = view.accounts.followedRows(userId, "artist");
   const sql = `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artists a ON a.id = f.value`;
   const followed = followedParam(follows.map((f) => f.target_id));
-  const known = snapshotOf(db).followedKept(
+  const kept = snapshotOf(db).followedKept(
     JSON.stringify([sql, followed]),
     () =>
       new Set(
@@ -474,27 +467,32 @@ export function followedArtists(db: Database, query: ParsedList, view: ArtistVie
           .map((r) => r.id),
       ),
   );
-  const listed = follows.filter((f) => known.has(f.target_id));
-  const keyOf = (f: (typeof follows)[number]) => [f.created_at, f.target_id];
-  // after a cursor's position: the rows after it, from the first (the offset is the first page's)
-  const from = position ? 0 : query.offset;
-  const ids = rowsAfter(FOLLOWED_KEYS, listed, keyOf, position)
-    .slice(from, from + query.limit + 1)
-    .map((f) => f.target_id);
-  const rows = new Map(
-    (ids.length ? runOnce<ArtistRow>(db, `SELECT ${COLUMNS} FROM artists a WHERE a.id IN (${ids.map(() => "?").join(", ")})`, ids, true) : []).map((r) => [r.id, r]),
+  const page = followedPage(
+    {
+      db,
+      signer: view.signer,
+      cursor: { scope: `artists/followed-list:${userId}`, sort: "", filters: [], params: {} },
+      keys: FOLLOWED_KEYS,
+      follows,
+      kept,
+      id: (f) => f.target_id,
+      key: (f) => [f.created_at, f.target_id],
+    },
+    query,
   );
-  const byId = new Map(listed.map((f) => [f.target_id, f]));
+  const rows = new Map(
+    (page.ids.length ? runOnce<ArtistRow>(db, `SELECT ${COLUMNS} FROM artists a WHERE a.id IN (${page.ids.map(() => "?").join(", ")})`, page.ids, true) : []).map((r) => [r.id, r]),
+  );
   return {
     artists: present(
       db,
-      ids.slice(0, query.limit).map((id) => rows.get(id)!),
+      page.ids.map((id) => rows.get(id)!),
       view,
     ),
-    total: listed.length,
+    total: page.total,
     limit: query.limit,
     offset: query.offset,
-    next_cursor: nextCursor(cursor, ids, query.limit, (id) => keyOf(byId.get(id)!)),
+    next_cursor: page.nextCursor,
   };
 }
 

@@ -11,10 +11,10 @@ import { usdOf } from "../../../db/fx";
 import { FOLLOWED_ROWS, followedParam } from "../../../db/follows";
 import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
-import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage, rowsAfter } from "../../query/cursor";
 import { orderClause, sortKeys, sortKeysOf, whereClause, type ListSpec, type ParsedList, type SortKeys, type SqlFragment } from "../../query/grammar";
 import { allOnce, chooseRange, type PlanThresholds, type Probe, probeRange, rangeRows as rangeRowsOf, walkRows } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
+import { followedPage, type ListCursor, tablePage } from "../../query/list-engine";
 import { addDays, epochSeconds, isoOfSeconds } from "../../../market/time";
 import { priceObject, type PriceRow } from "../lots/model";
 import { ARTWORK_LIST, artworkWhere, PRICE_SORT_KEYS, SORT_BY_PRICE } from "./fields";
@@ -251,37 +251,38 @@ export function resolveUids(db: Database, q: ParsedList): ParsedList {
 const filterParams = (q: ParsedList) => ({ without_editions: q.params.without_editions, with_images: q.params.with_images });
 
 /** A list's cursor context: `scope` names the list, the sort (sort_by_price or sort) and the filters its fingerprint. */
-function cursorOf(deps: AppDeps, q: ParsedList, scope: string) {
+function cursorOf(q: ParsedList, scope: string): ListCursor {
   const byPrice = q.params.sort_by_price as string | undefined;
-  return cursorContext(deps.market, deps.signer, scope, byPrice ? `price:${byPrice}` : (q.sort ?? ""), q.filters, filterParams(q));
+  return { scope, sort: byPrice ? `price:${byPrice}` : (q.sort ?? ""), filters: q.filters, params: filterParams(q) };
 }
 
 const idsOf = (db: Database, f: SqlFragment) => allOnce<{ id: number }>(db, f).map((r) => r.id);
 
 export function listArtworks(deps: AppDeps, view: CallerView, query: ParsedList): Page {
-  const keys = artworkKeys(query);
-  const cursor = cursorOf(deps, query, "artworks");
-  const raw = query.params.cursor as string | undefined;
-  const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
   const q = resolveMaterials(deps.market, resolveUids(deps.market, query));
   const planned = categoryPlan(deps.market, q);
-  let page: (range: KeysetRange | null, limit: number, offset: number) => number[];
-  let total: number;
-  if (planned) {
-    total = planned.total;
-    page = (range, limit, offset) => (position !== null || total > offset ? idsOf(deps.market, planned.pageAt(range, limit, offset)) : []);
-  } else {
-    total = allOnce<{ n: number }>(deps.market, listStatements(q).count)[0]!.n;
-    page = (range, limit, offset) => idsOf(deps.market, listStatements(q, range, limit, offset).page);
-  }
-  // one row past the page: whether a next page exists
-  const ids = readPage(keys, position, q.limit + 1, q.offset, page);
+  const page = tablePage(
+    {
+      db: deps.market,
+      signer: deps.signer,
+      cursor: cursorOf(query, "artworks"),
+      keys: artworkKeys(query),
+      from: "artworks a",
+      idColumn: "a.id",
+      page: planned
+        ? (range, limit, offset) => idsOf(deps.market, planned.pageAt(range, limit, offset))
+        : (range, limit, offset) => idsOf(deps.market, listStatements(q, range, limit, offset).page),
+      total: planned ? planned.total : allOnce<{ n: number }>(deps.market, listStatements(q).count)[0]!.n,
+      id: (id) => id,
+    },
+    q,
+  );
   return {
-    items: artworksByIds(deps, view, ids.slice(0, q.limit)),
-    total_count: total,
+    items: artworksByIds(deps, view, page.rows),
+    total_count: page.total!,
     limit: q.limit,
     offset: q.offset,
-    next_cursor: nextCursor(cursor, ids, q.limit, (id) => positionOf(deps.market, keys, "artworks a", { sql: "a.id = ?", params: [id] })),
+    next_cursor: page.nextCursor,
   };
 }
 
@@ -299,33 +300,32 @@ const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.seq");
  * one value); the follows' order gives the page, the cursor's position and the total.
  */
 export function followedArtworks(deps: AppDeps, view: CallerView, userId: number, query: ParsedList): Page {
-  const cursor = cursorOf(deps, query, `artworks/followed:${userId}`);
-  const raw = query.params.cursor as string | undefined;
-  const position = raw === undefined ? null : decodeCursor(cursor, raw, FOLLOWED_KEYS);
   const q = resolveMaterials(deps.market, resolveUids(deps.market, query));
   const where = artworkWhere(ARTWORK_LIST, q);
   const follows = [...deps.accounts.followedRows(userId, "artwork")].sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
-  const kept: ReadonlySet<number> = (() => {
-    const statement = {
-      sql: `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artworks a ON a.id = f.value WHERE ${where.sql}`,
-      params: [followedParam(follows.map((f) => f.target_id)), ...where.params],
-    };
-    return snapshotOf(deps.market).followedKept(JSON.stringify([statement.sql, statement.params]), () => new Set(idsOf(deps.market, statement)));
-  })();
-  const listed = follows.filter((f) => kept.has(f.target_id));
-  const keyOf = (f: { created_at: number; seq: number }) => [f.created_at, f.seq];
-  // after a cursor's position: the rows after it, from the first (the offset is the first page's)
-  const from = position ? 0 : q.offset;
-  const ids = rowsAfter(FOLLOWED_KEYS, listed, keyOf, position)
-    .slice(from, from + q.limit + 1)
-    .map((f) => f.target_id);
-  const byId = new Map(listed.map((f) => [f.target_id, f]));
+  const statement = {
+    sql: `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artworks a ON a.id = f.value WHERE ${where.sql}`,
+    params: [followedParam(follows.map((f) => f.target_id)), ...where.params],
+  };
+  const page = followedPage(
+    {
+      db: deps.market,
+      signer: deps.signer,
+      cursor: cursorOf(query, `artworks/followed:${userId}`),
+      keys: FOLLOWED_KEYS,
+      follows,
+      kept: snapshotOf(deps.market).followedKept(JSON.stringify([statement.sql, statement.params]), () => new Set(idsOf(deps.market, statement))),
+      id: (f) => f.target_id,
+      key: (f) => [f.created_at, f.seq],
+    },
+    q,
+  );
   return {
-    items: artworksByIds(deps, view, ids.slice(0, q.limit)),
-    total_count: listed.length,
+    items: artworksByIds(deps, view, page.ids),
+    total_count: page.total,
     limit: q.limit,
     offset: q.offset,
-    next_cursor: nextCursor(cursor, ids, q.limit, (id) => keyOf(byId.get(id)!)),
+    next_cursor: page.nextCursor,
   };
 }
 

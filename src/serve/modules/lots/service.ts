@@ -10,10 +10,11 @@ import { containsPattern } from "../../../db/sql";
 import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
 import type { ImageSigner } from "../../images/urls";
-import { cursorContext, decodeCursor, type KeysetRange, nextCursor, positionOf, readPage } from "../../query/cursor";
+import type { KeysetRange } from "../../query/cursor";
 import { orderClause, sortKeysOf, whereClause, type Filter, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { countUpTo, walkBound, type PlanThresholds } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
+import { tablePage } from "../../query/list-engine";
 import { isoOfSecondsSql } from "../../../market/time";
 import { LOT_LIST, NULLS_LAST_ASC, secondsBounds } from "./fields";
 import { PRICE_USD_COLUMNS, priceObject, type PriceRow } from "./model";
@@ -581,13 +582,23 @@ const scopeOf = (followed: FollowedLots | null) => (followed === null ? "lots" :
 const filterParams = (query: ParsedList) => ({ search: query.params.search });
 
 /** The ids of one page and the next cursor: by offset, or after the position of `cursor`. */
-export function lotPage(db: Database, signer: ImageSigner, query: ParsedList, followed: FollowedLots | null = null): { ids: number[]; nextCursor: string | null } {
-  const keys = sortKeysOf(LOT_LIST, query.sort);
-  const cursor = cursorContext(db, signer, scopeOf(followed), query.sort ?? "", query.filters, filterParams(query));
-  const raw = query.params.cursor as string | undefined;
-  const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
-  const ids = readPage(keys, position, query.limit + 1, query.offset, (range, want, offset) => lotListIds(db, query, followed?.ids ?? null, range, want, offset));
-  return { ids, nextCursor: nextCursor(cursor, ids, query.limit, (id) => positionOf(db, keys, "lots", { sql: "id = ?", params: [id] })) };
+export function lotPage(db: Database, signer: ImageSigner, query: ParsedList, followed: FollowedLots | null = null): { ids: number[]; more: boolean; nextCursor: string | null } {
+  const page = tablePage(
+    {
+      db,
+      signer,
+      cursor: { scope: scopeOf(followed), sort: query.sort ?? "", filters: query.filters, params: filterParams(query) },
+      keys: sortKeysOf(LOT_LIST, query.sort),
+      from: "lots",
+      idColumn: "id",
+      page: (range, want, offset) => lotListIds(db, query, followed?.ids ?? null, range, want, offset),
+      // the lot list gives no total (has_more instead)
+      total: null,
+      id: (id) => id,
+    },
+    query,
+  );
+  return { ids: page.rows, more: page.more, nextCursor: page.nextCursor };
 }
 
 // ---------------------------------------------------------------- details
@@ -689,9 +700,8 @@ export function lotObjects(deps: AppDeps, ids: readonly number[], view: CallerVi
 /** A page of the lot list; `followedBy`: a user whose followed lots the list is restricted to. */
 export function listLots(deps: AppDeps, query: ParsedList, view: CallerView, followedBy: number | null = null) {
   const followed = followedBy === null ? null : { userId: followedBy, ids: deps.accounts.followedIds(followedBy, "lot") };
-  const { ids, nextCursor } = lotPage(deps.market, deps.signer, query, followed);
-  const hasMore = ids.length > query.limit;
-  return { lots: lotObjects(deps, ids.slice(0, query.limit), view), has_more: hasMore, limit: query.limit, offset: query.offset, next_cursor: nextCursor };
+  const { ids, more, nextCursor } = lotPage(deps.market, deps.signer, query, followed);
+  return { lots: lotObjects(deps, ids, view), has_more: more, limit: query.limit, offset: query.offset, next_cursor: nextCursor };
 }
 
 /** Which of `ids` the market holds. */

@@ -5,7 +5,7 @@
 import { FOLLOWED_IDS, followedParam } from "../../../db/follows";
 import type { AppDeps } from "../../deps";
 import type { CallerView } from "../../http/view";
-import { cursorContext, decodeCursor, nextCursor, positionOf, readPage } from "../../query/cursor";
+import { tablePage } from "../../query/list-engine";
 import { allOnce } from "../../query/planner";
 import { orderClause, sortKeysOf, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { storedDatetimeBounds } from "../lots/fields";
@@ -141,22 +141,28 @@ export function saleObjects(deps: AppDeps, ids: readonly number[], view: CallerV
 
 /** A page of the sale list; `followedBy`: a user whose followed sales the list is restricted to. */
 export function listSales(deps: AppDeps, query: ParsedList, view: CallerView, followedBy: number | null = null) {
-  const keys = sortKeysOf(SALE_LIST, query.sort);
-  const cursor = cursorContext(deps.market, deps.signer, followedBy === null ? "sales" : `sales/followed:${followedBy}`, query.sort ?? "", query.filters, {});
-  const raw = query.params.cursor as string | undefined;
-  const position = raw === undefined ? null : decodeCursor(cursor, raw, keys);
   const followed = followedBy === null ? null : deps.accounts.followedIds(followedBy, "sale");
-  // one row past the page: whether a next page exists
-  const ids = readPage(keys, position, query.limit + 1, query.offset, (range, limit, offset) =>
-    allOnce<{ id: number }>(deps.market, saleListSql(query, followed, range, limit, offset)).map((r) => r.id),
-  );
   const where = saleWhere(query, followed);
-  const total = deps.market.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM sales WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
+  const page = tablePage(
+    {
+      db: deps.market,
+      signer: deps.signer,
+      cursor: { scope: followedBy === null ? "sales" : `sales/followed:${followedBy}`, sort: query.sort ?? "", filters: query.filters, params: {} },
+      keys: sortKeysOf(SALE_LIST, query.sort),
+      from: "sales",
+      idColumn: "id",
+      page: (range, limit, offset) => allOnce<{ id: number }>(deps.market, saleListSql(query, followed, range, limit, offset)).map((r) => r.id),
+      total: null,
+      count: () => deps.market.query<{ n: number }, Bind[]>(`SELECT count(*) AS n FROM sales WHERE ${where.sql}`).get(...where.params)?.n ?? 0,
+      id: (id) => id,
+    },
+    query,
+  );
   return {
-    sales: saleObjects(deps, ids.slice(0, query.limit), view),
-    total,
+    sales: saleObjects(deps, page.rows, view),
+    total: page.total ?? 0,
     limit: query.limit,
     offset: query.offset,
-    next_cursor: nextCursor(cursor, ids, query.limit, (id) => positionOf(deps.market, keys, "sales", { sql: "id = ?", params: [id] })),
+    next_cursor: page.nextCursor,
   };
 }
