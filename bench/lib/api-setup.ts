@@ -35,6 +35,11 @@ export async function ensureMarket(dataDir: string, scale: string, anyScale: boo
   const found = marketScale(dataDir);
   if (found !== null && (anyScale || found === scale)) return found;
   if (found !== null) throw new Error(`${dataDir} holds a ${found} market, not ${scale}: pass --data DIR for another one`);
+  // a market that names no scale (imported, or merged since its seed) is measured as it is, never seeded over
+  if (existsSync(marketDbPath(dataDir))) {
+    if (anyScale) return "unnamed";
+    throw new Error(`${dataDir} holds a market that names no scale (imported or merged): pass it with --data DIR`);
+  }
   log(`no market in ${dataDir}: seeding --scale ${scale} (kept for later runs)`);
   const proc = Bun.spawn([process.execPath, join(ROOT, "src/cli.ts"), "seed", "--scale", scale, "--data", dataDir], {
     cwd: ROOT,
