@@ -246,6 +246,13 @@ export const ARTIST_INSERTS = {
   doc: "INSERT INTO artist_analytics (artist_id, kind, body) VALUES (?, ?, ?)",
 } as const;
 
+/** An INSERT statement's table and its columns in order (one of ARTIST_INSERTS, or another single-table INSERT). */
+export function insertTarget(sql: string): { table: string; columns: string[] } {
+  const m = /INSERT INTO (\w+) \(([^)]*)\)/.exec(sql.replace(/\s+/g, " "));
+  if (!m) throw new Error(`not an INSERT: ${sql}`);
+  return { table: m[1]!, columns: m[2]!.split(",").map((c) => c.trim()) };
+}
+
 /** Writes one artist's rows (on the connection that owns the snapshot); each row binds as one array, the cheapest way for bun:sqlite. */
 export function artistWriter(db: Database): (out: ArtistOutput) => void {
   const artist = db.query(ARTIST_INSERTS.artist);

@@ -15,19 +15,14 @@
  * Held values are compared with the published ones each time, never with the previous day's
  * derivation, so a published figure is never more than 1 % from what the model gives now.
  */
-import { ARTIST_INSERTS } from "./artist";
+import { ARTIST_INSERTS, insertTarget } from "./artist";
 
 /** A published figure is written again when it moved by this much (relative; momenta: absolute, as a fraction). */
 export const MATERIALITY = 0.01;
 
-const columnsOf = (insert: string): string[] =>
-  /\(([^)]*)\)/
-    .exec(insert.replace(/\s+/g, " "))![1]!
-    .split(",")
-    .map((c) => c.trim());
-const ARTWORK_COLUMNS = columnsOf(ARTIST_INSERTS.artwork);
+const ARTWORK_COLUMNS = insertTarget(ARTIST_INSERTS.artwork).columns;
 /** The artists row's columns, in ARTIST_INSERTS.artist's order. */
-export const ARTIST_COLUMNS_WRITTEN: readonly string[] = columnsOf(ARTIST_INSERTS.artist);
+export const ARTIST_COLUMNS_WRITTEN: readonly string[] = insertTarget(ARTIST_INSERTS.artist).columns;
 const at = (columns: readonly string[], names: string[]) =>
   names.map((n) => {
     const i = columns.indexOf(n);

@@ -23,7 +23,7 @@ import { monthDate, monthIndex } from "../../market/calendar";
 import { usdOf } from "../../db/fx";
 import { LOTS_FTS_FROM, LOTS_FTS_TEXT } from "../../db/market-indexes/lots";
 import { worksViewOfFinished } from "../db/works-file";
-import { ARTIST_INSERTS, ArtistDeriver, artistReader, estimateMidLog, round4, SaleTimes, type ArtistOutput, type ArtistRow } from "./artist";
+import { ARTIST_INSERTS, ArtistDeriver, insertTarget, artistReader, estimateMidLog, round4, SaleTimes, type ArtistOutput, type ArtistRow } from "./artist";
 import { writeSales } from "./aggregates";
 import { phaseTimer } from "./market";
 import { type MarketSums, resolveMarket, WorkPairs } from "./market-pass";
@@ -366,10 +366,9 @@ class RowPatcher {
     owner: string,
     options: { add?: string; gone?: string } = {},
   ) {
-    const m = /INSERT INTO (\w+) \(([^)]*)\)/.exec(insertSql.replace(/\s+/g, " "));
-    if (!m) throw new Error(`RowPatcher: not an INSERT: ${insertSql}`);
-    this.table = m[1]!;
-    this.columns = m[2]!.split(",").map((c) => c.trim());
+    const target = insertTarget(insertSql);
+    this.table = target.table;
+    this.columns = target.columns;
     this.insert = db.query(options.add ?? insertSql);
     this.current = db.query<unknown[], [number]>(`SELECT ${this.columns.join(", ")} FROM ${this.table} WHERE ${owner}`);
     this.gone = db.query(options.gone ?? `DELETE FROM ${this.table} WHERE ${this.columns[0]} = ?`);

@@ -10,7 +10,9 @@
 import type { Database } from "bun:sqlite";
 import type { ImageSigner } from "../images/urls";
 import { type CursorContext, cursorContext, decodeCursor, type KeyValue, type KeysetRange, nextCursor, positionOf, readPage, rowsAfter } from "./cursor";
-import type { Filter, ParsedList, SortKeys } from "./grammar";
+import type { Filter, ParsedList, SortKeys, SqlFragment } from "./grammar";
+import { allOnce } from "./planner";
+import { snapshotOf } from "../snapshot";
 
 /** What identifies a list's cursors: its scope, its sort, its filters and the parameters beside them. */
 export interface ListCursor {
@@ -85,7 +87,11 @@ export interface FollowedList<F> {
   /** The follows' order (the keys' values from `key`). */
   keys: SortKeys;
   follows: readonly F[];
-  kept: ReadonlySet<number>;
+  /**
+   * The statement that selects (as `id`) the followed ids the market holds and the list's filters
+   * keep, the ids bound in it; its answer is kept for the snapshot (MarketSnapshot.followedKept).
+   */
+  kept: SqlFragment;
   id(follow: F): number;
   key(follow: F): KeyValue[];
 }
@@ -98,7 +104,8 @@ export function followedPage<F>(list: FollowedList<F>, query: ParsedList): { ids
   const cursor = contextOf(list.db, list.signer, list.cursor);
   const raw = rawCursor(query);
   const position = raw === undefined ? null : decodeCursor(cursor, raw, list.keys);
-  const listed = list.follows.filter((f) => list.kept.has(list.id(f)));
+  const kept = snapshotOf(list.db).followedKept(JSON.stringify([list.kept.sql, list.kept.params]), () => new Set(allOnce<{ id: number }>(list.db, list.kept).map((r) => r.id)));
+  const listed = list.follows.filter((f) => kept.has(list.id(f)));
   // after a cursor's position: the rows after it, from the first (the offset is the first page's)
   const from = position ? 0 : query.offset;
   const rows = rowsAfter(list.keys, listed, (f) => list.key(f), position).slice(from, from + query.limit + 1);

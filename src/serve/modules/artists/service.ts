@@ -455,18 +455,6 @@ const FOLLOWED_KEYS = sortKeys("DESC", "f.created_at", "f.target_id");
 export function followedArtists(db: Database, query: ParsedList, view: ArtistView) {
   const userId = view.userId ?? -1;
   const follows = view.accounts.followedRows(userId, "artist");
-  const sql = `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artists a ON a.id = f.value`;
-  const followed = followedParam(follows.map((f) => f.target_id));
-  const kept = snapshotOf(db).followedKept(
-    JSON.stringify([sql, followed]),
-    () =>
-      new Set(
-        db
-          .query<{ id: number }, [string]>(sql)
-          .all(followed)
-          .map((r) => r.id),
-      ),
-  );
   const page = followedPage(
     {
       db,
@@ -474,7 +462,7 @@ export function followedArtists(db: Database, query: ParsedList, view: ArtistVie
       cursor: { scope: `artists/followed-list:${userId}`, sort: "", filters: [], params: {} },
       keys: FOLLOWED_KEYS,
       follows,
-      kept,
+      kept: { sql: `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artists a ON a.id = f.value`, params: [followedParam(follows.map((f) => f.target_id))] },
       id: (f) => f.target_id,
       key: (f) => [f.created_at, f.target_id],
     },

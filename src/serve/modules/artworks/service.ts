@@ -303,10 +303,6 @@ export function followedArtworks(deps: AppDeps, view: CallerView, userId: number
   const q = resolveMaterials(deps.market, resolveUids(deps.market, query));
   const where = artworkWhere(ARTWORK_LIST, q);
   const follows = [...deps.accounts.followedRows(userId, "artwork")].sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
-  const statement = {
-    sql: `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artworks a ON a.id = f.value WHERE ${where.sql}`,
-    params: [followedParam(follows.map((f) => f.target_id)), ...where.params],
-  };
   const page = followedPage(
     {
       db: deps.market,
@@ -314,7 +310,10 @@ export function followedArtworks(deps: AppDeps, view: CallerView, userId: number
       cursor: cursorOf(query, `artworks/followed:${userId}`),
       keys: FOLLOWED_KEYS,
       follows,
-      kept: snapshotOf(deps.market).followedKept(JSON.stringify([statement.sql, statement.params]), () => new Set(idsOf(deps.market, statement))),
+      kept: {
+        sql: `SELECT a.id FROM ${FOLLOWED_ROWS} f JOIN artworks a ON a.id = f.value WHERE ${where.sql}`,
+        params: [followedParam(follows.map((f) => f.target_id)), ...where.params],
+      },
       id: (f) => f.target_id,
       key: (f) => [f.created_at, f.seq],
     },
