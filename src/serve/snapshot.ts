@@ -9,6 +9,7 @@
  */
 import type { Database, SQLQueryBindings, Statement } from "bun:sqlite";
 import { MARKET_INDEX as IX } from "../db/market-indexes/names";
+import { RecentMap } from "../platform/recent";
 import { VectorIndex, type VectorIndexSpec } from "../images/vector-index";
 
 /** Entries the artist statistics keep (least recently used first out). */
@@ -25,8 +26,8 @@ export class MarketSnapshot {
   #media: string[] | null | undefined;
   readonly #vectors = new Map<string, VectorIndex | null>();
   readonly #statements = new Map<string, Statement>();
-  readonly #artistStats = new Map<string, unknown>();
-  readonly #followedKept = new Map<string, ReadonlySet<number>>();
+  readonly #artistStats = new RecentMap<string, unknown>(ARTIST_STATS_SIZE);
+  readonly #followedKept = new RecentMap<string, ReadonlySet<number>>(FOLLOWED_KEPT_SIZE);
   #stamp: string | null = null;
 
   constructor(readonly db: Database) {}
@@ -127,18 +128,12 @@ export class MarketSnapshot {
 
   /** The artist statistics answered for `key` (made the most recently used), or undefined. */
   artistStats(key: string): unknown {
-    const hit = this.#artistStats.get(key);
-    if (hit !== undefined) {
-      this.#artistStats.delete(key);
-      this.#artistStats.set(key, hit);
-    }
-    return hit;
+    return this.#artistStats.get(key);
   }
 
   /** Keeps the artist statistics of `key`, the least recently used out past ARTIST_STATS_SIZE entries. */
   keepArtistStats(key: string, stats: unknown): void {
     this.#artistStats.set(key, stats);
-    if (this.#artistStats.size > ARTIST_STATS_SIZE) this.#artistStats.delete(this.#artistStats.keys().next().value!);
   }
 
   /**
@@ -149,10 +144,10 @@ export class MarketSnapshot {
    */
   followedKept(key: string, read: () => ReadonlySet<number>): ReadonlySet<number> {
     let hit = this.#followedKept.get(key);
-    if (hit) this.#followedKept.delete(key);
-    else hit = read();
-    this.#followedKept.set(key, hit);
-    if (this.#followedKept.size > FOLLOWED_KEPT_SIZE) this.#followedKept.delete(this.#followedKept.keys().next().value!);
+    if (!hit) {
+      hit = read();
+      this.#followedKept.set(key, hit);
+    }
     return hit;
   }
 

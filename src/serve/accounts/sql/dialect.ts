@@ -20,6 +20,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import type { PgBind, SyncPg } from "../../../db/pg/sync-client";
+import { RecentMap } from "../../../platform/recent";
 
 /** A value bound to a statement. */
 export type Bind = string | number | null | Uint8Array | boolean;
@@ -60,20 +61,13 @@ const STATEMENTS_KEPT = 256;
 
 /** account.db's dialect: statements prepared on the connection, the most recently used kept. */
 export function sqliteDialect(db: Database): Dialect {
-  const kept = new Map<string, Statement>();
+  const kept = new RecentMap<string, Statement>(STATEMENTS_KEPT, (old) => old.finalize());
   const statement = (sql: string): Statement => {
     let st = kept.get(sql);
-    if (st)
-      kept.delete(sql); // touched: now the most recently used
-    else {
+    if (!st) {
       st = db.prepare(sql);
-      if (kept.size >= STATEMENTS_KEPT) {
-        const [oldest, old] = kept.entries().next().value!;
-        kept.delete(oldest);
-        old.finalize();
-      }
+      kept.set(sql, st);
     }
-    kept.set(sql, st);
     return st;
   };
   const values = (params: Bind[]) => params as never[];

@@ -3,6 +3,7 @@
  * (src/db/follows.ts: the ids, or a followed list's rows, as one value).
  */
 import { FOLLOW_KINDS, type FollowKind } from "../../../db/follows";
+import { RecentMap } from "../../../platform/recent";
 import { marks, type SqlBase } from "./dialect";
 
 /**
@@ -36,7 +37,7 @@ const FOLLOWS_CACHED = 512;
 export function FollowsSql<B extends SqlBase>(Base: B) {
   abstract class Follows extends Base implements FollowStore {
     /** Copies of users' follows (`kind:id`) for followedAmong, with the follows version they were read at. */
-    private readonly followCopies = new Map<number, { version: number; keys: Set<string> }>();
+    private readonly followCopies = new RecentMap<number, { version: number; keys: Set<string> }>(FOLLOWS_CACHED);
 
     follow(userId: number, kind: FollowKind, targetId: number): void {
       this.sql.run("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", userId, kind, targetId, Date.now());
@@ -68,13 +69,11 @@ export function FollowsSql<B extends SqlBase>(Base: B) {
         return new Set(rows.map((r) => r.id));
       }
       let copy = this.followCopies.get(userId);
-      this.followCopies.delete(userId); // touched: now the most recently used
       if (copy?.version !== version) {
         const rows = this.sql.all<{ kind: string; target_id: number }>("SELECT kind, target_id FROM follows WHERE user_id = ?", userId);
         copy = { version, keys: new Set(rows.map((r) => `${r.kind}:${r.target_id}`)) };
-        if (this.followCopies.size >= FOLLOWS_CACHED) this.followCopies.delete(this.followCopies.keys().next().value!);
+        this.followCopies.set(userId, copy);
       }
-      this.followCopies.set(userId, copy);
       const keys = copy.keys;
       return new Set(ids.filter((id) => keys.has(`${kind}:${id}`)));
     }
