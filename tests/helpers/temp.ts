@@ -10,7 +10,13 @@
  *
  * tests/helpers/preload.ts (bunfig.toml's [test] preload) calls `setUpTestTemp()` before any test
  * file loads; the helpers call it too, for a run without the preload.
+ *
+ * Under `bun test --parallel` (npm test) each worker process is a test process of its own, with
+ * its own folder, tiny market and PostgreSQL server. A worker runs the preload's afterAll after
+ * each of its files and ends with no "exit" event, so there nothing is removed by the afterAll:
+ * a detached process (tests/helpers/reaper.ts) waits for the worker to end, then sweeps its folders.
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -114,16 +120,35 @@ export function removeAtExit(path: string): () => void {
 }
 
 /**
+ * Whether this process is a worker of `bun test --parallel` (which sets BUN_TEST_WORKER_ID in
+ * each): its files share the process, and the process ends without a last afterAll or "exit".
+ */
+export function parallelWorker(): boolean {
+  return process.env.BUN_TEST_WORKER_ID !== undefined;
+}
+
+/** The folders the test processes make their own in: this process's TMPDIR, /tmp, PostgreSQL's staging base. */
+function tempBases(base: string): Set<string> {
+  return new Set([base, "/tmp", process.env.ARTMARKET_TEST_PG_TMP || "/tmp"]);
+}
+
+/**
  * Makes this process's temporary folder and points TMPDIR at it (once); sweeps dead runs' folders
- * first. Returns the folder.
+ * first; in a parallel worker, starts the reaper that sweeps the worker's own when it ends. Returns
+ * the folder.
  */
 export function setUpTestTemp(): string {
   if (root) return root;
   const base = tmpdir();
-  for (const dir of new Set([base, "/tmp", process.env.ARTMARKET_TEST_PG_TMP || "/tmp"])) sweepDeadRuns(dir);
+  const bases = tempBases(base);
+  for (const dir of bases) sweepDeadRuns(dir);
   root = mkdtempSync(join(base, `artmarket-run-${process.pid}-`));
   const made = root;
   removeAtExit(made);
   process.env.TMPDIR = made;
+  if (parallelWorker()) {
+    const reaper = spawn(process.execPath, [join(import.meta.dir, "reaper.ts"), String(process.pid), ...bases], { detached: true, stdio: "ignore" });
+    reaper.unref();
+  }
   return made;
 }

@@ -28,9 +28,11 @@ function freshTmp(): string {
 }
 
 function fixture(tmp: string, mode: string) {
+  // a plain `bun test`, also when this file runs in a parallel worker (whose marks it would inherit)
+  const { BUN_TEST_WORKER_ID: _worker, JEST_WORKER_ID: _jest, ...env } = process.env;
   return Bun.spawn([process.execPath, "test", "--timeout", "60000", "./tests/helpers/temp-fixture.ts"], {
     cwd: root,
-    env: { ...process.env, TMPDIR: tmp, ARTMARKET_TEST_PG_TMP: tmp, ARTMARKET_FIXTURE: mode },
+    env: { ...env, TMPDIR: tmp, ARTMARKET_TEST_PG_TMP: tmp, ARTMARKET_FIXTURE: mode },
     stdout: "pipe",
     stderr: "pipe",
   });
