@@ -14,7 +14,7 @@ import { RELOAD_STATUS, type ReloadStatus } from "./serve/cluster/swap";
 import { TRUTH_FILE } from "./serve/cluster/advance";
 import { jsonLogLine, jsonStderr, type LogLevel } from "./serve/http/log-lines";
 import { parseCommandLine, UsageError } from "./platform/cli-spec";
-import { accountStoreFrom, ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale } from "./platform/config";
+import { accountStoreFrom, ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale, SERVE_DEFAULTS } from "./platform/config";
 import { BUILD_ID } from "./platform/native";
 import { marketDbPath } from "./db/connection";
 import { DEFAULT_SEED, formatSummary, seedMarket, type SeedOptions } from "./pipeline/seed";
@@ -218,6 +218,63 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
   }
 }
 
+/** `artmarket users`: users who sign in to the account area (docs/accounts.md). */
+async function users(positionals: string[], flags: Record<string, string | true>): Promise<void> {
+  const dataDir = dataDirFrom(flags);
+  const [action, arg] = positionals;
+  const { hashPassword, PASSWORD_LENGTH } = await import("./serve/accounts/sessions");
+  const { passwordLink } = await import("./serve/modules/account/service");
+  const cliAudit = (store: AccountStore, action: string, targetId: number, detail: Record<string, unknown>) =>
+    store.audit({ ts: Date.now(), actorUserId: null, actorKeyId: null, via: "cli", action, targetKind: "user", targetId, address: null, detail });
+  if (action === "create") {
+    const email = stringFlag(flags, "email");
+    const plan = stringFlag(flags, "plan");
+    if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError("users create needs --email E (an email address)");
+    if (!plan) throw new ConfigError("users create needs --plan SLUG");
+    const role = flags.admin === true ? "admin" : "member";
+    let password: string | null = null;
+    if (flags["password-stdin"] === true) {
+      password = (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, "");
+      if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max) {
+        throw new ConfigError(`the password must have ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters`);
+      }
+    }
+    const hash = password === null ? null : await hashPassword(password);
+    const publicUrl = stringFlag(flags, "public-url") ?? process.env.ARTMARKET_PUBLIC_URL ?? `http://${SERVE_DEFAULTS.host}:${SERVE_DEFAULTS.port}`;
+    const made = await withAccount(dataDir, flags, (store) => {
+      const id = store.createUser({ email, plan, role, name: stringFlag(flags, "name") });
+      cliAudit(store, "user.created", id, { email: email.toLowerCase(), plan, role });
+      if (hash !== null) {
+        store.setPasswordHash(id, hash);
+        return { id, link: null };
+      }
+      return { id, link: passwordLink(store, id, publicUrl) };
+    });
+    out(`created user ${made.id} (${email.toLowerCase()}, ${role}) on plan ${plan}`);
+    if (made.link) {
+      out(`the set-password link works once, until ${new Date(made.link.expiresAt).toISOString()}:`);
+      out(made.link.url);
+    } else out("the password is set");
+  } else if (action === "list") {
+    const rows = await withAccount(dataDir, flags, (store) => store.listUsers(0, Number.MAX_SAFE_INTEGER));
+    const { userView } = await import("./serve/modules/account/service");
+    if (flags.json) return out(JSON.stringify(rows.map(userView), null, 2));
+    out(["id", "email", "name", "role", "plan", "created", "disabled"].join("\t"));
+    for (const r of rows.map(userView)) out([r.id, r.email ?? "-", r.name, r.role, r.plan, r.created_at, r.disabled_at ?? "-"].join("\t"));
+  } else if (action === "disable") {
+    if (!arg || !/^\d{1,9}$/.test(arg)) throw new ConfigError("users disable needs a user ID (the number from `users list`)");
+    const before = await withAccount(dataDir, flags, (store) => {
+      const was = store.changeUser(Number(arg), { disabled: true }, Date.now());
+      if (was && was.disabled_at === null) cliAudit(store, "user.changed", Number(arg), { disabled: true });
+      return was;
+    });
+    if (!before) throw new ConfigError(`no user with id ${arg}`);
+    out(before.disabled_at === null ? `disabled user ${arg}: its keys and sessions are refused from now on` : `user ${arg} was disabled already`);
+  } else {
+    throw new ConfigError("users needs one of: create, list, disable");
+  }
+}
+
 async function notices(flags: Record<string, string | true>): Promise<void> {
   const rows = await withAccount(dataDirFrom(flags), flags, (store) => store.listNotices());
   if (flags.json)
@@ -275,6 +332,9 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "keys":
         await keys(rest, flags);
+        return 0;
+      case "users":
+        await users(rest, flags);
         return 0;
       case "reload":
         return await reload(flags);

@@ -127,6 +127,40 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ["artmarket keys create --plan pro --name 'Research desk'", "artmarket keys list --json", "artmarket keys revoke 3", "artmarket keys usage --since 2026-01-01"],
   },
   {
+    name: "users",
+    summary: "make, list and disable users who sign in to the account area",
+    usage: [
+      "artmarket users create --email E --plan SLUG [--admin] [--name TEXT] [--password-stdin] [--public-url URL] [--data DIR]",
+      "artmarket users list [--json] [--data DIR]",
+      "artmarket users disable ID [--data DIR]",
+    ],
+    description:
+      "create makes a user who signs in with an email and a password (a member, or an admin with --admin) and prints a one-time set-password link (72 hours) on the last line, or, with --password-stdin, sets the password read from standard input. disable refuses the user's keys and sessions at once, also on a running server. keys create still makes a user with one key and no sign-in.",
+    options: [
+      { name: "email", value: "E", description: "create: the address the user signs in with" },
+      { name: "plan", value: "SLUG", description: "create: the plan (sandbox, pro, enterprise)" },
+      { name: "admin", description: "create: an admin (manages users, reads everyone's usage and the audit log)" },
+      { name: "name", value: "TEXT", description: "create: the user's name", default: "the email" },
+      { name: "password-stdin", description: "create: read the password from standard input instead of printing a link" },
+      {
+        name: "public-url",
+        value: "URL",
+        description: "create: where the link points (the server's --public-url)",
+        default: `http://${SERVE_DEFAULTS.host}:${SERVE_DEFAULTS.port}`,
+        env: "ARTMARKET_PUBLIC_URL",
+      },
+      JSON_OUT,
+      ACCOUNT_STORE,
+      DATA,
+    ],
+    examples: [
+      "artmarket users create --email ada@example.com --plan pro",
+      "artmarket users create --email ops@example.com --plan enterprise --admin",
+      "artmarket users list",
+      "artmarket users disable 7",
+    ],
+  },
+  {
     name: "notices",
     summary: "list the allowance notices (80 % and 100 % of a paid plan's allowance)",
     usage: ["artmarket notices [--json] [--data DIR]"],

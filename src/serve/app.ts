@@ -37,6 +37,7 @@ import { snapshotOf } from "./snapshot";
 import { imageRoutes } from "./images/routes";
 import { snapshotRoutes } from "./http/snapshot-routes";
 import { artistEndpoints } from "./modules/artists";
+import { accountEndpoints } from "./modules/account";
 import { artworkEndpoints } from "./modules/artworks";
 import { collectableEndpoints } from "./modules/collectables";
 import { followEndpoints } from "./modules/follows";
@@ -61,6 +62,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...referenceEndpoints,
   ...planEndpoints,
   ...usageEndpoints,
+  ...accountEndpoints,
   ...collectableEndpoints,
 ];
 

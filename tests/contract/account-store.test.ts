@@ -170,9 +170,13 @@ for (const factory of FACTORIES) {
         key_id: 1,
         hash: expect.stringMatching(/^\$argon2id\$/),
         revoked_at: null,
+        scope: "full",
+        expires_at: null,
         user_id: 1,
         user_name: "Ada",
         plan_slug: "sandbox",
+        role: "member",
+        disabled_at: null,
         period_anchor: today(),
       });
       expect(await verify(row.hash, created.key)).toBe(true);
@@ -736,6 +740,100 @@ for (const factory of FACTORIES) {
         },
       ]);
       note("notices", notices);
+    });
+
+    test("the account area: users who sign in, a session seen by another node, a user's keys, the audit log", async () => {
+      const other = h.other();
+      const id = store.createUser({ email: " Eve@Example.com ", plan: "pro", role: "admin" });
+      expect(() => store.createUser({ email: "eve@example.com", plan: "pro", role: "member" })).toThrow(KeyError);
+      expect(() => store.createUser({ email: "zed@example.com", plan: "gold", role: "member" })).toThrow(KeyError);
+      const eve = store.getUser(id)!;
+      expect(eve).toMatchObject({ email: "eve@example.com", name: "eve@example.com", role: "admin", plan: "pro", disabled_at: null, has_password: false });
+      expect(store.signInRow("EVE@example.com")).toMatchObject({ id, role: "admin", password_hash: null, disabled_at: null });
+      store.setPasswordHash(id, "h1");
+      expect(other.signInRow("eve@example.com")!.password_hash).toBe("h1");
+
+      // set-password links: once, until they expire; a new one ends the earlier
+      store.addPasswordToken(id, "tok-1", 1000, 5000);
+      store.addPasswordToken(id, "tok-2", 2000, 6000);
+      expect(other.usePasswordToken("tok-1", 2500)).toBeNull();
+      expect(other.usePasswordToken("tok-2", 7000)).toBeNull();
+      store.addPasswordToken(id, "tok-3", 3000, 9000);
+      expect(other.usePasswordToken("tok-3", 4000)).toBe(id);
+      expect(store.usePasswordToken("tok-3", 4001)).toBeNull();
+
+      // a session opened on one node is found on another, until it ends or its user is disabled
+      store.addSession({ id: "sess-1", userId: id, csrf: "csrf-1", now: 10_000, expiresAt: 50_000, address: "127.0.0.1", method: "password" });
+      store.addSession({ id: "sess-2", userId: id, csrf: "csrf-2", now: 10_000, expiresAt: 50_000, address: null, method: "password" });
+      expect(other.findSession("sess-1")).toMatchObject({
+        user_id: id,
+        csrf: "csrf-1",
+        last_seen_at: 10_000,
+        expires_at: 50_000,
+        role: "admin",
+        plan_slug: "pro",
+        email: "eve@example.com",
+      });
+      other.touchSession("sess-1", 20_000);
+      expect(store.findSession("sess-1")!.last_seen_at).toBe(20_000);
+      expect(other.endSession("sess-1")).toBe(true);
+      expect(store.findSession("sess-1")).toBeNull();
+      expect(store.findSession("sess-2")).not.toBeNull();
+
+      // a user's keys: made, listed, rotated (the old one until the overlap ends), revoked
+      const made = await store.createKey(id, { name: "desk", scope: "read", expiresAt: null });
+      expect(made).toMatchObject({ userId: id, plan: "pro" });
+      expect(other.findKeyByKid(made.kid)).toMatchObject({ key_id: made.keyId, scope: "read", expires_at: null, role: "admin", disabled_at: null });
+      const rotated = (await store.rotateKey(id, made.keyId, 99_000_000_000_000))!;
+      expect(rotated.oldExpiresAt).toBe(99_000_000_000_000);
+      expect(rotated.created).toMatchObject({ name: "desk", scope: "read", expiresAt: null });
+      expect(other.findKeyByKid(made.kid)!.expires_at).toBe(99_000_000_000_000);
+      expect(store.userKeys(id).map((k) => [k.id, k.name, k.scope])).toEqual([
+        [made.keyId, "desk", "read"],
+        [rotated.created.keyId, "desk", "read"],
+      ]);
+      expect(store.userKey(bob, made.keyId)).toBeNull();
+      expect(store.revokeUserKey(bob, made.keyId, 1)).toBe(false);
+      expect(other.revokeUserKey(id, made.keyId, 123)).toBe(true);
+      expect(store.revokeUserKey(id, made.keyId, 124)).toBe(false);
+      expect(await store.rotateKey(id, made.keyId, 1)).toBeNull();
+      expect(store.userKey(id, 2 ** 40)).toBeNull();
+
+      // changes: plan, role, disabled (which ends the sessions and shows on every key's row)
+      const before = other.changeUser(id, { plan: "enterprise", role: "member", disabled: true }, 77_000)!;
+      expect(before).toMatchObject({ plan: "pro", role: "admin", disabled_at: null });
+      expect(store.getUser(id)).toMatchObject({ plan: "enterprise", role: "member", disabled_at: 77_000 });
+      expect(store.findSession("sess-2")).toBeNull();
+      expect(store.findKeyByKid(rotated.created.kid)).toMatchObject({ disabled_at: 77_000, role: "member", plan_slug: "enterprise" });
+      expect(store.changeUser(2 ** 40, { disabled: true }, 1)).toBeNull();
+      expect(() => store.changeUser(id, { plan: "gold" }, 1)).toThrow(KeyError);
+      expect(store.listUsers(0, 1000).map((u) => u.email)).toContain("eve@example.com");
+      expect(store.listUsers(id, 1000).every((u) => u.id > id)).toBe(true);
+
+      // the audit log: appended, newest first, by page and by user
+      for (let i = 0; i < 5; i++) {
+        other.audit({
+          ts: 1000 + i,
+          actorUserId: i % 2 ? id : null,
+          actorKeyId: null,
+          via: i % 2 ? "session" : "cli",
+          action: `a${i}`,
+          targetKind: "user",
+          targetId: i % 2 ? bob : id,
+          address: null,
+          detail: { i },
+        });
+      }
+      const page = store.auditPage(null, 3);
+      expect(page.map((r) => r.action)).toEqual(["a4", "a3", "a2"]);
+      expect(JSON.parse(page[0]!.detail)).toEqual({ i: 4 });
+      expect(store.auditPage(page.at(-1)!.id, 10).map((r) => r.action)).toEqual(["a1", "a0"]);
+      expect(store.auditPage(null, 10, bob).map((r) => r.action)).toEqual(["a3", "a1"]);
+      note("account area", {
+        users: store.listUsers(0, 1000).map(({ created_at: _c, ...u }) => u),
+        keys: store.userKeys(id).map(({ kid: _k, created_at: _c, ...k }) => k),
+        audit: store.auditPage(null, 100).map(({ id: _i, ...r }) => r),
+      });
     });
   });
 }

@@ -148,6 +148,17 @@ beforeAll(async () => {
       [pro.user_id, now],
     );
     db.run("INSERT INTO account_meta (key, value) VALUES ('moved_from', 'sqlite')");
+    db.run("UPDATE users SET email = 'far@example.com', role = 'admin', password_hash = 'not-a-hash' WHERE id = 500");
+    db.run("INSERT INTO sessions (id, user_id, csrf, created_at, last_seen_at, expires_at, address, method) VALUES ('s-moved', 500, 'c', ?, ?, ?, '127.0.0.1', 'password')", [
+      now,
+      now,
+      now + 3_600_000,
+    ]);
+    db.run("INSERT INTO password_tokens (id, user_id, created_at, expires_at) VALUES ('t-moved', 500, ?, ?)", [now, now + 3_600_000]);
+    db.run(
+      "INSERT INTO audit_log (id, ts, actor_user_id, actor_key_id, via, action, target_kind, target_id, address, detail) VALUES (7000, ?, 500, NULL, 'session', 'session.signed_in', 'user', 500, '127.0.0.1', '{}')",
+      [now],
+    );
     db.run("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, 'artist', 2, ?), (?, 'artwork', 3, ?)", [pro.user_id, now, pro.user_id, now + 1]);
     db.run("INSERT INTO shares (token, user_id, kind, ids, title, created_at, expires_at) VALUES ('shr_moved', ?, 'artwork', '[1,2]', 'Moved list', ?, ?)", [
       pro.user_id,

@@ -27,6 +27,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0002_lean_ledger": "23894a1226c913470c1133c1f0029f97f6f24d33a5c6167bb5d1704f998dd1db",
     "0003_collectables": "cbb8b16309b2c5f95405633ecfd0137882a5b7da17e81921dff084f661c7fd9d",
     "0004_account_epoch": "9d90330e1d6741331710e6eab1ed60b8246a313f86bf95004d413253f55dbd6c",
+    "0005_account_area": "77d42bd83b35cbc4191a8bfe57a4d292d08fbbeec9bf31a9e3c254d2eb6bd6cf",
   },
   "account-pg": {
     "0000_init": "c7951beadea6d8a72327bad9dee36546c0e0860b9e64b209b536810cb7a76c65",
@@ -35,6 +36,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0003_batch_functions": "e9d4efc2a36cee6ad71b4cfcc9040ac0a092fdcbed47ac804b0c683b0978c4d6",
     "0004_follows_notify": "56f837bb5ea11ffe7caf023b53b67c67e0d4e8b1ca1d312ce92a426caa1e20d0",
     "0005_cap_admit": "24f63225a7e58ecdd21aaa5072fa889901875de5f627604ed5d991d3655c510e",
+    "0006_account_area": "c7a6f57d4143c18ea775a6d119acc1d5376b6dc6afc8354cd4d8c938b53226d2",
   },
 };
 

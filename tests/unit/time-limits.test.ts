@@ -12,6 +12,10 @@ const caller = (slug: string): Caller => ({
   userId: 1,
   keyId: 1,
   userName: "t",
+  scope: "full",
+  role: "member",
+  expiresAt: null,
+  sessionId: null,
   plan: DEFAULT_PLANS.find((p) => p.slug === slug)!,
   periodAnchor: "2026-01-15",
 });

@@ -1063,6 +1063,228 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user and the session's CSRF token
+         * @description For a console that reloads: the session's user and its CSRF token again. 404 for a call made with an API key (no session).
+         *
+         *     Cost: 0 DU.
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in to the console with email and password
+         * @description Opens a session: the `artmarket_session` cookie (HttpOnly, SameSite=Strict, Secure over https) and a `csrf_token` that every POST, PATCH, PUT and DELETE made with the session carries in X-CSRF-Token. A wrong email or password is 401; repeated failures for one account or from one address are 429 with Retry-After. The session ends after 2 hours without a call or 12 hours after sign-in. The session opens the account area only (keys, session, admin): market and collectables data need an API key.
+         *
+         *     Cost: 0 DU.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out (this session, or everywhere)
+         * @description Ends the session and removes its cookie; `everywhere=true` ends every session of the user, on every node. With an API key, `everywhere=true` ends the key's user's sessions; without it, 404.
+         *
+         *     Cost: 0 DU.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with a one-time set-password link's token
+         * @description The token of a link made by `artmarket users create` or an admin (72 hours, once). The password has 12 to 1,024 characters. Every session of the user ends; sign in with the new password.
+         *
+         *     Cost: 0 DU.
+         */
+        post: operations["setPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's API keys
+         * @description Every key of the signed-in user (or of the calling key's user), revoked and expired ones included; never a key's secret.
+         *
+         *     Cost: 0 DU.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description A new key of the caller's user, answered once (only a hash is stored). `scope` read makes GET and HEAD calls only (403 on the others); `expires_at` ends it (401 saying it expired). Every key of a user draws on the user's one Data Unit pool.
+         *
+         *     Cost: 0 DU.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the caller's API keys
+         * @description Refused from the next request on, on every node. Another user's key, or one already revoked, is 404.
+         *
+         *     Cost: 0 DU.
+         */
+        delete: operations["revokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{key_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace one of the caller's API keys
+         * @description A new key with the old one's name, scope and expiry, answered once; the old key keeps working until `old_key_expires_at` (24 hours, or its own earlier expiry) so that clients can move to the new one, then stops. Another user's key, or one revoked or expired, is 404.
+         *
+         *     Cost: 0 DU.
+         */
+        post: operations["rotateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every user (admins only)
+         * @description Cost: 0 DU.
+         */
+        get: operations["adminListUsers"];
+        put?: never;
+        /**
+         * Make a user who signs in (admins only)
+         * @description Answers a one-time set-password link (72 hours) to hand to the user. An email in use is 409; an unknown plan 422.
+         *
+         *     Cost: 0 DU.
+         */
+        post: operations["adminCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One user (admins only)
+         * @description Cost: 0 DU.
+         */
+        get: operations["adminGetUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's plan, role or access, or reset the password (admins only)
+         * @description `disabled: true` refuses every key and session of the user at once, on every node; `reset_password: true` clears the password, ends the user's sessions and answers a new set-password link. An admin cannot demote or disable themselves (409).
+         *
+         *     Cost: 0 DU.
+         */
+        patch: operations["adminUpdateUser"];
+        trace?: never;
+    };
+    "/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every user's consumption in the current period, and the allowance notices (admins only)
+         * @description Cost: 0 DU.
+         */
+        get: operations["adminUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log, newest first (admins only)
+         * @description Sign-ins and their failures, sign-outs, keys made, rotated and revoked, users made and changed (plan, role, access, password): who (user and key), how (session, key or the CLI), when, from which address. Kept 400 days. `user_id` keeps the entries a user made or that concern them.
+         *
+         *     Cost: 0 DU.
+         */
+        get: operations["adminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collectables": {
         parameters: {
             query?: never;
@@ -2404,6 +2626,180 @@ export interface components {
             api_monthly_du_remaining?: number;
             api_projected_eop?: number;
             breakdown?: components["schemas"]["UsageBreakdownItem"][];
+        };
+        AccountUser: {
+            id: number;
+            /** @description null for a user made by `artmarket keys create` (keys only, no sign-in) */
+            email: string | null;
+            name: string;
+            role: "member" | "admin";
+            plan: string;
+            /** Format: date-time */
+            created_at: string;
+            disabled: boolean;
+            disabled_at: string | null;
+            /** @description whether the user can sign in with a password (set through a set-password link) */
+            has_password: boolean;
+        };
+        SessionResponse: {
+            user: components["schemas"]["AccountUser"];
+            /** @description send it in X-CSRF-Token with every POST, PATCH, PUT and DELETE made with this session */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description the session's absolute end; it also ends after 2 hours without a call
+             */
+            expires_at: string;
+        };
+        SignInBody: {
+            email: string;
+            password: string;
+        };
+        SetPasswordBody: {
+            /** @description the token of a set-password link */
+            token: string;
+            password: string;
+        };
+        KeyItem: {
+            id: number;
+            name: string;
+            /** @description the key's public id: the part after am_ and before the secret */
+            kid: string;
+            /** @description full, or read: GET and HEAD calls only */
+            scope: "full" | "read";
+            status: "active" | "expired" | "revoked";
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+        };
+        KeyList: {
+            items: components["schemas"]["KeyItem"][];
+        };
+        CreatedKey: {
+            id: number;
+            name: string;
+            /** @description the key's public id: the part after am_ and before the secret */
+            kid: string;
+            /** @description full, or read: GET and HEAD calls only */
+            scope: "full" | "read";
+            status: "active" | "expired" | "revoked";
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @description the key, shown only in this answer: only a hash is stored */
+            key: string;
+        };
+        CreateKeyBody: {
+            name: string;
+            /** @description full, or read: GET and HEAD calls only */
+            scope: "full" | "read";
+            /**
+             * Format: date-time
+             * @description when the key stops working; in the future, at most 5 years ahead
+             */
+            expires_at?: string;
+        };
+        RotatedKey: {
+            id: number;
+            name: string;
+            /** @description the key's public id: the part after am_ and before the secret */
+            kid: string;
+            /** @description full, or read: GET and HEAD calls only */
+            scope: "full" | "read";
+            status: "active" | "expired" | "revoked";
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            revoked_at: string | null;
+            /** @description the key, shown only in this answer: only a hash is stored */
+            key: string;
+            old_key_id: number;
+            /**
+             * Format: date-time
+             * @description the old key keeps working until then (24 hours, or its own earlier expiry), then stops
+             */
+            old_key_expires_at: string;
+        };
+        UserList: {
+            items: components["schemas"]["AccountUser"][];
+            next_cursor: string | null;
+        };
+        UserWithLink: {
+            user: components["schemas"]["AccountUser"];
+            /** @description a one-time link that sets the user's password (72 hours); null when none was made */
+            set_password_url: string | null;
+            set_password_expires_at: string | null;
+        };
+        CreateUserBody: {
+            email: string;
+            plan: string;
+            role?: "member" | "admin";
+            name?: string;
+        };
+        PatchUserBody: {
+            plan?: string;
+            role?: "member" | "admin";
+            /** @description true: every key and session of the user is refused at once, on every node */
+            disabled?: boolean;
+            /** @description true: the password is cleared, the user's sessions end, and a new set-password link is answered */
+            reset_password?: boolean;
+        };
+        AdminUsageItem: {
+            user_id: number;
+            email: string | null;
+            name: string;
+            plan: string;
+            disabled: boolean;
+            /** Format: date */
+            period_start: string;
+            /** Format: date */
+            period_end: string;
+            du_limit: number;
+            /** @description in the current period */
+            du_consumed: number;
+            du_remaining: number;
+        };
+        AdminNotice: {
+            id: number;
+            user_id: number;
+            user_name: string;
+            plan: string;
+            pool: string;
+            threshold: number;
+            /** Format: date */
+            period_start: string;
+            /** Format: date */
+            period_end: string;
+            du_limit: number;
+            du_consumed: number;
+            projected_eop: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AdminUsage: {
+            items: components["schemas"]["AdminUsageItem"][];
+            notices: components["schemas"]["AdminNotice"][];
+        };
+        AuditItem: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            actor_user_id: number | null;
+            actor_key_id: number | null;
+            via: "session" | "key" | "cli";
+            action: string;
+            target_kind: string | null;
+            target_id: number | null;
+            address: string | null;
+            detail: {
+                [key: string]: unknown;
+            };
+        };
+        AuditPage: {
+            items: components["schemas"]["AuditItem"][];
+            next_cursor: string | null;
         };
         SuggestedMatch: {
             /** @description the market artwork (GET /v1/artworks/{artwork_id}) */
@@ -4427,6 +4823,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5476,6 +5881,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -5977,6 +6391,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not found, or not accessible to the caller */
             404: {
                 headers: {
@@ -6046,6 +6469,15 @@ export interface operations {
             };
             /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6129,6 +6561,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not found, or not accessible to the caller */
             404: {
                 headers: {
@@ -6198,6 +6639,15 @@ export interface operations {
             };
             /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6281,6 +6731,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not found, or not accessible to the caller */
             404: {
                 headers: {
@@ -6350,6 +6809,15 @@ export interface operations {
             };
             /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6433,6 +6901,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description Not found, or not accessible to the caller */
             404: {
                 headers: {
@@ -6502,6 +6979,15 @@ export interface operations {
             };
             /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A read-only key (scope read) makes GET and HEAD calls only */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7259,6 +7745,1086 @@ export interface operations {
             };
             /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description DU cost of this call; only when a valid bearer key is sent */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period; only when a valid bearer key is sent */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period; only when a valid bearer key is sent */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: {
+                /** @description end every session of the user */
+                everywhere?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    setPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPasswordBody"];
+            };
+        };
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description DU cost of this call; only when a valid bearer key is sent */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period; only when a valid bearer key is sent */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period; only when a valid bearer key is sent */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedKey"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rotateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedKey"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminListUsers: {
+        parameters: {
+            query?: {
+                /** @description the `next_cursor` of the page before */
+                cursor?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserList"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is not an admin, or a session's call without its CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminCreateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserWithLink"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is not an admin, or a session's call without its CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminGetUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountUser"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is not an admin, or a session's call without its CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminUpdateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchUserBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserWithLink"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is not an admin, or a session's call without its CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUsage"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is not an admin, or a session's call without its CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminAudit: {
+        parameters: {
+            query?: {
+                /** @description the `next_cursor` of the page before */
+                cursor?: string;
+                user_id?: number;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is not an admin, or a session's call without its CSRF token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

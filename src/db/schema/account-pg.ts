@@ -33,16 +33,28 @@ export const plans = pgTable("plans", {
   sortOrder: integer("sort_order").notNull().default(0),
 });
 
-export const users = pgTable("users", {
-  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
-  name: text("name").notNull(),
-  planSlug: text("plan_slug")
-    .notNull()
-    .references(() => plans.slug),
-  /** First day of the user's first entitlement period (YYYY-MM-DD, UTC); periods follow back to back. */
-  periodAnchor: text("period_anchor").notNull(),
-  createdAt: millis("created_at").notNull(),
-});
+export const users = pgTable(
+  "users",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    name: text("name").notNull(),
+    planSlug: text("plan_slug")
+      .notNull()
+      .references(() => plans.slug),
+    /** First day of the user's first entitlement period (YYYY-MM-DD, UTC); periods follow back to back. */
+    periodAnchor: text("period_anchor").notNull(),
+    createdAt: millis("created_at").notNull(),
+    /** The address a user signs in with, lower-cased; null for a user made by `keys create` (keys only). */
+    email: text("email"),
+    /** member | admin */
+    role: text("role").notNull().default("member"),
+    /** argon2id hash of the password; null until one is set. */
+    passwordHash: text("password_hash"),
+    /** When the user was disabled: every key and session refused from then on. */
+    disabledAt: millis("disabled_at"),
+  },
+  (t) => [uniqueIndex("users_email").on(t.email)],
+);
 
 export const apiKeys = pgTable(
   "api_keys",
@@ -58,6 +70,10 @@ export const apiKeys = pgTable(
     hash: text("hash").notNull(),
     createdAt: millis("created_at").notNull(),
     revokedAt: millis("revoked_at"),
+    /** full | read (GET and HEAD only) */
+    scope: text("scope").notNull().default("full"),
+    /** When the key stops working (its own expiry, or the end of a rotation's overlap); null: never. */
+    expiresAt: millis("expires_at"),
   },
   (t) => [uniqueIndex("api_keys_kid").on(t.kid), index("api_keys_user").on(t.userId)],
 );
@@ -67,6 +83,57 @@ export const apiKeys = pgTable(
  * caches about keys and plans changes; each move is also announced on the channel
  * artmarket_account_epoch, so every node drops its cached key verdicts and plan limits at once.
  */
+/** Console sessions (account.ts). */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    csrf: text("csrf").notNull(),
+    createdAt: millis("created_at").notNull(),
+    lastSeenAt: millis("last_seen_at").notNull(),
+    expiresAt: millis("expires_at").notNull(),
+    address: text("address"),
+    method: text("method").notNull(),
+  },
+  (t) => [index("sessions_user").on(t.userId)],
+);
+
+/** One-time set-password links (account.ts). */
+export const passwordTokens = pgTable(
+  "password_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    createdAt: millis("created_at").notNull(),
+    expiresAt: millis("expires_at").notNull(),
+    usedAt: millis("used_at"),
+  },
+  (t) => [index("password_tokens_user").on(t.userId)],
+);
+
+/** The audit log, append-only (account.ts). */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    ts: millis("ts").notNull(),
+    actorUserId: integer("actor_user_id"),
+    actorKeyId: integer("actor_key_id"),
+    via: text("via").notNull(),
+    action: text("action").notNull(),
+    targetKind: text("target_kind"),
+    targetId: integer("target_id"),
+    address: text("address"),
+    detail: text("detail").notNull().default("{}"),
+  },
+  (t) => [index("audit_log_ts").on(t.ts)],
+);
+
 export const accountEpoch = pgTable("account_epoch", {
   id: integer("id").primaryKey(),
   n: bigint("n", { mode: "number" }).notNull(),

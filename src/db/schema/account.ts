@@ -18,16 +18,28 @@ export const plans = sqliteTable("plans", {
   sortOrder: integer("sort_order").notNull().default(0),
 });
 
-export const users = sqliteTable("users", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  name: text("name").notNull(),
-  planSlug: text("plan_slug")
-    .notNull()
-    .references(() => plans.slug),
-  /** First day of the user's first entitlement period (YYYY-MM-DD, UTC); periods follow back to back. */
-  periodAnchor: text("period_anchor").notNull(),
-  createdAt: integer("created_at").notNull(),
-});
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    planSlug: text("plan_slug")
+      .notNull()
+      .references(() => plans.slug),
+    /** First day of the user's first entitlement period (YYYY-MM-DD, UTC); periods follow back to back. */
+    periodAnchor: text("period_anchor").notNull(),
+    createdAt: integer("created_at").notNull(),
+    /** The address a user signs in with, lower-cased; null for a user made by `keys create` (keys only). */
+    email: text("email"),
+    /** member | admin */
+    role: text("role").notNull().default("member"),
+    /** argon2id hash of the password; null until one is set (a set-password link, or never). */
+    passwordHash: text("password_hash"),
+    /** When the user was disabled: every key and session refused from then on. */
+    disabledAt: integer("disabled_at"),
+  },
+  (t) => [uniqueIndex("users_email").on(t.email)],
+);
 
 export const apiKeys = sqliteTable(
   "api_keys",
@@ -43,8 +55,77 @@ export const apiKeys = sqliteTable(
     hash: text("hash").notNull(),
     createdAt: integer("created_at").notNull(),
     revokedAt: integer("revoked_at"),
+    /** full | read (GET and HEAD only) */
+    scope: text("scope").notNull().default("full"),
+    /** When the key stops working (its own expiry, or the end of a rotation's overlap); null: never. */
+    expiresAt: integer("expires_at"),
   },
   (t) => [uniqueIndex("api_keys_kid").on(t.kid), index("api_keys_user").on(t.userId)],
+);
+
+/**
+ * Console sessions: the cookie carries a random token, this row its SHA-256 (the token itself is
+ * never stored). Idle and absolute expiry (src/serve/accounts/sessions.ts); signing out removes
+ * the row, signing out everywhere every row of the user.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** The token every state-changing call of the session carries in X-CSRF-Token. */
+    csrf: text("csrf").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    address: text("address"),
+    /** password | oidc */
+    method: text("method").notNull(),
+  },
+  (t) => [index("sessions_user").on(t.userId)],
+);
+
+/** One-time set-password links (`users create`, an admin's reset): the token's SHA-256, until used or expired. */
+export const passwordTokens = sqliteTable(
+  "password_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("password_tokens_user").on(t.userId)],
+);
+
+/**
+ * The audit log, append-only: sign-ins and their failures, keys made, rotated and revoked, users
+ * made and changed (plan, role, disabled, password). Who (user and key, or the CLI), what, when,
+ * from which address; admins read it (GET /v1/admin/audit).
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ts: integer("ts").notNull(),
+    /** The user who acted (null: the CLI, or a sign-in by an unknown address). */
+    actorUserId: integer("actor_user_id"),
+    actorKeyId: integer("actor_key_id"),
+    /** session | key | cli */
+    via: text("via").notNull(),
+    action: text("action").notNull(),
+    /** user | key | session */
+    targetKind: text("target_kind"),
+    targetId: integer("target_id"),
+    address: text("address"),
+    /** JSON object: what changed. */
+    detail: text("detail").notNull().default("{}"),
+  },
+  (t) => [index("audit_log_ts").on(t.ts)],
 );
 
 /**

@@ -156,7 +156,7 @@ export function removeStaleBuildsAtStart(dataDir: string, options: { images?: bo
 }
 
 /** The commands that take a data directory, which remove stale builder files as they start. */
-export const DATA_DIR_COMMANDS: readonly string[] = ["serve", "seed", "import", "export", "keys", "notices", "doctor"];
+export const DATA_DIR_COMMANDS: readonly string[] = ["serve", "seed", "import", "export", "keys", "users", "notices", "doctor"];
 
 /** 1,234 B, 12.3 kB, 1.2 MB, 1.2 GB (powers of 1000, as the README's sizes). */
 export function formatBytes(n: number): string {

@@ -41,7 +41,7 @@
 import type { Database } from "bun:sqlite";
 import { availableParallelism } from "node:os";
 import { hash, verify } from "@node-rs/argon2";
-import { HttpError } from "../http/errors";
+import { HttpError, unauthorized } from "../http/errors";
 import { getPlan, type Plan } from "./plans";
 import { accountStore } from "./store";
 
@@ -60,12 +60,48 @@ export function hashKey(key: string): Promise<string> {
 
 export class KeyError extends Error {}
 
+/** What a key (or a console session) may do: `read` keys make GET and HEAD calls only. */
+export type KeyScope = "full" | "read";
+export const KEY_SCOPES: readonly KeyScope[] = ["full", "read"];
+
+/** member | admin: an admin also manages users, reads everyone's usage and the audit log. */
+export type Role = "member" | "admin";
+
 export interface Caller {
   readonly userId: number;
+  /** The key the call came with; 0 for a console session (src/serve/accounts/sessions.ts). */
   readonly keyId: number;
   readonly userName: string;
   readonly plan: Plan;
   readonly periodAnchor: string;
+  readonly scope: KeyScope;
+  readonly role: Role;
+  /** When the key stops working (ms), or null. */
+  readonly expiresAt: number | null;
+  /** The console session the call came with (its id, the token's hash), or null for a key. */
+  readonly sessionId: string | null;
+}
+
+/** The caller behind a key's row and its user's plan. */
+function callerOf(row: KeyRow, plan: Plan): Caller {
+  return Object.freeze({
+    userId: row.user_id,
+    keyId: row.key_id,
+    userName: row.user_name,
+    plan,
+    periodAnchor: row.period_anchor,
+    scope: row.scope === "read" ? "read" : "full",
+    role: row.role === "admin" ? "admin" : "member",
+    expiresAt: row.expires_at,
+    sessionId: null,
+  });
+}
+
+/** Whether a key's row no longer admits calls at `now`: revoked, its user disabled, or expired. */
+export function keyClosed(row: KeyRow, now: number): "revoked" | "expired" | null {
+  if (row.revoked_at !== null || row.disabled_at !== null) return "revoked";
+  if (row.expires_at !== null && row.expires_at <= now) return "expired";
+  return null;
 }
 
 export interface CreatedKey {
@@ -118,18 +154,28 @@ export interface KeyRow {
   key_id: number;
   hash: string;
   revoked_at: number | null;
+  scope: string;
+  expires_at: number | null;
   user_id: number;
   user_name: string;
   plan_slug: string;
   period_anchor: string;
+  role: string;
+  disabled_at: number | null;
 }
 
-/** The key row behind a kid (one indexed lookup), prepared once; shared by KeyVerifier and SqliteAccountStore. */
+/** The key row behind a kid, with its user's (one indexed lookup): the same SQL on both stores. */
+export const KEY_LOOKUP_SQL = `SELECT k.id AS key_id, k.hash, k.revoked_at, k.scope, k.expires_at, u.id AS user_id, u.name AS user_name, u.plan_slug, u.period_anchor, u.role, u.disabled_at
+       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.kid = ?`;
+
+/** The key row behind a kid, prepared once; shared by KeyVerifier and SqliteAccountStore. */
 export function prepareKeyLookup(db: Database) {
-  return db.query<KeyRow, [string]>(
-    `SELECT k.id AS key_id, k.hash, k.revoked_at, u.id AS user_id, u.name AS user_name, u.plan_slug, u.period_anchor
-       FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.kid = ?`,
-  );
+  return db.query<KeyRow, [string]>(KEY_LOOKUP_SQL);
+}
+
+/** The 401 of a key that expired (its own expiry, or the end of a rotation's overlap). */
+export function keyExpired(row: KeyRow): HttpError {
+  return unauthorized(`This API key expired at ${new Date(row.expires_at!).toISOString()}; use its replacement, or make a new one (POST /v1/keys).`);
 }
 
 /** PRAGMA data_version, prepared once: it changes when another connection commits to account.db. */
@@ -209,7 +255,7 @@ export interface KeyVerifierOptions {
  * spends one; an empty bucket refuses until the next token. Full buckets are forgotten, and at most
  * `maxEntries` are kept (least recently used dropped first, which forgives that name).
  */
-class Buckets {
+export class Buckets {
   private readonly map = new Map<string, { tokens: number; at: number }>();
 
   constructor(
@@ -333,6 +379,16 @@ export class KeyVerifier {
   private versionCheckedThisTurn = false;
 
   /**
+   * This process changed keys or users itself (the account area's routes): PRAGMA data_version
+   * moves only for other connections' commits, so the next use reads the epoch again (which the
+   * change moved) and checks the cached verdicts against their rows.
+   */
+  accountChanged(): void {
+    this.dataVersion = -1;
+    this.versionCheckedThisTurn = false;
+  }
+
+  /**
    * Reads PRAGMA data_version at most once per event-loop turn, and the account epoch when it
    * changed: requests handled in the same turn share the answer, and a revocation or plan change
    * made anywhere is seen from the next turn on. When the epoch moved, failed verdicts are dropped
@@ -357,16 +413,17 @@ export class KeyVerifier {
     if (!first) this.onChange();
   }
 
-  /** A verified key's entry brought to the current epoch: its row read again, no argon2; null once revoked or changed. */
-  private recheck(key: string, entry: { caller: Caller; hash: string; epoch: number }): Caller | null {
+  /** A verified key's entry brought to the current epoch: its row read again, no argon2; null once revoked or changed, undefined once expired. */
+  private recheck(key: string, entry: { caller: Caller; hash: string; epoch: number }): Caller | null | undefined {
     const kid = KEY_PATTERN.exec(key)![1]!;
     const row = this.source.lookupKey(kid);
-    const plan = row && row.revoked_at === null && row.hash === entry.hash ? this.source.plan(row.plan_slug) : null;
+    const plan = row && keyClosed(row, this.now()) === null && row.hash === entry.hash ? this.source.plan(row.plan_slug) : null;
     if (!row || !plan) {
       this.valid.delete(key);
-      return null;
+      // an expired key is answered by verify(), which says so
+      return row && row.hash === entry.hash && keyClosed(row, this.now()) === "expired" ? undefined : null;
     }
-    entry.caller = Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor });
+    entry.caller = callerOf(row, plan);
     entry.epoch = this.epoch;
     return entry.caller;
   }
@@ -379,6 +436,12 @@ export class KeyVerifier {
     this.checkVersion();
     const entry = this.valid.get(key);
     if (entry) {
+      const { expiresAt } = entry.caller;
+      if (expiresAt !== null && expiresAt <= this.now()) {
+        // expired since it was verified: verify() answers with the 401 that says so
+        this.valid.delete(key);
+        return undefined;
+      }
       this.cacheHits++;
       return entry.epoch === this.epoch ? entry.caller : this.recheck(key, entry);
     }
@@ -403,7 +466,13 @@ export class KeyVerifier {
     if (!match) return null; // malformed keys cost nothing to reject
     const kid = match[1]!;
     const row = this.source.lookupKey(kid);
-    if (!row || row.revoked_at !== null) return null; // unknown or revoked: one indexed lookup, no argon2
+    const closed = row === null ? "revoked" : keyClosed(row, this.now());
+    if (row === null || closed === "revoked") return null; // unknown, revoked or its user disabled: one indexed lookup, no argon2
+    if (closed === "expired") {
+      // said whatever the secret: the kid is public, and an expired key admits nothing
+      if (!refuse) return null;
+      throw keyExpired(row);
+    }
     if (this.remote) return this.share(key, this.checkRemote(row, key, address, refuse));
     const now = this.now();
     if (this.kids.wait(kid, now) > 0 || this.addresses.wait(address, now) > 0) {
@@ -441,7 +510,7 @@ export class KeyVerifier {
     const verdict = await this.remote!(key, address, refuse);
     if ("status" in verdict) throw new HttpError(verdict.status, verdict.message, verdict.headers);
     const plan = verdict.ok ? this.source.plan(row.plan_slug) : null;
-    const caller: Caller | null = plan ? Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor }) : null;
+    const caller: Caller | null = plan ? callerOf(row, plan) : null;
     this.remember(generation, key, row.hash, caller);
     return caller;
   }
@@ -466,7 +535,7 @@ export class KeyVerifier {
       this.gate.leave();
     }
     const plan = ok ? this.source.plan(row.plan_slug) : null;
-    const caller: Caller | null = ok && plan ? Object.freeze({ userId: row.user_id, keyId: row.key_id, userName: row.user_name, plan, periodAnchor: row.period_anchor }) : null;
+    const caller: Caller | null = ok && plan ? callerOf(row, plan) : null;
     if (ok) {
       // the right secret is no failure: its tokens come back
       const now = this.now();

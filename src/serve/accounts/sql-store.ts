@@ -16,5 +16,6 @@ import { NoticesSql } from "./sql/notices";
 import { PlansSql } from "./sql/plans";
 import { SharesSql } from "./sql/shares";
 import { UsageSql } from "./sql/usage";
+import { UsersSql } from "./sql/users";
 
-export abstract class SqlAccountStore extends CollectablesSql(SharesSql(FollowsSql(NoticesSql(UsageSql(PlansSql(KeysSql(OverDialect))))))) {}
+export abstract class SqlAccountStore extends UsersSql(CollectablesSql(SharesSql(FollowsSql(NoticesSql(UsageSql(PlansSql(KeysSql(OverDialect)))))))) {}

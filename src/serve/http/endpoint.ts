@@ -1,5 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { type Caller, isWellFormedKey } from "../accounts/keys";
+import { CSRF_HEADER, sameToken, sessionCaller } from "../accounts/sessions";
 import type { Entitlement } from "../accounts/plans";
 import type { Generation } from "../live-market";
 import { parseList, parseScalar, type ListSpec, type ParamsOf, type ParsedList, type ScalarType, type ScalarValue } from "../query/grammar";
@@ -27,15 +28,23 @@ const DEFAULT_BODY_BUDGET = new BodyBudget();
 
 export type Schema = "full" | "public";
 
-/** Who may call an endpoint. public: no key looked at; optional: no key gives the public schema, a bad key 401; required: 401 without a key. */
-export type Auth = "public" | "optional" | "required";
+/**
+ * Who may call an endpoint. public: no key looked at; optional: no key gives the public schema, a
+ * bad key 401; required: 401 without a key; account: a key or a console session (the account
+ * area: src/serve/accounts/sessions.ts), 401 without either; admin: as account, and 403 unless the
+ * user is an admin.
+ */
+export type Auth = "public" | "optional" | "required" | "account" | "admin";
 
 /**
- * The caller a handler sees: never null behind `auth: "required"` (the pipeline answers 401 first).
- * The one exception is `deps.bare` (the benchmark's baseline, auth off), where it is null: a
- * handler of a required route is not meant to run bare.
+ * The caller a handler sees: never null behind `auth: "required"`, "account" or "admin" (the
+ * pipeline answers 401 first). The one exception is `deps.bare` (the benchmark's baseline, auth
+ * off), where it is null: a handler of such a route is not meant to run bare.
  */
-export type CallerOf<A extends Auth> = A extends "required" ? Caller : Caller | null;
+export type CallerOf<A extends Auth> = A extends "required" | "account" | "admin" ? Caller : Caller | null;
+
+/** Methods that change nothing: a read key makes only these, and a session's calls of these need no CSRF token. */
+const READ_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Response schemas; `public` is the reduced one for unentitled callers. */
 export interface ResponseSpec {
@@ -69,6 +78,8 @@ export interface RequestContext<P = Record<string, unknown>, Q = Record<string, 
   readonly deps: AppDeps;
   /** Scheme and host of the request, for URLs the response carries. */
   readonly origin: string;
+  /** Headers the handler adds to its answer (a session's Set-Cookie). */
+  readonly replyHeaders: Record<string, string>;
 }
 
 interface EndpointCommon {
@@ -240,6 +251,20 @@ async function readJsonBody(request: Request, schema: TSchema, onChunk?: (bytes:
 }
 
 /**
+ * The caller of an account-area call made without a key: its console session (the cookie), 401
+ * without one; a call that changes something must carry the session's CSRF token (403 without it).
+ */
+function sessionOf(request: Request, deps: AppDeps): Caller {
+  const session = sessionCaller(deps.accounts, request, (slug) => deps.accounts.getPlan(slug));
+  if (!session) throw unauthorized(AUTH_PROBLEMS.account);
+  if (!READ_METHODS.has(request.method)) {
+    const token = request.headers.get(CSRF_HEADER);
+    if (token === null || !sameToken(token, session.csrf)) throw forbidden(`A call with a session must carry the session's CSRF token in ${CSRF_HEADER}.`);
+  }
+  return session.caller;
+}
+
+/**
  * The request pipeline for one endpoint; returns the function Elysia calls. Besides the steps above:
  * a HEAD (Elysia runs the GET's route for it and drops the body) runs the handler, charges 0 DU and
  * answers the GET's cost in X-Service-DataUnits-Quote; a market read carries a weak ETag
@@ -268,7 +293,8 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     if (e.auth !== "public" && !deps.bare) {
       const key = bearer(request);
       if (key === undefined) {
-        if (e.auth === "required") throw unauthorized(AUTH_PROBLEMS.none);
+        if (e.auth === "account" || e.auth === "admin") caller = sessionOf(request, deps);
+        else if (e.auth === "required") throw unauthorized(AUTH_PROBLEMS.none);
       } else {
         caller = key === null ? null : (deps.verifier.cached(key) ?? (await deps.verifier.verify(key, clientAddressOf(request, deps.config.trustProxy ?? false))));
         if (!caller) throw unauthorized(key === null ? AUTH_PROBLEMS.header : isWellFormedKey(key) ? AUTH_PROBLEMS.refused : AUTH_PROBLEMS.shape);
@@ -282,12 +308,18 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     if (caller) {
       note.keyId = caller.keyId;
       note.plan = caller.plan.slug;
+      if (caller.scope === "read" && !READ_METHODS.has(request.method) && e.auth !== "public") {
+        throw forbidden("This API key is read-only (scope read): it makes GET and HEAD calls only.");
+      }
+      if (e.auth === "admin" && caller.role !== "admin") throw forbidden("Only an admin may call this.");
     }
+    // a console session's calls are not metered (the account area is free; market data needs a key)
+    const metered = caller !== null && caller.sessionId === null;
     let rate: RateState | undefined;
     // A rate check answered later (the PostgreSQL store's, across nodes): a read runs beside it and
     // waits for it before it is charged (a refused read's work is dropped); a write waits first.
     let ratePending: Promise<RateState> | undefined;
-    if (caller && e.auth !== "public") {
+    if (metered && caller && e.auth !== "public") {
       const checked = deps.limiter.check(caller);
       if (!(checked instanceof Promise)) rate = checked;
       else if (e.method === "GET") {
@@ -305,7 +337,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
     // up), beside the calls of the same account in flight on any worker, so that the cap is
     // crossed by at most one call (Ledger.admit); the admission ends with the charge below
     const admission =
-      caller && e.auth !== "public" && !head && caller.plan.features.cap === "hard" && (price.base > 0 || price.perRecord > 0)
+      metered && caller && e.auth !== "public" && !head && caller.plan.features.cap === "hard" && (price.base > 0 || price.perRecord > 0)
         ? await deps.ledger.admit(caller, maxCost)
         : undefined;
     try {
@@ -318,6 +350,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         e.body || e.form ? (deps.bodies ?? DEFAULT_BODY_BUDGET).lease(caller ? `user:${caller.userId}` : `addr:${clientAddressOf(request, deps.config.trustProxy)}`) : null;
       let body: unknown;
       let schema: Schema = "public";
+      const replyHeaders: Record<string, string> = {};
       try {
         const take = lease ? (n: number) => lease.take(n) : undefined;
         if (e.body) input = await readJsonBody(request, e.body, take);
@@ -325,18 +358,18 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         schema = deps.bare || (e.auth !== "public" && caller?.plan.features.schema === "full") ? "full" : "public";
         const origin = requestOrigin(request, url, deps.config.trustProxy);
         // the handler's market queries run under the request's time budget (503 past it: query/budget.ts)
-        body = await withQueryBudget(() => e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin }));
+        body = await withQueryBudget(() => e.handle({ request, url, params, query, body: input, files, caller, schema, deps, origin, replyHeaders }));
       } finally {
         lease?.release();
       }
 
       if (ratePending) rate = await ratePending;
-      const headers: Record<string, string> = { ...RESPONSE_HEADERS, [SNAPSHOT_HEADER]: snapshot };
+      const headers: Record<string, string> = { ...RESPONSE_HEADERS, [SNAPSHOT_HEADER]: snapshot, ...replyHeaders };
       const json = status === 204 || body instanceof Response ? null : JSON.stringify(body);
       // a market read's validator; a match answers 304 (RFC 9110: If-None-Match on GET and HEAD)
       const etag = marketRead && json !== null && status === 200 ? etagOf(snapshotId(deps.snapshot), requestKey(url, schema, caller !== null), json) : null;
       const notModified = etag !== null && ifNoneMatch(request.headers.get("if-none-match"), etag);
-      if (caller) {
+      if (metered && caller) {
         // a 304 delivers no records: the base price only; a HEAD costs nothing and quotes the GET
         const records = notModified ? 0 : e.records ? e.records(body) : 0;
         const quote = costOf(price, records);

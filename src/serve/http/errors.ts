@@ -39,6 +39,7 @@ export const AUTH_PROBLEMS = {
   header: `Malformed Authorization header: expected \`Authorization: Bearer <key>\`. ${GET_A_KEY}`,
   shape: `Malformed API key: a key looks like am_<16 hex digits>_<43 characters>. ${GET_A_KEY}`,
   refused: `Unknown or revoked API key, or a wrong secret. ${GET_A_KEY}`,
+  account: "Sign in first (POST /v1/session), or send an API key: `Authorization: Bearer <key>`.",
 } as const;
 
 export const unauthorized = (why: string = AUTH_PROBLEMS.none) => new HttpError(401, why, { "WWW-Authenticate": 'Bearer realm="artmarket"' });

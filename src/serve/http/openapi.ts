@@ -228,6 +228,8 @@ const PUBLIC_DU_HEADER_DOCS = {
 
 /** The name of the bearer scheme in components.securitySchemes (the docs page preselects it). */
 export const BEARER_SCHEME = "bearerAuth";
+/** The console session's cookie scheme (the account area's routes take it besides a key). */
+export const SESSION_SCHEME = "sessionCookie";
 
 /** What each tag holds, for the document's tag list (the docs page's sections). */
 export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -240,7 +242,9 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Sales: "Auction sales (the events lots are offered in): the list (public schema without a key) with the concluded-sale aggregates, followed sales, one sale, following.",
   Market: "The global art market index chart, with synthetic finance benchmarks.",
   Reference: "Reference data: auction houses, auction locations, categories, currencies and the materials, substrates, surfaces and damages vocabularies.",
-  Account: "The plans with their allowances, rate limits and features, and the caller's Data Unit consumption (`/v1/usage`, free).",
+  Account:
+    "The plans with their allowances, rate limits and features, the caller's Data Unit consumption (`/v1/usage`, free), signing in to the console (`/v1/session`) and the caller's own API keys (`/v1/keys`: made, rotated and revoked by their user; free).",
+  Admin: "For admins only (403 to a member): users, their plans, roles and access, everyone's usage, and the audit log. Free.",
   Collectables:
     "Each user's private collection: records with an image, acquisition, appraisals, provenance, private sales and a comp set, valued against the market. Only the caller's own records are visible; another user's are 404.",
 };
@@ -318,6 +322,13 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
       });
     }
     if (e.entitlement) responses["403"] = errorResponse("The caller's plan does not include this resource");
+    if (e.auth === "account" || e.auth === "admin")
+      responses["403"] = errorResponse(
+        e.auth === "admin"
+          ? "The caller is not an admin, or a session's call without its CSRF token"
+          : "A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write",
+      );
+    else if (e.auth !== "public" && e.method !== "GET") responses["403"] ??= errorResponse("A read-only key (scope read) makes GET and HEAD calls only");
     if (pathNames.length) responses["404"] = errorResponse("Not found, or not accessible to the caller");
     if (e.body || e.form) responses["413"] = errorResponse("Request body too large");
     if (e.form) responses["415"] = errorResponse("The body is not multipart/form-data, urlencoded or a JSON object (an uploaded file that is not a supported image is a 422)");
@@ -334,7 +345,14 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
       ...(e.form && { requestBody: formRequestBody(e.form, components) }),
       responses,
       "x-data-units": { base: e.price.base, per_record: e.price.perRecord },
-      security: e.auth === "public" ? [{}, { [BEARER_SCHEME]: [] }] : e.auth === "optional" ? [{ [BEARER_SCHEME]: [] }, {}] : [{ [BEARER_SCHEME]: [] }],
+      security:
+        e.auth === "public"
+          ? [{}, { [BEARER_SCHEME]: [] }]
+          : e.auth === "optional"
+            ? [{ [BEARER_SCHEME]: [] }, {}]
+            : e.auth === "account" || e.auth === "admin"
+              ? [{ [BEARER_SCHEME]: [] }, { [SESSION_SCHEME]: [] }]
+              : [{ [BEARER_SCHEME]: [] }],
     };
     (paths[e.path] ??= {})[e.method.toLowerCase()] = operation;
   }
@@ -350,7 +368,15 @@ export function buildOpenApi(endpoints: readonly MountedEndpoint[], info: { vers
         [BEARER_SCHEME]: {
           type: "http",
           scheme: "bearer",
-          description: "API key: `Authorization: Bearer <key>`. The operator creates keys with `artmarket keys create --plan SLUG`; each is shown once.",
+          description:
+            "API key: `Authorization: Bearer <key>`. A signed-in user makes their own keys (`POST /v1/keys`); the operator creates users with keys with `artmarket keys create --plan SLUG`. Each key is shown once.",
+        },
+        [SESSION_SCHEME]: {
+          type: "apiKey",
+          in: "cookie",
+          name: "artmarket_session",
+          description:
+            "The console's session (`POST /v1/session`), for the account area only (keys, session, admin). A call that changes something also carries the session's `X-CSRF-Token`.",
         },
       },
     },
