@@ -16,6 +16,7 @@ import { openAccountDb } from "../../src/db/connection";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { accountStore } from "../../src/serve/accounts/store";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
+import { passwordLink } from "../../src/serve/modules/account/service";
 
 /** The browser's globals that the page.evaluate callbacks below use (the repository's tsconfig has no DOM library). */
 interface BrowserElement {
@@ -72,6 +73,8 @@ let server: Server;
 let browser: Browser;
 /** The browser signs in with enterprise or sandbox; the test reads what the pages must show with reader (another user, so the browser's DU are its own). */
 const keys = { enterprise: "", sandbox: "", reader: "", viewer: "" };
+/** The token of member@example.com's set-password link. */
+let setPasswordToken = "";
 
 /** GET on the API with a key, from the test (not the browser): the values the page must show. */
 async function api<T>(path: string, key = keys.reader): Promise<T> {
@@ -159,6 +162,9 @@ beforeAll(async () => {
     .query("INSERT INTO plans (slug, display_name, du_limit, period_days, rps_limit, rpm_limit, price_usd, features) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
     .run("viewer", "Viewer", 100_000, 30, 50, 3000, 0, JSON.stringify(viewer));
   keys.viewer = (await createUserWithKey(account, "viewer", "console viewer")).key;
+  // a user who signs in with email and password: the link a `users create` would print
+  const member = accountStore(account).createUser({ email: "member@example.com", plan: "pro", role: "member" });
+  setPasswordToken = passwordLink(accountStore(account), member, "http://unused.example").url.split("#set-password=")[1]!;
   account.close();
   const started = startServer(dataDir);
   const launched = (async () =>
@@ -1288,6 +1294,62 @@ describe("the console in a browser", () => {
     await w.page.waitForSelector("#artist-career-chart svg");
     expect(await w.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await shot(w.page, "artist-phone");
+    await close(w);
+  });
+
+  test("email sign-in: a set-password link, the password, the keys page (made once, rotated, revoked); sign-out ends the session and its key", async () => {
+    const w = await openTab();
+    const password = "a console password of some length";
+    await w.page.goto(`${server.origin}/console#set-password=${setPasswordToken}`, { waitUntil: "load" });
+    await w.page.waitForSelector("#new-password");
+    await w.page.type("#new-password", password);
+    await w.page.keyboard.press("Enter");
+    await w.page.waitForFunction(() => (document.querySelector("#set-password-message")?.textContent ?? "").includes("password is set"));
+    await w.page.goto(`${server.origin}/console#/`);
+    await w.page.waitForSelector("#email");
+    await w.page.type("#email", "member@example.com");
+    await w.page.type("#password", password);
+    await Promise.all([w.page.waitForFunction(() => location.hash === "#/artists"), w.page.keyboard.press("Enter")]);
+    await w.page.waitForSelector("#artists-table tbody tr");
+    // the tab's market calls go with a key made for it at sign-in, ending with the session at the latest
+    await w.page.goto(`${server.origin}/console#/keys`);
+    await w.page.waitForSelector("#keys-rows tr");
+    expect(await w.page.$$eval("#keys-rows tr td:first-child", (tds) => tds.map((td) => td.textContent))).toEqual(["console (signed in)"]);
+    await w.page.type("#key-name", "robot");
+    await w.page.select("#key-scope", "read");
+    await w.page.click("#key-create button[type=submit]");
+    await w.page.waitForSelector("#new-key-secret");
+    const secret = (await w.page.$eval("#new-key-secret", (el) => el.textContent))!;
+    expect(secret).toMatch(/^am_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    await w.page.waitForFunction(() => document.querySelectorAll("#keys-rows tr").length === 2);
+    // the key works, read-only
+    expect((await fetch(`${server.origin}/v1/categories`, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(200);
+    expect((await fetch(`${server.origin}/v1/artists/1/follow`, { method: "POST", headers: { Authorization: `Bearer ${secret}` } })).status).toBe(403);
+    await shot(w.page, "keys");
+    // rotate it: a new secret, the old one until the overlap ends
+    await w.page.click("#keys-rows tr:nth-child(2) button.rotate");
+    await w.page.waitForSelector("#old-key-until");
+    const rotated = (await w.page.$eval("#new-key-secret", (el) => el.textContent))!;
+    expect(rotated).not.toBe(secret);
+    await w.page.waitForFunction(() => document.querySelectorAll("#keys-rows tr").length === 3);
+    expect((await fetch(`${server.origin}/v1/categories`, { headers: { Authorization: `Bearer ${rotated}` } })).status).toBe(200);
+    expect((await fetch(`${server.origin}/v1/categories`, { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(200);
+    // revoke the new one
+    await w.page.click("#keys-rows tr:nth-child(3) button.revoke");
+    await w.page.waitForFunction(() => document.querySelector("#keys-rows tr:nth-child(3)")?.getAttribute("data-status") === "revoked");
+    expect((await fetch(`${server.origin}/v1/categories`, { headers: { Authorization: `Bearer ${rotated}` } })).status).toBe(401);
+    // sign out: the console's key is revoked and the session ended
+    await Promise.all([w.page.waitForFunction(() => location.hash === "#/"), w.page.click("#sign-out")]);
+    const db = new Database(join(dataDir, "account.db"), { readonly: true });
+    try {
+      const consoleKey = db.query("SELECT revoked_at FROM api_keys WHERE name = 'console (signed in)'").get() as { revoked_at: number | null };
+      expect(consoleKey.revoked_at).not.toBeNull();
+      expect(db.query("SELECT count(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = 'member@example.com'").get()).toEqual({ n: 0 });
+      const actions = (db.query("SELECT action FROM audit_log ORDER BY id").all() as { action: string }[]).map((r) => r.action);
+      expect(actions).toEqual(["user.password_set", "session.signed_in", "key.created", "key.created", "key.rotated", "key.revoked", "key.revoked", "session.signed_out"]);
+    } finally {
+      db.close();
+    }
     await close(w);
   });
 });

@@ -612,7 +612,105 @@ export async function signIn(value: string): Promise<Usage> {
   }
 }
 
-export function signOut(): void {
+// ---- the account area: a signed-in session and the user's own keys -----------------------------
+
+/** A key as GET /v1/keys lists it. */
+export interface OwnKey {
+  id: number;
+  name: string;
+  kid: string;
+  scope: "full" | "read";
+  status: "active" | "expired" | "revoked";
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A key just made: its secret shown once. */
+export interface NewKey extends OwnKey {
+  key: string;
+  old_key_id?: number;
+  old_key_expires_at?: string;
+}
+
+export interface SessionAnswer {
+  user: { id: number; email: string | null; name: string; role: "member" | "admin"; plan: string };
+  csrf_token: string;
+  expires_at: string;
+}
+
+const SESSION_ITEM = "artmarket.console.session";
+
+/**
+ * The signed-in session of this tab: its CSRF token (the cookie itself is HttpOnly, out of the
+ * page's reach), the user, and the key the console made for itself at sign-in (removed at sign-out).
+ */
+export const session = {
+  get: (): { csrf: string; email: string | null; role: string; consoleKeyId: number | null } | null => {
+    const raw = sessionStorage.getItem(SESSION_ITEM);
+    return raw ? JSON.parse(raw) : null;
+  },
+  set: (value: { csrf: string; email: string | null; role: string; consoleKeyId: number | null }) => sessionStorage.setItem(SESSION_ITEM, JSON.stringify(value)),
+  clear: () => sessionStorage.removeItem(SESSION_ITEM),
+};
+
+/**
+ * A call of the account area: with the session's cookie and, on a write, its CSRF token; with the
+ * key when there is no session. Logged like every call (it costs nothing).
+ */
+export async function account<T>(method: string, path: string, body?: object): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const s = session.get();
+  if (s) {
+    if (method !== "GET") headers["X-CSRF-Token"] = s.csrf;
+  } else {
+    const k = key.get();
+    if (k) headers.Authorization = `Bearer ${k}`;
+  }
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const started = performance.now();
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
+  const text = await res.text().catch(() => "");
+  let answer: unknown = null;
+  try {
+    answer = text ? JSON.parse(text) : null;
+  } catch {}
+  calls.unshift({ method, path, status: res.status, du: null, ms: Math.round(performance.now() - started) });
+  if (calls.length > 50) calls.length = 50;
+  for (const l of listeners) l();
+  if (!res.ok) throw new ApiError(res.status, detailOf(answer));
+  return answer as T;
+}
+
+/**
+ * Signs in with email and password: a session (the cookie), then a key of the user's for this
+ * tab's market calls (market data takes keys only), which ends with the session at the latest.
+ */
+export async function signInWithPassword(email: string, password: string): Promise<Usage> {
+  const opened = await account<SessionAnswer>("POST", "/v1/session", { email, password });
+  session.set({ csrf: opened.csrf_token, email: opened.user.email, role: opened.user.role, consoleKeyId: null });
+  const made = await account<NewKey>("POST", "/v1/keys", { name: "console (signed in)", scope: "full", expires_at: opened.expires_at });
+  session.set({ csrf: opened.csrf_token, email: opened.user.email, role: opened.user.role, consoleKeyId: made.id });
+  return signIn(made.key);
+}
+
+/** Sets a password with a set-password link's token. */
+export function setPassword(token: string, password: string): Promise<null> {
+  return account<null>("POST", "/v1/session/password", { token, password });
+}
+
+/** Signs out: with a session, its console key is revoked and the session ended; the tab forgets both. */
+export async function signOut(): Promise<void> {
+  const s = session.get();
+  if (s) {
+    try {
+      if (s.consoleKeyId !== null) await account<null>("DELETE", `/v1/keys/${s.consoleKeyId}`);
+      await account<null>("DELETE", "/v1/session");
+    } catch {
+      // already ended (expired, or signed out elsewhere)
+    }
+    session.clear();
+  }
   key.clear();
   meter.plan = meter.duLimit = meter.remaining = null;
   meter.rate = meter.policy = null;

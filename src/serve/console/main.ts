@@ -17,12 +17,29 @@
  *   #/shared/TOKEN  a shared list of artworks (public: no key needed)
  */
 import { careerPath, salesVolume } from "./analytics";
-import { ApiError, type Artist, type Artwork, type Benchmark, call, calls, type IndexPoint, key, meter, onMeter, send, signIn, signOut } from "./api";
+import {
+  ApiError,
+  type Artist,
+  type Artwork,
+  type Benchmark,
+  call,
+  calls,
+  type IndexPoint,
+  key,
+  meter,
+  onMeter,
+  send,
+  setPassword,
+  signIn,
+  signInWithPassword,
+  signOut,
+} from "./api";
 import { type BandSeries, bandChart, type ChartElement, fitCharts, type Marker, seconds, sparkline } from "./charts";
 import { addToCollection, collectablePage, collectionPage } from "./collection";
 import "./console.css";
 import { artworkEditions, artworkLots, lotPage, salePage, salesPage } from "./sales";
 import { artworkCard, CURRENCY_CHOICES, cached, day, failure, followButton, h, int, main, pct, picture, preferredCurrency, slot, usd } from "./ui";
+import { keysPage } from "./keys";
 import { usagePage } from "./usage";
 
 const life = (a: Artist) => (a.birth ? `${a.birth}–${a.death ?? ""}` : "");
@@ -59,7 +76,7 @@ function renderMeter(): void {
               CURRENCY_CHOICES.map((c) => h("option", { value: c, selected: c === preferredCurrency.get() }, c)),
             ),
           ),
-          h("button", { type: "button", id: "sign-out", onclick: () => (signOut(), (location.hash = "#/")) }, "Sign out"),
+          h("button", { type: "button", id: "sign-out", onclick: async () => (await signOut(), (location.hash = "#/")) }, "Sign out"),
         )
       : h("span", { class: "stat" }, "Not signed in: public views only"),
   );
@@ -82,6 +99,63 @@ function renderMeter(): void {
 }
 
 // ---- sign-in -------------------------------------------------------------------------------
+
+/** #set-password=<token>: the form a set-password link opens (the token stays in the fragment). */
+function setPasswordPage(token: string): void {
+  const password = h("input", { id: "new-password", type: "password", autocomplete: "new-password", minlength: 12, required: true });
+  const message = h("p", { id: "set-password-message", role: "status" });
+  const form = h(
+    "form",
+    {
+      id: "set-password",
+      onsubmit: async (e: Event) => {
+        e.preventDefault();
+        try {
+          await setPassword(token, password.value);
+          message.textContent = "Your password is set. Sign in with it.";
+          history.replaceState(null, "", "#/");
+          setTimeout(route, 1500);
+        } catch (error) {
+          message.textContent = error instanceof ApiError ? `Refused (${error.status}): ${error.detail}` : String(error);
+        }
+      },
+    },
+    h("label", { for: "new-password" }, "New password (12 characters or more)"),
+    h("div", { class: "row" }, password, h("button", { type: "submit" }, "Set password")),
+    message,
+  );
+  main().replaceChildren(h("section", { class: "narrow" }, h("h1", {}, "Set your password"), form));
+  password.focus();
+}
+
+/** Email and password: a session, and a key for this tab made with it (api.ts signInWithPassword). */
+function passwordForm(): HTMLElement {
+  const email = h("input", { id: "email", type: "email", autocomplete: "username", required: true });
+  const password = h("input", { id: "password", type: "password", autocomplete: "current-password", required: true });
+  const message = h("p", { id: "password-message", role: "status" });
+  return h(
+    "form",
+    {
+      id: "sign-in-password",
+      onsubmit: async (e: Event) => {
+        e.preventDefault();
+        message.textContent = "Signing in…";
+        try {
+          const usage = await signInWithPassword(email.value.trim(), password.value);
+          message.textContent = `Signed in on the ${usage.plan} plan.`;
+          location.hash = "#/artists";
+        } catch (error) {
+          message.textContent = error instanceof ApiError ? `Refused (${error.status}): ${error.detail}` : String(error);
+        }
+      },
+    },
+    h("label", { for: "email" }, "Email"),
+    email,
+    h("label", { for: "password" }, "Password"),
+    h("div", { class: "row" }, password, h("button", { type: "submit" }, "Sign in")),
+    message,
+  );
+}
 
 function signInPage(): void {
   const input = h("input", { id: "key", type: "password", autocomplete: "off", spellcheck: "false", placeholder: "am_…", required: true, "aria-describedby": "key-help" });
@@ -112,6 +186,9 @@ function signInPage(): void {
       { class: "narrow" },
       h("h1", {}, "artmarket console"),
       h("p", {}, "The auction market as charts and pictures, read from this service's API with your key. Every call shows what it cost in Data Units (DU)."),
+      h("h2", {}, "With your email"),
+      passwordForm(),
+      h("h2", {}, "Or with an API key"),
       form,
       h(
         "div",
@@ -793,6 +870,11 @@ function searchPage(): void {
 const SECTION: Record<string, string> = { artist: "artists", artwork: "artists", sale: "sales", lot: "sales", collectable: "collection" };
 
 function route(): void {
+  const setting = /^#set-password=([\w-]+)$/.exec(location.hash)?.[1];
+  if (setting) {
+    setPasswordPage(setting);
+    return;
+  }
   const [path = "/", query = ""] = location.hash.replace(/^#/, "").split("?");
   const params = new URLSearchParams(query);
   const page = path.split("/")[1] || "sign-in";
@@ -813,6 +895,7 @@ function route(): void {
   else if (page === "collectable" && id) collectablePage(Number(id));
   else if (path === "/usage") usagePage(params);
   else if (path === "/followed") followedPage();
+  else if (path === "/keys") keysPage();
   else signInPage();
   main().focus({ preventScroll: true });
   window.scrollTo(0, 0);
