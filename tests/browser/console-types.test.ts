@@ -16,7 +16,17 @@ const BROWSER = readdirSync(DIR)
   .map((f) => join(DIR, f));
 
 test("the browser files are marked for the repository's tsc, and only they", () => {
-  expect(BROWSER.map((f) => f.slice(DIR.length + 1)).sort()).toEqual(["analytics.ts", "api.ts", "charts.ts", "collection.ts", "keys.ts", "main.ts", "sales.ts", "ui.ts", "usage.ts"]);
+  expect(BROWSER.map((f) => f.slice(DIR.length + 1)).sort()).toEqual([
+    "analytics.ts",
+    "api.ts",
+    "charts.ts",
+    "collection.ts",
+    "keys.ts",
+    "main.ts",
+    "sales.ts",
+    "ui.ts",
+    "usage.ts",
+  ]);
   for (const file of BROWSER) expect(readFileSync(file, "utf8")).toMatch(NOCHECK);
   expect(readFileSync(join(DIR, "index.ts"), "utf8")).not.toMatch(NOCHECK);
 });
