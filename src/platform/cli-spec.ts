@@ -52,6 +52,22 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "public-url", value: "URL", description: "scheme and host written into signed image URLs, share links and /openapi.json", env: "ARTMARKET_PUBLIC_URL" },
       { name: "trust-proxy", description: "honour X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For from a reverse proxy", env: "ARTMARKET_TRUST_PROXY=1" },
       { name: "fetch-allow", value: "CIDR,...", description: "non-public address ranges an image_url may resolve to", env: "ARTMARKET_FETCH_ALLOW" },
+      { name: "oidc-issuer", value: "URL", description: "single sign-on to the console: the OpenID Connect provider's issuer URL", env: "ARTMARKET_OIDC_ISSUER" },
+      { name: "oidc-client-id", value: "ID", description: "single sign-on: this service's client id at the provider", env: "ARTMARKET_OIDC_CLIENT_ID" },
+      {
+        name: "oidc-client-secret",
+        value: "S",
+        description: "single sign-on: the client's secret (the variable keeps it out of the process list)",
+        env: "ARTMARKET_OIDC_CLIENT_SECRET",
+      },
+      { name: "oidc-admin-group", value: "NAME", description: "single sign-on: a `groups` claim value that makes the user an admin", env: "ARTMARKET_OIDC_ADMIN_GROUP" },
+      {
+        name: "oidc-plan",
+        value: "SLUG",
+        description: "single sign-on: make a user on this plan at their first sign-in",
+        default: "only existing users sign in",
+        env: "ARTMARKET_OIDC_PLAN",
+      },
       { name: "workers", value: "N", description: "HTTP workers sharing the port (one thread each; 1: a single worker)", default: "the CPU count", env: "ARTMARKET_WORKERS" },
       {
         name: "log-format",

@@ -46,6 +46,20 @@ export interface Config {
    * day and merges it in the background (src/serve/cluster/advance.ts); null: off.
    */
   readonly advanceMs?: number | null;
+  /** Single sign-on to the console through an OpenID Connect provider (`--oidc-issuer` …); absent: off. */
+  readonly oidc?: OidcConfig;
+}
+
+/** The OpenID Connect provider the console's users may sign in with (docs/accounts.md#single-sign-on). */
+export interface OidcConfig {
+  /** The issuer's URL: its discovery document is `<issuer>/.well-known/openid-configuration`. */
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** A value of the ID token's `groups` claim that makes the user an admin (checked at each sign-in); null: roles are kept. */
+  readonly adminGroup: string | null;
+  /** The plan of a user made at their first sign-in; null: only users who exist (by email) sign in. */
+  readonly plan: string | null;
 }
 
 /**
@@ -221,6 +235,7 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     throw new ConfigError(`--advance takes a duration with a unit (90s, 2m, 1h, 1h30m), got "${advanceRaw}"`);
   if (advanceMs !== null && snapshotFrom !== null)
     throw new ConfigError("--advance cannot be used with --snapshot-from: a follower serves its source's snapshot; advance the source node");
+  const oidc = oidcConfig(flags, env);
   const logFormat = stringFlag(flags, "log-format") ?? env.ARTMARKET_LOG_FORMAT ?? SERVE_DEFAULTS.logFormat;
   if (logFormat !== "json" && logFormat !== "text" && logFormat !== "off") throw new ConfigError(`--log-format must be json, text or off, got "${logFormat}"`);
   return Object.freeze({
@@ -237,7 +252,32 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     accountStore: accountStoreFrom(flags, env),
     snapshotFrom: snapshotFrom?.replace(/\/+$/, "") ?? null,
     advanceMs,
+    ...(oidc && { oidc }),
   });
+}
+
+/** `--oidc-issuer`, `--oidc-client-id`, `--oidc-client-secret` (all three or none), `--oidc-admin-group`, `--oidc-plan`. */
+function oidcConfig(flags: ParsedArgs["flags"], env: Record<string, string | undefined>): OidcConfig | null {
+  const issuer = stringFlag(flags, "oidc-issuer") ?? (env.ARTMARKET_OIDC_ISSUER || undefined);
+  const clientId = stringFlag(flags, "oidc-client-id") ?? (env.ARTMARKET_OIDC_CLIENT_ID || undefined);
+  const clientSecret = stringFlag(flags, "oidc-client-secret") ?? (env.ARTMARKET_OIDC_CLIENT_SECRET || undefined);
+  const adminGroup = stringFlag(flags, "oidc-admin-group") ?? (env.ARTMARKET_OIDC_ADMIN_GROUP || null);
+  const plan = stringFlag(flags, "oidc-plan") ?? (env.ARTMARKET_OIDC_PLAN || null);
+  if (issuer === undefined && clientId === undefined && clientSecret === undefined) {
+    if (adminGroup !== null || plan !== null) throw new ConfigError("--oidc-admin-group and --oidc-plan need --oidc-issuer, --oidc-client-id and --oidc-client-secret");
+    return null;
+  }
+  if (issuer === undefined || clientId === undefined || clientSecret === undefined) {
+    throw new ConfigError("single sign-on needs all three of --oidc-issuer, --oidc-client-id and --oidc-client-secret");
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(issuer);
+  } catch {}
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.search || url.hash) {
+    throw new ConfigError(`--oidc-issuer must be the provider's https URL (https://login.example.com/realms/acme), got "${issuer}"`);
+  }
+  return Object.freeze({ issuer: issuer.replace(/\/+$/, ""), clientId, clientSecret, adminGroup, plan });
 }
 
 /**

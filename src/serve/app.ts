@@ -38,6 +38,7 @@ import { imageRoutes } from "./images/routes";
 import { snapshotRoutes } from "./http/snapshot-routes";
 import { artistEndpoints } from "./modules/artists";
 import { accountEndpoints } from "./modules/account";
+import { oidcRoutes } from "./modules/account/oidc-routes";
 import { artworkEndpoints } from "./modules/artworks";
 import { collectableEndpoints } from "./modules/collectables";
 import { followEndpoints } from "./modules/follows";
@@ -175,7 +176,8 @@ export function createApp(deps: AppDeps, endpoints: readonly Endpoint[] = ENDPOI
     .use(docsPage())
     .use(consolePage())
     .use(imageRoutes(deps))
-    .use(snapshotRoutes(deps));
+    .use(snapshotRoutes(deps))
+    .use(oidcRoutes(deps));
   for (const e of mounted) {
     const run = pipeline(e, deps);
     app.route(e.method, e.elysiaPath, async ({ request, params }) => {

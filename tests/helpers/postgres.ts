@@ -103,7 +103,7 @@ function serverUser(): { uid?: number; gid?: number } {
   return { uid: Number(uid.stdout), gid: Number(gid.stdout) };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -1097,6 +1097,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/session/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How users sign in to this service's console
+         * @description Email and password always; single sign-on when the service runs with --oidc-issuer (then a browser goes to `oidc_url`, and comes back signed in to /console).
+         *
+         *     Cost: 0 DU.
+         */
+        get: operations["getSignInMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/session/password": {
         parameters: {
             query?: never;
@@ -2654,6 +2676,14 @@ export interface components {
         SignInBody: {
             email: string;
             password: string;
+        };
+        SignInMethods: {
+            /** @description email and password (POST /v1/session) */
+            password: boolean;
+            /** @description single sign-on through the company's OpenID Connect provider */
+            oidc: boolean;
+            /** @description where a browser goes to sign in through the provider (a navigation, not an API call); null without single sign-on */
+            oidc_url: string | null;
         };
         SetPasswordBody: {
             /** @description the token of a set-password link */
@@ -7970,6 +8000,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSignInMethods: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description DU cost of this call; only when a valid bearer key is sent */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period; only when a valid bearer key is sent */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period; only when a valid bearer key is sent */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInMethods"];
                 };
             };
         };

@@ -694,6 +694,23 @@ export async function signInWithPassword(email: string, password: string): Promi
   return signIn(made.key);
 }
 
+/**
+ * Back from single sign-on: the session the provider's sign-in opened (its cookie) is read for its
+ * CSRF token, and the tab makes itself a key as after a password sign-in.
+ */
+export async function resumeSession(): Promise<Usage> {
+  const opened = await account<SessionAnswer>("GET", "/v1/session");
+  session.set({ csrf: opened.csrf_token, email: opened.user.email, role: opened.user.role, consoleKeyId: null });
+  const made = await account<NewKey>("POST", "/v1/keys", { name: "console (signed in)", scope: "full", expires_at: opened.expires_at });
+  session.set({ csrf: opened.csrf_token, email: opened.user.email, role: opened.user.role, consoleKeyId: made.id });
+  return signIn(made.key);
+}
+
+/** How this service signs users in (GET /v1/session/methods). */
+export function signInMethods(): Promise<{ password: boolean; oidc: boolean; oidc_url: string | null }> {
+  return account("GET", "/v1/session/methods");
+}
+
 /** Sets a password with a set-password link's token. */
 export function setPassword(token: string, password: string): Promise<null> {
   return account<null>("POST", "/v1/session/password", { token, password });

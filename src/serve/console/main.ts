@@ -28,9 +28,11 @@ import {
   key,
   meter,
   onMeter,
+  resumeSession,
   send,
   setPassword,
   signIn,
+  signInMethods,
   signInWithPassword,
   signOut,
 } from "./api";
@@ -157,7 +159,24 @@ function passwordForm(): HTMLElement {
   );
 }
 
-function signInPage(): void {
+/** #/signed-in: back from single sign-on; the session is picked up and the tab goes on to the screener. */
+async function signedInPage(): Promise<void> {
+  main().replaceChildren(h("p", { role: "status", id: "sso-status" }, "Signing in…"));
+  try {
+    await resumeSession();
+    location.hash = "#/artists";
+  } catch (error) {
+    signInPage(error instanceof ApiError ? `Single sign-on did not open a session (${error.status}): ${error.detail}` : String(error));
+  }
+}
+
+function signInPage(problem?: string): void {
+  const ssoLink = h("p", { id: "sso" });
+  signInMethods()
+    .then((m) => {
+      if (m.oidc && m.oidc_url) ssoLink.replaceChildren(h("a", { href: m.oidc_url, class: "button", id: "sso-link" }, "Sign in with single sign-on"));
+    })
+    .catch(() => {});
   const input = h("input", { id: "key", type: "password", autocomplete: "off", spellcheck: "false", placeholder: "am_…", required: true, "aria-describedby": "key-help" });
   const message = h("p", { id: "sign-in-message", role: "status" });
   const form = h(
@@ -186,8 +205,10 @@ function signInPage(): void {
       { class: "narrow" },
       h("h1", {}, "artmarket console"),
       h("p", {}, "The auction market as charts and pictures, read from this service's API with your key. Every call shows what it cost in Data Units (DU)."),
+      problem ? h("p", { id: "sso-error", role: "alert", class: "error" }, problem) : null,
       h("h2", {}, "With your email"),
       passwordForm(),
+      ssoLink,
       h("h2", {}, "Or with an API key"),
       form,
       h(
@@ -873,6 +894,15 @@ function route(): void {
   const setting = /^#set-password=([\w-]+)$/.exec(location.hash)?.[1];
   if (setting) {
     setPasswordPage(setting);
+    return;
+  }
+  const ssoError = /^#sso-error=(.*)$/.exec(location.hash)?.[1];
+  if (ssoError !== undefined) {
+    signInPage(`Single sign-on failed: ${decodeURIComponent(ssoError)}`);
+    return;
+  }
+  if (location.hash === "#/signed-in") {
+    signedInPage();
     return;
   }
   const [path = "/", query = ""] = location.hash.replace(/^#/, "").split("?");

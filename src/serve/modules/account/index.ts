@@ -22,6 +22,7 @@ import {
   SessionResponse,
   SetPasswordBody,
   SignInBody,
+  SignInMethods,
   UserList,
   UserWithLink,
 } from "./model";
@@ -112,6 +113,18 @@ export const accountEndpoints: Endpoint[] = [
       });
       return { user: userView(mustGetUser(ctx, user.id)), csrf_token: session.csrf, expires_at: new Date(session.expiresAt).toISOString() };
     },
+  }),
+  defineEndpoint({
+    method: "GET",
+    path: "/v1/session/methods",
+    operationId: "getSignInMethods",
+    summary: "How users sign in to this service's console",
+    description: "Email and password always; single sign-on when the service runs with --oidc-issuer (then a browser goes to `oidc_url`, and comes back signed in to /console).",
+    tag: "Account",
+    auth: "public",
+    price: DU.FREE,
+    response: { full: SignInMethods },
+    handle: ({ deps }) => ({ password: true, oidc: deps.config.oidc !== undefined, oidc_url: deps.config.oidc ? "/v1/session/oidc" : null }),
   }),
   defineEndpoint({
     method: "GET",

@@ -172,3 +172,12 @@ export const AuditItem = t.Object(
 );
 
 export const AuditPage = t.Object({ items: t.Array(AuditItem), next_cursor: t.Union([t.String(), t.Null()]) }, { $id: "AuditPage" });
+
+export const SignInMethods = t.Object(
+  {
+    password: t.Boolean({ description: "email and password (POST /v1/session)" }),
+    oidc: t.Boolean({ description: "single sign-on through the company's OpenID Connect provider" }),
+    oidc_url: t.Union([t.String(), t.Null()], { description: "where a browser goes to sign in through the provider (a navigation, not an API call); null without single sign-on" }),
+  },
+  { $id: "SignInMethods" },
+);
