@@ -4,7 +4,8 @@
  * both behave as one service. The ledger holds every DU a client saw, the hard cap is crossed by at
  * most one call, the rate limits count every node's calls, a collectable written on one node
  * (its uploaded image included) is read on the other, a revocation is seen by both within a
- * second, and signed image URLs made by one node validate on the other.
+ * second, signed image URLs made by one node validate on the other, and a console session opened
+ * on one node works on the other until an admin disables its user through either.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, rmSync } from "node:fs";
@@ -199,5 +200,63 @@ describe("two nodes on one PostgreSQL account store", () => {
     await Bun.sleep(1000 - (Date.now() - revokedAt));
     const after = await spread("/v1/categories", made.key, 12, 4);
     expect(after.map((r) => r.status)).toEqual(Array(12).fill(401));
+  }, 60_000);
+
+  test("a session opened on one node works on the other; a user disabled through one is refused by both within a second", async () => {
+    const password = "a password for two nodes";
+    for (const [email, extra] of [
+      ["ivy@example.com", []],
+      ["boss@example.com", ["--admin"]],
+    ] as const) {
+      const made = Bun.spawnSync(
+        [
+          process.execPath,
+          join(root, "src/cli.ts"),
+          "users",
+          "create",
+          "--email",
+          email,
+          "--plan",
+          "pro",
+          ...extra,
+          "--password-stdin",
+          "--account-store",
+          url,
+          "--data",
+          nodes[0]!.dataDir,
+        ],
+        { stdin: new TextEncoder().encode(`${password}\n`) },
+      );
+      expect({ code: made.exitCode, err: made.stderr.toString() }).toEqual({ code: 0, err: "" });
+    }
+    const [a, b] = nodes as [Node, Node];
+    const signIn = async (node: Node, email: string) => {
+      const res = await fetch(`${node.url}/v1/session`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password }) });
+      expect(res.status).toBe(200);
+      return { cookie: res.headers.get("set-cookie")!.split(";")[0]!, csrf: ((await res.json()) as { csrf_token: string }).csrf_token };
+    };
+    const ivy = await signIn(a, "ivy@example.com");
+    expect((await fetch(`${b.url}/v1/session`, { headers: { Cookie: ivy.cookie } })).status).toBe(200);
+    const made = await fetch(`${b.url}/v1/keys`, {
+      method: "POST",
+      headers: { Cookie: ivy.cookie, "X-CSRF-Token": ivy.csrf, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "two nodes", scope: "full" }),
+    });
+    expect(made.status).toBe(201);
+    const key = ((await made.json()) as { key: string }).key;
+    expect((await spread("/v1/categories", key, 6, 3)).map((r) => r.status)).toEqual(Array(6).fill(200));
+    const boss = await signIn(b, "boss@example.com");
+    const ivyId = (
+      (await (await fetch(`${b.url}/v1/admin/users?limit=200`, { headers: { Cookie: boss.cookie } })).json()) as { items: { id: number; email: string }[] }
+    ).items.find((u) => u.email === "ivy@example.com")!.id;
+    const off = await fetch(`${b.url}/v1/admin/users/${ivyId}`, {
+      method: "PATCH",
+      headers: { Cookie: boss.cookie, "X-CSRF-Token": boss.csrf, "Content-Type": "application/json" },
+      body: JSON.stringify({ disabled: true }),
+    });
+    expect(off.status).toBe(200);
+    await Bun.sleep(1000);
+    expect((await spread("/v1/categories", key, 12, 4)).map((r) => r.status)).toEqual(Array(12).fill(401));
+    for (const node of nodes) expect((await fetch(`${node.url}/v1/session`, { headers: { Cookie: ivy.cookie } })).status).toBe(401);
   }, 60_000);
 });
