@@ -40,6 +40,12 @@ export const ACCOUNT_TABLES: readonly string[] = (() => {
   return [...order, "account_epoch"];
 })();
 
+/**
+ * Roll-ups that PostgreSQL's triggers keep as rows go into another table (du_key_daily, from
+ * du_ledger: migration 0007): copied after the rest, over what the triggers added meanwhile.
+ */
+const FILLED_BY_TRIGGERS: ReadonlySet<string> = new Set(["du_key_daily"]);
+
 /** The tables with an integer `id` key: read from PostgreSQL in its order (the ledger appends to SQLite's b-tree). */
 const ID_TABLES = new Set(ACCOUNT_SCHEMA.filter((c) => c.columns.some((col) => col.name === "id" && col.primary)).map((c) => c.name));
 
@@ -236,7 +242,12 @@ export function loadIntoPg(url: string, stage: string, manifest: BackupManifest)
     const loaded: Record<string, number> = {};
     conn.transaction(() => {
       conn.script(`TRUNCATE ${emptied.map(quoted).join(", ")} RESTART IDENTITY CASCADE`);
-      for (const table of rowTables) loaded[table] = copyTableToPg(src, conn, table);
+      for (const table of rowTables) if (!FILLED_BY_TRIGGERS.has(table)) loaded[table] = copyTableToPg(src, conn, table);
+      // what the inserts above added to a roll-up a trigger keeps is replaced by the backup's own rows
+      for (const table of FILLED_BY_TRIGGERS) {
+        conn.run(`DELETE FROM ${quoted(table)}`);
+        loaded[table] = copyTableToPg(src, conn, table);
+      }
       let images = 0;
       const now = Date.now();
       for (const f of manifest.files) {

@@ -166,6 +166,15 @@ describe("a user's own keys", () => {
     const usage = (await (await ctx.call("/v1/usage", { key: second.key })).json()) as { du_consumed: number };
     expect(usage.du_consumed).toBe(du);
     expect(ctx.deps.accounts.consumedBetween(userId, "2000-01-01", "2100-01-01")).toBe(du);
+    // and the pool broken down by key: each key's own calls
+    const byKey = (await (await ctx.call("/v1/usage?group_by=key", { key: one.key })).json()) as {
+      breakdown: { label: string; key_id: number; du_consumed: number; requests: number }[];
+    };
+    expect(byKey.breakdown.map((b) => [b.key_id, b.du_consumed, b.requests])).toEqual([
+      [one.id, Number(a.headers.get("x-service-dataunits")), 2],
+      [second.id, Number(b.headers.get("x-service-dataunits")) + 0, 2],
+    ]);
+    expect(byKey.breakdown[0]!.label).toBe(/^am_([0-9a-f]+)_/.exec(one.key)![1]!);
   });
 
   test("a read key: GET answers, a write is 403 and changes nothing", async () => {

@@ -244,7 +244,13 @@ describe("two nodes on one PostgreSQL account store", () => {
     });
     expect(made.status).toBe(201);
     const key = ((await made.json()) as { key: string }).key;
-    expect((await spread("/v1/categories", key, 6, 3)).map((r) => r.status)).toEqual(Array(6).fill(200));
+    const spent = await spread("/v1/categories", key, 6, 3);
+    expect(spent.map((r) => r.status)).toEqual(Array(6).fill(200));
+    // the user's pool by key, from either node (PostgreSQL's roll-up is kept by a trigger)
+    const byKey = (await (await fetch(`${a.url}/v1/usage?group_by=key`, { headers: { Authorization: `Bearer ${key}` } })).json()) as {
+      breakdown: { du_consumed: number; requests: number }[];
+    };
+    expect(byKey.breakdown.map((b) => [b.du_consumed, b.requests])).toEqual([[du(spent), 6]]);
     const boss = await signIn(b, "boss@example.com");
     const ivyId = (
       (await (await fetch(`${b.url}/v1/admin/users?limit=200`, { headers: { Cookie: boss.cookie } })).json()) as { items: { id: number; email: string }[] }

@@ -1050,7 +1050,7 @@ export interface paths {
         };
         /**
          * Data Unit consumption: period, daily and monthly windows, optional breakdown
-         * @description du_consumed and breakdown cover from..to (default: the current period up to today); the remaining figures and projected_eop always describe the current windows. group_by=week labels each week by its Monday.
+         * @description du_consumed and breakdown cover from..to (default: the current period up to today); the remaining figures and projected_eop always describe the current windows. group_by=week labels each week by its Monday; group_by=key breaks the pool down by the user's keys.
          *
          *     Cost: 0 DU.
          */
@@ -2612,9 +2612,14 @@ export interface components {
             };
         };
         UsageBreakdownItem: {
+            /** @description the day, week (its Monday), month, endpoint, or key (its kid) */
             label: string;
             du_consumed: number;
             requests: number;
+            /** @description group_by=key: the key's id (DELETE /v1/keys/{key_id}) */
+            key_id?: number;
+            /** @description group_by=key: the key's name */
+            key_name?: string;
         };
         UsageResponse: {
             plan: string;
@@ -7742,7 +7747,8 @@ export interface operations {
                 from?: string;
                 /** @description ISO 8601 date; default today */
                 to?: string;
-                group_by?: "day" | "week" | "month" | "endpoint";
+                /** @description key: what each of the user's keys spent (they all draw on one pool) */
+                group_by?: "day" | "week" | "month" | "endpoint" | "key";
             };
             header?: never;
             path?: never;

@@ -167,6 +167,19 @@ export const duDaily = pgTable(
 );
 
 /** Allowance notices (80 % and 100 % of a pool's period allowance), listed by `artmarket notices`. */
+/** The daily roll-up by key (account.ts); written by a statement trigger on du_ledger (migration 0007). */
+export const duKeyDaily = pgTable(
+  "du_key_daily",
+  {
+    userId: integer("user_id").notNull(),
+    day: text("day").notNull(),
+    keyId: integer("key_id").notNull(),
+    du: doublePrecision("du").notNull(),
+    requests: integer("requests").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.keyId] })],
+);
+
 export const notices = pgTable(
   "notices",
   {

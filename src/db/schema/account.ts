@@ -170,6 +170,22 @@ export const duDaily = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.day, t.endpoint] })],
 );
 
+/**
+ * The daily roll-up by key, written with the ledger's rows (account.db: in the ledger's
+ * transaction; PostgreSQL: by a statement trigger on du_ledger): `/v1/usage?group_by=key`.
+ */
+export const duKeyDaily = sqliteTable(
+  "du_key_daily",
+  {
+    userId: integer("user_id").notNull(),
+    day: text("day").notNull(),
+    keyId: integer("key_id").notNull(),
+    du: real("du").notNull(),
+    requests: integer("requests").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.keyId] })],
+);
+
 /** Allowance notices (80 % and 100 % of a pool's period allowance), listed by `artmarket notices`. */
 export const notices = sqliteTable(
   "notices",

@@ -180,6 +180,7 @@ const ADMIT_RETRY_MS = 1;
 export class LedgerWriter {
   private readonly insertStmt;
   private readonly dailyStmt;
+  private readonly keyDailyStmt;
   private readonly noticeStmt;
   private readonly insertMany;
   readonly write: (entries: LedgerEntry[], noticeRows: NoticeRow[]) => void;
@@ -191,6 +192,10 @@ export class LedgerWriter {
       `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,
     );
+    this.keyDailyStmt = db.query(
+      `INSERT INTO du_key_daily (user_id, day, key_id, du, requests) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(user_id, day, key_id) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,
+    );
     this.noticeStmt = db.query(
       `INSERT INTO notices (user_id, plan_slug, pool, threshold, period_start, period_end, du_limit, du_consumed, projected_eop, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, pool, threshold, period_start) DO NOTHING`,
@@ -199,8 +204,10 @@ export class LedgerWriter {
       `INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES ${Array.from({ length: CHUNK }, () => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
     );
     this.write = db.transaction((entries: LedgerEntry[], noticeRows: NoticeRow[]) => {
-      // One row per request (many per statement), one roll-up upsert per user, day and endpoint.
+      // One row per request (many per statement), one roll-up upsert per user, day and endpoint,
+      // and one per user, day and key.
       const rollup = new Map<string, { userId: number; day: string; endpoint: string; du: number; requests: number }>();
+      const byKey = new Map<string, { userId: number; day: string; keyId: number; du: number; requests: number }>();
       const values: (string | number)[] = [];
       let i = 0;
       for (const e of entries) {
@@ -212,6 +219,12 @@ export class LedgerWriter {
           r.du += e.du;
           r.requests++;
         } else rollup.set(key, { userId: e.userId, day, endpoint, du: e.du, requests: 1 });
+        const kk = `${e.userId}|${day}|${e.keyId}`;
+        const k = byKey.get(kk);
+        if (k) {
+          k.du += e.du;
+          k.requests++;
+        } else byKey.set(kk, { userId: e.userId, day, keyId: e.keyId, du: e.du, requests: 1 });
         if (entries.length - i >= CHUNK || values.length > 0) {
           values.push(e.userId, e.keyId, e.ts, day, e.method, e.route, e.status, e.records, e.du);
           if (values.length === CHUNK * 9) {
@@ -224,6 +237,7 @@ export class LedgerWriter {
         i++;
       }
       for (const r of rollup.values()) this.dailyStmt.run(r.userId, r.day, r.endpoint, r.du, r.requests);
+      for (const k of byKey.values()) this.keyDailyStmt.run(k.userId, k.day, k.keyId, k.du, k.requests);
       for (const row of noticeRows) this.noticeStmt.run(...row);
     }) as (entries: LedgerEntry[], noticeRows: NoticeRow[]) => void;
   }

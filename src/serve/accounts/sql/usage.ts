@@ -16,6 +16,8 @@ export interface UsageStore {
    * the days from `since` (YYYY-MM-DD, UTC; all days when absent), ordered by user and key.
    */
   usageByKey(since?: string): KeyUsage[];
+  /** A user's DU and requests per key from..to (the roll-up du_key_daily), keys with calls only, by key id. */
+  userUsageByKey(userId: number, from: string, to: string): { key_id: number; kid: string; name: string; du: number; requests: number }[];
 }
 
 export function UsageSql<B extends SqlBase>(Base: B) {
@@ -32,6 +34,18 @@ export function UsageSql<B extends SqlBase>(Base: B) {
       return this.sql.all<UsageBucket>(
         `SELECT ${label} AS label, sum(du)${sum} AS du, sum(requests)${count} AS requests
          FROM du_daily WHERE user_id = ? AND day BETWEEN ? AND ? GROUP BY 1 ORDER BY ${label}${this.sql.bytewise}`,
+        userId,
+        from,
+        to,
+      );
+    }
+
+    userUsageByKey(userId: number, from: string, to: string) {
+      const { count, sum } = this.sql.casts;
+      return this.sql.all<{ key_id: number; kid: string; name: string; du: number; requests: number }>(
+        `SELECT d.key_id, k.kid, k.name, sum(d.du)${sum} AS du, sum(d.requests)${count} AS requests
+         FROM du_key_daily d JOIN api_keys k ON k.id = d.key_id
+         WHERE d.user_id = ? AND d.day BETWEEN ? AND ? GROUP BY d.key_id, k.kid, k.name ORDER BY d.key_id`,
         userId,
         from,
         to,

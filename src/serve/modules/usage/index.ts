@@ -14,7 +14,7 @@ export const usageEndpoints: Endpoint[] = [
     operationId: "getUsage",
     summary: "Data Unit consumption: period, daily and monthly windows, optional breakdown",
     description:
-      "du_consumed and breakdown cover from..to (default: the current period up to today); the remaining figures and projected_eop always describe the current windows. group_by=week labels each week by its Monday.",
+      "du_consumed and breakdown cover from..to (default: the current period up to today); the remaining figures and projected_eop always describe the current windows. group_by=week labels each week by its Monday; group_by=key breaks the pool down by the user's keys.",
     tag: "Account",
     auth: "required",
     list: {
@@ -22,7 +22,7 @@ export const usageEndpoints: Endpoint[] = [
       params: {
         from: { type: T.date(), description: "ISO 8601 date; default the start of the current period" },
         to: { type: T.date(), description: "ISO 8601 date; default today" },
-        group_by: { type: T.enum(["day", "week", "month", "endpoint"]) },
+        group_by: { type: T.enum(["day", "week", "month", "endpoint", "key"]), description: "key: what each of the user's keys spent (they all draw on one pool)" },
       },
     },
     response: { full: UsageResponse },

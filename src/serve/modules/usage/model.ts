@@ -12,7 +12,16 @@ const windowFields = (prefix: string) => ({
   [`${prefix}monthly_du_remaining`]: t.Number(),
 });
 
-export const UsageBreakdownItem = t.Object({ label: t.String(), du_consumed: t.Number(), requests: t.Integer() }, { $id: "UsageBreakdownItem" });
+export const UsageBreakdownItem = t.Object(
+  {
+    label: t.String({ description: "the day, week (its Monday), month, endpoint, or key (its kid)" }),
+    du_consumed: t.Number(),
+    requests: t.Integer(),
+    key_id: t.Optional(t.Integer({ description: "group_by=key: the key's id (DELETE /v1/keys/{key_id})" })),
+    key_name: t.Optional(t.String({ description: "group_by=key: the key's name" })),
+  },
+  { $id: "UsageBreakdownItem" },
+);
 
 export const UsageResponse = t.Object(
   {

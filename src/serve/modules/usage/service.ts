@@ -9,7 +9,7 @@ import type { AccountStore } from "../../accounts/store";
 import { poolsOf, projectEndOfPeriod, type Windows } from "../../accounts/ledger";
 import { weekStart } from "../../../market/time";
 
-export type GroupBy = "day" | "week" | "month" | "endpoint";
+export type GroupBy = "day" | "week" | "month" | "endpoint" | "key";
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
@@ -35,7 +35,12 @@ export function usageReport(store: AccountStore, caller: Caller, w: Windows, ran
     report[`${p}monthly_du_consumed`] = round(w.monthConsumed);
     report[`${p}monthly_du_remaining`] = round(Math.max(0, limits.monthly_du_limit - w.monthConsumed));
   }
-  if (groupBy) {
+  if (groupBy === "key") {
+    // every key of the user draws on the one pool: what each spent (label: the key's kid)
+    report.breakdown = store
+      .userUsageByKey(caller.userId, range.from, range.to)
+      .map((r) => ({ label: r.kid, du_consumed: round(r.du), requests: r.requests, key_id: r.key_id, key_name: r.name }));
+  } else if (groupBy) {
     // weeks are folded from days below
     const rows = store.usageBreakdown(caller.userId, range.from, range.to, groupBy === "week" ? "day" : groupBy);
     let items = rows.map((r) => ({ label: r.label, du_consumed: round(r.du), requests: r.requests }));
