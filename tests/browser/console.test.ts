@@ -17,6 +17,7 @@ import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { accountStore } from "../../src/serve/accounts/store";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { passwordLink } from "../../src/serve/modules/account/service";
+import { hashPassword } from "../../src/serve/accounts/sessions";
 
 /** The browser's globals that the page.evaluate callbacks below use (the repository's tsconfig has no DOM library). */
 interface BrowserElement {
@@ -75,6 +76,8 @@ let browser: Browser;
 const keys = { enterprise: "", sandbox: "", reader: "", viewer: "" };
 /** The token of member@example.com's set-password link. */
 let setPasswordToken = "";
+/** root@example.com's password: an admin. */
+const ADMIN_PASSWORD = "the admin's own password";
 
 /** GET on the API with a key, from the test (not the browser): the values the page must show. */
 async function api<T>(path: string, key = keys.reader): Promise<T> {
@@ -165,6 +168,8 @@ beforeAll(async () => {
   // a user who signs in with email and password: the link a `users create` would print
   const member = accountStore(account).createUser({ email: "member@example.com", plan: "pro", role: "member" });
   setPasswordToken = passwordLink(accountStore(account), member, "http://unused.example").url.split("#set-password=")[1]!;
+  const admin = accountStore(account).createUser({ email: "root@example.com", plan: "enterprise", role: "admin" });
+  accountStore(account).setPasswordHash(admin, await hashPassword(ADMIN_PASSWORD));
   account.close();
   const started = startServer(dataDir);
   const launched = (async () =>
@@ -1350,6 +1355,34 @@ describe("the console in a browser", () => {
     } finally {
       db.close();
     }
+    await close(w);
+  });
+
+  test("admin: the nav shows it to an admin; a user made (its link shown), disabled; usage and the audit log", async () => {
+    const w = await openTab();
+    await w.page.goto(`${server.origin}/console#/`, { waitUntil: "load" });
+    await w.page.waitForSelector("#email");
+    await w.page.type("#email", "root@example.com");
+    await w.page.type("#password", ADMIN_PASSWORD);
+    await Promise.all([w.page.waitForFunction(() => location.hash === "#/artists"), w.page.keyboard.press("Enter")]);
+    await w.page.waitForFunction(() => document.querySelector("#nav-admin")?.getAttribute("hidden") === null);
+    await w.page.goto(`${server.origin}/console#/admin`);
+    await w.page.waitForSelector("#admin-users tr[data-email='root@example.com']");
+    await w.page.type("#new-user-email", "newbie@example.com");
+    await w.page.select("#new-user-plan", "sandbox");
+    await w.page.click("#new-user button[type=submit]");
+    await w.page.waitForSelector("#set-password-link pre");
+    expect(await w.page.$eval("#set-password-link pre", (el) => el.textContent)).toStartWith(`${server.origin}/console#set-password=`);
+    const row = "#admin-users tr[data-email='newbie@example.com']";
+    await w.page.waitForSelector(row);
+    expect(await w.page.$eval(`${row} .status`, (el) => el.textContent)).toBe("no password yet");
+    await w.page.click(`${row} button.toggle-disabled`);
+    await w.page.waitForFunction((sel: string) => document.querySelector(`${sel} .status`)?.textContent === "disabled", {}, row);
+    await w.page.waitForFunction(() => document.querySelector("#admin-audit tr")?.getAttribute("data-action") === "user.changed");
+    const actions = await w.page.$$eval("#admin-audit tr", (trs) => trs.map((tr) => tr.getAttribute("data-action")));
+    expect(actions.slice(0, 3)).toEqual(["user.changed", "user.created", "key.created"]);
+    expect(await w.page.$$eval("#admin-usage tr", (trs) => trs.length)).toBeGreaterThan(3);
+    await shot(w.page, "admin");
     await close(w);
   });
 });

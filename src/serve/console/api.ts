@@ -656,11 +656,12 @@ export const session = {
 
 /**
  * A call of the account area: with the session's cookie and, on a write, its CSRF token; with the
- * key when there is no session. Logged like every call (it costs nothing).
+ * key when there is no session (or `withKey`: a read the session does not open, the plans). Logged
+ * like every call.
  */
-export async function account<T>(method: string, path: string, body?: object): Promise<T> {
+export async function account<T>(method: string, path: string, body?: object, init: { withKey?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  const s = session.get();
+  const s = init.withKey ? null : session.get();
   if (s) {
     if (method !== "GET") headers["X-CSRF-Token"] = s.csrf;
   } else {

@@ -30,6 +30,7 @@ import {
   onMeter,
   resumeSession,
   send,
+  session,
   setPassword,
   signIn,
   signInMethods,
@@ -41,6 +42,7 @@ import { addToCollection, collectablePage, collectionPage } from "./collection";
 import "./console.css";
 import { artworkEditions, artworkLots, lotPage, salePage, salesPage } from "./sales";
 import { artworkCard, CURRENCY_CHOICES, cached, day, failure, followButton, h, int, main, pct, picture, preferredCurrency, slot, usd } from "./ui";
+import { adminPage } from "./admin";
 import { keysPage } from "./keys";
 import { usagePage } from "./usage";
 
@@ -49,6 +51,8 @@ const life = (a: Artist) => (a.birth ? `${a.birth}–${a.death ?? ""}` : "");
 // ---- header bar and call log ---------------------------------------------------------------
 
 function renderMeter(): void {
+  // the admin page's link, for a session whose user is an admin
+  document.getElementById("nav-admin")?.toggleAttribute("hidden", session.get()?.role !== "admin");
   const bar = document.getElementById("meter")!;
   const used = meter.duLimit !== null && meter.remaining !== null ? meter.duLimit - meter.remaining : null;
   bar.dataset.remaining = meter.remaining === null ? "" : String(meter.remaining);
@@ -926,6 +930,7 @@ function route(): void {
   else if (path === "/usage") usagePage(params);
   else if (path === "/followed") followedPage();
   else if (path === "/keys") keysPage();
+  else if (path === "/admin") adminPage();
   else signInPage();
   main().focus({ preventScroll: true });
   window.scrollTo(0, 0);
