@@ -178,7 +178,21 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
     const plan = stringFlag(flags, "plan");
     if (!plan) throw new ConfigError("keys create needs --plan SLUG");
     const name = stringFlag(flags, "name");
-    const created = await withAccount(dataDir, flags, (store) => store.createUserWithKey(plan, name));
+    const created = await withAccount(dataDir, flags, async (store) => {
+      const made = await store.createUserWithKey(plan, name);
+      store.audit({
+        ts: Date.now(),
+        actorUserId: null,
+        actorKeyId: null,
+        via: "cli",
+        action: "key.created",
+        targetKind: "key",
+        targetId: made.keyId,
+        address: null,
+        detail: { user_id: made.userId, plan },
+      });
+      return made;
+    });
     out(`created user ${created.userId}, key id ${created.keyId} (${created.kid}) on plan ${created.plan}; the key is shown once:`);
     out(created.key);
   } else if (action === "list") {
@@ -188,7 +202,15 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
     for (const r of rows) out([r.id, r.kid, r.user_id, r.plan, r.name, r.created_at, r.revoked_at ?? "-"].join("\t"));
   } else if (action === "revoke") {
     if (!arg) throw new ConfigError("keys revoke needs a key ID (the number from `keys list`, or the kid)");
-    const done = await withAccount(dataDir, flags, (store) => store.revokeKey(arg));
+    const done = await withAccount(dataDir, flags, (store) => {
+      const row = /^\d+$/.test(arg) ? null : store.findKeyByKid(arg);
+      const revoked = store.revokeKey(arg);
+      if (revoked) {
+        const keyId = row?.key_id ?? Number(arg);
+        store.audit({ ts: Date.now(), actorUserId: null, actorKeyId: null, via: "cli", action: "key.revoked", targetKind: "key", targetId: keyId, address: null, detail: {} });
+      }
+      return revoked;
+    });
     if (!done) throw new ConfigError(`no active key with id ${arg}`);
     out(`revoked key ${arg}`);
   } else if (action === "usage") {

@@ -272,6 +272,14 @@ describe("admin", () => {
     expect((await ctx.call("/v1/usage", { key: key.key })).status).toBe(401);
     expect((await withSession(ed, "/v1/session")).status).toBe(401);
     expect((await ctx.call("/v1/session", { method: "POST", key: null, body: { email: "ed@example.com", password: PASSWORD } })).status).toBe(401);
+    // an admin revokes any user's key; another user's id with it is 404
+    const listed = (await (await withSession(admin, `/v1/admin/users/${user.id}/keys`)).json()) as { items: { id: number; status: string }[] };
+    expect(listed.items.map((k) => k.status)).toEqual(["active"]);
+    const theirKey = listed.items[0]!.id;
+    expect((await withSession(admin, `/v1/admin/users/${user.id + 1000}/keys/${theirKey}`, { method: "DELETE" })).status).toBe(404);
+    expect((await withSession(admin, `/v1/admin/users/${user.id}/keys/${theirKey}`, { method: "DELETE" })).status).toBe(204);
+    expect(ctx.deps.accounts.userKey(user.id, theirKey)!.revoked_at).not.toBeNull();
+    expect((await withSession(admin, `/v1/admin/users/${user.id}/keys/${theirKey}`, { method: "DELETE" })).status).toBe(404);
     // an admin cannot lock themselves out
     const self = ctx.deps.accounts.signInRow("root@example.com")!.id;
     expect((await withSession(admin, `/v1/admin/users/${self}`, { method: "PATCH", body: { disabled: true } })).status).toBe(409);
@@ -358,5 +366,15 @@ describe("artmarket users", () => {
       .filter((r) => r.via === "cli")
       .map((r) => r.action);
     expect(actions).toEqual(["user.changed", "user.created", "user.created"]);
+    // keys create and keys revoke are audited too
+    const made = Bun.spawnSync([process.execPath, "src/cli.ts", "keys", "create", "--plan", "pro", "--data", ctx.dataDir], { cwd: `${import.meta.dir}/../..` });
+    const kid = /\(([0-9a-f]{16})\)/.exec(made.stdout.toString())![1]!;
+    expect(Bun.spawnSync([process.execPath, "src/cli.ts", "keys", "revoke", kid, "--data", ctx.dataDir], { cwd: `${import.meta.dir}/../..` }).exitCode).toBe(0);
+    const byCli = ctx.deps.accounts.auditPage(null, 2);
+    expect(byCli.map((r) => [r.via, r.action])).toEqual([
+      ["cli", "key.revoked"],
+      ["cli", "key.created"],
+    ]);
+    expect(byCli[0]!.target_id).toBe(byCli[1]!.target_id);
   }, 60_000);
 });

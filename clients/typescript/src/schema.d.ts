@@ -1265,6 +1265,48 @@ export interface paths {
         patch: operations["adminUpdateUser"];
         trace?: never;
     };
+    "/v1/admin/users/{user_id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user's API keys (admins only)
+         * @description Cost: 0 DU.
+         */
+        get: operations["adminListUserKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{user_id}/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke any user's API key (admins only)
+         * @description Refused from the next request on, on every node. A key that is not the user's, or already revoked, is 404.
+         *
+         *     Cost: 0 DU.
+         */
+        delete: operations["adminRevokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/usage": {
         parameters: {
             query?: never;
@@ -8742,6 +8784,179 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminListUserKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is not an admin, or a session's call without its CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    adminRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+                key_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The caller is not an admin, or a session's call without its CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -403,6 +403,40 @@ export const accountEndpoints: Endpoint[] = [
   }),
   defineEndpoint({
     method: "GET",
+    path: "/v1/admin/users/{user_id}/keys",
+    operationId: "adminListUserKeys",
+    summary: "A user's API keys (admins only)",
+    tag: "Admin",
+    auth: "admin",
+    price: DU.FREE,
+    pathParams: { user_id: T.int(1) },
+    response: { full: KeyList },
+    handle: (ctx) => {
+      mustGetUser(ctx, ctx.params.user_id);
+      const now = Date.now();
+      return { items: ctx.deps.accounts.userKeys(ctx.params.user_id).map((k) => keyView(k, now)) };
+    },
+  }),
+  defineEndpoint({
+    method: "DELETE",
+    path: "/v1/admin/users/{user_id}/keys/{key_id}",
+    operationId: "adminRevokeKey",
+    summary: "Revoke any user's API key (admins only)",
+    description: "Refused from the next request on, on every node. A key that is not the user's, or already revoked, is 404.",
+    tag: "Admin",
+    auth: "admin",
+    price: DU.FREE,
+    status: 204,
+    pathParams: { user_id: T.int(1), key_id: T.int(1) },
+    handle: ({ caller, deps, request, params }) => {
+      if (!deps.accounts.revokeUserKey(params.user_id, params.key_id, Date.now())) throw notFound("No such active key");
+      deps.verifier.accountChanged();
+      auditCall(deps, request, caller, "key.revoked", { kind: "key", id: params.key_id }, { user_id: params.user_id, by: "admin" });
+      return null;
+    },
+  }),
+  defineEndpoint({
+    method: "GET",
     path: "/v1/admin/usage",
     operationId: "adminUsage",
     summary: "Every user's consumption in the current period, and the allowance notices (admins only)",
