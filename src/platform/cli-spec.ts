@@ -52,6 +52,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "public-url", value: "URL", description: "scheme and host written into signed image URLs, share links and /openapi.json", env: "ARTMARKET_PUBLIC_URL" },
       { name: "trust-proxy", description: "honour X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For from a reverse proxy", env: "ARTMARKET_TRUST_PROXY=1" },
       { name: "fetch-allow", value: "CIDR,...", description: "non-public address ranges an image_url may resolve to", env: "ARTMARKET_FETCH_ALLOW" },
+      { name: "webhook-allow", value: "CIDR,...", description: "non-public address ranges webhook destinations may resolve to", env: "ARTMARKET_WEBHOOK_ALLOW" },
       { name: "oidc-issuer", value: "URL", description: "single sign-on to the console: the OpenID Connect provider's issuer URL", env: "ARTMARKET_OIDC_ISSUER" },
       { name: "oidc-client-id", value: "ID", description: "single sign-on: this service's client id at the provider", env: "ARTMARKET_OIDC_CLIENT_ID" },
       {

@@ -18,6 +18,8 @@ export interface Config {
   readonly publicUrl: string | null;
   /** CIDR ranges beyond the public internet that an `image_url` may resolve to (`--fetch-allow`). */
   readonly fetchAllow?: readonly string[];
+  /** CIDR ranges beyond the public internet that webhook destinations may resolve to (`--webhook-allow`). */
+  readonly webhookAllow?: readonly string[];
   /** Honour X-Forwarded-Proto/Host/For from a reverse proxy (`--trust-proxy`). */
   readonly trustProxy?: boolean;
   /** Seconds that requests in flight get to finish on SIGTERM/SIGINT (`--shutdown-timeout`). */
@@ -199,6 +201,11 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     .map((s) => s.trim())
     .filter((s) => s !== "");
   for (const cidr of fetchAllow) if (!isCidr(cidr)) throw new ConfigError(`--fetch-allow takes CIDR ranges (10.0.0.0/8, fd00::/8), got "${cidr}"`);
+  const webhookAllow = (stringFlag(flags, "webhook-allow") ?? env.ARTMARKET_WEBHOOK_ALLOW ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const cidr of webhookAllow) if (!isCidr(cidr)) throw new ConfigError(`--webhook-allow takes CIDR ranges (10.0.0.0/8, fd00::/8), got "${cidr}"`);
   const trustFlag = flags["trust-proxy"];
   if (typeof trustFlag === "string" && !/^(1|true|0|false)$/i.test(trustFlag)) throw new ConfigError(`--trust-proxy takes no value, got "${trustFlag}"`);
   const trustProxy = trustFlag === true || (typeof trustFlag === "string" ? /^(1|true)$/i.test(trustFlag) : /^(1|true|yes)$/i.test(env.ARTMARKET_TRUST_PROXY ?? ""));
@@ -253,6 +260,7 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     snapshotFrom: snapshotFrom?.replace(/\/+$/, "") ?? null,
     advanceMs,
     ...(oidc && { oidc }),
+    ...(webhookAllow.length > 0 && { webhookAllow: Object.freeze(webhookAllow) }),
   });
 }
 

@@ -46,6 +46,7 @@ import { lotEndpoints } from "./modules/lots";
 import { marketEndpoints } from "./modules/market";
 import { saleEndpoints } from "./modules/sales";
 import { searchEndpoints } from "./modules/search";
+import { webhookEndpoints } from "./modules/webhooks";
 import { type Price, priceTable } from "./http/pricing";
 import { today } from "../market/time";
 import { VERSION } from "../platform/version";
@@ -64,6 +65,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...planEndpoints,
   ...usageEndpoints,
   ...accountEndpoints,
+  ...webhookEndpoints,
   ...collectableEndpoints,
 ];
 

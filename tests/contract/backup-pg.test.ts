@@ -156,6 +156,14 @@ beforeAll(async () => {
     ]);
     db.run("INSERT INTO password_tokens (id, user_id, created_at, expires_at) VALUES ('t-moved', 500, ?, ?)", [now, now + 3_600_000]);
     db.run(
+      "INSERT INTO webhooks (id, user_id, url, event_types, secret, status, failures_in_row, created_at, updated_at) VALUES (40, 500, 'https://hooks.example.com/a', '[\"lot.sold\"]', 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0', 'enabled', 0, ?, ?)",
+      [now, now],
+    );
+    db.run(
+      "INSERT INTO webhook_deliveries (id, webhook_id, user_id, event_id, event_type, payload, status, attempts, next_attempt_at, claimed_until, created_at) VALUES (80, 40, 500, 'evt_moved', 'lot.sold', '{}', 'pending', 1, ?, 0, ?)",
+      [now, now],
+    );
+    db.run(
       "INSERT INTO audit_log (id, ts, actor_user_id, actor_key_id, via, action, target_kind, target_id, address, detail) VALUES (7000, ?, 500, NULL, 'session', 'session.signed_in', 'user', 500, '127.0.0.1', '{}')",
       [now],
     );

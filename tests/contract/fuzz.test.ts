@@ -399,6 +399,12 @@ const SAFE_IMAGE_URL: fc.Arbitrary<string> = weighted(
   ],
 );
 
+/**
+ * The fields whose value the service resolves and may connect to: `image_url` (search by image) and
+ * a webhook destination's `url`. Both only ever get SAFE_IMAGE_URL's values.
+ */
+const FETCHED: ReadonlySet<string> = new Set(["image_url", "url"]);
+
 /** True when `v` is no http(s) URL or one on a loopback address: what an image_url may be. */
 function safeImageUrl(v: string): boolean {
   let url: URL;
@@ -485,7 +491,7 @@ const dateText = fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date(
 /** A well-formed text value for a parameter or form field of this schema. */
 function validText(name: string, s0: S): fc.Arbitrary<string> {
   const s = scalarOf(s0);
-  if (name === "image_url") return SAFE_IMAGE_URL;
+  if (FETCHED.has(name)) return SAFE_IMAGE_URL;
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum.map(String));
   switch (s.type) {
     case "integer": {
@@ -521,7 +527,7 @@ function validText(name: string, s0: S): fc.Arbitrary<string> {
 /** Values at and just past the schema's edges, and the classic parser traps for its type. */
 function edgeText(name: string, s0: S): fc.Arbitrary<Text> {
   const s = scalarOf(s0);
-  if (name === "image_url") return SAFE_IMAGE_URL;
+  if (FETCHED.has(name)) return SAFE_IMAGE_URL;
   const out: Text[] = [];
   if (Array.isArray(s.enum)) out.push(...s.enum.map((v: string) => String(v).toUpperCase()), `${s.enum[0]} `, s.enum.join(","), "");
   else if (s.type === "integer") {
@@ -550,7 +556,7 @@ function edgeText(name: string, s0: S): fc.Arbitrary<Text> {
 
 /** One text value for a scalar parameter or field: mostly valid, sometimes at the edges, sometimes garbage. */
 function scalarText(name: string, s: S, raw: boolean): fc.Arbitrary<Text> {
-  if (name === "image_url") return SAFE_IMAGE_URL;
+  if (FETCHED.has(name)) return SAFE_IMAGE_URL;
   return weighted<Text>([6, validText(name, s)], [2, edgeText(name, s)], [2, nastyText], [raw ? 1 : 0, rawEscape]);
 }
 
@@ -586,7 +592,7 @@ function paramPairs(p: { name: string; schema: S }): fc.Arbitrary<Pair[]> {
       ]),
     ],
     [1, fc.constant([{ name: p.name, value: "" }])],
-    [p.name === "image_url" ? 0 : 1, fc.constant([{ name: p.name, value: null }])],
+    [FETCHED.has(p.name) ? 0 : 1, fc.constant([{ name: p.name, value: null }])],
   );
 }
 
@@ -664,7 +670,7 @@ type Json = unknown;
 function validJson(s0: S, name = "", depth = 0): fc.Arbitrary<Json> {
   const s = resolve(s0);
   if (depth > 6) return fc.constant(null);
-  if (name === "image_url") return SAFE_IMAGE_URL;
+  if (FETCHED.has(name)) return SAFE_IMAGE_URL;
   if ("const" in s) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
   if (Array.isArray(s.anyOf)) return fc.oneof(...(s.anyOf as S[]).map((x) => validJson(x, name, depth + 1)));
@@ -707,7 +713,7 @@ const nastyJson: fc.Arbitrary<Json> = weighted<Json>(
 const extraKey = weighted(
   [2, fc.constantFrom("__proto__", "constructor", "prototype", "id", "user_id", "extra", "", "a.b", "comps[0]")],
   [1, fc.string({ unit: "grapheme", minLength: 1, maxLength: 10 })],
-).filter((k) => k !== "image_url");
+).filter((k) => !FETCHED.has(k));
 
 /** A JSON body for an object schema: valid, one field broken, extra fields, or not an object at all. */
 function jsonBody(schema: S): fc.Arbitrary<Json> {
@@ -989,8 +995,10 @@ function assertSafe(r: FuzzRequest, url: string): void {
   const b = r.body;
   if (b && (b.kind === "multipart" || b.kind === "urlencoded")) values.push(...b.fields.filter(([k]) => k === "image_url").map(([, v]) => textOf(v)));
   if (b && b.kind === "json" && b.value !== null && typeof b.value === "object") {
-    const v = (b.value as Record<string, unknown>).image_url;
-    for (const x of Array.isArray(v) ? v : [v]) if (typeof x === "string") values.push(x);
+    for (const name of FETCHED) {
+      const v = (b.value as Record<string, unknown>)[name];
+      for (const x of Array.isArray(v) ? v : [v]) if (typeof x === "string") values.push(x);
+    }
   }
   if (b && b.kind === "text" && /image_url/.test(b.text)) throw new Error("fuzz bug: raw body names image_url");
   for (const v of values) if (!safeImageUrl(v)) throw new Error(`fuzz bug: unsafe image_url ${JSON.stringify(v)}`);

@@ -16,6 +16,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import { seedMarket, type SeedSummary } from "../../src/pipeline/seed";
+import type { Config } from "../../src/platform/config";
 
 /** Deps over the SQLite account store, whose account.db connection tests may read and write. */
 export type SqliteDeps = SqliteAppDeps;
@@ -91,10 +92,10 @@ export async function tinyMarketSummary(): Promise<SeedSummary> {
   return tinySummary!;
 }
 
-export async function createTestContext(options: { bare?: boolean } = {}): Promise<TestContext> {
+export async function createTestContext(options: { bare?: boolean; config?: Partial<Config> } = {}): Promise<TestContext> {
   const dataDir = tempDataDir();
   copyFileSync(join(await tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
-  const deps = openSqliteDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test" }, options);
+  const deps = openSqliteDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test", ...options.config }, options);
   const app = createApp(deps);
   const keys = {
     sandbox: (await createUserWithKey(deps.account, "sandbox", "sandbox tester")).key,

@@ -29,6 +29,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0004_account_epoch": "9d90330e1d6741331710e6eab1ed60b8246a313f86bf95004d413253f55dbd6c",
     "0005_account_area": "77d42bd83b35cbc4191a8bfe57a4d292d08fbbeec9bf31a9e3c254d2eb6bd6cf",
     "0006_key_usage": "e136c5cfdbf1ff4fd5c3fdfcc0ceac872d2e0050a7d309ff02ed6074b6ad9316",
+    "0007_webhooks": "99a7b8a33f50454206903da7be60d8d5ee3317bf4168599516793e39abd4453c",
   },
   "account-pg": {
     "0000_init": "c7951beadea6d8a72327bad9dee36546c0e0860b9e64b209b536810cb7a76c65",
@@ -39,6 +40,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0005_cap_admit": "24f63225a7e58ecdd21aaa5072fa889901875de5f627604ed5d991d3655c510e",
     "0006_account_area": "c7a6f57d4143c18ea775a6d119acc1d5376b6dc6afc8354cd4d8c938b53226d2",
     "0007_key_usage": "ac566ebc76e4a1afe22d870caf5ff71d06ed922758409dfb8119d229609fb8c2",
+    "0008_webhooks": "330fe98174b0ab2eb656d54e2e5927948a34e49ef51cf0f063b288fbb84cb3f1",
   },
 };
 

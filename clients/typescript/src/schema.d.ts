@@ -1349,6 +1349,154 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's webhook destinations
+         * @description Cost: 0 DU.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook destination
+         * @description Events of the listed types for what the user follows are POSTed to `url`, signed per the Standard Webhooks specification with `secret` (shown only here and on rotation). The URL must resolve to public addresses (or to a range the operator allows with --webhook-allow); else 422.
+         *
+         *     Cost: 0 DU.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook destination
+         * @description Another user's destination is 404.
+         *
+         *     Cost: 0 DU.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook destination
+         * @description Its deliveries not yet made are dropped.
+         *
+         *     Cost: 0 DU.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a destination's URL, event types or status
+         * @description `status: enabled` turns a disabled destination on again and clears its failures.
+         *
+         *     Cost: 0 DU.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret
+         * @description Deliveries from now on are signed with the new secret, shown only in this answer.
+         *
+         *     Cost: 0 DU.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook.test event to this destination
+         * @description Queued at once like any event (signed, retried); its delivery shows in the destination's deliveries. A disabled destination is sent nothing.
+         *
+         *     Cost: 0 DU.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A destination's deliveries, newest first
+         * @description Each event sent to it: pending (with its next attempt), succeeded, or failed after every retry (with the receiver's last status and the error).
+         *
+         *     Cost: 0 DU.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description A delivery that succeeded or failed is queued again now, with the same event id (webhook-id) and body; one still pending is 404.
+         *
+         *     Cost: 0 DU.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/collectables": {
         parameters: {
             query?: never;
@@ -2876,6 +3024,71 @@ export interface components {
         };
         AuditPage: {
             items: components["schemas"]["AuditItem"][];
+            next_cursor: string | null;
+        };
+        WebhookWithSecret: {
+            id: number;
+            url: string;
+            event_types: ("lot.consigned" | "lot.sold" | "lot.passed" | "lot.withdrawn" | "sale.results_published" | "artwork.estimate_changed" | "artist.index_moved")[];
+            status: "enabled" | "disabled";
+            /** @description why the destination was disabled (its owner, or deliveries that kept failing) */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description the signing secret (whsec_…), shown only here and on rotation */
+            secret: string;
+        };
+        CreateWebhookBody: {
+            /** @description an http(s) URL that resolves to public addresses (or to a range the operator allows) */
+            url: string;
+            event_types: ("lot.consigned" | "lot.sold" | "lot.passed" | "lot.withdrawn" | "sale.results_published" | "artwork.estimate_changed" | "artist.index_moved")[];
+        };
+        Webhook: {
+            id: number;
+            url: string;
+            event_types: ("lot.consigned" | "lot.sold" | "lot.passed" | "lot.withdrawn" | "sale.results_published" | "artwork.estimate_changed" | "artist.index_moved")[];
+            status: "enabled" | "disabled";
+            /** @description why the destination was disabled (its owner, or deliveries that kept failing) */
+            disabled_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WebhookList: {
+            items: components["schemas"]["Webhook"][];
+        };
+        PatchWebhookBody: {
+            /** @description an http(s) URL that resolves to public addresses (or to a range the operator allows) */
+            url?: string;
+            event_types?: ("lot.consigned" | "lot.sold" | "lot.passed" | "lot.withdrawn" | "sale.results_published" | "artwork.estimate_changed" | "artist.index_moved")[];
+            status?: "enabled" | "disabled";
+        };
+        WebhookTestSent: {
+            event_id: string;
+            /** @constant */
+            type: "webhook.test";
+        };
+        WebhookDelivery: {
+            id: number;
+            /** @description the webhook-id header: the same on every attempt */
+            event_id: string;
+            event_type: string;
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** @description the receiver's last HTTP status, or null (no answer) */
+            last_status: number | null;
+            last_error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description when a pending delivery is tried next */
+            next_attempt_at: string | null;
+            finished_at: string | null;
+        };
+        WebhookDeliveryList: {
+            items: components["schemas"]["WebhookDelivery"][];
             next_cursor: string | null;
         };
         SuggestedMatch: {
@@ -9106,6 +9319,786 @@ export interface operations {
             };
             /** @description The caller is not an admin, or a session's call without its CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestSent"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description the `next_cursor` of the page before */
+                cursor?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A session's call that changes something without its CSRF token (X-CSRF-Token), or a read-only key's write */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found, or not accessible to the caller */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,7 @@ import account_0003_collectables from "./account/0003_collectables.sql" with { t
 import account_0004_account_epoch from "./account/0004_account_epoch.sql" with { type: "text" };
 import account_0005_account_area from "./account/0005_account_area.sql" with { type: "text" };
 import account_0006_key_usage from "./account/0006_key_usage.sql" with { type: "text" };
+import account_0007_webhooks from "./account/0007_webhooks.sql" with { type: "text" };
 import market_0000_init from "./market/0000_init.sql" with { type: "text" };
 import market_0001_compact_lots from "./market/0001_compact_lots.sql" with { type: "text" };
 import market_0002_lean_artworks from "./market/0002_lean_artworks.sql" with { type: "text" };
@@ -26,6 +27,7 @@ import account_pg_0004_follows_notify from "./account-pg/0004_follows_notify.sql
 import account_pg_0005_cap_admit from "./account-pg/0005_cap_admit.sql" with { type: "text" };
 import account_pg_0006_account_area from "./account-pg/0006_account_area.sql" with { type: "text" };
 import account_pg_0007_key_usage from "./account-pg/0007_key_usage.sql" with { type: "text" };
+import account_pg_0008_webhooks from "./account-pg/0008_webhooks.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -35,6 +37,7 @@ export const accountMigrations: Migration[] = [
   { tag: "0004_account_epoch", sql: account_0004_account_epoch },
   { tag: "0005_account_area", sql: account_0005_account_area },
   { tag: "0006_key_usage", sql: account_0006_key_usage },
+  { tag: "0007_webhooks", sql: account_0007_webhooks },
 ];
 
 export const marketMigrations: Migration[] = [
@@ -60,4 +63,5 @@ export const accountPgMigrations: Migration[] = [
   { tag: "0005_cap_admit", sql: account_pg_0005_cap_admit },
   { tag: "0006_account_area", sql: account_pg_0006_account_area },
   { tag: "0007_key_usage", sql: account_pg_0007_key_usage },
+  { tag: "0008_webhooks", sql: account_pg_0008_webhooks },
 ];

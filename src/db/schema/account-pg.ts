@@ -428,3 +428,45 @@ export const capAdmissions = pgTable(
   },
   (t) => [index("cap_admissions_user").on(t.userId)],
 );
+
+// ---------------------------------------------------------------- webhooks (account.ts)
+
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    url: text("url").notNull(),
+    eventTypes: text("event_types").notNull(),
+    secret: text("secret").notNull(),
+    status: text("status").notNull().default("enabled"),
+    disabledReason: text("disabled_reason"),
+    failuresInRow: integer("failures_in_row").notNull().default(0),
+    createdAt: millis("created_at").notNull(),
+    updatedAt: millis("updated_at").notNull(),
+  },
+  (t) => [index("webhooks_user").on(t.userId)],
+);
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    webhookId: integer("webhook_id").notNull(),
+    userId: integer("user_id").notNull(),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    payload: text("payload").notNull(),
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: millis("next_attempt_at").notNull(),
+    claimedUntil: millis("claimed_until").notNull().default(0),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    createdAt: millis("created_at").notNull(),
+    finishedAt: millis("finished_at"),
+  },
+  (t) => [index("webhook_deliveries_due").on(t.status, t.nextAttemptAt), index("webhook_deliveries_hook").on(t.webhookId, t.id)],
+);

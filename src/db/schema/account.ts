@@ -409,3 +409,61 @@ export const collectableComps = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.collectableId, t.position] })],
 );
+
+// ---------------------------------------------------------------- webhooks
+
+/**
+ * Webhook destinations: a user's URL, the event types it takes, its signing secret (Standard
+ * Webhooks, `whsec_…`), and whether it is enabled (a destination that keeps failing is disabled,
+ * with the reason). src/serve/webhooks/.
+ */
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    url: text("url").notNull(),
+    /** JSON array of event types. */
+    eventTypes: text("event_types").notNull(),
+    secret: text("secret").notNull(),
+    /** enabled | disabled */
+    status: text("status").notNull().default("enabled"),
+    disabledReason: text("disabled_reason"),
+    /** Deliveries failed in a row (every retry spent); reset by a success. */
+    failuresInRow: integer("failures_in_row").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("webhooks_user").on(t.userId)],
+);
+
+/**
+ * The outbox: one row per event and destination, from its enqueueing to its success or its last
+ * failed attempt. A node claims due rows (claimed_until) before it sends them, so that several
+ * nodes deliver each once.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    webhookId: integer("webhook_id").notNull(),
+    userId: integer("user_id").notNull(),
+    /** The event's id: `webhook-id`, the same on every attempt. */
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    /** The JSON body sent. */
+    payload: text("payload").notNull(),
+    /** pending | succeeded | failed */
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    claimedUntil: integer("claimed_until").notNull().default(0),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("webhook_deliveries_due").on(t.status, t.nextAttemptAt), index("webhook_deliveries_hook").on(t.webhookId, t.id)],
+);

@@ -17,5 +17,6 @@ import { PlansSql } from "./sql/plans";
 import { SharesSql } from "./sql/shares";
 import { UsageSql } from "./sql/usage";
 import { UsersSql } from "./sql/users";
+import { WebhooksSql } from "./sql/webhooks";
 
-export abstract class SqlAccountStore extends UsersSql(CollectablesSql(SharesSql(FollowsSql(NoticesSql(UsageSql(PlansSql(KeysSql(OverDialect)))))))) {}
+export abstract class SqlAccountStore extends WebhooksSql(UsersSql(CollectablesSql(SharesSql(FollowsSql(NoticesSql(UsageSql(PlansSql(KeysSql(OverDialect))))))))) {}

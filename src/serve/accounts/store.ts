@@ -2,7 +2,7 @@
  * The account store: every read and write of account data (users, API keys, plans, the DU ledger
  * and its windows, allowance notices, follows, shares, collectables and their children) goes
  * through one interface, AccountStore: the composition of one small interface per concern (sql/:
- * keys, plans, usage, notices, follows, shares, collectables, users: sign-in, sessions, audit), each implemented once over a dialect
+ * keys, plans, usage, notices, follows, shares, collectables, users: sign-in, sessions, audit; webhooks and their outbox), each implemented once over a dialect
  * (sql-store.ts), with the hot path added per store. Two stores: `SqliteAccountStore` over
  * account.db (the default; its single writing connection) and `PgAccountStore` over PostgreSQL
  * (pg-store.ts, `--account-store postgres://…`, shared by several nodes).
@@ -50,6 +50,7 @@ import type { PlanStore } from "./sql/plans";
 import type { ShareStore } from "./sql/shares";
 import type { UsageStore } from "./sql/usage";
 import type { UserStore } from "./sql/users";
+import type { WebhookStore } from "./sql/webhooks";
 
 export { type Bind, FOLLOW_KINDS, type FollowedRow, type FollowKind, type FollowReader, type Share, type ShareKind };
 
@@ -119,7 +120,7 @@ export interface ListedCollectable {
 }
 
 /** Every read and write of account data: one interface per concern (sql/), and each store's hot path. */
-export interface AccountStore extends KeyStore, PlanStore, UsageStore, NoticeStore, FollowStore, ShareStore, CollectableStore, UserStore {
+export interface AccountStore extends KeyStore, PlanStore, UsageStore, NoticeStore, FollowStore, ShareStore, CollectableStore, UserStore, WebhookStore {
   /** Which store this is: account.db, or PostgreSQL shared by several nodes. */
   readonly kind: "sqlite" | "postgres";
   /** A counter that changes whenever another process commits account data (cache invalidation). */

@@ -46,6 +46,7 @@ import { ImageSigner, loadSecret } from "../images/urls";
 import { type PublishedFile, SNAPSHOT_KEY_PURPOSE } from "../http/snapshot-routes";
 import { SnapshotFollower, sha256OfFile } from "./snapshot-follow";
 import { MarketAdvancer } from "./advance";
+import { WebhookDispatcher } from "../webhooks/dispatcher";
 
 export interface ClusterOptions {
   workers: number;
@@ -125,6 +126,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   let digestNext: { id: string; file: FileIdentity } | null = null;
   let follower: SnapshotFollower | null = null;
   let advancer: MarketAdvancer | null = null;
+  const dispatcher = new WebhookDispatcher(store, { allow: config.webhookAllow ?? [], say: (msg) => say("warn", msg) });
   function digest(id: string, file: FileIdentity | null): void {
     if (!file) return;
     digestNext = { id, file };
@@ -205,7 +207,8 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       }) +
       swapper.metricsText() +
       (follower?.metricsText() ?? "") +
-      (advancer?.metricsText() ?? "")
+      (advancer?.metricsText() ?? "") +
+      dispatcher.metricsText()
     );
   }
 
@@ -318,6 +321,8 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
     follower = new SnapshotFollower({ from: config.snapshotFrom, key: new ImageSigner(secret, null).derivedKey(SNAPSHOT_KEY_PURPOSE), dataDir: config.dataDir, swapper, say });
     follower.start();
   }
+  // the node's webhook deliveries: from the outbox every node shares (with PostgreSQL, each once)
+  dispatcher.start();
   if (config.advanceMs) {
     advancer = new MarketAdvancer({
       dataDir: config.dataDir,
@@ -344,6 +349,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       follower?.stop();
       // a round's child is ended now, its files removed before the process exits
       const advanceStopped = advancer?.stop();
+      const dispatchStopped = dispatcher.stop();
       Atomics.store(state, 0, 2);
       if (delayMs > 0) await Bun.sleep(delayMs);
       const allClosed = Promise.all(
@@ -370,6 +376,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       onClosed?.(Atomics.load(state, 1));
       const unfinished = await results;
       await advanceStopped;
+      await dispatchStopped;
       commitQueued();
       for (const s of slots) s.worker.terminate();
       account.close();
