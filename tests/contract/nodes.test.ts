@@ -5,7 +5,8 @@
  * most one call, the rate limits count every node's calls, a collectable written on one node
  * (its uploaded image included) is read on the other, a revocation is seen by both within a
  * second, signed image URLs made by one node validate on the other, and a console session opened
- * on one node works on the other until an admin disables its user through either.
+ * on one node works on the other until an admin disables its user through either, and webhook
+ * deliveries from the shared outbox reach the receiver once each, whichever node sends them.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, rmSync } from "node:fs";
@@ -15,6 +16,7 @@ import { today } from "../../src/market/time";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { database } from "../helpers/postgres";
 import { spawnServe } from "../helpers/server";
+import { Webhook } from "standardwebhooks";
 
 const root = join(import.meta.dir, "../..");
 
@@ -30,7 +32,7 @@ let sql: InstanceType<typeof Bun.SQL>;
 const nodes: Node[] = [];
 
 async function startNode(dataDir: string): Promise<Node> {
-  const { proc, url: nodeUrl, stderr } = await spawnServe(dataDir, ["--workers", "2", "--account-store", url, "--log-format", "off"]);
+  const { proc, url: nodeUrl, stderr } = await spawnServe(dataDir, ["--workers", "2", "--account-store", url, "--log-format", "off", "--webhook-allow", "127.0.0.0/8"]);
   return { proc, url: nodeUrl, dataDir, stderr };
 }
 
@@ -264,5 +266,41 @@ describe("two nodes on one PostgreSQL account store", () => {
     await Bun.sleep(1000);
     expect((await spread("/v1/categories", key, 12, 4)).map((r) => r.status)).toEqual(Array(12).fill(401));
     for (const node of nodes) expect((await fetch(`${node.url}/v1/session`, { headers: { Cookie: ivy.cookie } })).status).toBe(401);
+  }, 60_000);
+
+  test("webhook deliveries: two nodes on one outbox send each event once", async () => {
+    const made = createKey("pro", "hooks on two nodes");
+    const seen: string[] = [];
+    let hookSecret = "";
+    const receiver = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (req) => {
+        const body = await req.text();
+        new Webhook(hookSecret).verify(body, Object.fromEntries(req.headers));
+        seen.push(req.headers.get("webhook-id")!);
+        return new Response(null, { status: 204 });
+      },
+    });
+    try {
+      const hook = await fetch(`${nodes[0]!.url}/v1/webhooks`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${made.key}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ url: `http://127.0.0.1:${receiver.port}/in`, event_types: ["lot.sold"] }),
+      });
+      expect(hook.status).toBe(201);
+      const { id, secret } = (await hook.json()) as { id: number; secret: string };
+      hookSecret = secret;
+      const sent = (await spread(`/v1/webhooks/${id}/test`, made.key, 30, 6, { method: "POST" })).map((r) => r.status);
+      expect(sent).toEqual(Array(30).fill(200));
+      const t0 = Date.now();
+      while (new Set(seen).size < 30 && Date.now() - t0 < 15_000) await Bun.sleep(50);
+      // both dispatchers keep polling a while more: nothing is sent twice
+      await Bun.sleep(2500);
+      expect(new Set(seen).size).toBe(30);
+      expect(seen.length).toBe(30);
+    } finally {
+      receiver.stop(true);
+    }
   }, 60_000);
 });

@@ -199,4 +199,61 @@ describe("a server's dispatcher", () => {
       server.proc.kill("SIGKILL");
     }
   }, 60_000);
+
+  test("a server killed with SIGKILL in the middle of deliveries loses none: started again, it sends them all", async () => {
+    const dir = tempDataDir();
+    copyFileSync(join(await tinyMarketDir(), "market.db"), join(dir, "market.db"));
+    const account = openAccountDb(dir);
+    accountStore(account).seedPlans();
+    const key = (await createUserWithKey(account, "pro", "hooks")).key;
+    account.close();
+    // a slow receiver: every delivery is still in flight when the server is killed
+    const seen: string[] = [];
+    let hookSecret = "";
+    const slow = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (req) => {
+        const body = await req.text();
+        new Webhook(hookSecret).verify(body, Object.fromEntries(req.headers));
+        seen.push(req.headers.get("webhook-id")!);
+        await Bun.sleep(300);
+        return new Response(null, { status: 204 });
+      },
+    });
+    const args = ["--workers", "1", "--log-format", "off", "--webhook-allow", "127.0.0.0/8"];
+    let server = await spawnServe(dir, args);
+    try {
+      const call = (path: string, init: RequestInit = {}) =>
+        fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...init.headers } });
+      const made = (await (
+        await call("/v1/webhooks", { method: "POST", body: JSON.stringify({ url: `http://127.0.0.1:${slow.port}/in`, event_types: ["lot.sold"] }) })
+      ).json()) as {
+        id: number;
+        secret: string;
+      };
+      hookSecret = made.secret;
+      const sent: string[] = [];
+      for (let i = 0; i < 20; i++) sent.push(((await (await call(`/v1/webhooks/${made.id}/test`, { method: "POST" })).json()) as { event_id: string }).event_id);
+      const t0 = Date.now();
+      while (seen.length < 3 && Date.now() - t0 < 10_000) await Bun.sleep(20);
+      server.proc.kill("SIGKILL");
+      await server.proc.exited;
+      server = await spawnServe(dir, args);
+      const t1 = Date.now();
+      while (new Set(seen).size < sent.length && Date.now() - t1 < 20_000) await Bun.sleep(50);
+      expect([...new Set(seen)].sort()).toEqual([...sent].sort());
+      const t2 = Date.now();
+      let pending = 1;
+      while (pending > 0 && Date.now() - t2 < 10_000) {
+        const page = (await (await call(`/v1/webhooks/${made.id}/deliveries?limit=50`)).json()) as { items: { status: string }[] };
+        pending = page.items.filter((d) => d.status !== "succeeded").length;
+        if (pending > 0) await Bun.sleep(100);
+      }
+      expect(pending).toBe(0);
+    } finally {
+      server.proc.kill("SIGKILL");
+      slow.stop(true);
+    }
+  }, 90_000);
 });

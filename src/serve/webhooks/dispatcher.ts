@@ -3,7 +3,8 @@
  * outbox in the account store (src/serve/accounts/sql/webhooks.ts) and POSTs them, signed
  * (sign.ts). At least once: a delivery is claimed for CLAIM_MS before it is sent, so a node that
  * dies mid-send leaves it to be sent again by the next claim (any node's); an answer 2xx within
- * TIMEOUT_MS is a success, anything else is retried on RETRY_DELAYS_MS (with ±20 % jitter), then
+ * TIMEOUT_MS is a success (a server on account.db sends what it had claimed again as soon as it
+ * starts after a crash), anything else is retried on RETRY_DELAYS_MS (with ±20 % jitter), then
  * the delivery fails for good (it can be sent again through the API). A destination whose
  * deliveries failed for good DISABLE_AFTER times in a row is disabled, with the reason.
  *
@@ -82,6 +83,9 @@ export class WebhookDispatcher {
 
   start(): void {
     this.stopped = false;
+    // account.db has one server (serve's lock): what a killed one had claimed is sent again at once;
+    // on PostgreSQL other nodes may be sending theirs, so a dead node's claims run out instead
+    if (this.store.kind === "sqlite") this.store.releaseClaims();
     this.schedule(0);
   }
 

@@ -63,6 +63,8 @@ export interface WebhookStore {
   redeliver(userId: number, webhookId: number, deliveryId: number, now: number): boolean;
   /** Deliveries waiting (pending), for /metrics. */
   outboxDepth(): number;
+  /** Lets every claim go (a server that is the store's only sender starting again after a crash); returns how many. */
+  releaseClaims(): number;
 }
 
 const HOOK_COLUMNS = "id, user_id, url, event_types, secret, status, disabled_reason, failures_in_row, created_at, updated_at";
@@ -217,6 +219,10 @@ export function WebhooksSql<B extends SqlBase>(Base: B) {
           userId,
         ) > 0
       );
+    }
+
+    releaseClaims(): number {
+      return this.sql.run("UPDATE webhook_deliveries SET claimed_until = 0 WHERE status = 'pending' AND claimed_until <> 0");
     }
 
     outboxDepth(): number {
