@@ -47,6 +47,7 @@ import { marketEndpoints } from "./modules/market";
 import { saleEndpoints } from "./modules/sales";
 import { searchEndpoints } from "./modules/search";
 import { webhookEndpoints } from "./modules/webhooks";
+import { notificationEndpoints } from "./modules/notifications";
 import { type Price, priceTable } from "./http/pricing";
 import { today } from "../market/time";
 import { VERSION } from "../platform/version";
@@ -65,6 +66,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...planEndpoints,
   ...usageEndpoints,
   ...accountEndpoints,
+  ...notificationEndpoints,
   ...webhookEndpoints,
   ...collectableEndpoints,
 ];

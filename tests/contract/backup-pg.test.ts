@@ -160,6 +160,10 @@ beforeAll(async () => {
       [now, now],
     );
     db.run(
+      "INSERT INTO notifications (user_id, event_id, type, occurred_at, snapshot_id, subject_kind, subject_id, data, created_at) VALUES (500, 'evt_moved', 'lot.sold', ?, 's1', 'lot', 3, '{}', ?)",
+      [now, now],
+    );
+    db.run(
       "INSERT INTO webhook_deliveries (id, webhook_id, user_id, event_id, event_type, payload, status, attempts, next_attempt_at, claimed_until, created_at) VALUES (80, 40, 500, 'evt_moved', 'lot.sold', '{}', 'pending', 1, ?, 0, ?)",
       [now, now],
     );

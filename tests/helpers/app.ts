@@ -92,9 +92,10 @@ export async function tinyMarketSummary(): Promise<SeedSummary> {
   return tinySummary!;
 }
 
-export async function createTestContext(options: { bare?: boolean; config?: Partial<Config> } = {}): Promise<TestContext> {
+export async function createTestContext(options: { bare?: boolean; config?: Partial<Config>; market?: string } = {}): Promise<TestContext> {
   const dataDir = tempDataDir();
-  copyFileSync(join(await tinyMarketDir(), "market.db"), join(dataDir, "market.db"));
+  // the tiny market, or the market.db of another data directory (`market`)
+  copyFileSync(join(options.market ?? (await tinyMarketDir()), "market.db"), join(dataDir, "market.db"));
   const deps = openSqliteDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test", ...options.config }, options);
   const app = createApp(deps);
   const keys = {

@@ -20,6 +20,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0008_artwork_day_last_sold": "50302b49a7c291f77304990ba862452084091580a16dc5b8c6773c8018d05231",
     "0009_upcoming_forecasts": "c8b94c4e0a93bb03507195ea06cc5da5a53e8c058dd438d4c8c355fc9421b62f",
     "0010_derive_state": "e23f94bd75aebd85a03d9bbe9252ad716b02f108269bed80f4f83cf0559c2cbe",
+    "0011_market_events": "01b2d3c10fac062e040de74c1b9839c30439e72bd1f32bcec2148715fba93324",
   },
   account: {
     "0000_init": "88bd8a745f49e34a0a94374035d34503ea65847c42667baa5a6fcb5792433081",
@@ -30,6 +31,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0005_account_area": "77d42bd83b35cbc4191a8bfe57a4d292d08fbbeec9bf31a9e3c254d2eb6bd6cf",
     "0006_key_usage": "e136c5cfdbf1ff4fd5c3fdfcc0ceac872d2e0050a7d309ff02ed6074b6ad9316",
     "0007_webhooks": "99a7b8a33f50454206903da7be60d8d5ee3317bf4168599516793e39abd4453c",
+    "0008_notifications": "53484e1d58e1fac59ca66fba4a4cf77499bb3689a9381b179842f96d92e767aa",
   },
   "account-pg": {
     "0000_init": "c7951beadea6d8a72327bad9dee36546c0e0860b9e64b209b536810cb7a76c65",
@@ -41,6 +43,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0006_account_area": "c7a6f57d4143c18ea775a6d119acc1d5376b6dc6afc8354cd4d8c938b53226d2",
     "0007_key_usage": "ac566ebc76e4a1afe22d870caf5ff71d06ed922758409dfb8119d229609fb8c2",
     "0008_webhooks": "330fe98174b0ab2eb656d54e2e5927948a34e49ef51cf0f063b288fbb84cb3f1",
+    "0009_notifications": "c2efc53b841a77d29340d093aa5e4b3866da6481e49a74bdf12c5997fcba9bfc",
   },
 };
 

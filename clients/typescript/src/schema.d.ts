@@ -1349,6 +1349,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notifications: market events about what they follow, newest first
+         * @description Each new snapshot's events (a lot consigned, sold, passed or withdrawn; a sale's results published) for the artists, artworks, lots and sales the caller follows. Kept 90 days. Filter by `type` (or `type__in`) and `since`; `next_cursor` pages on.
+         *
+         *     Cost: 1 DU.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -3024,6 +3046,31 @@ export interface components {
         };
         AuditPage: {
             items: components["schemas"]["AuditItem"][];
+            next_cursor: string | null;
+        };
+        NotificationEvent: {
+            /** @description the event's id: the same in the feed and in a webhook delivery's webhook-id */
+            id: string;
+            /** @description an event type (docs/webhooks.md) */
+            type: "lot.consigned" | "lot.sold" | "lot.passed" | "lot.withdrawn" | "sale.results_published" | "artwork.estimate_changed" | "artist.index_moved";
+            /**
+             * Format: date-time
+             * @description the market day it happened (midnight UTC)
+             */
+            occurred_at: string;
+            /** @description the snapshot that brought it */
+            snapshot_id: string;
+            subject: {
+                kind: "artist" | "artwork" | "lot" | "sale";
+                id: number;
+            };
+            /** @description the event's figures: a lot's status, currency, hammer and estimates, and against_estimate for a sale */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        NotificationPage: {
+            items: components["schemas"]["NotificationEvent"][];
             next_cursor: string | null;
         };
         WebhookWithSecret: {
@@ -9319,6 +9366,82 @@ export interface operations {
             };
             /** @description The caller is not an admin, or a session's call without its CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                type?: "lot.consigned" | "lot.sold" | "lot.passed" | "lot.withdrawn" | "sale.results_published" | "artwork.estimate_changed" | "artist.index_moved";
+                type__in?: ("lot.consigned" | "lot.sold" | "lot.passed" | "lot.withdrawn" | "sale.results_published" | "artwork.estimate_changed" | "artist.index_moved")[];
+                /** @description only events from this time on (ISO 8601) */
+                since?: string;
+                /** @description the `next_cursor` of the page before */
+                cursor?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ import account_0004_account_epoch from "./account/0004_account_epoch.sql" with {
 import account_0005_account_area from "./account/0005_account_area.sql" with { type: "text" };
 import account_0006_key_usage from "./account/0006_key_usage.sql" with { type: "text" };
 import account_0007_webhooks from "./account/0007_webhooks.sql" with { type: "text" };
+import account_0008_notifications from "./account/0008_notifications.sql" with { type: "text" };
 import market_0000_init from "./market/0000_init.sql" with { type: "text" };
 import market_0001_compact_lots from "./market/0001_compact_lots.sql" with { type: "text" };
 import market_0002_lean_artworks from "./market/0002_lean_artworks.sql" with { type: "text" };
@@ -19,6 +20,7 @@ import market_0007_artwork_integral_columns from "./market/0007_artwork_integral
 import market_0008_artwork_day_last_sold from "./market/0008_artwork_day_last_sold.sql" with { type: "text" };
 import market_0009_upcoming_forecasts from "./market/0009_upcoming_forecasts.sql" with { type: "text" };
 import market_0010_derive_state from "./market/0010_derive_state.sql" with { type: "text" };
+import market_0011_market_events from "./market/0011_market_events.sql" with { type: "text" };
 import account_pg_0000_init from "./account-pg/0000_init.sql" with { type: "text" };
 import account_pg_0001_account_epoch from "./account-pg/0001_account_epoch.sql" with { type: "text" };
 import account_pg_0002_unlogged_rate_windows from "./account-pg/0002_unlogged_rate_windows.sql" with { type: "text" };
@@ -28,6 +30,7 @@ import account_pg_0005_cap_admit from "./account-pg/0005_cap_admit.sql" with { t
 import account_pg_0006_account_area from "./account-pg/0006_account_area.sql" with { type: "text" };
 import account_pg_0007_key_usage from "./account-pg/0007_key_usage.sql" with { type: "text" };
 import account_pg_0008_webhooks from "./account-pg/0008_webhooks.sql" with { type: "text" };
+import account_pg_0009_notifications from "./account-pg/0009_notifications.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -38,6 +41,7 @@ export const accountMigrations: Migration[] = [
   { tag: "0005_account_area", sql: account_0005_account_area },
   { tag: "0006_key_usage", sql: account_0006_key_usage },
   { tag: "0007_webhooks", sql: account_0007_webhooks },
+  { tag: "0008_notifications", sql: account_0008_notifications },
 ];
 
 export const marketMigrations: Migration[] = [
@@ -52,6 +56,7 @@ export const marketMigrations: Migration[] = [
   { tag: "0008_artwork_day_last_sold", sql: market_0008_artwork_day_last_sold },
   { tag: "0009_upcoming_forecasts", sql: market_0009_upcoming_forecasts },
   { tag: "0010_derive_state", sql: market_0010_derive_state },
+  { tag: "0011_market_events", sql: market_0011_market_events },
 ];
 
 export const accountPgMigrations: Migration[] = [
@@ -64,4 +69,5 @@ export const accountPgMigrations: Migration[] = [
   { tag: "0006_account_area", sql: account_pg_0006_account_area },
   { tag: "0007_key_usage", sql: account_pg_0007_key_usage },
   { tag: "0008_webhooks", sql: account_pg_0008_webhooks },
+  { tag: "0009_notifications", sql: account_pg_0009_notifications },
 ];

@@ -470,3 +470,21 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [index("webhook_deliveries_due").on(t.status, t.nextAttemptAt), index("webhook_deliveries_hook").on(t.webhookId, t.id)],
 );
+
+/** Each user's notifications (account.ts). */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    userId: integer("user_id").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    occurredAt: millis("occurred_at").notNull(),
+    snapshotId: text("snapshot_id").notNull(),
+    subjectKind: text("subject_kind").notNull(),
+    subjectId: integer("subject_id").notNull(),
+    data: text("data").notNull(),
+    createdAt: millis("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("notifications_once").on(t.userId, t.eventId), index("notifications_user").on(t.userId, t.occurredAt)],
+);

@@ -467,3 +467,26 @@ export const webhookDeliveries = sqliteTable(
   },
   (t) => [index("webhook_deliveries_due").on(t.status, t.nextAttemptAt), index("webhook_deliveries_hook").on(t.webhookId, t.id)],
 );
+
+/**
+ * Each user's notifications: the market events (market.db's market_events) about what the user
+ * follows, written once per user and event when a snapshot is served (the unique key makes every
+ * node's fan-out write it once); GET /v1/notifications reads them. Kept 90 days.
+ */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+    snapshotId: text("snapshot_id").notNull(),
+    subjectKind: text("subject_kind").notNull(),
+    subjectId: integer("subject_id").notNull(),
+    /** JSON object: the event's figures. */
+    data: text("data").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("notifications_once").on(t.userId, t.eventId), index("notifications_user").on(t.userId, t.occurredAt)],
+);

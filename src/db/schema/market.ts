@@ -379,3 +379,26 @@ export const deriveState = sqliteTable("derive_state", {
   key: text("key").primaryKey(),
   value: blob("value").notNull(),
 });
+
+/**
+ * What happened in the market, snapshot by snapshot: the events a merge import finds among the
+ * lots and sales its records touched (src/pipeline/import/events.ts): a lot consigned (new and
+ * upcoming), sold, passed or withdrawn, a sale's results published. The id is the same whichever
+ * node reads it; events older than 30 days are dropped by the next merge. The server fans them out
+ * to the users who follow what they concern (src/serve/webhooks/fan-out.ts).
+ */
+export const marketEvents = sqliteTable("market_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  /** The market day it happened (the import's as-of date), YYYY-MM-DD. */
+  day: text("day").notNull(),
+  /** artist | artwork | lot | sale: what the event is about. */
+  subjectKind: text("subject_kind").notNull(),
+  subjectId: integer("subject_id").notNull(),
+  lotId: integer("lot_id"),
+  artworkId: integer("artwork_id"),
+  artistId: integer("artist_id"),
+  saleId: integer("sale_id"),
+  /** JSON object: the figures of the event (status, hammer and estimates, currency). */
+  data: text("data").notNull(),
+});

@@ -12,6 +12,7 @@ import { checkDiskSpace, importSpaceNeeded } from "../db/leftovers";
 import { worksViewOfFinished } from "../db/works-file";
 import { DERIVE_STATE_VERSION } from "../derive/state";
 import { deriveTouched, type TouchedSummary } from "../derive/touched";
+import { recordMarketEvents } from "./events";
 import { phaseTracker } from "../derive/snapshot";
 import type { Progress } from "../progress";
 import type { RecordName } from "./format";
@@ -162,6 +163,8 @@ export async function mergeIncrementally(
     phases.end();
     if ("reason" in result) throw new ImportError(`the merge cannot derive what it touched: ${result.reason} (import with --refit)`);
     touched = result;
+    // what the day's records changed, for those who follow it (docs/webhooks.md)
+    recordMarketEvents(db, previous, { asOf, lots, sales: ids("merge_sales") });
     phase = progress.phase("counts and close");
     Object.assign(counts, sourceCounts(db));
     previous.close();

@@ -18,5 +18,6 @@ import { SharesSql } from "./sql/shares";
 import { UsageSql } from "./sql/usage";
 import { UsersSql } from "./sql/users";
 import { WebhooksSql } from "./sql/webhooks";
+import { NotificationsSql } from "./sql/notifications";
 
-export abstract class SqlAccountStore extends WebhooksSql(UsersSql(CollectablesSql(SharesSql(FollowsSql(NoticesSql(UsageSql(PlansSql(KeysSql(OverDialect))))))))) {}
+export abstract class SqlAccountStore extends NotificationsSql(WebhooksSql(UsersSql(CollectablesSql(SharesSql(FollowsSql(NoticesSql(UsageSql(PlansSql(KeysSql(OverDialect)))))))))) {}

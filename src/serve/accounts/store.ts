@@ -51,6 +51,7 @@ import type { ShareStore } from "./sql/shares";
 import type { UsageStore } from "./sql/usage";
 import type { UserStore } from "./sql/users";
 import type { WebhookStore } from "./sql/webhooks";
+import type { NotificationStore } from "./sql/notifications";
 
 export { type Bind, FOLLOW_KINDS, type FollowedRow, type FollowKind, type FollowReader, type Share, type ShareKind };
 
@@ -120,7 +121,7 @@ export interface ListedCollectable {
 }
 
 /** Every read and write of account data: one interface per concern (sql/), and each store's hot path. */
-export interface AccountStore extends KeyStore, PlanStore, UsageStore, NoticeStore, FollowStore, ShareStore, CollectableStore, UserStore, WebhookStore {
+export interface AccountStore extends KeyStore, PlanStore, UsageStore, NoticeStore, FollowStore, ShareStore, CollectableStore, UserStore, WebhookStore, NotificationStore {
   /** Which store this is: account.db, or PostgreSQL shared by several nodes. */
   readonly kind: "sqlite" | "postgres";
   /** A counter that changes whenever another process commits account data (cache invalidation). */

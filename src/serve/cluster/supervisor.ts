@@ -47,6 +47,8 @@ import { type PublishedFile, SNAPSHOT_KEY_PURPOSE } from "../http/snapshot-route
 import { SnapshotFollower, sha256OfFile } from "./snapshot-follow";
 import { MarketAdvancer } from "./advance";
 import { WebhookDispatcher } from "../webhooks/dispatcher";
+import { fanOut } from "../webhooks/fan-out";
+import { Database } from "bun:sqlite";
 
 export interface ClusterOptions {
   workers: number;
@@ -101,7 +103,10 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   const swapper = new SnapshotSwapper({
     dataDir: config.dataDir,
     say,
-    served: (id, file) => digest(id, file),
+    served: (id, file) => {
+      digest(id, file);
+      notify(id);
+    },
     async broadcast(snapshot, timeoutMs) {
       const id = nextSwap++;
       const errors: string[] = [];
@@ -127,6 +132,22 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   let follower: SnapshotFollower | null = null;
   let advancer: MarketAdvancer | null = null;
   const dispatcher = new WebhookDispatcher(store, { allow: config.webhookAllow ?? [], say: (msg) => say("warn", msg) });
+  /** The snapshot's market events to the users who follow what they concern (once each, whichever node). */
+  function notify(id: string | null): void {
+    if (!id) return;
+    setTimeout(() => {
+      let market: Database | null = null;
+      try {
+        market = new Database(marketDbPath(config.dataDir), { readonly: true });
+        const { notified, queued } = fanOut(store, market, id);
+        if (notified > 0) say("info", `events of snapshot ${id}: ${notified} notification(s), ${queued} webhook deliveries queued`);
+      } catch (err) {
+        say("warn", `events of snapshot ${id}: ${(err as Error).message}`);
+      } finally {
+        market?.close();
+      }
+    }, 0);
+  }
   function digest(id: string, file: FileIdentity | null): void {
     if (!file) return;
     digestNext = { id, file };
@@ -323,6 +344,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   }
   // the node's webhook deliveries: from the outbox every node shares (with PostgreSQL, each once)
   dispatcher.start();
+  notify(swapper.snapshot);
   if (config.advanceMs) {
     advancer = new MarketAdvancer({
       dataDir: config.dataDir,

@@ -244,6 +244,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Reference: "Reference data: auction houses, auction locations, categories, currencies and the materials, substrates, surfaces and damages vocabularies.",
   Account:
     "The plans with their allowances, rate limits and features, the caller's Data Unit consumption (`/v1/usage`, free), signing in to the console (`/v1/session`) and the caller's own API keys (`/v1/keys`: made, rotated and revoked by their user; free).",
+  Notifications: "The caller's notifications: each new snapshot's market events about the artists, artworks, lots and sales they follow (1 DU a call).",
   Webhooks:
     "A user's webhook destinations: events for what the user follows, POSTed and signed per the Standard Webhooks specification, retried with backoff; the deliveries, a test event, redelivery. Free.",
   Admin: "For admins only (403 to a member): users, their plans, roles and access, everyone's usage, and the audit log. Free.",

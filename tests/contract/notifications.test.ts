@@ -1,0 +1,144 @@
+/**
+ * Market events and notifications (docs/webhooks.md): a merge of three fed days writes the events
+ * the records brought (checked here against the two snapshots compared independently); the fan-out
+ * gives each follower a notification once, and queues a signed delivery for their destinations,
+ * which a receiver verifies with the npm package standardwebhooks; GET /v1/notifications lists
+ * them newest first, filtered and paged, and another user sees none of them.
+ */
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Webhook } from "standardwebhooks";
+import { feedMarket } from "../../src/pipeline/feed";
+import { eventIdOf } from "../../src/pipeline/import/events";
+import { runImport } from "../../src/pipeline/import/run";
+import { WebhookDispatcher } from "../../src/serve/webhooks/dispatcher";
+import { fanOut } from "../../src/serve/webhooks/fan-out";
+import { createTestContext, type TestContext, tempDataDir, tinyMarketDir } from "../helpers/app";
+
+let root: string;
+let ctx: TestContext;
+let receiver: ReturnType<typeof Bun.serve>;
+let hookSecret = "";
+const received: { id: string; type: string; verified: boolean }[] = [];
+/** The events the merge should write: (type, subject) found by comparing the snapshots here. */
+let expected: Set<string>;
+let events: { id: string; type: string; day: string; subject_kind: string; subject_id: number; lot_id: number | null; artist_id: number | null }[];
+
+beforeAll(async () => {
+  root = tempDataDir("artmarket-events-");
+  mkdirSync(join(root, "market"));
+  // the market and its latent truth (feed continues it)
+  for (const f of ["market.db", "truth.db"]) copyFileSync(join(await tinyMarketDir(), f), join(root, "market", f));
+  await feedMarket({ dataDir: join(root, "market"), to: join(root, "day"), days: 3, quiet: true });
+  const before = new Database(join(await tinyMarketDir(), "market.db"), { readonly: true });
+  await runImport({ dataDir: join(root, "market"), from: join(root, "day"), mode: "merge", quiet: true, embed: false });
+  const after = new Database(join(root, "market", "market.db"), { readonly: true });
+  const lots = (db: Database) =>
+    new Map(
+      db
+        .query<{ id: number; status: string }, []>("SELECT id, status FROM lots")
+        .all()
+        .map((r) => [r.id, r.status]),
+    );
+  const old = lots(before);
+  expected = new Set();
+  for (const [id, status] of lots(after)) {
+    const was = old.get(id);
+    if (was === undefined && status === "upcoming") expected.add(`lot.consigned:lot:${id}`);
+    else if (was !== undefined && was !== status && ["sold", "passed", "withdrawn"].includes(status)) expected.add(`lot.${status}:lot:${id}`);
+  }
+  const sales = (db: Database) =>
+    new Map(
+      db
+        .query<{ id: number; status: string }, []>("SELECT id, status FROM sales")
+        .all()
+        .map((r) => [r.id, r.status]),
+    );
+  const oldSales = sales(before);
+  for (const [id, status] of sales(after)) if (status === "closed" && oldSales.has(id) && oldSales.get(id) !== "closed") expected.add(`sale.results_published:sale:${id}`);
+  events = after.query<(typeof events)[number], []>("SELECT id, type, day, subject_kind, subject_id, lot_id, artist_id FROM market_events").all();
+  before.close();
+  after.close();
+  ctx = await createTestContext({ market: join(root, "market"), config: { webhookAllow: ["127.0.0.0/8"] } });
+  receiver = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: async (req) => {
+      const body = await req.text();
+      let verified = false;
+      try {
+        new Webhook(hookSecret).verify(body, Object.fromEntries(req.headers));
+        verified = true;
+      } catch {}
+      received.push({ id: req.headers.get("webhook-id") ?? "", type: (JSON.parse(body) as { type: string }).type, verified });
+      return new Response(null, { status: 204 });
+    },
+  });
+}, 300_000);
+
+afterAll(() => {
+  receiver?.stop(true);
+  ctx?.close();
+});
+
+describe("market events", () => {
+  test("a merge writes exactly the events its records brought, with ids every node computes alike", () => {
+    expect(expected.size).toBeGreaterThan(0);
+    expect(new Set(events.map((e) => `${e.type}:${e.subject_kind}:${e.subject_id}`))).toEqual(expected);
+    for (const e of events) expect(e.id).toBe(eventIdOf(e.type, e.subject_kind, e.subject_id, e.day));
+    expect(new Set(events.map((e) => e.type))).toContain("lot.sold");
+  });
+
+  test("a follower is notified once per event, gets it by webhook, signed; the feed lists it; others see nothing", async () => {
+    // follow the artist with the most lot events, and one lot of another artist
+    const byArtist = new Map<number, number>();
+    for (const e of events) if (e.artist_id !== null) byArtist.set(e.artist_id, (byArtist.get(e.artist_id) ?? 0) + 1);
+    const artist = [...byArtist.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+    const lot = events.find((e) => e.lot_id !== null && e.artist_id !== artist)!.lot_id!;
+    expect((await ctx.call(`/v1/artists/${artist}/follow`, { method: "POST" })).status).toBeLessThan(300);
+    expect((await ctx.call(`/v1/lots/${lot}/follow`, { method: "POST" })).status).toBeLessThan(300);
+    const mine = events.filter((e) => e.artist_id === artist || e.lot_id === lot);
+    const hook = (await (
+      await ctx.call("/v1/webhooks", { method: "POST", body: { url: `http://127.0.0.1:${receiver.port}/in`, event_types: ["lot.sold", "lot.passed"] } })
+    ).json()) as {
+      secret: string;
+    };
+    hookSecret = hook.secret;
+
+    const first = fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a");
+    expect(first.notified).toBe(mine.length);
+    const hooked = mine.filter((e) => e.type === "lot.sold" || e.type === "lot.passed");
+    expect(first.queued).toBe(hooked.length);
+    // again (another node, a restart): nothing written or sent twice
+    expect(fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a")).toEqual({ notified: 0, queued: 0 });
+
+    const d = new WebhookDispatcher(ctx.deps.accounts, { allow: ["127.0.0.0/8"] });
+    while ((await d.runOnce()) > 0);
+    expect(received.map((r) => r.id).sort()).toEqual(hooked.map((e) => e.id).sort());
+    expect(received.every((r) => r.verified)).toBe(true);
+
+    // the feed: every event, newest first, by pages; a type filter; 1 DU a call
+    const seen: { id: string; occurred_at: string; type: string; subject: { kind: string; id: number } }[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: Response = await ctx.call(`/v1/notifications?limit=3${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(res.headers.get("x-service-dataunits")).toBe("1");
+      const page = (await res.json()) as { items: typeof seen; next_cursor: string | null };
+      seen.push(...page.items);
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen.map((n) => n.id).sort()).toEqual(mine.map((e) => e.id).sort());
+    const times = seen.map((n) => n.occurred_at);
+    expect(times).toEqual([...times].sort().reverse());
+    const sold = (await (await ctx.call("/v1/notifications?type=lot.sold&limit=100")).json()) as { items: { type: string }[] };
+    expect(sold.items.length).toBe(mine.filter((e) => e.type === "lot.sold").length);
+    expect(sold.items.every((n) => n.type === "lot.sold")).toBe(true);
+    expect((await (await ctx.call("/v1/notifications", { key: ctx.keys.pro })).json()) as { items: unknown[]; next_cursor: string | null }).toEqual({
+      items: [],
+      next_cursor: null,
+    });
+    expect((await ctx.call("/v1/notifications?cursor=nonsense")).status).toBe(422);
+  });
+});
