@@ -24,6 +24,7 @@ test("the browser files are marked for the repository's tsc, and only they", () 
     "collection.ts",
     "keys.ts",
     "main.ts",
+    "notify.ts",
     "sales.ts",
     "ui.ts",
     "usage.ts",

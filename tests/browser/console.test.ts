@@ -53,7 +53,7 @@ interface Server {
 
 async function startServer(dataDir: string): Promise<Server> {
   // --fetch-allow: search by image_url may fetch the server's own signed renditions (loopback)
-  const args = ["serve", "--data", dataDir, "--port", "0", "--workers", "1", "--log-format", "off", "--fetch-allow", "127.0.0.0/8"];
+  const args = ["serve", "--data", dataDir, "--port", "0", "--workers", "1", "--log-format", "off", "--fetch-allow", "127.0.0.0/8", "--webhook-allow", "127.0.0.0/8"];
   const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), ...args], {
     stdout: "pipe",
     stderr: "pipe",
@@ -1384,5 +1384,58 @@ describe("the console in a browser", () => {
     expect(await w.page.$$eval("#admin-usage tr", (trs) => trs.length)).toBeGreaterThan(3);
     await shot(w.page, "admin");
     await close(w);
+  });
+
+  test("notifications and webhooks: the feed's events in words; a destination added, its test event delivered, signed", async () => {
+    // a notification of the enterprise key's user, as a fan-out writes it
+    const kid = /^am_([0-9a-f]+)_/.exec(keys.enterprise)![1]!;
+    const db = new Database(join(dataDir, "account.db"));
+    db.run("PRAGMA busy_timeout = 5000");
+    const { user_id } = db.query("SELECT user_id FROM api_keys WHERE kid = ?").get(kid) as { user_id: number };
+    db.run(
+      "INSERT INTO notifications (user_id, event_id, type, occurred_at, snapshot_id, subject_kind, subject_id, data, created_at) VALUES (?, 'evt_000000000000000000000001', 'lot.sold', ?, 's', 'lot', 7, ?, ?)",
+      [
+        user_id,
+        Date.parse("2026-11-20T00:00:00Z"),
+        JSON.stringify({ status: "sold", currency: "EUR", hammer: 12000, estimate_min: 8000, estimate_max: 10000, against_estimate: "above" }),
+        Date.now(),
+      ],
+    );
+    db.close();
+    const got: string[] = [];
+    const receiver = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (req) => {
+        got.push(req.headers.get("webhook-id") ?? "");
+        await req.text();
+        return new Response(null, { status: 204 });
+      },
+    });
+    try {
+      const w = await openTab();
+      await signIn(w, keys.enterprise);
+      await w.page.goto(`${server.origin}/console#/notifications`);
+      await w.page.waitForSelector("#notifications li");
+      expect(await w.page.$eval("#notifications li", (li) => li.textContent)).toContain("Sold for 12,000 EUR (above the estimate)");
+      await w.page.goto(`${server.origin}/console#/webhooks`);
+      await w.page.waitForSelector("#webhook-url");
+      await w.page.type("#webhook-url", `http://127.0.0.1:${receiver.port}/in`);
+      await w.page.click("#webhook-create button[type=submit]");
+      await w.page.waitForSelector("#webhook-secret");
+      expect(await w.page.$eval("#webhook-secret", (el) => el.textContent)).toMatch(/^whsec_/);
+      await w.page.waitForSelector("#webhooks-rows tr button.send-test");
+      await w.page.click("#webhooks-rows tr button.send-test");
+      await w.page.waitForSelector("#webhook-test-sent");
+      const t0 = Date.now();
+      while (got.length === 0 && Date.now() - t0 < 10_000) await Bun.sleep(50);
+      expect(got).toHaveLength(1);
+      await w.page.click("#webhooks-rows tr button.deliveries");
+      await w.page.waitForSelector("#webhook-deliveries tr[data-status=succeeded]");
+      await shot(w.page, "webhooks");
+      await close(w);
+    } finally {
+      receiver.stop(true);
+    }
   });
 });

@@ -676,7 +676,10 @@ export async function account<T>(method: string, path: string, body?: object, in
   try {
     answer = text ? JSON.parse(text) : null;
   } catch {}
-  calls.unshift({ method, path, status: res.status, du: null, ms: Math.round(performance.now() - started) });
+  const du = res.headers.get("X-Service-DataUnits");
+  const remaining = res.headers.get("X-Service-DataUnits-Remaining");
+  if (remaining !== null) meter.remaining = Number(remaining);
+  calls.unshift({ method, path, status: res.status, du: du === null ? null : Number(du), ms: Math.round(performance.now() - started) });
   if (calls.length > 50) calls.length = 50;
   for (const l of listeners) l();
   if (!res.ok) throw new ApiError(res.status, detailOf(answer));

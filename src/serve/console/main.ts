@@ -44,6 +44,7 @@ import { artworkEditions, artworkLots, lotPage, salePage, salesPage } from "./sa
 import { artworkCard, CURRENCY_CHOICES, cached, day, failure, followButton, h, int, main, pct, picture, preferredCurrency, slot, usd } from "./ui";
 import { adminPage } from "./admin";
 import { keysPage } from "./keys";
+import { notificationsPage, webhooksPage } from "./notify";
 import { usagePage } from "./usage";
 
 const life = (a: Artist) => (a.birth ? `${a.birth}–${a.death ?? ""}` : "");
@@ -931,6 +932,8 @@ function route(): void {
   else if (path === "/followed") followedPage();
   else if (path === "/keys") keysPage();
   else if (path === "/admin") adminPage();
+  else if (path === "/notifications") notificationsPage();
+  else if (path === "/webhooks") webhooksPage();
   else signInPage();
   main().focus({ preventScroll: true });
   window.scrollTo(0, 0);
