@@ -1,6 +1,7 @@
 /**
  * Market events and notifications (docs/webhooks.md): a merge of three fed days writes the events
- * the records brought (checked here against the two snapshots compared independently); the fan-out
+ * the records brought, estimates that moved by 5 % or more included (checked here against the two
+ * snapshots compared independently); the fan-out
  * gives each follower a notification once, and queues a signed delivery for their destinations,
  * which a receiver verifies with the npm package standardwebhooks; GET /v1/notifications lists
  * them newest first, filtered and paged, and another user sees none of them.
@@ -58,6 +59,19 @@ beforeAll(async () => {
     );
   const oldSales = sales(before);
   for (const [id, status] of sales(after)) if (status === "closed" && oldSales.has(id) && oldSales.get(id) !== "closed") expected.add(`sale.results_published:sale:${id}`);
+  // a work's estimate that moved by 5 % or more (materiality.ts ESTIMATE_EVENT)
+  const estimates = (db: Database) =>
+    new Map(
+      db
+        .query<{ id: number; e: number | null }, []>("SELECT id, estimate_usd AS e FROM artworks")
+        .all()
+        .map((r) => [r.id, r.e]),
+    );
+  const oldEstimates = estimates(before);
+  for (const [id, e] of estimates(after)) {
+    const was = oldEstimates.get(id);
+    if (e !== null && was !== null && was !== undefined && e > 0 && was > 0 && Math.abs(e / was - 1) >= 0.05) expected.add(`artwork.estimate_changed:artwork:${id}`);
+  }
   events = after.query<(typeof events)[number], []>("SELECT id, type, day, subject_kind, subject_id, lot_id, artist_id FROM market_events").all();
   before.close();
   after.close();
@@ -89,6 +103,7 @@ describe("market events", () => {
     expect(new Set(events.map((e) => `${e.type}:${e.subject_kind}:${e.subject_id}`))).toEqual(expected);
     for (const e of events) expect(e.id).toBe(eventIdOf(e.type, e.subject_kind, e.subject_id, e.day));
     expect(new Set(events.map((e) => e.type))).toContain("lot.sold");
+    expect(new Set(events.map((e) => e.type))).toContain("artwork.estimate_changed");
   });
 
   test("a follower is notified once per event, gets it by webhook, signed; the feed lists it; others see nothing", async () => {

@@ -100,6 +100,20 @@ export function settleArtwork(published: readonly unknown[], derived: readonly u
   return row;
 }
 
+/** A published estimate that moves by this much (relative) or more is a market event (artwork.estimate_changed). */
+export const ESTIMATE_EVENT = 0.05;
+
+/**
+ * A work's estimate as published before and as written now (USD), when it moved by ESTIMATE_EVENT
+ * or more; else null. `published` and `written` are artworks rows (ARTIST_INSERTS.artwork's order).
+ */
+export function estimateMove(published: readonly unknown[], written: readonly unknown[]): [number, number] | null {
+  const a = num(published[ESTIMATE]);
+  const b = num(written[ESTIMATE]);
+  if (a === null || b === null || a <= 0 || b <= 0) return null;
+  return Math.abs(b / a - 1) >= ESTIMATE_EVENT ? [a, b] : null;
+}
+
 /** Two stored values the same (a boolean as SQLite's 0/1, a blob byte for byte). */
 export function sameCell(a: unknown, b: unknown): boolean {
   if (a === b) return true;

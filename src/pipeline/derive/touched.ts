@@ -28,7 +28,7 @@ import { writeSales } from "./aggregates";
 import { phaseTimer } from "./market";
 import { type MarketSums, resolveMarket, WorkPairs } from "./market-pass";
 import { ArtistPool } from "./artist-pool";
-import { ARTIST_COLUMNS_WRITTEN, artistHeld, sameCell, settleArtist, settleArtwork } from "./materiality";
+import { ARTIST_COLUMNS_WRITTEN, artistHeld, estimateMove, sameCell, settleArtist, settleArtwork } from "./materiality";
 import { pipelineSettings } from "../../platform/config";
 import { type DeriveState, loadDeriveState, saveDeriveState } from "./state";
 
@@ -72,7 +72,13 @@ const ARTIST_COLUMNS = "id, uid, name, synonyms, nationality, birth, death, bio,
 export async function deriveTouched(
   db: Database,
   previous: Database,
-  options: { asOf: string; touched: Touched; onProgress?: (phase: string, done: number, total: number) => void },
+  options: {
+    asOf: string;
+    touched: Touched;
+    onProgress?: (phase: string, done: number, total: number) => void;
+    /** Each published work estimate that moved by ESTIMATE_EVENT or more (materiality.ts): work, artist, before, now (USD). */
+    onEstimateMove?: (artworkId: number, artistId: number, before: number, now: number) => void;
+  },
 ): Promise<TouchedSummary | { reason: string }> {
   const { timings, lap } = phaseTimer();
   const loaded = loadDeriveState(db);
@@ -133,6 +139,7 @@ export async function deriveTouched(
     months === before,
     progress,
     timings,
+    options.onEstimateMove,
   );
   lap("artists, artworks, analytics");
 
@@ -230,6 +237,7 @@ async function deriveArtists(
   hold: boolean,
   progress: (phase: string, done: number, total: number) => void,
   timings: Record<string, number>,
+  onEstimateMove?: (artworkId: number, artistId: number, before: number, now: number) => void,
 ): Promise<{ artworks: number; estimated: number; threads: number; held: TouchedSummary["held"] }> {
   // pass 2 reads the works' source rows as src_artworks: in a finished snapshot the served
   // artworks hold them (works-file.ts)
@@ -270,7 +278,12 @@ async function deriveArtists(
       const artistFigures = hold && artistHeld(stored, out.artist);
       if (artistFigures) held.artists++;
       artists.patch(id, [out.artist], artistFigures ? settleArtist : undefined);
-      works.patch(id, out.artworks, hold ? (before, derived) => settleArtwork(before, derived, artistFigures, held) : undefined);
+      works.patch(id, out.artworks, (before, derived) => {
+        const row = hold ? settleArtwork(before, derived, artistFigures, held) : derived;
+        const moved = onEstimateMove && estimateMove(before, row);
+        if (moved) onEstimateMove(row[0] as number, id, moved[0], moved[1]);
+        return row;
+      });
       clock["write: artists and works"] += performance.now() - t;
       t = performance.now();
       // a held artist's chart and vector stay as published, with its momenta

@@ -9,6 +9,7 @@
  * | `lot.consigned` | a lot that was not in the previous snapshot, upcoming |
  * | `lot.sold`, `lot.passed`, `lot.withdrawn` | a lot whose status became that |
  * | `sale.results_published` | a sale whose status became closed |
+ * | `artwork.estimate_changed` | a work's published estimate moved by 5 % or more (ESTIMATE_EVENT) |
  *
  * An event's id is a hash of its type, subject and market day: the same on every node that reads
  * the snapshot, so a user is told once.
@@ -54,8 +55,21 @@ function against(l: LotRow): "above" | "within" | "below" | null {
   return l.hammer > l.estimate_max ? "above" : l.hammer < l.estimate_min ? "below" : "within";
 }
 
+/** A work's published estimate that moved by ESTIMATE_EVENT or more in a merge (src/pipeline/derive/materiality.ts). */
+export interface EstimateMove {
+  artwork: number;
+  artist: number;
+  /** USD, as published before and now. */
+  before: number;
+  now: number;
+}
+
 /** Finds and writes the events of a merge; returns how many it wrote. */
-export function recordMarketEvents(db: Database, previous: Database, o: { asOf: string; lots: readonly number[]; sales: readonly number[] }): number {
+export function recordMarketEvents(
+  db: Database,
+  previous: Database,
+  o: { asOf: string; lots: readonly number[]; sales: readonly number[]; estimates?: readonly EstimateMove[] },
+): number {
   const lotSql = "SELECT id, sale_id, artwork_id, artist_id, status, currency, hammer, estimate_min, estimate_max FROM lots";
   const now = rowsById<LotRow>(db, lotSql, o.lots);
   const before = rowsById<LotRow>(previous, lotSql, o.lots);
@@ -87,6 +101,15 @@ export function recordMarketEvents(db: Database, previous: Database, o: { asOf: 
       if (sale.status === "closed" && old !== undefined && old.status !== "closed") {
         add("sale.results_published", "sale", id, { lot: null, artwork: null, artist: null, sale: id }, { status: sale.status });
       }
+    }
+    for (const m of o.estimates ?? []) {
+      add(
+        "artwork.estimate_changed",
+        "artwork",
+        m.artwork,
+        { lot: null, artwork: m.artwork, artist: m.artist, sale: null },
+        { estimate_usd_before: m.before, estimate_usd: m.now, change: Math.round((m.now / m.before - 1) * 10_000) / 10_000 },
+      );
     }
     db.run("DELETE FROM market_events WHERE day < ?", [addDays(o.asOf, -EVENTS_KEPT_DAYS)]);
   })();

@@ -12,7 +12,7 @@ import { checkDiskSpace, importSpaceNeeded } from "../db/leftovers";
 import { worksViewOfFinished } from "../db/works-file";
 import { DERIVE_STATE_VERSION } from "../derive/state";
 import { deriveTouched, type TouchedSummary } from "../derive/touched";
-import { recordMarketEvents } from "./events";
+import { type EstimateMove, recordMarketEvents } from "./events";
 import { phaseTracker } from "../derive/snapshot";
 import type { Progress } from "../progress";
 import type { RecordName } from "./format";
@@ -159,12 +159,18 @@ export async function mergeIncrementally(
     writeImportMeta(db, asOf, "merge");
     previous = new Database(target, { readonly: true });
     const phases = phaseTracker(progress);
-    const result = await deriveTouched(db, previous, { asOf, touched: { lots, sales: ids("merge_sales"), repriced: repriced.upcoming }, onProgress: phases.tick });
+    const moves: EstimateMove[] = [];
+    const result = await deriveTouched(db, previous, {
+      asOf,
+      touched: { lots, sales: ids("merge_sales"), repriced: repriced.upcoming },
+      onProgress: phases.tick,
+      onEstimateMove: (artwork, artist, before, now) => moves.push({ artwork, artist, before, now }),
+    });
     phases.end();
     if ("reason" in result) throw new ImportError(`the merge cannot derive what it touched: ${result.reason} (import with --refit)`);
     touched = result;
     // what the day's records changed, for those who follow it (docs/webhooks.md)
-    recordMarketEvents(db, previous, { asOf, lots, sales: ids("merge_sales") });
+    recordMarketEvents(db, previous, { asOf, lots, sales: ids("merge_sales"), estimates: moves });
     phase = progress.phase("counts and close");
     Object.assign(counts, sourceCounts(db));
     previous.close();
