@@ -195,6 +195,10 @@ describe("a server's dispatcher", () => {
       const metrics = await (await fetch(`${server.url}/metrics`)).text();
       expect(metrics).toContain('artmarket_webhook_deliveries_total{outcome="succeeded"} 1');
       expect(metrics).toContain("artmarket_webhook_outbox_depth 0");
+      expect(metrics).toContain("artmarket_webhook_delivery_seconds_count 1");
+      const sum = Number(/artmarket_webhook_delivery_seconds_sum (\S+)/.exec(metrics)![1]);
+      expect(sum).toBeGreaterThanOrEqual(0);
+      expect(sum).toBeLessThan(10);
     } finally {
       server.proc.kill("SIGKILL");
     }

@@ -72,6 +72,8 @@ export class WebhookDispatcher {
   private stopped = false;
   /** Deliveries by outcome since the start (the metrics). */
   readonly outcomes = { succeeded: 0, retried: 0, failed: 0 };
+  /** From an event's queueing to its receiver's 2xx, over the deliveries that succeeded: sum (s) and count. */
+  readonly latency = { sum: 0, count: 0 };
   private readonly now: () => number;
 
   constructor(
@@ -124,6 +126,8 @@ export class WebhookDispatcher {
       this.store.recordAttempt(d.id, { ok: true, status: attempt.status, error: null, retryAt: null }, now);
       this.store.noteWebhookSuccess(d.webhook_id);
       this.outcomes.succeeded++;
+      this.latency.sum += Math.max(0, now - d.created_at) / 1000;
+      this.latency.count++;
       return;
     }
     const delay = delays[d.attempts];
@@ -174,6 +178,10 @@ export class WebhookDispatcher {
       "# HELP artmarket_webhook_deliveries_total Webhook delivery attempts by this node, by outcome.",
       "# TYPE artmarket_webhook_deliveries_total counter",
       ...Object.entries(this.outcomes).map(([outcome, n]) => `artmarket_webhook_deliveries_total{outcome="${outcome}"} ${n}`),
+      "# HELP artmarket_webhook_delivery_seconds From an event's queueing to its receiver's 2xx, deliveries that succeeded on this node.",
+      "# TYPE artmarket_webhook_delivery_seconds summary",
+      `artmarket_webhook_delivery_seconds_sum ${Math.round(this.latency.sum * 1000) / 1000}`,
+      `artmarket_webhook_delivery_seconds_count ${this.latency.count}`,
     ];
     return `${lines.join("\n")}\n`;
   }
