@@ -3,7 +3,8 @@
  * (`defineEndpoint`, `price`) holds its own price, built here.
  * The spec's DU table is copied exactly; endpoints it does not price follow the contract:
  * detail reads 1, analytics reads 10, search by image 10 + 1.5 per result, collectable reads
- * 1 + 1 per record, writes 1; follow, share, shared lists, usage and healthcheck cost 0.
+ * 1 + 1 per record, writes 1, the notifications feed 1; follow, share, shared lists, usage,
+ * healthcheck, the account area (session, keys, admin) and webhooks cost 0.
  * docs/du.md is generated from the declarations (priceTable) and a test holds the two together.
  */
 
