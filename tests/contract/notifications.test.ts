@@ -10,19 +10,18 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Webhook } from "standardwebhooks";
 import { feedMarket } from "../../src/pipeline/feed";
 import { eventIdOf } from "../../src/pipeline/import/events";
 import { runImport } from "../../src/pipeline/import/run";
 import { WebhookDispatcher } from "../../src/serve/webhooks/dispatcher";
 import { fanOut } from "../../src/serve/webhooks/fan-out";
 import { createTestContext, type TestContext, tempDataDir, tinyMarketDir } from "../helpers/app";
+import { webhookReceiver } from "../helpers/webhook-receiver";
 
 let root: string;
 let ctx: TestContext;
-let receiver: ReturnType<typeof Bun.serve>;
-let hookSecret = "";
-const received: { id: string; type: string; verified: boolean }[] = [];
+const receiver = webhookReceiver();
+const received = receiver.got;
 /** The events the merge should write: (type, subject) found by comparing the snapshots here. */
 let expected: Set<string>;
 let events: { id: string; type: string; day: string; subject_kind: string; subject_id: number; lot_id: number | null; artist_id: number | null }[];
@@ -76,24 +75,10 @@ beforeAll(async () => {
   before.close();
   after.close();
   ctx = await createTestContext({ market: join(root, "market"), config: { webhookAllow: ["127.0.0.0/8"] } });
-  receiver = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: async (req) => {
-      const body = await req.text();
-      let verified = false;
-      try {
-        new Webhook(hookSecret).verify(body, Object.fromEntries(req.headers));
-        verified = true;
-      } catch {}
-      received.push({ id: req.headers.get("webhook-id") ?? "", type: (JSON.parse(body) as { type: string }).type, verified });
-      return new Response(null, { status: 204 });
-    },
-  });
 }, 300_000);
 
 afterAll(() => {
-  receiver?.stop(true);
+  receiver.stop();
   ctx?.close();
 });
 
@@ -115,12 +100,10 @@ describe("market events", () => {
     expect((await ctx.call(`/v1/artists/${artist}/follow`, { method: "POST" })).status).toBeLessThan(300);
     expect((await ctx.call(`/v1/lots/${lot}/follow`, { method: "POST" })).status).toBeLessThan(300);
     const mine = events.filter((e) => e.artist_id === artist || e.lot_id === lot);
-    const hook = (await (
-      await ctx.call("/v1/webhooks", { method: "POST", body: { url: `http://127.0.0.1:${receiver.port}/in`, event_types: ["lot.sold", "lot.passed"] } })
-    ).json()) as {
+    const hook = (await (await ctx.call("/v1/webhooks", { method: "POST", body: { url: receiver.url(), event_types: ["lot.sold", "lot.passed"] } })).json()) as {
       secret: string;
     };
-    hookSecret = hook.secret;
+    receiver.useSecret(hook.secret);
 
     const first = fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a");
     expect(first.notified).toBe(mine.length);

@@ -6,7 +6,6 @@
  * for good sent again through the API, a rotated secret, isolation between users.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Webhook } from "standardwebhooks";
 import { createTestContext, type TestContext } from "../helpers/app";
 import { WebhookDispatcher } from "../../src/serve/webhooks/dispatcher";
 import { copyFileSync } from "node:fs";
@@ -16,43 +15,26 @@ import { accountStore } from "../../src/serve/accounts/store";
 import { join } from "node:path";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { spawnServe } from "../helpers/server";
+import { webhookReceiver } from "../helpers/webhook-receiver";
 
 let ctx: TestContext;
 let refusing: TestContext;
-let receiver: ReturnType<typeof Bun.serve>;
-/** What the receiver got: each delivery's headers and body, and whether it verified under `secret`. */
-const received: { id: string; body: string; verified: boolean }[] = [];
-let secret = "";
-/** The statuses the receiver answers next (then 200). */
-let answers: number[] = [];
+const receiver = webhookReceiver();
+/** What the receiver got: each delivery's webhook-id and body, and whether it verified. */
+const received = receiver.got;
 
 beforeAll(async () => {
   ctx = await createTestContext({ config: { webhookAllow: ["127.0.0.0/8"] } });
   refusing = await createTestContext();
-  receiver = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    fetch: async (req) => {
-      const body = await req.text();
-      const headers = Object.fromEntries(req.headers);
-      let verified = false;
-      try {
-        new Webhook(secret).verify(body, headers);
-        verified = true;
-      } catch {}
-      received.push({ id: headers["webhook-id"] ?? "", body, verified });
-      return new Response("ok", { status: answers.shift() ?? 200 });
-    },
-  });
 });
 
 afterAll(() => {
-  receiver?.stop(true);
+  receiver.stop();
   ctx?.close();
   refusing?.close();
 });
 
-const hookUrl = () => `http://127.0.0.1:${receiver.port}/hook`;
+const hookUrl = () => receiver.url("/hook");
 const dispatcher = () => new WebhookDispatcher(ctx.deps.accounts, { allow: ["127.0.0.0/8"], retryDelaysMs: [20, 20] });
 
 async function create(key = ctx.keys.enterprise): Promise<{ id: number; secret: string }> {
@@ -97,7 +79,7 @@ describe("webhook destinations", () => {
 
   test("a test event: signed per Standard Webhooks, verified by the receiver, shown as delivered", async () => {
     const made = await create();
-    secret = made.secret;
+    receiver.useSecret(made.secret);
     received.length = 0;
     const sent = (await (await ctx.call(`/v1/webhooks/${made.id}/test`, { method: "POST" })).json()) as { event_id: string };
     expect(sent.event_id).toMatch(/^evt_[0-9a-f]{24}$/);
@@ -113,9 +95,9 @@ describe("webhook destinations", () => {
 
   test("a receiver answering 500, then 200, gets the same webhook-id again; a delivery failed for good is sent again on request", async () => {
     const made = await create();
-    secret = made.secret;
+    receiver.useSecret(made.secret);
     received.length = 0;
-    answers = [500];
+    receiver.answerNext(500);
     const sent = (await (await ctx.call(`/v1/webhooks/${made.id}/test`, { method: "POST" })).json()) as { event_id: string };
     const d = dispatcher();
     await d.runOnce();
@@ -128,7 +110,7 @@ describe("webhook destinations", () => {
       [sent.event_id, true],
     ]);
     // every retry spent: failed; then sent again through the API with the same id
-    answers = [500, 500, 500];
+    receiver.answerNext(500, 500, 500);
     const second = (await (await ctx.call(`/v1/webhooks/${made.id}/test`, { method: "POST" })).json()) as { event_id: string };
     for (let i = 0; i < 3; i++) {
       await d.runOnce();
@@ -148,11 +130,11 @@ describe("webhook destinations", () => {
     const rotated = (await (await ctx.call(`/v1/webhooks/${made.id}/rotate-secret`, { method: "POST" })).json()) as { secret: string };
     expect(rotated.secret).not.toBe(made.secret);
     received.length = 0;
-    secret = made.secret;
+    receiver.useSecret(made.secret);
     await ctx.call(`/v1/webhooks/${made.id}/test`, { method: "POST" });
     await dispatcher().runOnce();
     expect(received.map((r) => r.verified)).toEqual([false]);
-    secret = rotated.secret;
+    receiver.useSecret(rotated.secret);
     received.length = 0;
     await ctx.call(`/v1/webhooks/${made.id}/test`, { method: "POST" });
     await dispatcher().runOnce();
@@ -186,7 +168,7 @@ describe("a server's dispatcher", () => {
         id: number;
         secret: string;
       };
-      secret = made.secret;
+      receiver.useSecret(made.secret);
       received.length = 0;
       const sent = (await (await call(`/v1/webhooks/${made.id}/test`, { method: "POST" })).json()) as { event_id: string };
       const t0 = Date.now();
@@ -212,31 +194,18 @@ describe("a server's dispatcher", () => {
     const key = (await createUserWithKey(account, "pro", "hooks")).key;
     account.close();
     // a slow receiver: every delivery is still in flight when the server is killed
-    const seen: string[] = [];
-    let hookSecret = "";
-    const slow = Bun.serve({
-      port: 0,
-      hostname: "127.0.0.1",
-      fetch: async (req) => {
-        const body = await req.text();
-        new Webhook(hookSecret).verify(body, Object.fromEntries(req.headers));
-        seen.push(req.headers.get("webhook-id")!);
-        await Bun.sleep(300);
-        return new Response(null, { status: 204 });
-      },
-    });
+    const slow = webhookReceiver({ delayMs: 300 });
+    const seen = slow.got;
     const args = ["--workers", "1", "--log-format", "off", "--webhook-allow", "127.0.0.0/8"];
     let server = await spawnServe(dir, args);
     try {
       const call = (path: string, init: RequestInit = {}) =>
         fetch(`${server.url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...init.headers } });
-      const made = (await (
-        await call("/v1/webhooks", { method: "POST", body: JSON.stringify({ url: `http://127.0.0.1:${slow.port}/in`, event_types: ["lot.sold"] }) })
-      ).json()) as {
+      const made = (await (await call("/v1/webhooks", { method: "POST", body: JSON.stringify({ url: slow.url(), event_types: ["lot.sold"] }) })).json()) as {
         id: number;
         secret: string;
       };
-      hookSecret = made.secret;
+      slow.useSecret(made.secret);
       const sent: string[] = [];
       for (let i = 0; i < 20; i++) sent.push(((await (await call(`/v1/webhooks/${made.id}/test`, { method: "POST" })).json()) as { event_id: string }).event_id);
       const t0 = Date.now();
@@ -244,9 +213,9 @@ describe("a server's dispatcher", () => {
       server.proc.kill("SIGKILL");
       await server.proc.exited;
       server = await spawnServe(dir, args);
-      const t1 = Date.now();
-      while (new Set(seen).size < sent.length && Date.now() - t1 < 20_000) await Bun.sleep(50);
-      expect([...new Set(seen)].sort()).toEqual([...sent].sort());
+      await slow.waitFor(sent.length, 20_000);
+      expect([...new Set(seen.map((r) => r.id))].sort()).toEqual([...sent].sort());
+      expect(seen.every((r) => r.verified)).toBe(true);
       const t2 = Date.now();
       let pending = 1;
       while (pending > 0 && Date.now() - t2 < 10_000) {
@@ -257,7 +226,7 @@ describe("a server's dispatcher", () => {
       expect(pending).toBe(0);
     } finally {
       server.proc.kill("SIGKILL");
-      slow.stop(true);
+      slow.stop();
     }
   }, 90_000);
 });
