@@ -92,7 +92,10 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   const writer = store instanceof SqliteAccountStore ? new LedgerWriter(store.db) : null;
   const account = { close: () => store.close() };
   const counters = AccountCounters.create();
-  const stateBuffer = new SharedArrayBuffer(8);
+  // [0] the state (starting, ready, draining), [1] requests in flight, [2] the drain's timeout (ms)
+  // once the workers are to stop accepting (0 before): a worker also reads it on each request, so a
+  // worker whose message queue is starved by a flood of requests still drains on time
+  const stateBuffer = new SharedArrayBuffer(12);
   const state = new Int32Array(stateBuffer);
   const write = options.write ?? ((text: string) => void process.stderr.write(text));
   /** The supervisor's own messages, JSON lines with the JSON log. */
@@ -383,6 +386,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
             }),
         ),
       );
+      Atomics.store(state, 2, Math.max(1, Math.round(timeoutMs)));
       const results = Promise.all(
         slots.map(
           (s) =>

@@ -111,7 +111,13 @@ function start(init: WorkerInit): void {
     reusePort: true,
     inFlight: state,
     measureBodies: accessLog !== null,
-    draining: () => Atomics.load(state, 0) === 2,
+    draining: () => {
+      // the supervisor's word to stop accepting, read here too: a flood of requests can hold the
+      // "drain" message back for as long as it lasts
+      const timeoutMs = Atomics.load(state, 2);
+      if (timeoutMs > 0) void drain(timeoutMs);
+      return Atomics.load(state, 0) === 2;
+    },
     onAnswered(request, response, id, started, bytes) {
       const seconds = (performance.now() - started) / 1000;
       const note = requestNote(request);
@@ -141,7 +147,12 @@ function start(init: WorkerInit): void {
   post({ t: "listening", port: listener.port });
 }
 
+let drainStarted = false;
+
+/** Stops accepting, lets the requests in flight finish, closes; once (the message and the shared state may both ask). */
 async function drain(timeoutMs: number): Promise<void> {
+  if (drainStarted) return;
+  drainStarted = true;
   let unfinished = 0;
   if (listener) {
     // drain() stops accepting at once; the supervisor hears so before the requests in flight end
