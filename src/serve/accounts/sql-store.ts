@@ -20,4 +20,6 @@ import { UsersSql } from "./sql/users";
 import { WebhooksSql } from "./sql/webhooks";
 import { NotificationsSql } from "./sql/notifications";
 
-export abstract class SqlAccountStore extends NotificationsSql(WebhooksSql(UsersSql(CollectablesSql(SharesSql(FollowsSql(NoticesSql(UsageSql(PlansSql(KeysSql(OverDialect)))))))))) {}
+export abstract class SqlAccountStore extends NotificationsSql(
+  WebhooksSql(UsersSql(CollectablesSql(SharesSql(FollowsSql(NoticesSql(UsageSql(PlansSql(KeysSql(OverDialect))))))))),
+) {}
