@@ -191,3 +191,22 @@ export function allowedBy(ip: string, cidrs: readonly string[]): boolean {
 export function isFetchableAddress(ip: string, allow: readonly string[] = []): boolean {
   return !isForbiddenAddress(ip) || allowedBy(ip, allow);
 }
+
+/** A URL host that is an IP literal, as the address itself (an IPv6 one without its brackets); null for a name. */
+export function literalAddress(hostname: string): string | null {
+  return parseIp(hostname) ? hostname.replace(/^\[|\]$/g, "") : null;
+}
+
+/**
+ * Where to connect for `url`, whose host resolved to `addresses` (every one of them checked): over
+ * http the first address itself, the name kept in the Host header, so that a DNS answer that
+ * changes after the check (DNS rebinding) cannot redirect the request; over https the URL as it
+ * is (TLS needs the name for SNI and the certificate).
+ */
+export function connectionTarget(url: URL, addresses: readonly string[]): { href: string; host?: string } {
+  if (url.protocol === "https:") return { href: url.href };
+  const ip = addresses[0]!;
+  const direct = new URL(url.href);
+  direct.hostname = ip.includes(":") ? `[${ip}]` : ip;
+  return { href: direct.href, host: url.host };
+}

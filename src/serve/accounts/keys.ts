@@ -62,7 +62,6 @@ export class KeyError extends Error {}
 
 /** What a key (or a console session) may do: `read` keys make GET and HEAD calls only. */
 export type KeyScope = "full" | "read";
-export const KEY_SCOPES: readonly KeyScope[] = ["full", "read"];
 
 /** member | admin: an admin also manages users, reads everyone's usage and the audit log. */
 export type Role = "member" | "admin";

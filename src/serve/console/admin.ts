@@ -5,7 +5,7 @@
  * disable, enable; reset a password), every user's consumption of the period with the allowance
  * notices, and the audit log, newest first, page by page. docs/accounts.md#admin.
  */
-import { account, ApiError } from "./api";
+import { account, problemText } from "./api";
 import { h, int, main } from "./ui";
 
 interface AdminUser {
@@ -33,8 +33,6 @@ interface AuditItem {
   address: string | null;
   detail: Record<string, unknown>;
 }
-
-const said = (error: unknown) => (error instanceof ApiError ? `${error.status}: ${error.detail}` : String(error));
 
 /** A set-password link to hand to its user, once. */
 function linkBox(email: string | null, r: WithLink): HTMLElement {
@@ -64,7 +62,7 @@ export async function adminPage(): Promise<void> {
       const r = await account<WithLink>("PATCH", `/v1/admin/users/${id}`, body);
       shown.replaceChildren(r.set_password_url ? linkBox(r.user.email, r) : h("p", { role: "status" }, `Saved: ${r.user.email ?? r.user.name}.`));
     } catch (error) {
-      message.textContent = said(error);
+      message.textContent = problemText(error);
     }
     await load();
   };
@@ -155,7 +153,7 @@ export async function adminPage(): Promise<void> {
       auditCursor = page.next_cursor;
       more.hidden = auditCursor === null;
     } catch (error) {
-      message.textContent = said(error);
+      message.textContent = problemText(error);
     }
   };
 
@@ -177,7 +175,7 @@ export async function adminPage(): Promise<void> {
           shown.replaceChildren(linkBox(r.user.email, r));
           email.value = "";
         } catch (error) {
-          message.textContent = said(error);
+          message.textContent = problemText(error);
         }
         await load();
       },

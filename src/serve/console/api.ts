@@ -458,6 +458,9 @@ export class ApiError extends Error {
   }
 }
 
+/** An error as a page states it: an API error's status and detail, else its text. */
+export const problemText = (error: unknown): string => (error instanceof ApiError ? `${error.status}: ${error.detail}` : String(error));
+
 const KEY_ITEM = "artmarket.console.key";
 
 export const key = {

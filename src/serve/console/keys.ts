@@ -5,7 +5,7 @@
  * session the writes carry its CSRF token; with a key alone, the key (a full one) manages its
  * user's keys. docs/accounts.md.
  */
-import { account, ApiError, type NewKey, type OwnKey, session } from "./api";
+import { account, type NewKey, type OwnKey, problemText, session } from "./api";
 import { h, main } from "./ui";
 
 const when = (iso: string | null) => (iso === null ? "never" : iso.replace("T", " ").slice(0, 16) + " UTC");
@@ -54,7 +54,7 @@ export async function keysPage(): Promise<void> {
         ),
       );
     } catch (error) {
-      message.textContent = error instanceof ApiError ? `${error.status}: ${error.detail}` : String(error);
+      message.textContent = problemText(error);
     }
   };
   const act = async (path: string, method: string) => {
@@ -62,7 +62,7 @@ export async function keysPage(): Promise<void> {
       const made = await account<NewKey | null>(method, path);
       shown.replaceChildren(made ? secretBox(made) : h("p", { role: "status" }, "Revoked: the key is refused from its next call."));
     } catch (error) {
-      message.textContent = error instanceof ApiError ? `${error.status}: ${error.detail}` : String(error);
+      message.textContent = problemText(error);
     }
     await refresh();
   };
@@ -81,7 +81,7 @@ export async function keysPage(): Promise<void> {
           shown.replaceChildren(secretBox(await account<NewKey>("POST", "/v1/keys", body)));
           name.value = "";
         } catch (error) {
-          message.textContent = error instanceof ApiError ? `${error.status}: ${error.detail}` : String(error);
+          message.textContent = problemText(error);
         }
         await refresh();
       },

@@ -5,7 +5,7 @@
  * secret once; send a test event; turn off or on; a new secret; remove) and a destination's
  * deliveries with redelivery. docs/webhooks.md.
  */
-import { account, ApiError } from "./api";
+import { account, problemText } from "./api";
 import { h, main } from "./ui";
 
 interface FeedEvent {
@@ -35,7 +35,6 @@ interface Delivery {
 }
 
 const TYPES = ["lot.consigned", "lot.sold", "lot.passed", "lot.withdrawn", "sale.results_published", "artwork.estimate_changed", "artist.index_moved"];
-const said = (error: unknown) => (error instanceof ApiError ? `${error.status}: ${error.detail}` : String(error));
 
 /** What an event says, in words. */
 function sentence(e: FeedEvent): string {
@@ -84,7 +83,7 @@ export async function notificationsPage(): Promise<void> {
       more.hidden = cursor === null;
       if (!list.children.length) message.textContent = "Nothing yet: follow artists, artworks, lots or sales, and each new snapshot's events about them appear here.";
     } catch (error) {
-      message.textContent = said(error);
+      message.textContent = problemText(error);
     }
   };
   more.onclick = load;
@@ -104,7 +103,7 @@ export async function webhooksPage(): Promise<void> {
         shown.replaceChildren(h("div", { class: "note", role: "status" }, h("p", {}, "The signing secret, shown only now:"), h("pre", { id: "webhook-secret" }, r.secret)));
       else if (r && "event_id" in r) shown.replaceChildren(h("p", { role: "status", id: "webhook-test-sent" }, `Test event ${r.event_id} queued.`));
     } catch (error) {
-      message.textContent = said(error);
+      message.textContent = problemText(error);
     }
     await refresh();
   };
@@ -179,7 +178,7 @@ export async function webhooksPage(): Promise<void> {
         ),
       );
     } catch (error) {
-      message.textContent = said(error);
+      message.textContent = problemText(error);
     }
   };
   const url = h("input", { id: "webhook-url", type: "url", required: true, placeholder: "https://hooks.example.com/artmarket" });

@@ -24,7 +24,7 @@ import { lookup } from "node:dns/promises";
 import { HttpError, ValidationFailed, issue } from "../http/errors";
 import { readStreamCapped } from "../http/multipart";
 import type { Sharp } from "../../platform/native";
-import { isFetchableAddress, parseIp } from "../../platform/address-guard";
+import { connectionTarget, isFetchableAddress, literalAddress } from "../../platform/address-guard";
 import { checkUpload, MAX_UPLOAD_BYTES, type CheckedImage } from "./upload";
 
 export interface FetchLimits {
@@ -87,9 +87,10 @@ export async function fetchImage(address: string, loc: (string | number)[] = ["b
    */
   const connectTo = async (target: URL, redirected: boolean): Promise<{ href: string; host?: string }> => {
     const name = target.hostname;
+    const literal = literalAddress(name);
     let addresses: string[];
-    if (parseIp(name)) {
-      addresses = [name.replace(/^\[|\]$/g, "")];
+    if (literal !== null) {
+      addresses = [literal];
     } else {
       try {
         addresses = (await abortable(lookup(name, { all: true }), controller.signal)).map((a) => a.address);
@@ -107,11 +108,7 @@ export async function fetchImage(address: string, loc: (string | number)[] = ["b
         { address: refused },
       );
     }
-    if (target.protocol === "https:") return { href: target.href };
-    const ip = addresses[0]!;
-    const direct = new URL(target.href);
-    direct.hostname = ip.includes(":") ? `[${ip}]` : ip;
-    return { href: direct.href, host: target.host };
+    return connectionTarget(target, addresses);
   };
   try {
     let response: Response;

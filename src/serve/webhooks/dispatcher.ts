@@ -15,7 +15,7 @@
  * answer is read up to MAX_ANSWER_BYTES and dropped.
  */
 import { lookup } from "node:dns/promises";
-import { isFetchableAddress, parseIp } from "../../platform/address-guard";
+import { connectionTarget, isFetchableAddress, literalAddress } from "../../platform/address-guard";
 import type { AccountStore } from "../accounts/store";
 import type { DueDelivery } from "../accounts/sql/webhooks";
 import { signedHeaders } from "./sign";
@@ -48,8 +48,9 @@ export async function checkDestination(url: string, allow: readonly string[]): P
     return { refused: "not a URL" };
   }
   if (u.protocol !== "https:" && u.protocol !== "http:") return { refused: "not an http(s) URL" };
+  const literal = literalAddress(u.hostname);
   let addresses: string[];
-  if (parseIp(u.hostname)) addresses = [u.hostname.replace(/^\[|\]$/g, "")];
+  if (literal !== null) addresses = [literal];
   else {
     try {
       addresses = (await lookup(u.hostname, { all: true })).map((a) => a.address);
@@ -60,10 +61,7 @@ export async function checkDestination(url: string, allow: readonly string[]): P
   const bad = addresses.find((a) => !isFetchableAddress(a, allow));
   if (bad !== undefined || addresses.length === 0)
     return { refused: `${u.hostname} resolves to ${bad ?? "nothing"}, which is not a public address (an operator may allow a range with --webhook-allow)` };
-  if (u.protocol === "https:") return { href: u.href };
-  const direct = new URL(u.href);
-  direct.hostname = addresses[0]!.includes(":") ? `[${addresses[0]}]` : addresses[0]!;
-  return { href: direct.href, host: u.host };
+  return connectionTarget(u, addresses);
 }
 
 export class WebhookDispatcher {
