@@ -110,7 +110,11 @@ describe("market events", () => {
     const hooked = mine.filter((e) => e.type === "lot.sold" || e.type === "lot.passed");
     expect(first.queued).toBe(hooked.length);
     // again (another node, a restart): nothing written or sent twice
-    expect(fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a")).toEqual({ notified: 0, queued: 0 });
+    expect(fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a")).toMatchObject({ notified: 0, queued: 0 });
+    // from the last day fanned out: that day's events only, none written twice
+    const lastDay = events.reduce((d, e) => (e.day > d ? e.day : d), "");
+    expect(fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a", Date.now(), lastDay)).toEqual({ notified: 0, queued: 0, lastDay });
+    expect(fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a", Date.now(), "9999-01-01")).toEqual({ notified: 0, queued: 0, lastDay: "9999-01-01" });
 
     const d = new WebhookDispatcher(ctx.deps.accounts, { allow: ["127.0.0.0/8"] });
     while ((await d.runOnce()) > 0);

@@ -135,6 +135,8 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   let follower: SnapshotFollower | null = null;
   let advancer: MarketAdvancer | null = null;
   const dispatcher = new WebhookDispatcher(store, { allow: config.webhookAllow ?? [], say: (msg) => say("warn", msg) });
+  /** The last market day whose events this server fanned out ("": none yet, so all the snapshot keeps). */
+  let fannedThrough = "";
   /** The snapshot's market events to the users who follow what they concern (once each, whichever node). */
   function notify(id: string | null): void {
     if (!id) return;
@@ -142,7 +144,9 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       let market: Database | null = null;
       try {
         market = new Database(marketDbPath(config.dataDir), { readonly: true });
-        const { notified, queued } = fanOut(store, market, id);
+        // the days fanned out already are not read again (a day is, as it may bring more merges)
+        const { notified, queued, lastDay } = fanOut(store, market, id, Date.now(), fannedThrough);
+        fannedThrough = lastDay;
         if (notified > 0) say("info", `events of snapshot ${id}: ${notified} notification(s), ${queued} webhook deliveries queued`);
       } catch (err) {
         say("warn", `events of snapshot ${id}: ${(err as Error).message}`);

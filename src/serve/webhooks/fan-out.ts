@@ -35,14 +35,21 @@ export function eventBody(e: { id: string; type: string; occurredAt: number; sna
   };
 }
 
-/** Fans the snapshot's events out; returns the notifications written and the deliveries queued. */
-export function fanOut(store: AccountStore, market: Database, snapshotId: string, now = Date.now()): { notified: number; queued: number } {
+/**
+ * Fans the snapshot's events out, those of `fromDay` and later (all the snapshot keeps when absent:
+ * a server starting catches up); returns the notifications written, the deliveries queued and the
+ * last market day seen (where the next fan-out can start).
+ */
+export function fanOut(store: AccountStore, market: Database, snapshotId: string, now = Date.now(), fromDay = ""): { notified: number; queued: number; lastDay: string } {
   let events: EventRow[];
   try {
-    events = market.query<EventRow, []>("SELECT id, type, day, subject_kind, subject_id, lot_id, artwork_id, artist_id, sale_id, data FROM market_events").all();
+    events = market
+      .query<EventRow, [string]>("SELECT id, type, day, subject_kind, subject_id, lot_id, artwork_id, artist_id, sale_id, data FROM market_events WHERE day >= ?")
+      .all(fromDay);
   } catch {
-    return { notified: 0, queued: 0 }; // a market from before events
+    return { notified: 0, queued: 0, lastDay: fromDay }; // a market from before events
   }
+  const lastDay = events.reduce((d, e) => (e.day > d ? e.day : d), fromDay);
   const followers = new Map<string, Set<number>>();
   for (const [kind, column] of [
     ["lot", "lot_id"],
@@ -89,5 +96,5 @@ export function fanOut(store: AccountStore, market: Database, snapshotId: string
     }
   }
   store.pruneNotifications(now - NOTIFICATIONS_KEPT_MS);
-  return { notified, queued };
+  return { notified, queued, lastDay };
 }
