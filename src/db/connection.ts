@@ -125,11 +125,17 @@ export function openMarketReader(dataDir: string): Database {
   writer.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   try {
     // a migration that rebuilds a table drops the read indexes on it: a market built by an
-    // earlier artmarket gets them back here (idempotent statements; minutes at large scale)
+    // earlier artmarket gets them back here (idempotent statements; minutes at large scale), and
+    // its statistics again when some were missing (a migration that only adds a table needs neither)
     if (migrate(writer, marketMigrations, MARKET_DB, { oneLock: false }).length && writer.query("SELECT 1 FROM lots LIMIT 1").get()) {
-      process.stderr.write(`${MARKET_DB}: migrated to this build's format; rebuilding the read indexes\n`);
+      const indexes = () => writer.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'index'").get()!.n;
+      const before = indexes();
+      process.stderr.write(`${MARKET_DB}: migrated to this build's format; checking the read indexes\n`);
       buildReadIndexes(writer);
-      writer.run("ANALYZE");
+      if (indexes() > before) {
+        process.stderr.write(`${MARKET_DB}: ${indexes() - before} read index(es) rebuilt; gathering statistics\n`);
+        writer.run("ANALYZE");
+      }
     }
   } finally {
     writer.close();

@@ -1,12 +1,13 @@
 /** Market and account data live apart: a new market snapshot replaces the old without touching users. */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb, openMarketReader } from "../../src/db/connection";
 import { seedMarket } from "../../src/pipeline/seed";
+import { marketMigrations } from "../../src/db/migrations/embedded";
 import { nextTinyMarketDir, TINY_AS_OF, tempDataDir, tinyMarketDir } from "../helpers/app";
 
 let dataDir: string;
@@ -64,4 +65,34 @@ test("the account database runs in WAL mode", () => {
   const db = openAccountDb(dataDir);
   expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
   db.close();
+});
+
+test("a market of an earlier build is migrated on open: missing read indexes are rebuilt with statistics, else nothing is", async () => {
+  const dir = tempDataDir("artmarket-migrate-");
+  try {
+    copyFileSync(join(await tinyMarketDir(), "market.db"), join(dir, "market.db"));
+    const last = marketMigrations.at(-1)!;
+    const stats = (idx: string) => dump(join(dir, "market.db"), `SELECT count(*) AS n FROM sqlite_stat1 WHERE idx = '${idx}'`)[0] as { n: number };
+    const earlier = (sql: string) => {
+      const db = new Database(join(dir, "market.db"));
+      db.run(sql);
+      // the last migration undone (it adds a table) and forgotten: a market of the build before
+      db.run("DROP TABLE estimate_history");
+      db.query("DELETE FROM __migrations WHERE tag = ?").run(last.tag);
+      db.close();
+    };
+    expect(last.tag).toBe("0012_estimate_history");
+    // only the table missing: no statistics gathered again (a statistic removed stays removed)
+    earlier("DELETE FROM sqlite_stat1 WHERE idx = 'lots_hammer_usd'");
+    openMarketReader(dir).close();
+    expect(stats("lots_hammer_usd").n).toBe(0);
+    expect(dump(join(dir, "market.db"), "SELECT tag FROM __migrations ORDER BY rowid DESC LIMIT 1")).toEqual([{ tag: last.tag }]);
+    // a read index missing too: rebuilt, and the statistics gathered
+    earlier("DROP INDEX lots_hammer_usd");
+    openMarketReader(dir).close();
+    expect(dump(join(dir, "market.db"), "SELECT name FROM sqlite_master WHERE name = 'lots_hammer_usd'")).toEqual([{ name: "lots_hammer_usd" }]);
+    expect(stats("lots_hammer_usd").n).toBeGreaterThan(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
