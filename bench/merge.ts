@@ -18,6 +18,7 @@
  *    size before, less the feed's directory).
  * Printed: a table, and the import's own summary. Only 127.0.0.1; the server is stopped at the end.
  */
+import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -27,6 +28,23 @@ import { readFlags } from "./lib/flags";
 
 const ROOT = resolve(import.meta.dir, "..");
 const CLI = [process.execPath, join(ROOT, "src/cli.ts")];
+
+/**
+ * What the merge added to the history of estimates (docs/api-artworks.md#estimates-as-of-a-day):
+ * its rows, the table's pages (dbstat) and bytes a row, for the year's disk cost.
+ */
+function historyLine(path: string): string {
+  const db = new Database(path, { readonly: true });
+  try {
+    const rows = db.query<{ n: number }, []>("SELECT count(*) AS n FROM estimate_history").get()!.n;
+    const works = db.query<{ n: number }, []>("SELECT count(*) AS n FROM artworks").get()!.n;
+    const bytes = db.query<{ b: number | null }, []>("SELECT sum(pgsize) AS b FROM dbstat WHERE name = 'estimate_history'").get()!.b ?? 0;
+    const perRow = rows ? bytes / rows : 0;
+    return `estimate history: ${rows.toLocaleString("en-US")} rows (${fmt((100 * rows) / works, 2)} % of ${works.toLocaleString("en-US")} works), ${fmt(bytes / 2 ** 20, 2)} MiB, ${fmt(perRow, 1)} bytes a row; a year of such days: ${fmt((365 * rows * perRow) / 2 ** 20, 0)} MiB`;
+  } finally {
+    db.close();
+  }
+}
 
 /** Bytes under `dir` (files only, one level of subdirectories is enough here). */
 function sizeOf(dir: string): number {
@@ -142,6 +160,7 @@ async function main(): Promise<void> {
       ),
     );
     console.log(`import phases: ${phases.join(", ")}`);
+    console.log(historyLine(join(scratch, "market.db")));
     console.log(out.trim());
   } finally {
     server?.kill("SIGTERM");

@@ -21,6 +21,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0009_upcoming_forecasts": "c8b94c4e0a93bb03507195ea06cc5da5a53e8c058dd438d4c8c355fc9421b62f",
     "0010_derive_state": "e23f94bd75aebd85a03d9bbe9252ad716b02f108269bed80f4f83cf0559c2cbe",
     "0011_market_events": "01b2d3c10fac062e040de74c1b9839c30439e72bd1f32bcec2148715fba93324",
+    "0012_estimate_history": "4ca9f301166f51978d9052072d3c1dca3b2729139a7218fab75af07544c4368f",
   },
   account: {
     "0000_init": "88bd8a745f49e34a0a94374035d34503ea65847c42667baa5a6fcb5792433081",

@@ -21,6 +21,7 @@ import market_0008_artwork_day_last_sold from "./market/0008_artwork_day_last_so
 import market_0009_upcoming_forecasts from "./market/0009_upcoming_forecasts.sql" with { type: "text" };
 import market_0010_derive_state from "./market/0010_derive_state.sql" with { type: "text" };
 import market_0011_market_events from "./market/0011_market_events.sql" with { type: "text" };
+import market_0012_estimate_history from "./market/0012_estimate_history.sql" with { type: "text" };
 import account_pg_0000_init from "./account-pg/0000_init.sql" with { type: "text" };
 import account_pg_0001_account_epoch from "./account-pg/0001_account_epoch.sql" with { type: "text" };
 import account_pg_0002_unlogged_rate_windows from "./account-pg/0002_unlogged_rate_windows.sql" with { type: "text" };
@@ -57,6 +58,7 @@ export const marketMigrations: Migration[] = [
   { tag: "0009_upcoming_forecasts", sql: market_0009_upcoming_forecasts },
   { tag: "0010_derive_state", sql: market_0010_derive_state },
   { tag: "0011_market_events", sql: market_0011_market_events },
+  { tag: "0012_estimate_history", sql: market_0012_estimate_history },
 ];
 
 export const accountPgMigrations: Migration[] = [

@@ -381,6 +381,32 @@ export const deriveState = sqliteTable("derive_state", {
 });
 
 /**
+ * The estimates a snapshot replaced (src/pipeline/import/estimate-history.ts): when a merge
+ * republishes a work's estimate, the values it replaces are kept here with the day the new ones
+ * took effect (`until`, exclusive), so that the estimate in effect on any day since the first
+ * snapshot kept (market_meta `estimates_since`) can be read back. Only changes are stored; the
+ * current values are the artworks row's. WITHOUT ROWID (the key is the only index).
+ */
+export const estimateHistory = sqliteTable(
+  "estimate_history",
+  {
+    artworkId: integer("artwork_id").notNull(),
+    /** The first day the values were no longer in effect: days since 1970-01-01. */
+    until: integer("until").notNull(),
+    /**
+     * The artworks row's values (USD). INTEGER affinity: the whole dollars the derivation writes
+     * take 1-4 bytes each where a REAL takes 8 (a value with cents would stay REAL, exact).
+     */
+    estimateUsd: integer("estimate_usd"),
+    estimateMinUsd: integer("estimate_min_usd"),
+    estimateMaxUsd: integer("estimate_max_usd"),
+    change12mo: integer("price_change_12mo"),
+    change24mo: integer("price_change_24mo"),
+  },
+  (t) => [primaryKey({ columns: [t.artworkId, t.until] })],
+);
+
+/**
  * What happened in the market, snapshot by snapshot: the events a merge import finds among the
  * lots and sales its records touched (src/pipeline/import/events.ts): a lot consigned (new and
  * upcoming), sold, passed or withdrawn, a sale's results published. The id is the same whichever

@@ -114,6 +114,17 @@ export function estimateMove(published: readonly unknown[], written: readonly un
   return Math.abs(b / a - 1) >= ESTIMATE_EVENT ? [a, b] : null;
 }
 
+/** The estimate columns of an artworks row, in the order replacedEstimate gives their values (and estimate_history holds them). */
+export const ESTIMATE_COLUMNS: readonly string[] = WORK_ESTIMATE.map((i) => ARTWORK_COLUMNS[i]!);
+
+/**
+ * The estimate values `written` replaces (ESTIMATE_COLUMNS of `published`), when it changes any of
+ * them; else null. Both are artworks rows in ARTIST_INSERTS.artwork's order.
+ */
+export function replacedEstimate(published: readonly unknown[], written: readonly unknown[]): unknown[] | null {
+  return WORK_ESTIMATE.some((i) => !sameCell(published[i], written[i])) ? WORK_ESTIMATE.map((i) => published[i]) : null;
+}
+
 /** Two stored values the same (a boolean as SQLite's 0/1, a blob byte for byte). */
 export function sameCell(a: unknown, b: unknown): boolean {
   if (a === b) return true;

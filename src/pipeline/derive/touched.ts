@@ -28,7 +28,7 @@ import { writeSales } from "./aggregates";
 import { phaseTimer } from "./market";
 import { type MarketSums, resolveMarket, WorkPairs } from "./market-pass";
 import { ArtistPool } from "./artist-pool";
-import { ARTIST_COLUMNS_WRITTEN, artistHeld, estimateMove, sameCell, settleArtist, settleArtwork } from "./materiality";
+import { ARTIST_COLUMNS_WRITTEN, artistHeld, sameCell, settleArtist, settleArtwork } from "./materiality";
 import { pipelineSettings } from "../../platform/config";
 import { type DeriveState, loadDeriveState, saveDeriveState } from "./state";
 
@@ -60,6 +60,16 @@ export interface TouchedSummary {
   timings: Record<string, number>;
 }
 
+/**
+ * What a merge's derivation republishes, told as it is written: each stored work row it writes
+ * again (ARTIST_INSERTS.artwork's order: as published, and as written), and each artist chart it
+ * writes (ARTIST_INSERTS.chart's order; a held artist's chart is not written).
+ */
+export interface RepublishObserver {
+  artwork?(artistId: number, published: readonly unknown[], written: readonly unknown[]): void;
+  chart?(artistId: number, chart: readonly unknown[]): void;
+}
+
 /** The artists' source columns, as pass 2 reads them. */
 const ARTIST_COLUMNS = "id, uid, name, synonyms, nationality, birth, death, bio, long_bio, is_top, photo_image_id";
 
@@ -76,8 +86,8 @@ export async function deriveTouched(
     asOf: string;
     touched: Touched;
     onProgress?: (phase: string, done: number, total: number) => void;
-    /** Each published work estimate that moved by ESTIMATE_EVENT or more (materiality.ts): work, artist, before, now (USD). */
-    onEstimateMove?: (artworkId: number, artistId: number, before: number, now: number) => void;
+    /** What the derivation republishes, as it writes it (the merge's events and estimate history). */
+    observer?: RepublishObserver;
   },
 ): Promise<TouchedSummary | { reason: string }> {
   const { timings, lap } = phaseTimer();
@@ -139,7 +149,7 @@ export async function deriveTouched(
     months === before,
     progress,
     timings,
-    options.onEstimateMove,
+    options.observer,
   );
   lap("artists, artworks, analytics");
 
@@ -237,7 +247,7 @@ async function deriveArtists(
   hold: boolean,
   progress: (phase: string, done: number, total: number) => void,
   timings: Record<string, number>,
-  onEstimateMove?: (artworkId: number, artistId: number, before: number, now: number) => void,
+  observer?: RepublishObserver,
 ): Promise<{ artworks: number; estimated: number; threads: number; held: TouchedSummary["held"] }> {
   // pass 2 reads the works' source rows as src_artworks: in a finished snapshot the served
   // artworks hold them (works-file.ts)
@@ -280,14 +290,16 @@ async function deriveArtists(
       artists.patch(id, [out.artist], artistFigures ? settleArtist : undefined);
       works.patch(id, out.artworks, (before, derived) => {
         const row = hold ? settleArtwork(before, derived, artistFigures, held) : derived;
-        const moved = onEstimateMove && estimateMove(before, row);
-        if (moved) onEstimateMove(row[0] as number, id, moved[0], moved[1]);
+        observer?.artwork?.(id, before, row);
         return row;
       });
       clock["write: artists and works"] += performance.now() - t;
       t = performance.now();
       // a held artist's chart and vector stay as published, with its momenta
-      if (!artistFigures) charts.patch(id, [out.chart]);
+      if (!artistFigures) {
+        charts.patch(id, [out.chart]);
+        observer?.chart?.(id, out.chart);
+      }
       dropDocs.run(id);
       for (const [kind, body] of out.docs) doc.run(id, kind, body);
       clock["write: charts and documents"] += performance.now() - t;

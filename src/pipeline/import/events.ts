@@ -10,12 +10,16 @@
  * | `lot.sold`, `lot.passed`, `lot.withdrawn` | a lot whose status became that |
  * | `sale.results_published` | a sale whose status became closed |
  * | `artwork.estimate_changed` | a work's published estimate moved by 5 % or more (ESTIMATE_EVENT) |
+ * | `artist.index_moved` | an artist's republished index stands 3 % or more from its level a month before (INDEX_EVENT) |
  *
- * An event's id is a hash of its type, subject and market day: the same on every node that reads
- * the snapshot, so a user is told once.
+ * An event's id is a hash of its type, subject and market day (an index move: its month, so that an
+ * artist's index is news once a month): the same on every node that reads the snapshot, so a user
+ * is told once.
  */
 import type { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
+import { unpackSeries } from "../../db/series";
+import { monthDate, monthIndex } from "../../market/calendar";
 import { addDays } from "../../market/time";
 
 /** How long the snapshot keeps its events (days): a node that missed snapshots still finds them. */
@@ -64,11 +68,45 @@ export interface EstimateMove {
   now: number;
 }
 
+/**
+ * An artist's index (the price of its typical work, USD) that stands INDEX_EVENT or more from its
+ * level a month before, in the chart a merge republished.
+ */
+export interface IndexMove {
+  artist: number;
+  /** The chart's last month, YYYY-MM. */
+  month: string;
+  before: number;
+  now: number;
+}
+
+/**
+ * The monthly move of an artist's index that is an event (artist.index_moved): 3 %, about the top
+ * twentieth of the month-on-month moves in a seeded market (the median is 2 %). An object so that
+ * tests can lower it.
+ */
+export const INDEX_EVENT = { move: 0.03 };
+
+/** The index move of a republished chart (ARTIST_INSERTS.chart's order: artist, start month, points…), or null below INDEX_EVENT. */
+export function indexMove(chart: readonly unknown[]): IndexMove | null {
+  const [artist, start, packed] = chart as [number, string, Uint8Array];
+  const points = unpackSeries(packed);
+  const n = points.length;
+  if (n < 2) return null;
+  const before = points[n - 2]!;
+  const now = points[n - 1]!;
+  if (!(before > 0 && now > 0) || Math.abs(now / before - 1) < INDEX_EVENT.move) return null;
+  return { artist, month: monthDate(monthIndex(start) + n - 1).slice(0, 7), before, now };
+}
+
+const cents = (v: number) => Math.round(v * 100) / 100;
+const change = (before: number, now: number) => Math.round((now / before - 1) * 10_000) / 10_000;
+
 /** Finds and writes the events of a merge; returns how many it wrote. */
 export function recordMarketEvents(
   db: Database,
   previous: Database,
-  o: { asOf: string; lots: readonly number[]; sales: readonly number[]; estimates?: readonly EstimateMove[] },
+  o: { asOf: string; lots: readonly number[]; sales: readonly number[]; estimates?: readonly EstimateMove[]; indexes?: readonly IndexMove[] },
 ): number {
   const lotSql = "SELECT id, sale_id, artwork_id, artist_id, status, currency, hammer, estimate_min, estimate_max FROM lots";
   const now = rowsById<LotRow>(db, lotSql, o.lots);
@@ -77,8 +115,15 @@ export function recordMarketEvents(
     "INSERT OR IGNORE INTO market_events (id, type, day, subject_kind, subject_id, lot_id, artwork_id, artist_id, sale_id, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   let written = 0;
-  const add = (type: string, kind: string, subjectId: number, ids: { lot: number | null; artwork: number | null; artist: number | null; sale: number | null }, data: object) => {
-    written += insert.run(eventIdOf(type, kind, subjectId, o.asOf), type, o.asOf, kind, subjectId, ids.lot, ids.artwork, ids.artist, ids.sale, JSON.stringify(data)).changes;
+  const add = (
+    type: string,
+    kind: string,
+    subjectId: number,
+    ids: { lot: number | null; artwork: number | null; artist: number | null; sale: number | null },
+    data: object,
+    period = o.asOf,
+  ) => {
+    written += insert.run(eventIdOf(type, kind, subjectId, period), type, o.asOf, kind, subjectId, ids.lot, ids.artwork, ids.artist, ids.sale, JSON.stringify(data)).changes;
   };
   db.transaction(() => {
     for (const [id, lot] of now) {
@@ -108,7 +153,17 @@ export function recordMarketEvents(
         "artwork",
         m.artwork,
         { lot: null, artwork: m.artwork, artist: m.artist, sale: null },
-        { estimate_usd_before: m.before, estimate_usd: m.now, change: Math.round((m.now / m.before - 1) * 10_000) / 10_000 },
+        { estimate_usd_before: m.before, estimate_usd: m.now, change: change(m.before, m.now) },
+      );
+    }
+    for (const m of o.indexes ?? []) {
+      add(
+        "artist.index_moved",
+        "artist",
+        m.artist,
+        { lot: null, artwork: null, artist: m.artist, sale: null },
+        { month: m.month, index_usd_before: cents(m.before), index_usd: cents(m.now), change: change(m.before, m.now) },
+        m.month,
       );
     }
     db.run("DELETE FROM market_events WHERE day < ?", [addDays(o.asOf, -EVENTS_KEPT_DAYS)]);

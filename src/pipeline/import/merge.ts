@@ -12,7 +12,9 @@ import { checkDiskSpace, importSpaceNeeded } from "../db/leftovers";
 import { worksViewOfFinished } from "../db/works-file";
 import { DERIVE_STATE_VERSION } from "../derive/state";
 import { deriveTouched, type TouchedSummary } from "../derive/touched";
-import { type EstimateMove, recordMarketEvents } from "./events";
+import { estimateMove, replacedEstimate } from "../derive/materiality";
+import { recordReplaced } from "./estimate-history";
+import { type EstimateMove, type IndexMove, indexMove, recordMarketEvents } from "./events";
 import { phaseTracker } from "../derive/snapshot";
 import type { Progress } from "../progress";
 import type { RecordName } from "./format";
@@ -160,17 +162,33 @@ export async function mergeIncrementally(
     previous = new Database(target, { readonly: true });
     const phases = phaseTracker(progress);
     const moves: EstimateMove[] = [];
+    const indexMoves: IndexMove[] = [];
+    const replaced: [number, unknown[]][] = [];
     const result = await deriveTouched(db, previous, {
       asOf,
       touched: { lots, sales: ids("merge_sales"), repriced: repriced.upcoming },
       onProgress: phases.tick,
-      onEstimateMove: (artwork, artist, before, now) => moves.push({ artwork, artist, before, now }),
+      observer: {
+        artwork: (artist, published, written) => {
+          const artwork = written[0] as number;
+          const old = replacedEstimate(published, written);
+          if (old) replaced.push([artwork, old]);
+          const moved = estimateMove(published, written);
+          if (moved) moves.push({ artwork, artist, before: moved[0], now: moved[1] });
+        },
+        chart: (_artist, chart) => {
+          const moved = indexMove(chart);
+          if (moved) indexMoves.push(moved);
+        },
+      },
     });
     phases.end();
     if ("reason" in result) throw new ImportError(`the merge cannot derive what it touched: ${result.reason} (import with --refit)`);
     touched = result;
     // what the day's records changed, for those who follow it (docs/webhooks.md)
-    recordMarketEvents(db, previous, { asOf, lots, sales: ids("merge_sales"), estimates: moves });
+    recordMarketEvents(db, previous, { asOf, lots, sales: ids("merge_sales"), estimates: moves, indexes: indexMoves });
+    // the estimates it replaced, for reading back by date
+    recordReplaced(db, previous, asOf, replaced);
     phase = progress.phase("counts and close");
     Object.assign(counts, sourceCounts(db));
     previous.close();

@@ -27,6 +27,7 @@ import type { EmbedMarketSummary } from "../images/embed-market";
 import { Progress } from "../progress";
 import { TRUTH_DB } from "../seed/truth";
 import { discoverFiles, readManifest } from "./files";
+import { carryHistory } from "./estimate-history";
 import { abortImport, importSummary, sourceCounts, writeImportMeta } from "./finish";
 import { Importer } from "./importer";
 import { incrementalBlocker, mergeIncrementally } from "./merge";
@@ -93,6 +94,8 @@ export async function runImport(options: ImportOptions): Promise<ImportSummary> 
     Object.assign(counts, sourceCounts(db));
     // a merge keeps the current snapshot's vectors of the pictures it did not change
     const finished = await finishSnapshot(db, { dataDir, asOf, progress, embed: options.embed, reuseEmbeddings: mode === "merge" ? target : undefined });
+    // a merge keeps the history of estimates, with the ones this derivation replaced
+    if (mode === "merge") carryHistory(db, target, asOf);
     derived = { estimated: finished.derived.estimated, pairs: finished.derived.pairs };
     embed = finished.embed;
     db.close();
