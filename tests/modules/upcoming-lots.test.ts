@@ -115,6 +115,6 @@ describe("upcoming lots carry their forecast", () => {
     // a work without an upcoming lot has no such series
     const sold = (await get("/v1/lots?status=sold&limit=1")).body.lots[0];
     const hasUpcoming = ctx.deps.market.query("SELECT 1 FROM lots WHERE artwork_id = ? AND status = 'upcoming'").get(sold.artwork.id);
-    if (!hasUpcoming) expect((await get(`/v1/artworks/${sold.artwork.id}/chart`)).body.series.map((s: Json) => s.id)).toEqual(["hammer_prices", "estimate"]);
+    if (!hasUpcoming) expect((await get(`/v1/artworks/${sold.artwork.id}/chart`)).body.series.map((s: Json) => s.id)).toEqual(["hammer_prices", "estimate", "estimate_history"]);
   });
 });

@@ -93,7 +93,7 @@ export function bandChart(el: ChartElement, series: readonly BandSeries[], marke
   const data: (number | null)[][] = [times];
   const opts: uPlot.Series[] = [{}];
   const bands: uPlot.Band[] = [];
-  const colours = ["#1d4ed8", "#b45309", "#047857"];
+  const colours = ["#1d4ed8", "#b45309", "#047857", "#7c3aed"];
   /** Lines of extrapolated points, drawn after every series (so that the others keep their places in `chartData`). */
   const guesses: { label: string; colour: string; values: (number | null)[] }[] = [];
   series.forEach((s, n) => {

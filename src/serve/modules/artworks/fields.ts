@@ -6,7 +6,7 @@
  * (used by the artwork lists and by search by image's pool filters).
  */
 import { CURSOR_PARAM, orderText, sortKeys, T, whereClause, type FieldDecl, type ListSpec, type ParsedList, type SortKeys, type SqlFragment } from "../../query/grammar";
-import { PREFERRED_CURRENCY } from "../../query/params";
+import { AS_OF, PREFERRED_CURRENCY } from "../../query/params";
 import { dayNumber, epochSeconds } from "../../../market/time";
 import { likeEscape } from "../../../db/sql";
 import { LOT_STATUSES } from "../../../market/statuses";
@@ -145,6 +145,12 @@ export const SHARED_LIST: ListSpec = {
 export const CURRENCY_ONLY = {
   fields: {},
   params: { preferred_currency: PREFERRED_CURRENCY },
+} satisfies ListSpec;
+
+/** The detail's parameters: preferred_currency and as_of (the estimate in effect on a day). */
+export const DETAIL_PARAMS = {
+  fields: {},
+  params: { preferred_currency: PREFERRED_CURRENCY, as_of: AS_OF },
 } satisfies ListSpec;
 
 // ---------------------------------------------------------------- filters → SQL

@@ -9,7 +9,8 @@ import { DU } from "../../http/pricing";
 import { issue, notFound, ValidationFailed } from "../../http/errors";
 import { callerView } from "../../http/view";
 import { T } from "../../query/grammar";
-import { ARTWORK_LIST, CURRENCY_ONLY, FOLLOWED_LIST, RECOMMENDED_LIST, SHARED_LIST } from "./fields";
+import { historicalDay } from "../../query/params";
+import { ARTWORK_LIST, CURRENCY_ONLY, DETAIL_PARAMS, FOLLOWED_LIST, RECOMMENDED_LIST, SHARED_LIST } from "./fields";
 import {
   ArtworkCagrResponse,
   ArtworkChartResponse,
@@ -133,14 +134,16 @@ export const artworkEndpoints: Endpoint[] = [
     price: DU.DETAIL,
     operationId: "getArtwork",
     summary: "One artwork",
-    description: "ArtworkSchema for entitled callers; ArtworkPublicSchema for sandbox keys.",
+    description:
+      "ArtworkSchema for entitled callers; ArtworkPublicSchema for sandbox keys. With as_of=YYYY-MM-DD, the estimate values (current_estimated_price, its _min and _max, price_change_12mo and _24mo, and their _preferred values at that day's rate) are those the service served that day; a day before the first snapshot it kept is 422.",
     tag: "Artworks",
     auth: "required",
     pathParams: idParam,
-    list: CURRENCY_ONLY,
+    list: DETAIL_PARAMS,
     response: { full: ArtworkSchema, public: ArtworkPublicSchema },
     handle: (ctx) => {
-      const artwork = service.artworkById(ctx.deps, callerView(ctx), ctx.params.artwork_id);
+      const day = historicalDay(ctx.deps.market, ctx.query.params.as_of, ctx.deps.asOf);
+      const artwork = service.artworkById(ctx.deps, callerView(ctx), ctx.params.artwork_id, day);
       if (!artwork) throw unknownArtwork(ctx.params.artwork_id);
       return asReply(artwork, ArtworkSchema, ArtworkPublicSchema);
     },

@@ -17,6 +17,7 @@ import { slugify } from "../../../market/slug";
 import { LOT_STATUSES } from "../../../market/statuses";
 import { SIZE_BUCKETS } from "../../../market/sizes";
 import { fromDayNumber, isoOfSecondsSql } from "../../../market/time";
+import { estimatesOn } from "../../../db/estimate-history";
 import { PRICE_USD_COLUMNS, priceObject, PriceSchema, type PriceRow } from "../lots/model";
 
 const oneOf = (values: readonly string[], description?: string) =>
@@ -170,7 +171,10 @@ export const ArtworkChartResponse = t.Object(
     currency: t.String({ description: "currency code of the values: USD, or preferred_currency" }),
     series: t.Array(
       t.Object({
-        id: t.String({ description: "hammer_prices, estimate, or upcoming_lot (present when the work has an upcoming lot with a forecast)" }),
+        id: t.String({
+          description:
+            "hammer_prices, estimate, estimate_history (the estimate as the service served it: a point, with its band, on each day a new value took effect, from the first snapshot kept), or upcoming_lot (present when the work has an upcoming lot with a forecast)",
+        }),
         label: t.String(),
         data: t.Array(ChartPoint),
       }),
@@ -179,7 +183,7 @@ export const ArtworkChartResponse = t.Object(
   {
     $id: "ArtworkChartResponse",
     description:
-      "The spec's ChartResponse for an artwork: hammer prices of its sold lots, a forward 12-month confidence band around the current estimate, and the upcoming lot's expected hammer with its band and chance of selling",
+      "The spec's ChartResponse for an artwork: hammer prices of its sold lots, a forward 12-month confidence band around the current estimate, the estimate as served since the first snapshot kept, and the upcoming lot's expected hammer with its band and chance of selling",
   },
 );
 
@@ -340,7 +344,7 @@ const lastLots = (db: Database, ids: readonly number[]): Map<number, LastLotRow>
       .map((r) => [r.artwork_id, r]),
   );
 
-function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: LastLotRow | undefined, followed: boolean): Record<string, unknown> {
+function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: LastLotRow | undefined, followed: boolean, rateDay: string): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: r.id,
     uid: artworkUid(r.id, r.title, r.uid),
@@ -361,7 +365,7 @@ function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: 
     out.price_change_24mo = r.price_change_24mo;
     const code = view.preferred;
     if (code) {
-      const at = (usd: number | null) => deps.fx.fromUsd(usd, code, deps.asOf);
+      const at = (usd: number | null) => deps.fx.fromUsd(usd, code, rateDay);
       out.preferred_currency = code;
       out.current_estimated_price_preferred = at(r.estimate_usd);
       out.current_estimated_price_min_preferred = at(r.estimate_min_usd);
@@ -390,20 +394,30 @@ function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: 
   return out;
 }
 
-/** The artworks of `ids` as response objects (ArtworkSchema or ArtworkPublicSchema by view.schema), in the order of `ids`; ids the market lacks are skipped. */
-export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly number[]): Record<string, unknown>[] {
+/**
+ * The artworks of `ids` as response objects (ArtworkSchema or ArtworkPublicSchema by view.schema),
+ * in the order of `ids`; ids the market lacks are skipped. With `day` (before the as-of date), the
+ * estimate values are those in effect that day (history.ts), converted at that day's rate.
+ */
+export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly number[], day: string | null = null): Record<string, unknown>[] {
   if (ids.length === 0) return [];
   const rows = new Map(rowsByIds(deps.market, ids).map((r) => [r.id, r]));
+  if (day !== null && view.schema === "full") {
+    for (const [id, values] of estimatesOn(deps.market, ids, day)) {
+      const r = rows.get(id);
+      if (r) Object.assign(r, values);
+    }
+  }
   const lots = view.schema === "full" ? lastLots(deps.market, ids) : new Map<number, LastLotRow>();
   const followed = deps.accounts.followedAmong(view.userId, "artwork", ids);
   const out: Record<string, unknown>[] = [];
   for (const id of ids) {
     const r = rows.get(id);
-    if (r) out.push(artworkObject(r, deps, view, lots.get(id), followed.has(id)));
+    if (r) out.push(artworkObject(r, deps, view, lots.get(id), followed.has(id), day ?? deps.asOf));
   }
   return out;
 }
 
-export function artworkById(deps: AppDeps, view: CallerView, id: number): Record<string, unknown> | null {
-  return artworksByIds(deps, view, [id])[0] ?? null;
+export function artworkById(deps: AppDeps, view: CallerView, id: number, day: string | null = null): Record<string, unknown> | null {
+  return artworksByIds(deps, view, [id], day)[0] ?? null;
 }

@@ -20,6 +20,7 @@ import { priceObject, type PriceRow } from "../lots/model";
 import { ARTWORK_LIST, artworkWhere, PRICE_SORT_KEYS, SORT_BY_PRICE } from "./fields";
 import { resolveMaterials } from "./materials";
 import { artworksByIds, PRICE_COLUMNS } from "./model";
+import { estimatePeriods, type EstimateValues } from "../../../db/estimate-history";
 import { MARKET_INDEX as IX, type MarketIndex } from "../../../db/market-indexes/names";
 
 type Bind = string | number | null;
@@ -406,9 +407,7 @@ export function estimateBand(mid: number, min: number | null, max: number | null
 
 export function artworkChart(deps: AppDeps, id: number, preferred?: string) {
   const a = deps.market
-    .query<{ estimate_usd: number | null; estimate_min_usd: number | null; estimate_max_usd: number | null }, [number]>(
-      "SELECT estimate_usd, estimate_min_usd, estimate_max_usd FROM artworks WHERE id = ?",
-    )
+    .query<EstimateValues, [number]>("SELECT estimate_usd, estimate_min_usd, estimate_max_usd, price_change_12mo, price_change_24mo FROM artworks WHERE id = ?")
     .get(id);
   if (!a) return null;
   const code = preferred ?? "USD";
@@ -449,6 +448,15 @@ export function artworkChart(deps: AppDeps, id: number, preferred?: string) {
       if (value === null || low === null || high === null) return [];
       return [{ time: day, value: round2(value), value_low: round2(low), value_high: round2(high), sale_probability: l.p, lot_id: l.id }];
     });
+  // the estimate as served: a point where each value took effect, at that day's rate
+  const served = estimatePeriods(deps.market, id, a, deps.asOf).flatMap((p) => {
+    if (p.estimate_usd === null) return [];
+    const value = convert(p.estimate_usd, p.from);
+    const low = convert(p.estimate_min_usd ?? p.estimate_usd, p.from);
+    const high = convert(p.estimate_max_usd ?? p.estimate_usd, p.from);
+    if (value === null || low === null || high === null) return [];
+    return [{ time: p.from, value: round2(value), value_low: round2(low), value_high: round2(high) }];
+  });
   return {
     resolution: "monthly" as const,
     unit: code,
@@ -456,6 +464,7 @@ export function artworkChart(deps: AppDeps, id: number, preferred?: string) {
     series: [
       { id: "hammer_prices", label: "Hammer prices", data: hammers },
       { id: "estimate", label: "Estimate, 80 % band", data: band },
+      { id: "estimate_history", label: "Estimate as served, from each change", data: served },
       ...(upcoming.length ? [{ id: "upcoming_lot", label: "Upcoming lot: expected hammer if sold, 80 % band", data: upcoming }] : []),
     ],
   };

@@ -10,6 +10,7 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import { UPLOAD_MEDIA_TYPES, checkUploadPart } from "../../images/upload";
 import { loadSharp } from "../../../platform/native";
 import { T, type IntType } from "../../query/grammar";
+import { AS_OF, historicalDay } from "../../query/params";
 import { COLLECTABLE_LIST } from "./fields";
 import {
   AcquiredSchema,
@@ -175,11 +176,13 @@ export const collectableEndpoints: Endpoint[] = [
     path: BASE,
     operationId: "getCollectable",
     summary: "One collectable",
-    description: "The full CollectableSchema with its acquisition, appraisals, provenance and private sales. 1 DU + 1 (one record).",
+    description:
+      "The full CollectableSchema with its acquisition, appraisals, provenance and private sales. 1 DU + 1 (one record). With as_of=YYYY-MM-DD, machine_estimated_price (and current_estimated_price when it is the machine's) is valued on the market's estimates of that day; the user's own entries are as they are now. A day before the first snapshot the service kept is 422.",
     pathParams: idParam,
+    list: { fields: {}, params: { as_of: AS_OF } },
     response: { full: CollectableSchema },
     records: one,
-    handle: (ctx) => service.getCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.origin),
+    handle: (ctx) => service.getCollectable(ctx.deps, user(ctx), ctx.params.collectable_id, ctx.origin, historicalDay(ctx.deps.market, ctx.query.params.as_of, ctx.deps.asOf)),
   }),
   defineEndpoint({
     ...common,

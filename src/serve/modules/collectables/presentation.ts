@@ -8,7 +8,7 @@ import type { AppDeps } from "../../deps";
 import { notFound } from "../../http/errors";
 import { iso, marketAll, marks } from "./checks";
 import { suggestedMatches } from "./matches";
-import { currentValue, ensureValued, momentumFraction } from "./valuation";
+import { currentValue, ensureValued, machineEstimate, momentumFraction } from "./valuation";
 
 /** The caller's collectable, or 404 (also for another user's id). */
 export function ownCollectable(deps: AppDeps, userId: number, id: number): CollectableRow {
@@ -174,9 +174,15 @@ export function present(deps: AppDeps, userId: number, rows: CollectableRow[], o
 
 export type PresentedCollectable = ReturnType<typeof present>[number];
 
-/** One collectable as the API shows it. */
-export function getCollectable(deps: AppDeps, userId: number, id: number, origin: string): PresentedCollectable {
+/**
+ * One collectable as the API shows it; with `day` (before the market's as-of date), its machine
+ * estimate, and the value in effect when that is the machine's, from the market's estimates of
+ * that day (the user's own entries are shown as they are now).
+ */
+export function getCollectable(deps: AppDeps, userId: number, id: number, origin: string, day: string | null = null): PresentedCollectable {
   const row = ownCollectable(deps, userId, id);
   ensureValued(deps, userId, [row]);
-  return present(deps, userId, [row], origin)[0]!;
+  if (day === null) return present(deps, userId, [row], origin)[0]!;
+  const then = machineEstimate(deps.market, row, day);
+  return present(deps, userId, [{ ...row, machine_estimate_usd: then.usd, machine_estimate_basis: then.basis }], origin)[0]!;
 }

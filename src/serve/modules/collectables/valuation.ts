@@ -12,6 +12,7 @@
  * - price_momentum_12mo: the artist's 12-month index momentum as a fraction, clipped to −1..1.
  */
 import type { Database } from "bun:sqlite";
+import { estimatesOn } from "../../../db/estimate-history";
 import { type CollectableRow } from "../../accounts/store";
 import type { AppDeps } from "../../deps";
 import { snapshotOf } from "../../snapshot";
@@ -93,27 +94,47 @@ export function areaCm2(unit: string, height: number | null, width: number | nul
   return height * k * width * k;
 }
 
-/** The machine estimate of a collectable from the market (see the file comment). */
-export function machineEstimate(market: Database, c: CollectableFacts): MachineEstimate {
+/**
+ * The machine estimate of a collectable from the market (see the file comment); with `day`, from
+ * the market's estimates in effect that day (src/db/estimate-history.ts).
+ */
+export function machineEstimate(market: Database, c: CollectableFacts, day: string | null = null): MachineEstimate {
   if (c.suggested_artwork_id !== null) {
     const st = market.prepare<{ estimate_usd: number | null; artist_id: number }, [number]>("SELECT estimate_usd, artist_id FROM artworks WHERE id = ?");
     try {
       const a = st.get(c.suggested_artwork_id);
+      if (a && day !== null) a.estimate_usd = (estimatesOn(market, [c.suggested_artwork_id], day).get(c.suggested_artwork_id) ?? a).estimate_usd;
       if (a && a.estimate_usd !== null && a.artist_id === c.artist_id) return { usd: a.estimate_usd, basis: "suggested_artwork" };
     } finally {
       st.finalize();
     }
   }
-  const st = market.prepare<
-    { category_id: number; creation_year: number | null; height_cm: number | null; width_cm: number | null; edition_size: number | null; estimate_usd: number },
-    [number]
-  >(
-    `SELECT category_id, creation_year, height_cm, width_cm, edition_size, estimate_usd
-       FROM artworks WHERE artist_id = ? AND estimate_usd IS NOT NULL`,
+  type PoolRow = {
+    id: number;
+    category_id: number;
+    creation_year: number | null;
+    height_cm: number | null;
+    width_cm: number | null;
+    edition_size: number | null;
+    estimate_usd: number | null;
+  };
+  // on a past day, a work without an estimate now may have had one
+  const st = market.prepare<PoolRow, [number]>(
+    `SELECT id, category_id, creation_year, height_cm, width_cm, edition_size, estimate_usd
+       FROM artworks WHERE artist_id = ?${day === null ? " AND estimate_usd IS NOT NULL" : ""}`,
   );
-  let rows;
+  let rows: (PoolRow & { estimate_usd: number })[];
   try {
-    rows = st.all(c.artist_id);
+    const all = st.all(c.artist_id);
+    if (day !== null) {
+      const then = estimatesOn(
+        market,
+        all.map((r) => r.id),
+        day,
+      );
+      for (const r of all) r.estimate_usd = (then.get(r.id) ?? r).estimate_usd;
+    }
+    rows = all.filter((r): r is PoolRow & { estimate_usd: number } => r.estimate_usd !== null);
   } finally {
     st.finalize();
   }
