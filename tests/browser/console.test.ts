@@ -1407,9 +1407,20 @@ describe("the console in a browser", () => {
     try {
       const w = await openTab();
       await signIn(w, keys.enterprise);
+      // the header's badge: one unread, from a free call that the call log leaves out
+      await w.page.waitForFunction(() => document.querySelector("#unread:not([hidden])")?.textContent === "1");
+      expect(await w.page.$$eval("#calls li code", (c) => c.map((x) => x.textContent).filter((t) => t?.includes("/unread")))).toEqual([]);
       await w.page.goto(`${server.origin}/console#/notifications`);
       await w.page.waitForSelector("#notifications li");
       expect(await w.page.$eval("#notifications li", (li) => li.textContent)).toContain("Sold for 12,000 EUR (above the estimate)");
+      // read: the badge goes, and stays gone in a new load of the page
+      expect(await w.page.$eval("#unread", (b) => b.hidden)).toBe(true);
+      await w.page.goto(`${server.origin}/console#/artists`);
+      const counted = w.page.waitForResponse((r) => r.url().includes("/v1/notifications/unread?after=evt_000000000000000000000001"));
+      await w.page.reload();
+      expect(await (await counted).json()).toEqual({ unread: 0 });
+      await w.page.waitForSelector("#artists-table tbody tr");
+      expect(await w.page.$eval("#unread", (b) => b.hidden)).toBe(true);
       await w.page.goto(`${server.origin}/console#/webhooks`);
       await w.page.waitForSelector("#webhook-url");
       await w.page.type("#webhook-url", receiver.url());

@@ -105,21 +105,27 @@ describe("market events", () => {
     };
     receiver.useSecret(hook.secret);
 
-    const first = fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a");
+    const first = fanOut(ctx.deps, "snap-a");
     expect(first.notified).toBe(mine.length);
     const hooked = mine.filter((e) => e.type === "lot.sold" || e.type === "lot.passed");
     expect(first.queued).toBe(hooked.length);
     // again (another node, a restart): nothing written or sent twice
-    expect(fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a")).toMatchObject({ notified: 0, queued: 0 });
+    expect(fanOut(ctx.deps, "snap-a")).toMatchObject({ notified: 0, queued: 0 });
     // from the last day fanned out: that day's events only, none written twice
     const lastDay = events.reduce((d, e) => (e.day > d ? e.day : d), "");
-    expect(fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a", Date.now(), lastDay)).toEqual({ notified: 0, queued: 0, lastDay });
-    expect(fanOut(ctx.deps.accounts, ctx.deps.market, "snap-a", Date.now(), "9999-01-01")).toEqual({ notified: 0, queued: 0, lastDay: "9999-01-01" });
+    expect(fanOut(ctx.deps, "snap-a", Date.now(), lastDay)).toEqual({ notified: 0, queued: 0, lastDay });
+    expect(fanOut(ctx.deps, "snap-a", Date.now(), "9999-01-01")).toEqual({ notified: 0, queued: 0, lastDay: "9999-01-01" });
 
     const d = new WebhookDispatcher(ctx.deps.accounts, { allow: ["127.0.0.0/8"] });
     while ((await d.runOnce()) > 0);
     expect(received.map((r) => r.id).sort()).toEqual(hooked.map((e) => e.id).sort());
     expect(received.every((r) => r.verified)).toBe(true);
+    // each delivery carries its lot, in the full schema, as GET /v1/lots/{id} answers it
+    for (const r of received) {
+      const body = JSON.parse(r.body) as { subject: { id: number }; data: { object: Record<string, unknown> } };
+      const lot = (await (await ctx.call(`/v1/lots/${body.subject.id}`)).json()) as Record<string, unknown>;
+      expect(body.data.object).toEqual(lot);
+    }
 
     // the feed: every event, newest first, by pages; a type filter; 1 DU a call
     const seen: { id: string; occurred_at: string; type: string; subject: { kind: string; id: number } }[] = [];
@@ -132,6 +138,12 @@ describe("market events", () => {
       cursor = page.next_cursor;
     } while (cursor);
     expect(seen.map((n) => n.id).sort()).toEqual(mine.map((e) => e.id).sort());
+    // the feed's objects: what each event is about, as its detail answers it
+    for (const n of seen.slice(0, 5)) {
+      const plural = { lot: "lots", artwork: "artworks", artist: "artists", sale: "sales" }[n.subject.kind]!;
+      const detail = (await (await ctx.call(`/v1/${plural}/${n.subject.id}`)).json()) as Record<string, unknown>;
+      expect((n as unknown as { data: { object: unknown } }).data.object).toEqual(detail);
+    }
     const times = seen.map((n) => n.occurred_at);
     expect(times).toEqual([...times].sort().reverse());
     const sold = (await (await ctx.call("/v1/notifications?type=lot.sold&limit=100")).json()) as { items: { type: string }[] };
@@ -142,5 +154,56 @@ describe("market events", () => {
       next_cursor: null,
     });
     expect((await ctx.call("/v1/notifications?cursor=nonsense")).status).toBe(422);
+
+    // the unread count: every notification without a marker, none after the newest, free
+    const unread = async (q = "") => {
+      const res = await ctx.call(`/v1/notifications/unread${q}`);
+      expect(res.headers.get("x-service-dataunits")).toBe("0");
+      return ((await res.json()) as { unread: number }).unread;
+    };
+    expect(await unread()).toBe(mine.length);
+    expect(await unread(`?after=${seen[0]!.id}`)).toBe(0);
+    expect(await unread("?after=evt_gone")).toBe(mine.length);
+    expect(((await (await ctx.call("/v1/notifications/unread", { key: ctx.keys.pro })).json()) as { unread: number }).unread).toBe(0);
+  });
+
+  test("a sandbox plan's feed and deliveries carry the public figures only (status, month)", async () => {
+    const lotEvents = events.filter((e) => e.lot_id !== null && e.artist_id !== null);
+    const artist = lotEvents[0]!.artist_id!;
+    expect((await ctx.call(`/v1/artists/${artist}/follow`, { method: "POST", key: ctx.keys.sandbox })).status).toBeLessThan(300);
+    const hook = (await (
+      await ctx.call("/v1/webhooks", {
+        method: "POST",
+        key: ctx.keys.sandbox,
+        body: { url: receiver.url(), event_types: ["lot.sold", "lot.passed", "lot.consigned", "lot.withdrawn"] },
+      })
+    ).json()) as { secret: string };
+    receiver.useSecret(hook.secret);
+    const got = received.length;
+    const out = fanOut(ctx.deps, "snap-b");
+    const theirs = events.filter((e) => e.artist_id === artist);
+    expect(out.notified).toBe(theirs.length);
+    const feed = (await (await ctx.call("/v1/notifications?limit=100", { key: ctx.keys.sandbox })).json()) as { items: { type: string; data: Record<string, unknown> }[] };
+    expect(feed.items.length).toBe(theirs.length);
+    const publicKeys = (data: object) => Object.keys(data).every((k) => k === "status" || k === "month" || k === "object");
+    for (const n of feed.items) {
+      expect(publicKeys(n.data)).toBe(true);
+      // the object in the public schema: no price, no is_followed
+      expect(n.data.object).toBeDefined();
+      expect(n.data.object).not.toHaveProperty("price");
+      expect(n.data.object).not.toHaveProperty("is_followed");
+      const { object: _object, ...figures } = n.data;
+      if (n.type.startsWith("lot.")) expect(figures).toEqual({ status: n.type.slice(4) === "consigned" ? "upcoming" : n.type.slice(4) });
+    }
+    const d = new WebhookDispatcher(ctx.deps.accounts, { allow: ["127.0.0.0/8"] });
+    while ((await d.runOnce()) > 0);
+    const delivered = received.slice(got);
+    expect(delivered.length).toBe(theirs.filter((e) => e.type.startsWith("lot.")).length);
+    for (const r of delivered) {
+      expect(r.verified).toBe(true);
+      const data = (JSON.parse(r.body) as { data: { object: object } }).data;
+      expect(publicKeys(data)).toBe(true);
+      expect(data.object).not.toHaveProperty("price");
+    }
   });
 });

@@ -436,6 +436,30 @@ describe("follows", () => {
   });
 });
 
+describe("notifications", () => {
+  test("the feed, its filters, its public cut and the unread count", async () => {
+    await same(async (s) => {
+      const day = Date.parse("2026-11-20T00:00:00Z");
+      const data = JSON.stringify({ status: "sold", currency: "EUR", hammer: 100 });
+      for (const [i, type] of ["lot.sold", "lot.passed", "lot.sold"].entries()) {
+        for (const user of [1, 3]) {
+          s.deps.accounts.notify(
+            { user_id: user, event_id: `evt_${i}`, type, occurred_at: day + i * 86_400_000, snapshot_id: "s", subject_kind: "lot", subject_id: 7 + i, data },
+            Date.now(),
+          );
+        }
+      }
+      await send(s, "/v1/notifications");
+      await send(s, "/v1/notifications?type=lot.sold");
+      await send(s, "/v1/notifications?limit=1");
+      await send(s, "/v1/notifications", { key: "sandbox" });
+      expect((await send(s, "/v1/notifications/unread")).body).toEqual({ unread: 3 });
+      expect((await send(s, "/v1/notifications/unread?after=evt_0")).body).toEqual({ unread: 2 });
+      expect((await send(s, "/v1/notifications/unread?after=evt_2")).body).toEqual({ unread: 0 });
+    });
+  });
+});
+
 describe("shares", () => {
   test("create, read by token (no key, a key, pages), another kind's token and unknown ones, bad bodies", async () => {
     await same(async (s) => {

@@ -428,7 +428,7 @@ export interface paths {
         };
         /**
          * One artwork
-         * @description ArtworkSchema for entitled callers; ArtworkPublicSchema for sandbox keys.
+         * @description ArtworkSchema for entitled callers; ArtworkPublicSchema for sandbox keys. With as_of=YYYY-MM-DD, the estimate values (current_estimated_price, its _min and _max, price_change_12mo and _24mo, and their _preferred values at that day's rate) are those the service served that day; a day before the first snapshot it kept is 422.
          *
          *     Cost: 1 DU.
          */
@@ -1349,6 +1349,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notifications/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many notifications came after the newest one the caller has seen
+         * @description Free (0 DU): for a badge polled in the background. `after` is the id of the newest event the caller has seen (the first of the feed when it was read); without it, or when that event is no longer kept, every notification counts. At most 999.
+         *
+         *     Cost: 0 DU.
+         */
+        get: operations["countUnreadNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notifications": {
         parameters: {
             query?: never;
@@ -1358,7 +1380,7 @@ export interface paths {
         };
         /**
          * The caller's notifications: market events about what they follow, newest first
-         * @description Each new snapshot's events (a lot consigned, sold, passed or withdrawn; a sale's results published) for the artists, artworks, lots and sales the caller follows. Kept 90 days. Filter by `type` (or `type__in`) and `since`; `next_cursor` pages on.
+         * @description Each new snapshot's events (a lot consigned, sold, passed or withdrawn; a sale's results published; a work's estimate moved by 5 % or more; an artist's index moved by 3 % or more in a month) for the artists, artworks, lots and sales the caller follows. Kept 90 days. `data` holds the event's figures in the caller's plan's schema (a sandbox plan: the status or month only) and `object`, what it is about in that schema. Filter by `type` (or `type__in`) and `since`; `next_cursor` pages on.
          *
          *     Cost: 1 DU.
          */
@@ -1556,7 +1578,7 @@ export interface paths {
         };
         /**
          * One collectable
-         * @description The full CollectableSchema with its acquisition, appraisals, provenance and private sales. 1 DU + 1 (one record).
+         * @description The full CollectableSchema with its acquisition, appraisals, provenance and private sales. 1 DU + 1 (one record). With as_of=YYYY-MM-DD, machine_estimated_price (and current_estimated_price when it is the machine's) is valued on the market's estimates of that day; the user's own entries are as they are now. A day before the first snapshot the service kept is 422.
          *
          *     Cost: 1 + 1 per record DU.
          */
@@ -2379,7 +2401,7 @@ export interface components {
             /** @description upcoming_lot series: the lot (GET /v1/lots/{lot_id}) */
             lot_id?: number;
         };
-        /** @description The spec's ChartResponse for an artwork: hammer prices of its sold lots, a forward 12-month confidence band around the current estimate, and the upcoming lot's expected hammer with its band and chance of selling */
+        /** @description The spec's ChartResponse for an artwork: hammer prices of its sold lots, a forward 12-month confidence band around the current estimate, the estimate as served since the first snapshot kept, and the upcoming lot's expected hammer with its band and chance of selling */
         ArtworkChartResponse: {
             /**
              * @description the estimate band has one point a month; hammer prices are at their sale dates
@@ -2391,7 +2413,7 @@ export interface components {
             /** @description currency code of the values: USD, or preferred_currency */
             currency: string;
             series: {
-                /** @description hammer_prices, estimate, or upcoming_lot (present when the work has an upcoming lot with a forecast) */
+                /** @description hammer_prices, estimate, estimate_history (the estimate as the service served it: a point, with its band, on each day a new value took effect, from the first snapshot kept), or upcoming_lot (present when the work has an upcoming lot with a forecast) */
                 id: string;
                 label: string;
                 data: components["schemas"]["ArtworkChartPoint"][];
@@ -3048,6 +3070,10 @@ export interface components {
             items: components["schemas"]["AuditItem"][];
             next_cursor: string | null;
         };
+        NotificationsUnread: {
+            /** @description notifications that came after `after` (all, without it), at most 999 */
+            unread: number;
+        };
         NotificationEvent: {
             /** @description the event's id: the same in the feed and in a webhook delivery's webhook-id */
             id: string;
@@ -3064,7 +3090,7 @@ export interface components {
                 kind: "artist" | "artwork" | "lot" | "sale";
                 id: number;
             };
-            /** @description the event's figures: a lot's status, currency, hammer and estimates, and against_estimate for a sale */
+            /** @description the event's figures (docs/webhooks.md): a lot's status, currency, hammer and estimates, and against_estimate for a sale; a work's estimate before and now; an artist's index a month before and now. The public schema (sandbox) keeps the status and month only. `object`: what the event is about (the lot, artwork, artist or sale) in the caller's schema, as the snapshot served holds it (absent when the market no longer has it) */
             data: {
                 [key: string]: unknown;
             };
@@ -5262,6 +5288,8 @@ export interface operations {
             query?: {
                 /** @description adds the *_preferred values, converted from USD at the reference rate of the sale's day */
                 preferred_currency?: "USD" | "GBP" | "EUR" | "CHF" | "JPY" | "CNY" | "HKD" | "SGD" | "TWD" | "KRW" | "INR" | "AUD" | "CAD" | "NZD" | "NOK" | "RUB";
+                /** @description answers with the estimate values in effect on this day (YYYY-MM-DD): for audits and year-end valuations. From the first snapshot the service kept (earlier: 422); on or after the market's as-of date, the current values */
+                as_of?: string;
             };
             header?: never;
             path: {
@@ -9399,6 +9427,76 @@ export interface operations {
             };
         };
     };
+    countUnreadNotifications: {
+        parameters: {
+            query?: {
+                /** @description an event id (evt_…) */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description the request's id: the client's X-Request-Id when it sent 1 to 128 safe characters, else a new one */
+                    "X-Request-Id"?: string;
+                    /** @description the id of the market snapshot that answered (as /readyz shows it); it changes when the server swaps to a newly published snapshot */
+                    "X-Market-Snapshot"?: string;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    /** @description DU cost of this call */
+                    "X-Service-DataUnits"?: number;
+                    /** @description DU remaining in the current entitlement period */
+                    "X-Service-DataUnits-Remaining"?: number;
+                    /** @description last day of the current period */
+                    "X-Service-DataUnits-Period-End"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationsUnread"];
+                };
+            };
+            /** @description No, malformed, unknown or revoked API key (the detail says which, and how to get a key) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Request-rate limit exceeded, or the allowance of a plan with a hard cap is used up (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description the account's windows: "second";q=<rps>;w=1, "minute";q=<rpm>;w=60 */
+                    "RateLimit-Policy"?: string;
+                    /** @description the window nearest to running out: "<window>";r=<remaining>;t=<seconds to its reset> */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     listNotifications: {
         parameters: {
             query?: {
@@ -10523,7 +10621,10 @@ export interface operations {
     };
     getCollectable: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description answers with the estimate values in effect on this day (YYYY-MM-DD): for audits and year-end valuations. From the first snapshot the service kept (earlier: 422); on or after the market's as-of date, the current values */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 collectable_id: number;

@@ -40,6 +40,8 @@ export type ToWorker =
   | { t: "swap"; id: number; snapshot: string }
   /** The snapshot served and its SHA-256, for `GET /snapshot` (computed once per snapshot by the supervisor). */
   | { t: "published"; info: PublishedFile }
+  /** Fan the served snapshot's market events out from `fromDay` (src/serve/webhooks/fan-out.ts); `snapshot` names it. */
+  | { t: "fan-out"; id: number; snapshot: string; fromDay: string }
   | { t: "drain"; timeoutMs: number };
 
 export type FromWorker =
@@ -52,6 +54,8 @@ export type FromWorker =
   | { t: "log"; text: string }
   /** The answer to a swap: the snapshot this worker serves now, or why it kept the one it had. */
   | { t: "swapped"; id: number; ok: boolean; snapshot: string | null; error?: string }
+  /** The answer to a fan-out: what it wrote and the last market day it saw, or why it failed. */
+  | { t: "fanned"; id: number; notified: number; queued: number; lastDay: string; error?: string }
   /** The worker no longer accepts connections (its requests in flight go on). */
   | { t: "closed" }
   | { t: "drained"; unfinished: number };

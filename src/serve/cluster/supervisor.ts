@@ -47,7 +47,6 @@ import { type PublishedFile, SNAPSHOT_KEY_PURPOSE } from "../http/snapshot-route
 import { SnapshotFollower, sha256OfFile } from "./snapshot-follow";
 import { MarketAdvancer } from "./advance";
 import { WebhookDispatcher } from "../webhooks/dispatcher";
-import { fanOut } from "../webhooks/fan-out";
 import { Database } from "bun:sqlite";
 
 export interface ClusterOptions {
@@ -137,23 +136,26 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   const dispatcher = new WebhookDispatcher(store, { allow: config.webhookAllow ?? [], say: (msg) => say("warn", msg) });
   /** The last market day whose events this server fanned out ("": none yet, so all the snapshot keeps). */
   let fannedThrough = "";
-  /** The snapshot's market events to the users who follow what they concern (once each, whichever node). */
+  const fanOuts = new Map<number, (answer: Extract<FromWorker, { t: "fanned" }>) => void>();
+  let nextFanOut = 1;
+  /**
+   * The snapshot's market events to the users who follow what they concern (once each, whichever
+   * node): done by the first worker, which reads the objects the events are about as a request
+   * does. The days fanned out already are not read again (a day is, as it may bring more merges).
+   */
   function notify(id: string | null): void {
-    if (!id) return;
-    setTimeout(() => {
-      let market: Database | null = null;
-      try {
-        market = new Database(marketDbPath(config.dataDir), { readonly: true });
-        // the days fanned out already are not read again (a day is, as it may bring more merges)
-        const { notified, queued, lastDay } = fanOut(store, market, id, Date.now(), fannedThrough);
-        fannedThrough = lastDay;
-        if (notified > 0) say("info", `events of snapshot ${id}: ${notified} notification(s), ${queued} webhook deliveries queued`);
-      } catch (err) {
-        say("warn", `events of snapshot ${id}: ${(err as Error).message}`);
-      } finally {
-        market?.close();
+    const slot = slots.find((s) => s !== undefined);
+    if (!id || !slot) return;
+    const ask = nextFanOut++;
+    fanOuts.set(ask, (answer) => {
+      if (answer.error !== undefined) {
+        say("warn", `events of snapshot ${id}: ${answer.error}`);
+        return;
       }
-    }, 0);
+      if (answer.lastDay > fannedThrough) fannedThrough = answer.lastDay;
+      if (answer.notified > 0) say("info", `events of snapshot ${id}: ${answer.notified} notification(s), ${answer.queued} webhook deliveries queued`);
+    });
+    slot.worker.postMessage({ t: "fan-out", id: ask, snapshot: id, fromDay: fannedThrough } satisfies ToWorker);
   }
   function digest(id: string, file: FileIdentity | null): void {
     if (!file) return;
@@ -279,6 +281,10 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
         if (--w.left === 0) w.done();
         return;
       }
+      case "fanned":
+        fanOuts.get(msg.id)?.(msg);
+        fanOuts.delete(msg.id);
+        return;
       case "closed":
         closed.get(slot.index)?.();
         return;

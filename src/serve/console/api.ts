@@ -660,9 +660,9 @@ export const session = {
 /**
  * A call of the account area: with the session's cookie and, on a write, its CSRF token; with the
  * key when there is no session (or `withKey`: a read the session does not open, the plans). Logged
- * like every call.
+ * like every call, but for `unlogged` ones (the header's free unread count, polled in the background).
  */
-export async function account<T>(method: string, path: string, body?: object, init: { withKey?: boolean } = {}): Promise<T> {
+export async function account<T>(method: string, path: string, body?: object, init: { withKey?: boolean; unlogged?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   const s = init.withKey ? null : session.get();
   if (s) {
@@ -672,8 +672,15 @@ export async function account<T>(method: string, path: string, body?: object, in
     if (k) headers.Authorization = `Bearer ${k}`;
   }
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  // a keyed call counts in the plan's request windows like the pages' own (pace)
+  const slot = headers.Authorization ? await pace() : null;
   const started = performance.now();
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
+  } finally {
+    if (slot) slot.answered = performance.now();
+  }
   const text = await res.text().catch(() => "");
   let answer: unknown = null;
   try {
@@ -681,10 +688,13 @@ export async function account<T>(method: string, path: string, body?: object, in
   } catch {}
   const du = res.headers.get("X-Service-DataUnits");
   const remaining = res.headers.get("X-Service-DataUnits-Remaining");
-  if (remaining !== null) meter.remaining = Number(remaining);
-  calls.unshift({ method, path, status: res.status, du: du === null ? null : Number(du), ms: Math.round(performance.now() - started) });
-  if (calls.length > 50) calls.length = 50;
-  for (const l of listeners) l();
+  // a background call leaves the meter to the page's own (its answer may come after theirs)
+  if (remaining !== null && !init.unlogged) meter.remaining = Number(remaining);
+  if (!init.unlogged) {
+    calls.unshift({ method, path, status: res.status, du: du === null ? null : Number(du), ms: Math.round(performance.now() - started) });
+    if (calls.length > 50) calls.length = 50;
+    for (const l of listeners) l();
+  }
   if (!res.ok) throw new ApiError(res.status, detailOf(answer));
   return answer as T;
 }

@@ -44,7 +44,7 @@ import { artworkEditions, artworkLots, lotPage, salePage, salesPage } from "./sa
 import { artworkCard, CURRENCY_CHOICES, cached, day, failure, followButton, h, int, main, pct, picture, preferredCurrency, slot, usd } from "./ui";
 import { adminPage } from "./admin";
 import { keysPage } from "./keys";
-import { notificationsPage, webhooksPage } from "./notify";
+import { notificationsPage, refreshUnread, webhooksPage } from "./notify";
 import { usagePage } from "./usage";
 
 const life = (a: Artist) => (a.birth ? `${a.birth}–${a.death ?? ""}` : "");
@@ -935,6 +935,7 @@ function route(): void {
   else if (path === "/notifications") notificationsPage();
   else if (path === "/webhooks") webhooksPage();
   else signInPage();
+  if (key.get() && path !== "/notifications") void refreshUnread();
   main().focus({ preventScroll: true });
   window.scrollTo(0, 0);
   document.body.dataset.page = page;

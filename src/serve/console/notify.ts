@@ -3,9 +3,9 @@
  * #/notifications: the caller's feed (GET /v1/notifications, 1 DU a page), newest first, with
  * links to what each event concerns; #/webhooks: the caller's destinations (make one and see its
  * secret once; send a test event; turn off or on; a new secret; remove) and a destination's
- * deliveries with redelivery. docs/webhooks.md.
+ * deliveries with redelivery; the unread count in the header (refreshUnread). docs/webhooks.md.
  */
-import { account, problemText } from "./api";
+import { account, key, problemText, session } from "./api";
 import { h, main } from "./ui";
 
 interface FeedEvent {
@@ -51,8 +51,54 @@ function sentence(e: FeedEvent): string {
       return "Withdrawn";
     case "sale.results_published":
       return "Results published";
+    case "artwork.estimate_changed":
+      return typeof d.change === "number"
+        ? `Estimate ${d.change >= 0 ? "up" : "down"} ${Math.abs(d.change * 100).toFixed(1)} % to ${money(d.estimate_usd)} USD`
+        : "Estimate changed";
+    case "artist.index_moved":
+      return typeof d.change === "number"
+        ? `Index ${d.change >= 0 ? "up" : "down"} ${Math.abs(d.change * 100).toFixed(1)} % in ${d.month}`
+        : `Index moved in ${d.month ?? "the month"}`;
     default:
       return e.type;
+  }
+}
+
+// ---- the unread count in the header ---------------------------------------------------------
+
+/** Where the newest event the caller has seen is kept: per user (session's email, else the key), in this browser. */
+function seenItem(): string {
+  let hash = 2166136261;
+  for (const c of session.get()?.email ?? key.get() ?? "") hash = Math.imul(hash ^ c.charCodeAt(0), 16777619) >>> 0;
+  return `artmarket.notifications-seen.${hash.toString(36)}`;
+}
+
+function showUnread(n: number): void {
+  const badge = document.getElementById("unread");
+  if (!badge) return;
+  badge.textContent = n >= 999 ? "999+" : String(n);
+  badge.hidden = n === 0;
+  badge.setAttribute("aria-label", `${badge.textContent} unread`);
+}
+
+let checked = 0;
+
+/**
+ * The header's badge: how many notifications came after the newest one seen here
+ * (GET /v1/notifications/unread, free, unlogged), at most once a minute unless `now`.
+ */
+export async function refreshUnread(now = false): Promise<void> {
+  if (!key.get() || (!now && Date.now() - checked < 60_000)) return;
+  checked = Date.now();
+  const after = localStorage.getItem(seenItem());
+  try {
+    const r = await account<{ unread: number }>("GET", `/v1/notifications/unread${after ? `?after=${encodeURIComponent(after)}` : ""}`, undefined, {
+      withKey: true,
+      unlogged: true,
+    });
+    showUnread(r.unread);
+  } catch {
+    // a badge is not worth an error message: the next page tries again
   }
 }
 
@@ -79,6 +125,9 @@ export async function notificationsPage(): Promise<void> {
           ),
         ),
       );
+      // the first page read: its newest event is seen
+      if (cursor === null && page.items[0]) localStorage.setItem(seenItem(), page.items[0].id);
+      if (cursor === null) showUnread(0);
       cursor = page.next_cursor;
       more.hidden = cursor === null;
       if (!list.children.length) message.textContent = "Nothing yet: follow artists, artworks, lots or sales, and each new snapshot's events about them appear here.";

@@ -1,14 +1,18 @@
 /**
  * The fan-out of a snapshot's market events (market.db's `market_events`, written by each merge:
  * src/pipeline/import/events.ts) to the users who follow what they concern: a lot's event reaches
- * the followers of the lot, its artwork, its artist and its sale; a sale's, the sale's. Each user
- * gets a notification (GET /v1/notifications) and each of their enabled webhook destinations that
- * takes the type a delivery. The notification's unique key (user, event) is the gate: a fan-out run
- * again (another node serving the same snapshot, a restart) writes and sends nothing twice.
+ * the followers of the lot, its artwork, its artist and its sale; a sale's, the sale's; a work's,
+ * its followers and its artist's; an artist's, the artist's. Each user gets a notification
+ * (GET /v1/notifications) and each of their enabled webhook destinations that takes the type a
+ * delivery, cut to the user's plan's schema with the object it is about (eventBody). The
+ * notification's unique key (user, event) is the gate: a fan-out run again (another node serving
+ * the same snapshot, a restart) writes and sends nothing twice.
  */
-import type { Database } from "bun:sqlite";
 import type { AccountStore } from "../accounts/store";
+import type { AppDeps } from "../deps";
+import type { Schema } from "../http/endpoint";
 import { NOTIFICATIONS_KEPT_MS } from "../accounts/sql/notifications";
+import { recipientView, subjectObjects } from "./objects";
 
 interface EventRow {
   id: string;
@@ -23,27 +27,61 @@ interface EventRow {
   data: string;
 }
 
-/** An event as the feed and the webhooks carry it. */
-export function eventBody(e: { id: string; type: string; occurredAt: number; snapshotId: string; subjectKind: string; subjectId: number; data: string }) {
+/**
+ * The figures of an event that the public schema shows (a sandbox plan's): a status and a month.
+ * Prices, estimates and index levels are the full schema's, as in the objects themselves.
+ */
+const PUBLIC_DATA = new Set(["status", "month"]);
+
+/**
+ * An event as the feed and the webhooks carry it: its figures cut to `schema` (the recipient's
+ * plan's), and the object it is about in `data.object` when there is one (objects.ts).
+ */
+export function eventBody(
+  e: { id: string; type: string; occurredAt: number; snapshotId: string; subjectKind: string; subjectId: number; data: string },
+  schema: Schema = "full",
+  object?: Record<string, unknown>,
+) {
+  const figures = JSON.parse(e.data) as Record<string, unknown>;
+  const data = schema === "full" ? figures : Object.fromEntries(Object.entries(figures).filter(([k]) => PUBLIC_DATA.has(k)));
+  if (object) data.object = object;
   return {
     id: e.id,
     type: e.type,
     occurred_at: new Date(e.occurredAt).toISOString(),
     snapshot_id: e.snapshotId,
     subject: { kind: e.subjectKind, id: e.subjectId },
-    data: JSON.parse(e.data) as Record<string, unknown>,
+    data,
+  };
+}
+
+/** The schema of a user's plan (public when the user or the plan is gone), kept for one fan-out. */
+function schemaOfUsers(store: AccountStore): (userId: number) => Schema {
+  const plans = new Map<string, Schema>();
+  const users = new Map<number, Schema>();
+  return (userId) => {
+    let schema = users.get(userId);
+    if (schema === undefined) {
+      const slug = store.getUser(userId)?.plan;
+      if (slug !== undefined && !plans.has(slug)) plans.set(slug, store.getPlan(slug)?.features.schema === "full" ? "full" : "public");
+      schema = slug === undefined ? "public" : plans.get(slug)!;
+      users.set(userId, schema);
+    }
+    return schema;
   };
 }
 
 /**
  * Fans the snapshot's events out, those of `fromDay` and later (all the snapshot keeps when absent:
  * a server starting catches up); returns the notifications written, the deliveries queued and the
- * last market day seen (where the next fan-out can start).
+ * last market day seen (where the next fan-out can start). Runs on a worker (the snapshot's
+ * objects are read as a request reads them).
  */
-export function fanOut(store: AccountStore, market: Database, snapshotId: string, now = Date.now(), fromDay = ""): { notified: number; queued: number; lastDay: string } {
+export function fanOut(deps: AppDeps, snapshotId: string, now = Date.now(), fromDay = ""): { notified: number; queued: number; lastDay: string } {
+  const store = deps.accounts;
   let events: EventRow[];
   try {
-    events = market
+    events = deps.market
       .query<EventRow, [string]>("SELECT id, type, day, subject_kind, subject_id, lot_id, artwork_id, artist_id, sale_id, data FROM market_events WHERE day >= ?")
       .all(fromDay);
   } catch {
@@ -65,8 +103,9 @@ export function fanOut(store: AccountStore, market: Database, snapshotId: string
       users.add(f.user_id);
     }
   }
+  // each user's new notifications (the store's unique key: none written twice)
+  const fresh = new Map<number, EventRow[]>();
   let notified = 0;
-  let queued = 0;
   for (const e of events) {
     const users = new Set<number>();
     for (const [kind, id] of [
@@ -77,13 +116,12 @@ export function fanOut(store: AccountStore, market: Database, snapshotId: string
     ] as const) {
       if (id !== null) for (const u of followers.get(`${kind}:${id}`) ?? []) users.add(u);
     }
-    const occurredAt = Date.parse(`${e.day}T00:00:00Z`);
     for (const userId of users) {
       const row = {
         user_id: userId,
         event_id: e.id,
         type: e.type,
-        occurred_at: occurredAt,
+        occurred_at: occurredAt(e),
         snapshot_id: snapshotId,
         subject_kind: e.subject_kind,
         subject_id: e.subject_id,
@@ -91,10 +129,30 @@ export function fanOut(store: AccountStore, market: Database, snapshotId: string
       };
       if (!store.notify(row, now)) continue;
       notified++;
-      const payload = JSON.stringify(eventBody({ id: e.id, type: e.type, occurredAt, snapshotId, subjectKind: e.subject_kind, subjectId: e.subject_id, data: e.data }));
+      let list = fresh.get(userId);
+      if (!list) fresh.set(userId, (list = []));
+      list.push(e);
+    }
+  }
+  // their deliveries, each with its object as the user's plan shows it
+  let queued = 0;
+  const schemaOf = schemaOfUsers(store);
+  for (const [userId, list] of fresh) {
+    const schema = schemaOf(userId);
+    const objects = subjectObjects(
+      deps,
+      recipientView(deps, userId, schema),
+      list.map((e) => ({ kind: e.subject_kind, id: e.subject_id })),
+    );
+    for (const e of list) {
+      const body = { id: e.id, type: e.type, occurredAt: occurredAt(e), snapshotId, subjectKind: e.subject_kind, subjectId: e.subject_id, data: e.data };
+      const payload = JSON.stringify(eventBody(body, schema, objects.get(`${e.subject_kind}:${e.subject_id}`)));
       queued += store.enqueueEvent(userId, { id: e.id, type: e.type, payload }, now);
     }
   }
   store.pruneNotifications(now - NOTIFICATIONS_KEPT_MS);
   return { notified, queued, lastDay };
 }
+
+/** An event's time: its market day's midnight (UTC). */
+const occurredAt = (e: EventRow) => Date.parse(`${e.day}T00:00:00Z`);

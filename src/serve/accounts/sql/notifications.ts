@@ -28,6 +28,8 @@ export interface NotificationStore {
   notify(row: Omit<NotificationRow, "id">, now: number): boolean;
   /** A user's notifications, newest first: before the cursor's (occurred_at, id), of some types, since a time. */
   notificationsPage(userId: number, q: { before: { at: number; id: number } | null; types: readonly string[] | null; since: number | null; limit: number }): NotificationRow[];
+  /** How many of a user's notifications came after the one of `afterEvent` (all of them when it is null or gone), at most `cap`. */
+  unreadCount(userId: number, afterEvent: string | null, cap: number): number;
   /** Drops notifications older than `before` (ms). */
   pruneNotifications(before: number): number;
 }
@@ -83,6 +85,11 @@ export function NotificationsSql<B extends SqlBase>(Base: B) {
         params.push(q.before.at, q.before.at, q.before.id);
       }
       return this.sql.all<NotificationRow>(`SELECT ${COLUMNS} FROM notifications WHERE ${where.join(" AND ")} ORDER BY occurred_at DESC, id DESC LIMIT ?`, ...params, q.limit);
+    }
+
+    unreadCount(userId: number, afterEvent: string | null, cap: number): number {
+      const after = afterEvent === null ? null : this.sql.get<{ id: number }>("SELECT id FROM notifications WHERE user_id = ? AND event_id = ?", userId, afterEvent);
+      return Number(this.sql.get<{ n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM notifications WHERE user_id = ? AND id > ? LIMIT ?) x", userId, after?.id ?? 0, cap)!.n);
     }
 
     pruneNotifications(before: number): number {
