@@ -45,6 +45,7 @@ import { ImageSigner, loadSecret } from "../src/serve/images/urls";
 import { buildCases, DEEP_PAGE, DEEP_TARGET, deepPageCase, mixUrls, type ApiCase } from "./lib/api-cases";
 import { profileCases, type CaseProfile } from "./lib/api-profile";
 import { ensureMarket, makeRunDir } from "./lib/api-setup";
+import { removeLinkedScratch } from "./lib/linked-market";
 import { runWrkPaths, type WrkRun } from "./lib/api-wrk";
 import { fmt, median, percentileSorted, table } from "./lib/stats";
 import { wrkPath } from "./lib/wrk";
@@ -677,7 +678,7 @@ async function main(): Promise<number> {
   } finally {
     await Promise.all(started.map((s) => s.stop()));
     if (o.keep) log(`run dir kept: ${run.dir}`);
-    else if (existsSync(run.dir)) rmSync(run.dir, { recursive: true, force: true });
+    else if (existsSync(run.dir)) removeLinkedScratch(run.dir);
   }
 }
 

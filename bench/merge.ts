@@ -19,10 +19,11 @@
  * Printed: a table, and the import's own summary. Only 127.0.0.1; the server is stopped at the end.
  */
 import { Database } from "bun:sqlite";
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { ensureMarket } from "./lib/api-setup";
+import { linkMarket, removeLinkedScratch } from "./lib/linked-market";
 import { fmt, table } from "./lib/stats";
 import { readFlags } from "./lib/flags";
 
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!;
   let server: ReturnType<typeof Bun.spawn> | null = null;
   try {
-    linkSync(join(marketDir, "market.db"), join(scratch, "market.db"));
+    linkMarket(join(marketDir, "market.db"), join(scratch, "market.db"));
     copyFileSync(join(marketDir, "truth.db"), join(scratch, "truth.db"));
     const marketBytes = statSync(join(scratch, "market.db")).size;
     const port = 20000 + Math.floor(Math.random() * 20000);
@@ -165,7 +166,7 @@ async function main(): Promise<void> {
   } finally {
     server?.kill("SIGTERM");
     await server?.exited;
-    if (!flags.keep) rmSync(scratch, { recursive: true, force: true });
+    if (!flags.keep) removeLinkedScratch(scratch);
     else log(`kept ${scratch}`);
   }
 }

@@ -42,13 +42,14 @@
  * can run it on a machine without node_modules: BUN_BE_BUN=1 dist/artmarket bench/scale.ts --binary dist/artmarket.
  */
 import { Database } from "bun:sqlite";
-import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { LoadOptions, LoadResult } from "./lib/load";
 import { runBunLoad } from "./lib/loadgen";
 import { fmt, median, table } from "./lib/stats";
 import { runWrk, wrkPath } from "./lib/wrk";
+import { linkMarket, removeLinkedScratch } from "./lib/linked-market";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -220,7 +221,7 @@ for (const name of stores) {
     const [row] = await sql`SELECT user_id FROM api_keys WHERE kid = ${kids[1]!}`;
     await sql.unsafe(`INSERT INTO follows (user_id, kind, target_id, created_at) VALUES ${followValues((row as { user_id: number }).user_id)}`);
     const pgDataDir = mkdtempSync(join(tmpdir(), "artmarket-scale-pg-"));
-    linkSync(join(dataDir, "market.db"), join(pgDataDir, "market.db"));
+    linkMarket(join(dataDir, "market.db"), join(pgDataDir, "market.db"));
     storeList.push({
       name,
       dataDir: pgDataDir,
@@ -350,6 +351,6 @@ writeFileSync(
     2,
   ),
 );
-for (const store of storeList) rmSync(store.dataDir, { recursive: true, force: true });
+for (const store of storeList) removeLinkedScratch(store.dataDir);
 await stopPg?.();
 if (ledgerChecks.some((l) => !l.ok)) process.exit(1);

@@ -6,7 +6,8 @@
  * The market's own data dir is left as it was.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, linkSync, mkdtempSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { linkMarket } from "./linked-market";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createUserWithKey, type CreatedKey } from "../../src/serve/accounts/keys";
@@ -74,14 +75,7 @@ export function addBenchPlan(account: Database): void {
 /** A scratch data dir serving `marketDir`'s market: market.db linked, the bench user and its follows in a new account.db. */
 export async function makeRunDir(marketDir: string, follows: Follows): Promise<RunDir> {
   const dir = mkdtempSync(join(tmpdir(), "artmarket-api-bench-"));
-  const source = resolve(marketDbPath(marketDir));
-  let linked = "hard link";
-  try {
-    linkSync(source, marketDbPath(dir));
-  } catch {
-    symlinkSync(source, marketDbPath(dir));
-    linked = "symlink";
-  }
+  const linked = linkMarket(resolve(marketDbPath(marketDir)), marketDbPath(dir));
   const account = openAccountDb(dir);
   let created: CreatedKey;
   try {
