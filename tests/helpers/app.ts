@@ -6,7 +6,8 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { removeAtExit, setUpTestTemp } from "./temp";
+import { cachedMarket } from "./market-cache";
+import { setUpTestTemp } from "./temp";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { closeDeps, createApp, openSqliteDeps, type App, type SqliteAppDeps } from "../../src/serve/app";
 import { accountDbPath } from "../../src/db/connection";
@@ -52,16 +53,17 @@ let tinyMarket: Promise<string> | null = null;
 export const TINY_AS_OF = "2026-11-22";
 
 /**
- * The tiny market of the tests (seed 7, image vectors included), built by the generator once per
- * test run, in the run's first file that asks, and shared by every later one: a test reads it in
- * place, or copies its files into a folder of its own before it writes (createTestContext does).
+ * The tiny market of the tests (seed 7, image vectors included), built by the generator once and
+ * kept between runs while the pipeline's sources stay the same (tests/helpers/market-cache.ts),
+ * shared by every file and worker: a test reads it in place, or copies its files into a folder of
+ * its own before it writes (createTestContext does).
  */
 export function tinyMarketDir(): Promise<string> {
   tinyMarket ??= (async () => {
-    // shared by every file of the process, so removed at its exit, not by a file's afterAll
-    const dir = tempDataDir("artmarket-tiny-");
-    removeAtExit(dir);
-    tinySummary = await seedMarket({ dataDir: dir, scale: "tiny", seed: 7, asOf: TINY_AS_OF, quiet: true });
+    // kept between runs while the pipeline's sources are the same (market-cache.ts)
+    const options = { scale: "tiny", seed: 7, asOf: TINY_AS_OF } as const;
+    const { dir, built } = await cachedMarket("tiny", options, (dataDir) => seedMarket({ dataDir, ...options, quiet: true }));
+    tinySummary = built;
     return dir;
   })();
   return tinyMarket;
@@ -73,15 +75,13 @@ let nextTinyMarket: Promise<string> | null = null;
 
 /**
  * A second tiny market, another seed (8) as of the same date, without image vectors: the next
- * snapshot of the tests that publish one over the tiny market. Built once per test run like the
- * tiny market, and as shared: read it, copy what is to change, never write or remove it.
+ * snapshot of the tests that publish one over the tiny market. Kept like the tiny market, and as
+ * shared: read it, copy what is to change, never write or remove it.
  */
 export function nextTinyMarketDir(): Promise<string> {
   nextTinyMarket ??= (async () => {
-    const dir = tempDataDir("artmarket-tiny-next-");
-    removeAtExit(dir);
-    await seedMarket({ dataDir: dir, scale: "tiny", seed: 8, asOf: TINY_AS_OF, quiet: true, embed: false });
-    return dir;
+    const options = { scale: "tiny", seed: 8, asOf: TINY_AS_OF, embed: false } as const;
+    return (await cachedMarket("tiny-next", options, (dataDir) => seedMarket({ dataDir, ...options, quiet: true }))).dir;
   })();
   return nextTinyMarket;
 }
