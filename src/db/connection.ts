@@ -13,6 +13,7 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { loadSqliteVec } from "../platform/native";
 import { buildReadIndexes } from "./market-indexes";
 import { migrate } from "./migrate";
+import { REQUIRED_INDEXES } from "./snapshot-check";
 import { accountMigrations, marketMigrations } from "./migrations/embedded";
 import * as accountSchema from "./schema/account";
 
@@ -125,15 +126,20 @@ export function openMarketReader(dataDir: string): Database {
   writer.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   try {
     // a migration that rebuilds a table drops the read indexes on it: a market built by an
-    // earlier artmarket gets them back here (idempotent statements; minutes at large scale), and
-    // its statistics again when some were missing (a migration that only adds a table needs neither)
+    // earlier artmarket gets them back here, with its statistics (minutes at large scale: the
+    // statements rebuild the search tables too), when one is missing; a migration that only adds
+    // a table needs neither
     if (migrate(writer, marketMigrations, MARKET_DB, { oneLock: false }).length && writer.query("SELECT 1 FROM lots LIMIT 1").get()) {
-      const indexes = () => writer.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'index'").get()!.n;
-      const before = indexes();
-      process.stderr.write(`${MARKET_DB}: migrated to this build's format; checking the read indexes\n`);
-      buildReadIndexes(writer);
-      if (indexes() > before) {
-        process.stderr.write(`${MARKET_DB}: ${indexes() - before} read index(es) rebuilt; gathering statistics\n`);
+      const names = new Set(
+        writer
+          .query<{ name: string }, []>("SELECT name FROM sqlite_master")
+          .all()
+          .map((r) => r.name),
+      );
+      const missing = REQUIRED_INDEXES.filter((i) => !names.has(i));
+      if (missing.length) {
+        process.stderr.write(`${MARKET_DB}: migrated to this build's format; rebuilding the read indexes (${missing.join(", ")} missing)\n`);
+        buildReadIndexes(writer);
         writer.run("ANALYZE");
       }
     }
