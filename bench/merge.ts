@@ -128,6 +128,8 @@ async function main(): Promise<void> {
       if (importedAt === null) peakRss = Math.max(peakRss, vmHwmKiB(imp.pid));
       const id = await snapshotOf(port);
       if (id && id !== before) visibleAt = performance.now();
+      // a failed import publishes nothing: say why at once
+      else if (importedAt !== null && imp.exitCode !== 0) throw new Error(`import failed (${imp.exitCode}): ${await new Response(imp.stderr).text()}`);
       else if (importedAt !== null && performance.now() - importedAt > 600_000) throw new Error("the new snapshot was not served within 10 minutes of the import");
       else await Bun.sleep(100);
     }
