@@ -6,6 +6,7 @@
  * (truth.db taken away) is logged with the child's stderr and the server goes on; SIGTERM during an
  * import ends the child and leaves no round directory and no importing file. Bad values exit 2.
  */
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -74,6 +75,15 @@ describe("serve --advance 1s", () => {
     new SqliteAccountStore(db).seedPlans();
     db.run("UPDATE plans SET rps_limit = 100000, rpm_limit = 10000000 WHERE slug = 'enterprise'");
     key = (await createUserWithKey(db, "enterprise", "advance")).key;
+    // the user follows every artist: each round's lot events reach them (fanned out by the server)
+    const market = new Database(join(dataDir, "market.db"), { readonly: true });
+    const artists = market.query<{ id: number }, []>("SELECT id FROM artists").all();
+    market.close();
+    const user = db.query<{ user_id: number }, []>("SELECT user_id FROM api_keys LIMIT 1").get()!.user_id;
+    const follow = db.query("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, 'artist', ?, ?)");
+    db.transaction(() => {
+      for (const a of artists) follow.run(user, a.id, Date.now());
+    })();
     db.close();
   }, 120_000);
 
@@ -133,6 +143,19 @@ describe("serve --advance 1s", () => {
         expect(res.sold + res.passed + res.withdrawn).toBeGreaterThanOrEqual(0);
       });
       expect(published.at(-1)!.advance.snapshot).toBe(now.id);
+      // the rounds' events reach the follower: fanned out by a worker after the swap, each with its object
+      type Note = { id: string; subject: { kind: string; id: number }; data: { object?: { id: number } } };
+      let notes: Note[] = [];
+      await waitFor(
+        "notification",
+        async () => {
+          notes = ((await (await fetch(`${server.url}/v1/notifications?limit=100`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { items: Note[] }).items;
+          return notes.length > 0;
+        },
+        15_000,
+      );
+      for (const n of notes) expect(n.data.object?.id).toBe(n.subject.id);
+      expect(server.stderr()).toContain("notification(s)");
       expect(await metric("artmarket_snapshot_swaps_total", "ok")).toBe(published.length);
       expect(await metric("artmarket_advance_rounds_total", "published")).toBe(published.length);
       // the rounds take longer than 1 s (a few seconds, the images' vectors reused): the ones due meanwhile were skipped, and said so
