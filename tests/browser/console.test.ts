@@ -514,6 +514,11 @@ describe("the console in a browser", () => {
     }
     expect(await w.page.$eval("#artwork-head .hero .pic", (el) => el.getBoundingClientRect().height)).toBe(box);
     expect(await w.page.$eval("#estimate dd", (dd) => Number(dd.getAttribute("data-value")))).toBe(work.current_estimated_price);
+    // the chart draws every series of the API's chart, the estimate as served among them
+    const chart = await api<{ series: { id: string; label: string }[] }>(`/v1/artworks/${work.id}/chart`);
+    expect(chart.series.map((x) => x.id)).toContain("estimate_history");
+    const legend = await w.page.$eval("#artwork-chart .u-legend", (el) => el.textContent ?? "");
+    for (const x of chart.series) expect(legend).toContain(x.label);
     const cards = await w.page.$$eval("#artwork-similar .card", (cs) =>
       cs.map((c) => ({ id: Number(c.getAttribute("data-artwork-id")), score: Number(c.querySelector(".score")?.getAttribute("data-score")) })),
     );
