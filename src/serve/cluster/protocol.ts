@@ -19,9 +19,9 @@ export interface WorkerInit {
   workers: number;
   logFormat: LogFormat | "off";
   /**
-   * Whether the worker commits its ledger rows itself when account.db's write lock is free: when
-   * every core runs a worker (a round trip to the supervisor costs CPU a worker needs); with a
-   * core to spare, the supervisor's thread takes the commits off the workers.
+   * Whether the worker commits its ledger rows itself when account.db's write lock is free (with
+   * the SQLite store: a round trip to the supervisor costs more CPU than the commit); the rows of
+   * a worker that finds the lock taken go to the supervisor.
    */
   localLedger: boolean;
   /** The AccountCounters table (rate limits, DU windows, hard-cap admissions). */

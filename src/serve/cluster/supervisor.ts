@@ -5,10 +5,10 @@
  * - key verification: argon2 and the limits on failed attempts (KeyVerifier), once per key;
  * - the DU ledger when a worker finds account.db's write lock taken: the rows the workers hand
  *   over are committed together, and each worker's responses wait for the answer (so every DU a
- *   client saw is on disk, whatever is killed after). When every core runs a worker, a worker
- *   that finds the lock free commits its rows itself instead (src/serve/accounts/ledger.ts,
- *   localWriter): the round trip would cost CPU the workers need; with a core to spare, this
- *   thread takes every commit off the workers;
+ *   client saw is on disk, whatever is killed after). A worker that finds the lock free commits
+ *   its rows itself (src/serve/accounts/ledger.ts, localWriter): the round trip costs more CPU
+ *   than the commit (bench/core, `serve --workers 1`: 86 µs a request through this thread, 65-81
+ *   committed by the worker, the bare app 67-82);
  * - /metrics: every worker's registry collected and added up;
  * - the state /readyz reports (starting, ready, draining), in shared memory;
  * - a graceful stop: every worker drains, the ledger is committed, then the process exits;
@@ -22,7 +22,6 @@
  * that every worker updates under per-account locks (src/serve/accounts/counters.ts).
  * A worker that dies is replaced on the same port.
  */
-import { availableParallelism } from "node:os";
 import type { FromWorker, ToWorker, WorkerInit } from "./protocol";
 import type { Config } from "../../platform/config";
 import { workerEntry } from "../../platform/native";
@@ -329,7 +328,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
         index,
         workers: options.workers,
         logFormat: options.logFormat,
-        localLedger: writer !== null && options.workers >= availableParallelism(),
+        localLedger: writer !== null,
         counters: counters.buffer,
         state: stateBuffer,
       };
