@@ -16,7 +16,7 @@
  * bare − floor is the framework and validation, metered − bare is auth and metering.
  */
 import { Database } from "bun:sqlite";
-import { rmSync } from "node:fs";
+import { removeLinkedScratch } from "./linked-market";
 import { resolve } from "node:path";
 import { closeDeps, createApp, openDeps } from "../../src/serve/app";
 import { marketDbPath } from "../../src/db/connection";
@@ -96,5 +96,5 @@ try {
   closeDeps(bareDeps);
   closeDeps(meteredDeps);
   floorDeps.market.close();
-  rmSync(run.dir, { recursive: true, force: true });
+  removeLinkedScratch(run.dir);
 }
