@@ -14,7 +14,7 @@ import { feedMarket } from "../../src/pipeline/feed";
 import { eventIdOf } from "../../src/pipeline/import/events";
 import { runImport } from "../../src/pipeline/import/run";
 import { WebhookDispatcher } from "../../src/serve/webhooks/dispatcher";
-import { fanOut } from "../../src/serve/webhooks/fan-out";
+import { fanOut, fanOutByDay } from "../../src/serve/webhooks/fan-out";
 import { createTestContext, type TestContext, tempDataDir, tinyMarketDir } from "../helpers/app";
 import { webhookReceiver } from "../helpers/webhook-receiver";
 
@@ -180,9 +180,11 @@ describe("market events", () => {
     ).json()) as { secret: string };
     receiver.useSecret(hook.secret);
     const got = received.length;
-    const out = fanOut(ctx.deps, "snap-b");
+    // day by day, as a server's worker runs it
+    const out = await fanOutByDay(ctx.deps, "snap-b");
     const theirs = events.filter((e) => e.artist_id === artist);
     expect(out.notified).toBe(theirs.length);
+    expect(out.lastDay).toBe(events.reduce((d, e) => (e.day > d ? e.day : d), ""));
     const feed = (await (await ctx.call("/v1/notifications?limit=100", { key: ctx.keys.sandbox })).json()) as { items: { type: string; data: Record<string, unknown> }[] };
     expect(feed.items.length).toBe(theirs.length);
     const publicKeys = (data: object) => Object.keys(data).every((k) => k === "status" || k === "month" || k === "object");

@@ -32,7 +32,7 @@ import { jsonConsole } from "../http/log-lines";
 import { type Listener, listen } from "../http/serve";
 import { snapshotId } from "../http/etag";
 import { openMarketView } from "../live-market";
-import { fanOut } from "../webhooks/fan-out";
+import { fanOutByDay } from "../webhooks/fan-out";
 import type { PublishedFile } from "../http/snapshot-routes";
 
 declare const self: Worker;
@@ -228,14 +228,12 @@ self.onmessage = (event: MessageEvent) => {
     case "published":
       published = msg.info;
       return;
-    case "fan-out":
-      try {
-        if (!deps) throw new Error("the worker has not started");
-        post({ t: "fanned", id: msg.id, ...fanOut(deps, msg.snapshot, Date.now(), msg.fromDay) });
-      } catch (err) {
-        post({ t: "fanned", id: msg.id, notified: 0, queued: 0, lastDay: msg.fromDay, error: err instanceof Error ? err.message : String(err) });
-      }
+    case "fan-out": {
+      const failed = (err: unknown) => post({ t: "fanned", id: msg.id, notified: 0, queued: 0, lastDay: msg.fromDay, error: err instanceof Error ? err.message : String(err) });
+      if (!deps) failed(new Error("the worker has not started"));
+      else fanOutByDay(deps, msg.snapshot, msg.fromDay).then((done) => post({ t: "fanned", id: msg.id, ...done }), failed);
       return;
+    }
     default: {
       const resolve = waiting.get(msg.id);
       waiting.delete(msg.id);

@@ -72,18 +72,20 @@ function schemaOfUsers(store: AccountStore): (userId: number) => Schema {
 }
 
 /**
- * Fans the snapshot's events out, those of `fromDay` and later (all the snapshot keeps when absent:
+ * Fans the snapshot's events out, those of `fromDay` to `toDay` (all the snapshot keeps when absent:
  * a server starting catches up); returns the notifications written, the deliveries queued and the
  * last market day seen (where the next fan-out can start). Runs on a worker (the snapshot's
  * objects are read as a request reads them).
  */
-export function fanOut(deps: AppDeps, snapshotId: string, now = Date.now(), fromDay = ""): { notified: number; queued: number; lastDay: string } {
+export function fanOut(deps: AppDeps, snapshotId: string, now = Date.now(), fromDay = "", toDay = "9999-12-31"): { notified: number; queued: number; lastDay: string } {
   const store = deps.accounts;
   let events: EventRow[];
   try {
     events = deps.market
-      .query<EventRow, [string]>("SELECT id, type, day, subject_kind, subject_id, lot_id, artwork_id, artist_id, sale_id, data FROM market_events WHERE day >= ?")
-      .all(fromDay);
+      .query<EventRow, [string, string]>(
+        "SELECT id, type, day, subject_kind, subject_id, lot_id, artwork_id, artist_id, sale_id, data FROM market_events WHERE day >= ? AND day <= ?",
+      )
+      .all(fromDay, toDay);
   } catch {
     return { notified: 0, queued: 0, lastDay: fromDay }; // a market from before events
   }
@@ -152,6 +154,31 @@ export function fanOut(deps: AppDeps, snapshotId: string, now = Date.now(), from
   }
   store.pruneNotifications(now - NOTIFICATIONS_KEPT_MS);
   return { notified, queued, lastDay };
+}
+
+/**
+ * fanOut one market day at a time from `fromDay`, yielding between days: the worker that runs it
+ * goes on serving requests meanwhile (a server starting reads the 30 days a snapshot keeps).
+ */
+export async function fanOutByDay(deps: AppDeps, snapshotId: string, fromDay = ""): Promise<{ notified: number; queued: number; lastDay: string }> {
+  const total = { notified: 0, queued: 0, lastDay: fromDay };
+  let days: string[];
+  try {
+    days = deps.market
+      .query<{ day: string }, [string]>("SELECT DISTINCT day FROM market_events WHERE day >= ? ORDER BY day")
+      .all(fromDay)
+      .map((r) => r.day);
+  } catch {
+    return total; // a market from before events
+  }
+  for (const day of days) {
+    const done = fanOut(deps, snapshotId, Date.now(), day, day);
+    total.notified += done.notified;
+    total.queued += done.queued;
+    total.lastDay = day;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return total;
 }
 
 /** An event's time: its market day's midnight (UTC). */
