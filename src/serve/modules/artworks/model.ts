@@ -397,7 +397,7 @@ function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: 
 /**
  * The artworks of `ids` as response objects (ArtworkSchema or ArtworkPublicSchema by view.schema),
  * in the order of `ids`; ids the market lacks are skipped. With `day` (before the as-of date), the
- * estimate values are those in effect that day (history.ts), converted at that day's rate.
+ * estimate values are those in effect that day (src/db/estimate-history.ts), at that day's rate.
  */
 export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly number[], day: string | null = null): Record<string, unknown>[] {
   if (ids.length === 0) return [];
