@@ -13,7 +13,7 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { loadSqliteVec } from "../platform/native";
 import { buildReadIndexes } from "./market-indexes";
 import { migrate } from "./migrate";
-import { REQUIRED_INDEXES } from "./snapshot-check";
+import { missingReadIndexes } from "./snapshot-check";
 import { accountMigrations, marketMigrations } from "./migrations/embedded";
 import * as accountSchema from "./schema/account";
 
@@ -136,7 +136,7 @@ export function openMarketReader(dataDir: string): Database {
           .all()
           .map((r) => r.name),
       );
-      const missing = REQUIRED_INDEXES.filter((i) => !names.has(i));
+      const missing = missingReadIndexes(names);
       if (missing.length) {
         process.stderr.write(`${MARKET_DB}: migrated to this build's format; rebuilding the read indexes (${missing.join(", ")} missing)\n`);
         buildReadIndexes(writer);

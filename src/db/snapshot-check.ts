@@ -26,6 +26,11 @@ export const REQUIRED_INDEXES: readonly string[] = READ_STATEMENTS.flatMap((sql)
   return m ? [m[1]!] : [];
 });
 
+/** The read indexes (and search tables) of REQUIRED_INDEXES that `names` (the schema's names) lacks. */
+export function missingReadIndexes(names: { has(name: string): boolean }): string[] {
+  return REQUIRED_INDEXES.filter((i) => !names.has(i));
+}
+
 /** Which file a check looked at: its inode and size, as stat gave them before it was opened. */
 export interface FileIdentity {
   dev: number;
@@ -113,7 +118,7 @@ export async function checkSnapshot(path: string): Promise<SnapshotCheck> {
       return refuse(`schema: ${pending.length} migration(s) pending, from ${pending[0]} (built by an older artmarket: rebuild it, or restart the server to migrate it)`);
     const tables = REQUIRED_TABLES.filter((t) => names.get(t) !== "table");
     if (tables.length) return refuse(`schema: table(s) missing: ${tables.join(", ")}`);
-    const indexes = REQUIRED_INDEXES.filter((i) => !names.has(i));
+    const indexes = missingReadIndexes(names);
     if (indexes.length) return refuse(`read indexes missing: ${indexes.slice(0, 5).join(", ")}${indexes.length > 5 ? ` and ${indexes.length - 5} more` : ""}`);
     let id: string;
     try {

@@ -15,6 +15,7 @@ import { eventIdOf } from "../../src/pipeline/import/events";
 import { runImport } from "../../src/pipeline/import/run";
 import { WebhookDispatcher } from "../../src/serve/webhooks/dispatcher";
 import { fanOut, fanOutByDay } from "../../src/serve/webhooks/fan-out";
+import { recipientView, subjectObjects } from "../../src/serve/webhooks/objects";
 import { createTestContext, type TestContext, tempDataDir, tinyMarketDir } from "../helpers/app";
 import { webhookReceiver } from "../helpers/webhook-receiver";
 
@@ -154,6 +155,16 @@ describe("market events", () => {
       next_cursor: null,
     });
     expect((await ctx.call("/v1/notifications?cursor=nonsense")).status).toBe(422);
+
+    // an artist's or a sale's event carries its object as the detail answers it too
+    const owner = ctx.deps.accounts.listUsers().find((u) => u.name === "enterprise tester")!.id;
+    const sale = events.find((e) => e.subject_kind === "sale")?.subject_id;
+    const subjects = [{ kind: "artist", id: artist }, ...(sale ? [{ kind: "sale", id: sale }] : [])];
+    const objects = subjectObjects(ctx.deps, { ...recipientView(ctx.deps, owner, "full"), origin: "http://artmarket.test" }, subjects);
+    for (const sub of subjects) {
+      const detail = (await (await ctx.call(`/v1/${sub.kind}s/${sub.id}`)).json()) as Record<string, unknown>;
+      expect(objects.get(`${sub.kind}:${sub.id}`)).toEqual(detail);
+    }
 
     // the unread count: every notification without a marker, none after the newest, free
     const unread = async (q = "") => {

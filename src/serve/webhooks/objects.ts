@@ -8,7 +8,7 @@ import type { AppDeps } from "../deps";
 import type { Schema } from "../http/endpoint";
 import type { CallerView } from "../http/view";
 import { artworksByIds } from "../modules/artworks/model";
-import { getArtist } from "../modules/artists/service";
+import { artistsByIds } from "../modules/artists/service";
 import { lotObjects } from "../modules/lots/service";
 import { saleObjects } from "../modules/sales/service";
 
@@ -30,10 +30,8 @@ export function subjectObjects(deps: AppDeps, view: CallerView, subjects: readon
   if (sales.length) keep("sale", saleObjects(deps, sales, view));
   const artworks = ids("artwork");
   if (artworks.length) keep("artwork", artworksByIds(deps, view, artworks));
-  for (const id of ids("artist")) {
-    if (!deps.market.query("SELECT 1 FROM artists WHERE id = ?").get(id)) continue;
-    keep("artist", [getArtist(deps.market, id, { ...view, signer: deps.signer, accounts: deps.accounts })]);
-  }
+  const artists = ids("artist");
+  if (artists.length) keep("artist", artistsByIds(deps.market, artists, { ...view, signer: deps.signer, accounts: deps.accounts }));
   return out;
 }
 

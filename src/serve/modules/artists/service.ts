@@ -498,6 +498,13 @@ export function getArtist(db: Database, id: number, view: ArtistView) {
   return present(db, [artistRow(db, id)], view)[0]!;
 }
 
+/** The artists of `ids` as response objects in the view's schema (ids the market lacks are skipped). */
+export function artistsByIds(db: Database, ids: readonly number[], view: ArtistView): Record<string, unknown>[] {
+  if (!ids.length) return [];
+  const rows = db.query<ArtistRow, [string]>(`SELECT ${COLUMNS} FROM artists a WHERE a.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
+  return present(db, rows, view);
+}
+
 // ---------------------------------------------------------------- stats
 
 type FieldStats = { min: number | null; max: number | null; p50: number | null; p95: number | null };

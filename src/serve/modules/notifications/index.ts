@@ -84,7 +84,7 @@ export const notificationEndpoints: Endpoint[] = [
       },
     },
     response: { full: NotificationPage },
-    handle: ({ caller, deps, query, origin }) => {
+    handle: ({ caller, deps, query, origin, schema }) => {
       const p = query.params as { type?: string; type__in?: string[]; since?: string; cursor?: string };
       const before = p.cursor === undefined ? null : cursor.decode(p.cursor);
       if (p.cursor !== undefined && before === null) throw new ValidationFailed([issue.custom(["query", "cursor"], p.cursor, "not a cursor of this list")]);
@@ -92,8 +92,7 @@ export const notificationEndpoints: Endpoint[] = [
       const rows = deps.accounts.notificationsPage(caller.userId, { before, types, since: p.since === undefined ? null : Date.parse(p.since), limit: query.limit + 1 });
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
-      // each event's object as the caller's plan shows it, from the snapshot served
-      const schema = caller.plan.features.schema === "full" ? "full" : "public";
+      // each event's object as the caller's plan shows it (the request's schema), from the snapshot served
       const objects = subjectObjects(
         deps,
         { ...recipientView(deps, caller.userId, schema), origin },
