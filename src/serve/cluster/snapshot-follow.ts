@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { marketDbPath } from "../../db/connection";
 import type { FileIdentity } from "../../db/snapshot-check";
 import { type PublishedSnapshot, signSnapshotRequest } from "../http/snapshot-routes";
+import { workerEntry } from "../../platform/native";
 import { checkOffThread, type SnapshotSwapper } from "./swap";
 
 /** How often a follower asks its source for the snapshot it serves. */
@@ -30,11 +31,19 @@ const STALL_MS = 30_000;
 export const FETCHING = "market.db.fetching";
 const FETCHING_INFO = "market.db.fetching.json";
 
-/** SHA-256 of a file, hex, read as a stream (the thread keeps serving between chunks). */
-export async function sha256OfFile(path: string): Promise<string> {
-  const hasher = new Bun.CryptoHasher("sha256");
-  for await (const chunk of Bun.file(path).stream()) hasher.update(chunk);
-  return hasher.digest("hex");
+/** SHA-256 of a file, hex, read on a thread of its own (digest-worker.ts): the caller's thread goes on serving. */
+export function sha256OfFile(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(workerEntry("serve/cluster/digest-worker.ts"));
+    const done = (answer: { sha256?: string; error?: string }) => {
+      worker.terminate();
+      if (answer.sha256 !== undefined) resolve(answer.sha256);
+      else reject(new Error(`SHA-256 of ${path}: ${answer.error}`));
+    };
+    worker.onmessage = (event: MessageEvent) => done(event.data as { sha256?: string; error?: string });
+    worker.onerror = (event: ErrorEvent) => done({ error: event.message });
+    worker.postMessage({ path });
+  });
 }
 
 /** `GET <from>/snapshot`, signed. */
