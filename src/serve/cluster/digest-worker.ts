@@ -9,6 +9,8 @@
  */
 declare const self: Worker;
 
+export {};
+
 self.onmessage = async (event: MessageEvent) => {
   const { path } = event.data as { path: string };
   try {
