@@ -29,7 +29,8 @@
  *      alternating (the order flips each round), --rounds rounds after a warm-up; medians.
  *      Target: service req/s >= 0.5 × floor req/s. The same for the whole mix ("mix": all cases' URLs in turn).
  *   lots.deep-page: page 1,000 of broad lot lists by cursor and by offset beside their first page.
- *      Target: the cursor's single-client p95 within 1.5× of the first page's.
+ *      Target: the cursor's single-client p95 within 1.5× of the first page's; its p95 < 25 ms is
+ *      the first pages' and the cursor pages' (a page by offset reads every row before it).
  * Results: a table on stdout, JSON in .bench/api.json. Only 127.0.0.1; the servers are stopped at the end.
  * --cpu-prof runs both servers under Bun's CPU profiler (Markdown profiles in .bench/profiles/,
  * JSON in .bench/api-diag.json): use it with --cases to see where a case's time goes.
@@ -492,9 +493,12 @@ async function main(): Promise<number> {
       const deep = s?.service.variants[`page ${DEEP_PAGE}, cursor`];
       const first = s?.service.variants["first page"];
       const deepRatio = deep && first ? deep.p95ms / first.p95ms : null;
+      // its p95 target is its first pages' and its cursor pages': a page by offset reads every row
+      // before it (reported beside them, the reason cursors exist)
+      const p95ms = deep && first ? Math.max(deep.p95ms, first.p95ms) : s?.service.p95ms;
       const checks = {
         ...(deepRatio !== null && { deepPage: deepRatio <= DEEP_TARGET }),
-        p95: s ? s.service.p95ms < P95_TARGET_MS : null,
+        p95: p95ms !== undefined ? p95ms < P95_TARGET_MS : null,
         ratio: load ? load.ratio >= RATIO_TARGET && load.non200 === 0 : null,
         plans: profile ? fullScans.length === 0 : null,
         responses: caseFailures.length === 0 && (!s || (s.service.non200 === 0 && s.floor.non200 === 0)),
@@ -648,7 +652,9 @@ async function main(): Promise<number> {
     }
     for (const f of failures) out.write(`FAIL ${f}\n`);
     const passed = summary.filter((r) => r.pass).length;
-    out.write(`\n${passed} of ${summary.length} cases pass (p95 < ${P95_TARGET_MS} ms single client, service/floor >= ${RATIO_TARGET} under load, no full scans)\n`);
+    out.write(
+      `\n${passed} of ${summary.length} cases pass (p95 < ${P95_TARGET_MS} ms single client, lots.deep-page's by its first and cursor pages; service/floor >= ${RATIO_TARGET} under load; no full scans)\n`,
+    );
 
     mkdirSync(dirname(o.out), { recursive: true });
     writeFileSync(

@@ -42,6 +42,10 @@ beforeAll(async () => {
   copyMarket(seeded, join(root, "prev"));
   await feedMarket({ dataDir: join(root, "prev"), to: join(root, "day"), days: 3, quiet: true });
   copyMarket(join(root, "prev"), join(root, "inc"));
+  // a market built before its newest read index: the merge builds the index (the swap checks it)
+  const older = new Database(join(root, "inc", "market.db"));
+  older.run("DROP INDEX lots_house_estimate_max");
+  older.close();
   copyMarket(join(root, "prev"), join(root, "full"));
   incSummary = await runImport({ dataDir: join(root, "inc"), from: join(root, "day"), mode: "merge", quiet: true, embed: false });
   fullSummary = await runImport({ dataDir: join(root, "full"), from: join(root, "day"), mode: "merge", refit: true, quiet: true, embed: false });
@@ -271,6 +275,13 @@ describe("import --mode merge: incremental by default, --refit derives all", () 
   test("the incremental snapshot passes the server's swap checks, and new lots are found by search", async () => {
     const check = await checkSnapshot(join(root, "inc", "market.db"));
     expect(check.ok).toBe(true);
+    expect(inc.query("SELECT sql FROM sqlite_master WHERE name = 'lots_house_estimate_max'").get()).toEqual({
+      sql: "CREATE INDEX lots_house_estimate_max ON lots (house_id, estimate_max_usd_cents)",
+    });
+    // with its statistics, gathered before the day's records went in (the current market's lots)
+    const stat = inc.query<{ stat: string }, []>("SELECT stat FROM sqlite_stat1 WHERE idx = 'lots_house_estimate_max'").get()?.stat ?? "";
+    expect(stat).toMatch(/^\d+ \d+ \d+$/);
+    expect(Number(stat.split(" ")[0])).toBe(previous.query<{ n: number }, []>("SELECT count(*) AS n FROM lots").get()!.n);
     // the pictures' vectors are the previous snapshot's, byte for byte (the day brought no picture)
     // (read through the vector tables' own storage: no extension needed)
     const shadows = previous

@@ -927,7 +927,7 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
   const indexOf = (sort: string) => INDEX[Object.keys(INDEX).find((k) => sort.startsWith(k))!]!;
   const sqlOf = (qs: string) => lotListSql(db, parseList(LOT_LIST, new URLSearchParams(qs))).sql;
 
-  test("status=sold (most lots): the sort's own index; a house with fewer lots than √(page × lots): SQLite's plan", () => {
+  test("status=sold (most lots): the sort's own index; a house with fewer lots than √(page × lots): its own index of the sort, else SQLite's plan", () => {
     const lots = (db.query("SELECT max(id) AS n FROM lots").get() as { n: number }).n;
     const bound = Math.ceil(Math.sqrt(21 * lots));
     const sold = (db.query("SELECT count(*) AS n FROM lots WHERE status = 'sold'").get() as { n: number }).n;
@@ -935,8 +935,13 @@ describe("a sort with an equality filter matching many lots walks the sort's ind
     const small = db.query("SELECT house_id AS v, count(*) AS n FROM lots GROUP BY house_id HAVING n < ? ORDER BY n DESC LIMIT 1").get(bound) as { v: number; n: number };
     for (const sort of SORTS) {
       expect({ sort, from: sqlOf(`status=sold&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${indexOf(sort)}` });
-      // the NUMBER sorts read a house's sales in order (saleScope); the others leave it to SQLite
-      const byHouse = sort.startsWith("NUMBER") ? " INDEXED BY lots_sale" : "";
+      // the NUMBER sorts read a house's sales in order (saleScope); the creation year and the
+      // estimates, the house's own index of the sort; the id order is left to SQLite
+      const byHouse = sort.startsWith("NUMBER")
+        ? " INDEXED BY lots_sale"
+        : sort.startsWith("RAW")
+          ? ""
+          : ` INDEXED BY lots_house_${sort.startsWith("CREATION") ? "creation_year" : sort.includes("MIN") ? "estimate_min" : "estimate_max"}`;
       expect({ sort, from: sqlOf(`auction_house_id=${small.v}&sort=${sort}&limit=20`).split(" WHERE ")[0] }).toEqual({ sort, from: `SELECT id FROM lots${byHouse}` });
       // an artist, an artwork or a sale is a small set of its own: SQLite's plan
       expect(sqlOf(`status=sold&artist_id=5&sort=${sort}&limit=20`)).not.toContain("INDEXED");
@@ -1065,7 +1070,15 @@ describe("plans for filters that sit late in a sort's order", () => {
     expect(top.sql).toContain("(estimate_min_usd_cents <= ? OR estimate_min_usd_cents IS NULL)");
     const firstNotTop = one<{ v: number }>("SELECT max(estimate_min_usd_cents) AS v FROM lots WHERE is_top = 0").v;
     expect(top.params).toContain(firstNotTop);
+    // the default order, the sale date's: the sales to come are its head
+    const soldLast = one<{ v: number }>("SELECT max(sale_datetime) AS v FROM lots WHERE status = 'sold'").v;
+    expect(soldLast).toBeLessThan(one<{ v: number }>("SELECT max(sale_datetime) AS v FROM lots").v);
+    const byDate = listOf("status=sold&limit=20");
+    expect(byDate.sql).toContain("sale_datetime <= ?");
+    expect(byDate.params).toContain(soldLast);
     const HEAD_SORTS = [
+      "SALE_DATE_ASC",
+      "SALE_DATE_DESC",
       "RAW_LOT_ID_ASC",
       "RAW_LOT_ID_DESC",
       "NUMBER_ASC",
@@ -1144,6 +1157,37 @@ describe("plans for filters that sit late in a sort's order", () => {
       expect(planOf(`is_top=true&sort=${sort}&limit=20`).filter((d) => d.includes("TEMP B-TREE"))).toEqual([]);
       expectPages("is_top=true", "is_top = 1", sort);
     }
+  });
+
+  test("a house by creation year or estimate: the house's own index of the sort, read in order (both ranges of an ASC sort), the same pages", () => {
+    const houses = column("SELECT house_id AS id FROM lots GROUP BY house_id ORDER BY count(*) DESC");
+    const [busiest, quietest] = [houses[0]!, houses.at(-1)!];
+    const sorts = ["CREATION_YEAR", "HAMMER_PRICE_ESTIMATE_MIN", "HAMMER_PRICE_ESTIMATE_MAX"].flatMap((k) => [`${k}_ASC`, `${k}_DESC`]);
+    const cases: [string, string][] = [
+      [`auction_house_id=${busiest}`, `house_id = ${busiest}`],
+      [`sale_auction_house_id=${quietest}`, `house_id = ${quietest}`],
+      [`auction_house_id=${busiest}&status=sold`, `house_id = ${busiest} AND status = 'sold'`],
+      [`auction_house_id=${busiest}&is_top=true`, `house_id = ${busiest} AND is_top = 1`],
+    ];
+    for (const [qs, cond] of cases) {
+      for (const sort of sorts) {
+        const index = `lots_house_${sort.startsWith("CREATION") ? "creation_year" : sort.includes("MIN") ? "estimate_min" : "estimate_max"}`;
+        expect({ qs, sort, from: listOf(`${qs}&sort=${sort}&limit=20`).sql.split(" WHERE ")[0] }).toEqual({ qs, sort, from: `SELECT id FROM lots INDEXED BY ${index}` });
+        const details = planOf(`${qs}&sort=${sort}&limit=20`);
+        expect({ qs, sort, temp: details.filter((d) => d.includes("TEMP B-TREE")), seek: details.every((d) => d.includes(`${index} (house_id=?`)) }).toEqual({
+          qs,
+          sort,
+          temp: [],
+          seek: true,
+        });
+        expectPages(qs, cond, sort);
+      }
+    }
+    // several houses, another sort, or a driving filter: not this index
+    expect(listOf(`auction_house_id__in=${houses.slice(0, 2).join(",")}&sort=CREATION_YEAR_ASC&limit=20`).sql).not.toContain("lots_house_creation_year");
+    expect(listOf(`auction_house_id=${busiest}&sort=SALE_PROBABILITY_ASC&limit=20`).sql).not.toMatch(/lots_house_(creation|estimate)/);
+    expect(listOf(`auction_house_id=${busiest}&artist_id=5&sort=CREATION_YEAR_ASC&limit=20`).sql).not.toMatch(/lots_house_(creation|estimate)/);
+    expectPages(`auction_house_id__in=${houses.slice(0, 2).join(",")}`, `house_id IN (${houses.slice(0, 2).join(", ")})`, "CREATION_YEAR_ASC");
   });
 
   test("a walk the plan's probe already read is the page: the same ids as the list's statement", () => {

@@ -27,8 +27,31 @@ export const LOT_INDEXES: readonly string[] = READ_STATEMENTS.filter(
 
 export function buildReadIndexes(db: Database, onStatement?: (done: number, total: number) => void): void {
   READ_STATEMENTS.forEach((sql, i) => {
-    if (buildsIndex(sql)) withSortRuns(db, () => db.run(sql));
+    if (buildsIndex(sql)) buildIndex(db, sql);
     else db.run(sql);
     onStatement?.(i + 1, READ_STATEMENTS.length);
   });
+}
+
+/**
+ * The read indexes `db` lacks (a market built before this build added them), with their
+ * statements, in READ_STATEMENTS' order; the search table and the drops of older indexes are not
+ * among them.
+ */
+export function missingIndexes(db: Database): { name: string; sql: string }[] {
+  const have = new Set(
+    db
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index'")
+      .all()
+      .map((r) => r.name),
+  );
+  return READ_STATEMENTS.flatMap((sql) => {
+    const name = buildsIndex(sql) ? /INDEX IF NOT EXISTS (\w+)/.exec(sql)?.[1] : undefined;
+    return name !== undefined && !have.has(name) ? [{ name, sql }] : [];
+  });
+}
+
+/** Builds an index statement of READ_STATEMENTS (its rows sorted in runs: src/db/sort-runs.ts). */
+export function buildIndex(db: Database, sql: string): void {
+  withSortRuns(db, () => db.run(sql));
 }

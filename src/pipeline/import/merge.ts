@@ -7,6 +7,7 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { openMarketForWrite } from "../../db/connection";
+import { buildIndex, missingIndexes } from "../../db/market-indexes";
 import { publishSnapshot } from "../../db/snapshot-seal";
 import { checkDiskSpace, importSpaceNeeded } from "../db/leftovers";
 import { worksViewOfFinished } from "../db/works-file";
@@ -125,6 +126,19 @@ export async function mergeIncrementally(
   let loadSeconds = 0;
   let touched: TouchedSummary;
   try {
+    // the read indexes of this build that the current market predates: built once, by its first merge
+    // (first: a build's change of temp_store drops the connection's temporary tables and views)
+    // with its statistics, so that SQLite weighs it as the seed's ANALYZE would have
+    const missing = missingIndexes(db);
+    if (missing.length) {
+      phase = progress.phase("read indexes the current market lacks", missing.length);
+      missing.forEach((index, i) => {
+        buildIndex(db, index.sql);
+        db.run(`ANALYZE ${index.name}`);
+        phase.tick(i + 1);
+      });
+      phase.end();
+    }
     worksViewOfFinished(db);
     db.run("CREATE TEMP TABLE merge_lots (id INTEGER)");
     db.run("CREATE TEMP TABLE merge_sales (id INTEGER)");

@@ -310,6 +310,30 @@ function rareSortIndex(db: Database, filters: readonly Filter[], sort: string | 
   return null;
 }
 
+/**
+ * The sorts a house's own index of the sort's column serves (house_id, x: the house's lots in x
+ * order, each run of equal values in id order, NULLs first; DESC walks it backwards, an ASC sort
+ * reads its two ranges from it as from x's plain index). A house holds too few lots for walking
+ * x's plain index to find a page soon, and too many to sort at once: each costs about
+ * √((offset + limit) × lots) table look-ups (sortWalkIndex).
+ */
+const HOUSE_SORT_INDEXES: Readonly<Record<string, MarketIndex>> = {
+  CREATION_YEAR_ASC: IX.lots_house_creation_year,
+  CREATION_YEAR_DESC: IX.lots_house_creation_year,
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_house_estimate_min,
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_house_estimate_min,
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_house_estimate_max,
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_house_estimate_max,
+};
+
+/** A house's index of the sort (HOUSE_SORT_INDEXES) for a list of one house's lots (no driving filter); null otherwise. */
+function houseSortIndex(db: Database, filters: readonly Filter[], sort: string | null | undefined): MarketIndex | null {
+  const index = sort ? HOUSE_SORT_INDEXES[sort] : undefined;
+  if (!index || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  const oneHouse = filters.some((f) => f.suffix === "" && LOT_LIST.fields[f.field]!.column === "house_id");
+  return oneHouse && snapshotOf(db).hasIndex(index) ? index : null;
+}
+
 /** The lots' columns that are their sale's (copied from it by the build): a filter on one is a filter on the sales. */
 const SALE_COLUMNS = new Set(["house_id", "location_id"]);
 
@@ -348,9 +372,13 @@ export const HEAD_WALK = { rare: 100_000, dense: 1_000_000 };
 
 /**
  * The sorts headBound serves: their first column and the direction of their walk; `nullable`: the
- * column has NULLs (last in both directions), which every range must keep.
+ * column has NULLs (last in both directions), which every range must keep; `index`: the index the
+ * walk reads, for a sort not in SORT_INDEXES (the sale date's: with an equality filter, its own
+ * index ends in the date and serves the sort).
  */
-const HEAD_COLUMNS: Readonly<Record<string, { column: string; desc: boolean; nullable?: true }>> = {
+const HEAD_COLUMNS: Readonly<Record<string, { column: string; desc: boolean; nullable?: true; index?: MarketIndex }>> = {
+  SALE_DATE_ASC: { column: "sale_datetime", desc: false, index: IX.lots_date },
+  SALE_DATE_DESC: { column: "sale_datetime", desc: true, index: IX.lots_date },
   NUMBER_ASC: { column: "sale_id", desc: false },
   NUMBER_DESC: { column: "sale_id", desc: true },
   RAW_LOT_ID_ASC: { column: "id", desc: false },
@@ -368,7 +396,7 @@ const HEAD_COLUMNS: Readonly<Record<string, { column: string; desc: boolean; nul
  * a range on the sort's first column that skips the head of the sort's order holding none of the
  * filter's lots, from the first such lot in the sort's order (found once per snapshot by walking
  * the sort's index; kept). The sales to come, the highest sale ids, hold no sold, passed or
- * withdrawn lot: their 1 % of lots is the head of NUMBER_DESC, which a walk for sold lots
+ * withdrawn lot: their 1 % of lots is the head of NUMBER_DESC and of SALE_DATE_DESC (the list's default), which a walk for sold lots
  * otherwise reads and checks lot by lot before the first match, and which made a walk for
  * withdrawn ones miss its budget; the top lots are the head of the estimates' DESC order, read
  * the same way for is_top = false. The range holds every matching lot (and the NULLs of a nullable
@@ -380,7 +408,7 @@ function headBound(db: Database, filters: readonly Filter[], sort: string | null
   const filter = filters.find((f) => (f.field === "status" && f.suffix === "" && typeof f.value === "string") || f.field === "is_top");
   if (!head || !filter || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
   const snapshot = snapshotOf(db);
-  const index = SORT_INDEXES[sort!]!;
+  const index = head.index ?? SORT_INDEXES[sort!]!;
   if (index && !snapshot.hasIndex(index)) return null;
   let heads = HEADS.get(db);
   if (!heads) HEADS.set(db, (heads = new Map()));
@@ -501,22 +529,24 @@ export function lotListSql(
     params.push(...bySales.params);
   }
   const driver = plain && !bySales ? narrowRangeIndex(db, filters) : null;
-  const top = plain && !bySales && !driver ? rareSortIndex(db, filters, query.sort) : null;
+  const house = plain && !bySales && !driver ? houseSortIndex(db, filters, query.sort) : null;
+  const top = plain && !bySales && !driver && !house ? rareSortIndex(db, filters, query.sort) : null;
   const head = plain && !bySales && !driver && !top ? headBound(db, filters, query.sort) : null;
   if (head) {
     parts.push(head.sql);
     params.push(...head.params);
   }
+  // an index of the filter's own lots in the sort's order: a house's, the top or upcoming lots'
+  const own = house ?? top;
   const walk = bySales
     ? IX.lots_sale
-    : top
-      ? top
-      : plain && !driver
+    : (own ??
+      (plain && !driver
         ? sortWalkIndex(db, filters, where, query.sort, offset, want - 1, head, range ? undefined : probed)
         : // a search alone, or with a status of most lots: any other filter may be the smaller set
           searchWalk !== undefined && followed === null && filters.every((f) => equalityIndex(f) === null)
           ? searchWalk
-          : null;
+          : null));
   const using = driver ? ` INDEXED BY ${driver}` : walk === "" ? " NOT INDEXED" : walk ? ` INDEXED BY ${walk}` : "";
   const from = `FROM lots${using} WHERE ${parts.join(" AND ")}`;
   const page = [want, offset];
