@@ -103,12 +103,15 @@ export function explain(db: Database, sql: string, params: unknown[]): Pick<Stat
   const plan = rows.map((r) => r.detail);
   const fullScans: string[] = [];
   const indexWalks: string[] = [];
+  // the table read in id (rowid) order, no sort, stopped by LIMIT: a walk like an index's
+  const rowidWalk = /\bORDER BY (\w+\.)?id (ASC|DESC)\b[^()]*\bLIMIT\b/i.test(sql) && !plan.some((line) => line.includes("USE TEMP B-TREE"));
   for (const line of plan) {
     const m = /^SCAN (\S+)(.*)$/.exec(line);
     if (!m) continue;
     const table = names.get(m[1]!) ?? m[1]!;
     if (!LARGE_TABLES.has(table)) continue;
     if (/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/.test(m[2]!)) indexWalks.push(`${line} (${table})`);
+    else if (rowidWalk && m[2] === "") indexWalks.push(`${line} (${table}, in id order)`);
     else if (!/VIRTUAL TABLE/.test(m[2]!)) fullScans.push(`${line} (${table})`);
   }
   return { plan, fullScans, indexWalks };

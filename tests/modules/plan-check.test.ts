@@ -45,6 +45,11 @@ describe("bench/api's plan check on the tiny market", () => {
     const db = new Database(join(await tinyMarketDir(), "market.db"), { readonly: true });
     try {
       expect(explain(db, "SELECT * FROM lots WHERE hammer + 0 > ? LIMIT 20", [5]).fullScans.length).toBe(1);
+      // the table in id order, stopped by LIMIT, is a walk; the same order sorted, or unbounded, is a scan
+      const walk = explain(db, "SELECT id FROM lots WHERE 1 ORDER BY id DESC LIMIT ? OFFSET ?", [21, 0]);
+      expect({ scans: walk.fullScans, walks: walk.indexWalks }).toEqual({ scans: [], walks: ["SCAN lots (lots, in id order)"] });
+      expect(explain(db, "SELECT id FROM lots ORDER BY id DESC", []).fullScans.length).toBe(1);
+      expect(explain(db, "SELECT * FROM lots WHERE hammer + 0 > ? ORDER BY id + 0 LIMIT 20", [5]).fullScans.length).toBe(1);
       expect(explain(db, "SELECT id FROM lots INDEXED BY lots_hammer_usd WHERE hammer_usd_cents > ? LIMIT 20", [5]).fullScans).toEqual([]);
       expect(() => explain(db, "SELECT id FROM lots INDEXED BY lots_no_such_index WHERE hammer_usd_cents > ? LIMIT 20", [5])).toThrow(/no such index/);
     } finally {
