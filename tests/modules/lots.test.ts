@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { artworkUid } from "../../src/db/artwork-uid";
 import { LOT_LIST, LOT_SORTS, NULLS_LAST_ASC } from "../../src/serve/modules/lots/fields";
-import { ftsQuery, HEAD_WALK, lotListIds, lotListSql, PLANNER, SEARCH_PLAN } from "../../src/serve/modules/lots/service";
+import { ftsQuery, HEAD_WALK, lotListIds, lotListSql, lotPage, PLANNER, SEARCH_PLAN } from "../../src/serve/modules/lots/service";
 import { parseList } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 
@@ -315,6 +315,43 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
       });
     }
   }
+
+  test("a DESC sort with a status or is_top: its head range's rows with a value as a seek, then the NULL rows; pages by offset and cursor equal ORDER BY", () => {
+    const cases: [string, string][] = [
+      ["status=sold", "status = 'sold'"],
+      ["status=withdrawn", "status = 'withdrawn'"],
+      ["is_top=false", "is_top = 0"],
+      ["status=passed&is_top=false", "status = 'passed' AND is_top = 0"],
+    ];
+    const columns: Record<string, string> = {
+      CREATION_YEAR_DESC: "creation_year",
+      HAMMER_PRICE_ESTIMATE_MIN_DESC: "estimate_min_usd_cents",
+      HAMMER_PRICE_ESTIMATE_MAX_DESC: "estimate_max_usd_cents",
+    };
+    let split = 0;
+    for (const [sort, x] of Object.entries(columns)) {
+      for (const [qs, cond] of cases) {
+        const list = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`${qs}&sort=${sort}&limit=20`)));
+        if (list.nulls) {
+          split++;
+          expect({ qs, sort, or: list.sql.includes("IS NULL") }).toEqual({ qs, sort, or: false });
+        }
+        const expected = (ndb.query(`SELECT id FROM lots WHERE ${cond} ORDER BY ${LOT_SORTS[sort]}`).all() as { id: number }[]).map((r) => r.id);
+        const withValue = (ndb.query(`SELECT count(*) AS n FROM lots WHERE ${cond} AND ${x} IS NOT NULL`).get() as { n: number }).n;
+        expect(expected.length).toBeGreaterThan(withValue);
+        for (const offset of [0, 7, withValue - 3, withValue, withValue + 2]) {
+          const got = lotListIds(ndb, parseList(LOT_LIST, new URLSearchParams(`${qs}&sort=${sort}&limit=5&offset=${offset}`)));
+          expect({ qs, sort, offset, got }).toEqual({ qs, sort, offset, got: expected.slice(offset, offset + 6) });
+        }
+        // by cursor, from a page just before the boundary into the NULL rows
+        const at = Math.max(0, withValue - 3);
+        const before = lotPage(ndb, nctx.deps.signer, parseList(LOT_LIST, new URLSearchParams(`${qs}&sort=${sort}&limit=3&offset=${at}`)));
+        const next = lotPage(ndb, nctx.deps.signer, parseList(LOT_LIST, new URLSearchParams(`${qs}&sort=${sort}&limit=5&cursor=${before.nextCursor}`)));
+        expect({ qs, sort, ids: next.ids }).toEqual({ qs, sort, ids: expected.slice(at + 3, at + 8) });
+      }
+    }
+    expect(split).toBeGreaterThan(0);
+  });
 
   test("each range reads the column's plain index in order: no temp B-tree unfiltered, the NULL range only when a NULL can match", () => {
     for (const [sort, x] of Object.entries(NULLS_LAST_ASC)) {
@@ -1066,10 +1103,18 @@ describe("plans for filters that sit late in a sort's order", () => {
     const sold = listOf("status=sold&sort=NUMBER_DESC&limit=20");
     expect(sold.sql).toContain("sale_id <= ?");
     expect(sold.params).toContain(soldMax);
+    // a nullable column: the rows with a value as a seek (an OR with the NULLs would walk the head
+    // entry by entry), then the NULL rows, last in id order
     const top = listOf("is_top=false&sort=HAMMER_PRICE_ESTIMATE_MIN_DESC&limit=20");
-    expect(top.sql).toContain("(estimate_min_usd_cents <= ? OR estimate_min_usd_cents IS NULL)");
-    const firstNotTop = one<{ v: number }>("SELECT max(estimate_min_usd_cents) AS v FROM lots WHERE is_top = 0").v;
-    expect(top.params).toContain(firstNotTop);
+    expect(top.sql).toContain("is_top = 0 AND estimate_min_usd_cents <= ? AND (estimate_min_usd_cents, id) <= (?, ?) ORDER BY");
+    expect(top.sql).not.toContain("IS NULL");
+    expect(top.nulls?.rows.sql).toContain("estimate_min_usd_cents IS NULL ORDER BY id DESC");
+    expect(top.nulls?.rows.sql).not.toContain("estimate_min_usd_cents <=");
+    const plan = (db.query(`EXPLAIN QUERY PLAN ${top.sql}`).all(...top.params) as { detail: string }[]).map((r) => r.detail);
+    expect(plan.some((d) => /SEARCH lots USING (COVERING )?INDEX lots_estimate_min_usd \(estimate_min_usd_cents<\?\)/.test(d))).toBe(true);
+    // from the first lot itself: its value, then its value and id (past the run of its value before it)
+    const firstNotTop = one<{ v: number; id: number }>("SELECT estimate_min_usd_cents AS v, id FROM lots WHERE is_top = 0 ORDER BY estimate_min_usd_cents DESC, id DESC LIMIT 1");
+    expect(top.params.slice(0, 3)).toEqual([firstNotTop.v, firstNotTop.v, firstNotTop.id]);
     // the default order, the sale date's: the sales to come are its head
     const soldLast = one<{ v: number }>("SELECT max(sale_datetime) AS v FROM lots WHERE status = 'sold'").v;
     expect(soldLast).toBeLessThan(one<{ v: number }>("SELECT max(sale_datetime) AS v FROM lots").v);
@@ -1116,7 +1161,8 @@ describe("plans for filters that sit late in a sort's order", () => {
       expect(withdrawn.sql).toContain("sale_id <= ?");
       expect(withdrawn.params).toContain(one<{ v: number }>("SELECT max(sale_id) AS v FROM lots WHERE status = 'withdrawn'").v);
       const upcoming = of("status=upcoming&sort=CREATION_YEAR_ASC&limit=20");
-      expect(upcoming.sql).toContain("(creation_year >= ? OR creation_year IS NULL)");
+      expect(upcoming.sql).toContain("creation_year >= ?");
+      expect(upcoming.nulls?.rows.sql).not.toContain("creation_year >= ?");
       expect(upcoming.params).toContain(one<{ v: number }>("SELECT min(creation_year) AS v FROM lots WHERE status = 'upcoming'").v);
       expect(of("status=sold&sort=NUMBER_DESC&limit=20").sql).not.toContain("sale_id <=");
       for (const [qs, cond] of [

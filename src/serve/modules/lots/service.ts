@@ -354,12 +354,11 @@ function saleScope(filters: readonly Filter[], sort: string | null | undefined):
 }
 
 /**
- * headBound's values, per connection (a snapshot never changes): key → the first sort value
- * (null: only NULLs match), NONE (no lot matches) or UNKNOWN (not found within the walk: no range).
+ * headBound's values, per connection (a snapshot never changes): key → the first matching lot in
+ * the sort's order, its sort value (null: only NULLs match) and id; "none" (no lot matches) or
+ * "unknown" (not found within the walk: no range).
  */
-const HEADS = new WeakMap<Database, Map<string, number | null>>();
-const NONE = Number.NEGATIVE_INFINITY;
-const UNKNOWN = Number.NaN;
+const HEADS = new WeakMap<Database, Map<string, { v: number | null; id: number } | "none" | "unknown">>();
 
 /**
  * The most entries of the sort's index headBound walks to find the filter's first lot, once per
@@ -400,10 +399,12 @@ const HEAD_COLUMNS: Readonly<Record<string, { column: string; desc: boolean; nul
  * otherwise reads and checks lot by lot before the first match, and which made a walk for
  * withdrawn ones miss its budget; the top lots are the head of the estimates' DESC order, read
  * the same way for is_top = false. The range holds every matching lot (and the NULLs of a nullable
- * column, checked on the index's own entries), so pages and cursors are unchanged. Null when
- * there is no such filter or sort.
+ * column, checked on the index's own entries), so pages and cursors are unchanged. On a nullable
+ * column `values` is the range without the NULLs: a seek in the sort's index, where the OR of the
+ * whole range makes SQLite walk the head entry by entry (the list reads the NULLs after it,
+ * lotListSql). Null when there is no such filter or sort.
  */
-function headBound(db: Database, filters: readonly Filter[], sort: string | null | undefined): SqlFragment | null {
+function headBound(db: Database, filters: readonly Filter[], sort: string | null | undefined): (SqlFragment & { values?: SqlFragment }) | null {
   const head = sort ? HEAD_COLUMNS[sort] : undefined;
   const filter = filters.find((f) => (f.field === "status" && f.suffix === "" && typeof f.value === "string") || f.field === "is_top");
   if (!head || !filter || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
@@ -416,6 +417,7 @@ function headBound(db: Database, filters: readonly Filter[], sort: string | null
   const key = `${sort}:${cond.sql}:${JSON.stringify(cond.params)}`;
   let first = heads.get(key);
   if (first === undefined) {
+    const dir = head.desc ? "DESC" : "ASC";
     const own = equalityIndex(filter);
     const rare = typeof own === "string" && snapshot.hasIndex(own);
     // the sort's walk, in its order (an ASC sort with NULLs last: its rows with a value), each
@@ -427,23 +429,32 @@ function headBound(db: Database, filters: readonly Filter[], sort: string | null
     const row = few
       ? null
       : db
-          .query<{ v: number | null }, Bind[]>(`SELECT w.v AS v FROM (${walk}) AS w CROSS JOIN lots ON lots.id = w.wid WHERE ${cond.sql} LIMIT 1`)
+          .query<{ v: number | null; id: number }, Bind[]>(`SELECT w.v AS v, w.wid AS id FROM (${walk}) AS w CROSS JOIN lots ON lots.id = w.wid WHERE ${cond.sql} LIMIT 1`)
           .get(rare ? HEAD_WALK.rare : HEAD_WALK.dense, ...cond.params);
-    if (row) first = row.v;
+    if (row) first = row;
     else if (rare) {
-      // the filter's own rows, whole: the lowest or highest value (NULLs aside), and whether any
-      const r = db
-        .query<{ v: number | null; n: number }, Bind[]>(`SELECT ${head.desc ? "max" : "min"}(${head.column}) AS v, count(*) AS n FROM lots INDEXED BY ${own} WHERE ${cond.sql}`)
-        .get(...cond.params)!;
-      first = r.n === 0 ? NONE : r.v;
-    } else first = UNKNOWN;
+      // the filter's own rows, whole: the first in the sort's order (its NULLs last), if any
+      first =
+        db
+          .query<{ v: number | null; id: number }, Bind[]>(
+            `SELECT ${head.column} AS v, id FROM lots INDEXED BY ${own} WHERE ${cond.sql} ORDER BY ${head.column} IS NULL, ${head.column} ${dir}, id ${dir} LIMIT 1`,
+          )
+          .get(...cond.params) ?? "none";
+    } else first = "unknown";
     heads.set(key, first);
   }
-  if (Number.isNaN(first)) return null;
-  if (first === NONE) return { sql: "0", params: [] };
-  if (first === null) return { sql: `${head.column} IS NULL`, params: [] };
-  const range = `${head.column} ${head.desc ? "<=" : ">="} ?`;
-  return { sql: head.nullable ? `(${range} OR ${head.column} IS NULL)` : range, params: [first] };
+  if (first === "unknown") return null;
+  if (first === "none") return { sql: "0", params: [] };
+  if (first.v === null) return { sql: `${head.column} IS NULL`, params: [] };
+  // the sort's keys are the column and the id (not the lot number's three): the range starts at the
+  // first lot itself, checked on the index's entries, past the run of its value before it
+  const op = head.desc ? "<=" : ">=";
+  const precise = head.column !== "id" && sortKeysOf(LOT_LIST, sort!).length === 2;
+  const range: SqlFragment = precise
+    ? { sql: `${head.column} ${op} ? AND (${head.column}, id) ${op} (?, ?)`, params: [first.v, first.v, first.id] }
+    : { sql: `${head.column} ${op} ?`, params: [first.v] };
+  if (!head.nullable) return range;
+  return { sql: `((${range.sql}) OR ${head.column} IS NULL)`, params: range.params, values: range };
 }
 
 // ---------------------------------------------------------------- the list query
@@ -474,7 +485,9 @@ export interface LotListSql extends SqlFragment {
    * NULLS_LAST_ASC: `sql` reads only the rows with a value (`x IS NOT NULL ORDER BY x, id`);
    * `rows` reads the NULL rows that follow them (`x IS NULL ORDER BY id`, its LIMIT ? OFFSET ?
    * still to bind) and `count` counts `sql`'s rows (for a page that starts past them). Absent when
-   * no NULL row can match (a range filter on x).
+   * no NULL row can match (a range filter on x). The same for a DESC sort on a nullable column
+   * whose head range (headBound) `sql` reads as a seek, without its NULLs: they follow in
+   * `ORDER BY id DESC`.
    */
   nulls?: { rows: SqlFragment; count: SqlFragment };
   /**
@@ -532,9 +545,14 @@ export function lotListSql(
   const house = plain && !bySales && !driver ? houseSortIndex(db, filters, query.sort) : null;
   const top = plain && !bySales && !driver && !house ? rareSortIndex(db, filters, query.sort) : null;
   const head = plain && !bySales && !driver && !top ? headBound(db, filters, query.sort) : null;
-  if (head) {
-    parts.push(head.sql);
-    params.push(...head.params);
+  // a nullable column's head range in two (a first page by offset): its rows with a value, a seek,
+  // then the NULL rows, which have no head to skip (a cursor's keyset ranges split it already)
+  const values = head?.values && !range ? head.values : null;
+  const withoutHead = { parts: [...parts], params: [...params] };
+  const bound = values ?? head;
+  if (bound) {
+    parts.push(bound.sql);
+    params.push(...bound.params);
   }
   // an index of the filter's own lots in the sort's order: a house's, the top or upcoming lots'
   const own = house ?? top;
@@ -542,27 +560,44 @@ export function lotListSql(
     ? IX.lots_sale
     : (own ??
       (plain && !driver
-        ? sortWalkIndex(db, filters, where, query.sort, offset, want - 1, head, range ? undefined : probed)
+        ? sortWalkIndex(db, filters, where, query.sort, offset, want - 1, bound, range ? undefined : probed)
         : // a search alone, or with a status of most lots: any other filter may be the smaller set
           searchWalk !== undefined && followed === null && filters.every((f) => equalityIndex(f) === null)
           ? searchWalk
           : null));
   const using = driver ? ` INDEXED BY ${driver}` : walk === "" ? " NOT INDEXED" : walk ? ` INDEXED BY ${walk}` : "";
   const from = `FROM lots${using} WHERE ${parts.join(" AND ")}`;
+  // the NULL rows' statement: without the head's values range, which holds none of them
+  const fromNulls = values ? `FROM lots${using} WHERE ${withoutHead.parts.join(" AND ")}` : from;
+  const nullParams = values ? withoutHead.params : params;
   const page = [want, offset];
   const x = query.sort ? NULLS_LAST_ASC[query.sort] : undefined;
   const walked = probed.ids?.slice(offset, offset + want);
-  if (!x) return { sql: `SELECT id ${from} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`, params: [...params, ...page], walked };
-  // a range on x (x >= ?, x <= ?) matches no NULL
-  const noNulls = filters.some((f) => LOT_LIST.fields[f.field]!.column === x && (f.suffix === "__gte" || f.suffix === "__lte"));
+  // a range on the column (x >= ?, x <= ?) matches no NULL
+  const noNullsOf = (column: string) => filters.some((f) => LOT_LIST.fields[f.field]!.column === column && (f.suffix === "__gte" || f.suffix === "__lte"));
+  if (!x) {
+    const sql = `SELECT id ${from} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`;
+    // a DESC sort with its head's values range: the NULL rows (last, in id order) after it
+    const column = values ? HEAD_COLUMNS[query.sort!]!.column : null;
+    if (!column || noNullsOf(column)) return { sql, params: [...params, ...page], walked };
+    return {
+      sql,
+      params: [...params, ...page],
+      walked,
+      nulls: {
+        rows: { sql: `SELECT id ${fromNulls} AND ${column} IS NULL ORDER BY id DESC LIMIT ? OFFSET ?`, params: nullParams },
+        count: { sql: `SELECT count(*) AS n ${from}`, params },
+      },
+    };
+  }
   return {
     sql: `SELECT id ${from} AND ${x} IS NOT NULL ORDER BY ${x} ASC, id ASC LIMIT ? OFFSET ?`,
     params: [...params, ...page],
     walked,
-    nulls: noNulls
+    nulls: noNullsOf(x)
       ? undefined
       : {
-          rows: { sql: `SELECT id ${from} AND ${x} IS NULL ORDER BY id ASC LIMIT ? OFFSET ?`, params },
+          rows: { sql: `SELECT id ${fromNulls} AND ${x} IS NULL ORDER BY id ASC LIMIT ? OFFSET ?`, params: nullParams },
           count: { sql: `SELECT count(*) AS n ${from} AND ${x} IS NOT NULL`, params },
         },
   };
