@@ -63,7 +63,6 @@ const workerEntries = [
   "src/pipeline/db/index-builder-worker.ts",
   "src/serve/cluster/worker.ts",
   "src/serve/cluster/check-worker.ts",
-  "src/serve/cluster/digest-worker.ts",
   "src/pipeline/seed/generate-worker.ts",
   "src/db/pg/sync-worker.ts",
 ];

@@ -31,10 +31,10 @@ const STALL_MS = 30_000;
 export const FETCHING = "market.db.fetching";
 const FETCHING_INFO = "market.db.fetching.json";
 
-/** SHA-256 of a file, hex, read on a thread of its own (digest-worker.ts): the caller's thread goes on serving. */
+/** SHA-256 of a file, hex, read on a thread of its own (check-worker.ts): the caller's thread goes on serving. */
 export function sha256OfFile(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerEntry("serve/cluster/digest-worker.ts"));
+    const worker = new Worker(workerEntry("serve/cluster/check-worker.ts"));
     const done = (answer: { sha256?: string; error?: string }) => {
       worker.terminate();
       if (answer.sha256 !== undefined) resolve(answer.sha256);
@@ -42,7 +42,7 @@ export function sha256OfFile(path: string): Promise<string> {
     };
     worker.onmessage = (event: MessageEvent) => done(event.data as { sha256?: string; error?: string });
     worker.onerror = (event: ErrorEvent) => done({ error: event.message });
-    worker.postMessage({ path });
+    worker.postMessage({ path, job: "sha256" });
   });
 }
 
