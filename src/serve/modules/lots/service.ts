@@ -547,7 +547,7 @@ export function lotListSql(
   // a nullable column's head range in two (a first page by offset): its rows with a value, a seek,
   // then the NULL rows, which have no head to skip (a cursor's keyset ranges split it already)
   const values = head?.values && !range ? head.values : null;
-  const withoutHead = { parts: [...parts], params: [...params] };
+  const withoutHead = values ? { parts: [...parts], params: [...params] } : null;
   const bound = values ?? head;
   if (bound) {
     parts.push(bound.sql);
@@ -567,8 +567,8 @@ export function lotListSql(
   const using = driver ? ` INDEXED BY ${driver}` : walk === "" ? " NOT INDEXED" : walk ? ` INDEXED BY ${walk}` : "";
   const from = `FROM lots${using} WHERE ${parts.join(" AND ")}`;
   // the NULL rows' statement: without the head's values range, which holds none of them
-  const fromNulls = values ? `FROM lots${using} WHERE ${withoutHead.parts.join(" AND ")}` : from;
-  const nullParams = values ? withoutHead.params : params;
+  const fromNulls = withoutHead ? `FROM lots${using} WHERE ${withoutHead.parts.join(" AND ")}` : from;
+  const nullParams = withoutHead ? withoutHead.params : params;
   const page = [want, offset];
   const x = query.sort ? NULLS_LAST_ASC[query.sort] : undefined;
   const walked = probed.ids?.slice(offset, offset + want);
