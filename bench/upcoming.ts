@@ -298,6 +298,7 @@ async function backtest(flags: Record<string, string | true>, scales: string[], 
         db.run("DELETE FROM lots WHERE sale_datetime >= ?", [seconds(to)]);
         db.run("UPDATE src_sales SET status = 'upcoming' WHERE start_datetime >= ? AND start_datetime < ?", [from, to]);
         db.run("DELETE FROM src_sales WHERE start_datetime >= ?", [to]);
+        db.run("DROP INDEX IF EXISTS lots_sale_probability_known");
         db.run("DROP INDEX IF EXISTS lots_sale_probability");
         attachWorksOfFinished(db, copy);
         const d0 = performance.now();

@@ -19,6 +19,7 @@ import { ARTIST_INSERTS, ArtistDeriver, artistReader, type ArtistRow } from "../
 import { loadDeriveState } from "../../src/pipeline/derive/state";
 import { worksViewOfFinished } from "../../src/pipeline/db/works-file";
 import { checkSnapshot } from "../../src/db/snapshot-check";
+import { missingIndexes } from "../../src/db/market-indexes";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 
 let root: string;
@@ -45,6 +46,9 @@ beforeAll(async () => {
   // a market built before its newest read index: the merge builds the index (the swap checks it)
   const older = new Database(join(root, "inc", "market.db"));
   older.run("DROP INDEX lots_house_estimate_max");
+  // and one it holds under another definition: the merge builds this build's
+  older.run("DROP INDEX lots_withdrawn");
+  older.run("CREATE INDEX lots_withdrawn ON lots (sale_datetime, sale_id) WHERE status = 'withdrawn'");
   older.close();
   copyMarket(join(root, "prev"), join(root, "full"));
   incSummary = await runImport({ dataDir: join(root, "inc"), from: join(root, "day"), mode: "merge", quiet: true, embed: false });
@@ -278,6 +282,10 @@ describe("import --mode merge: incremental by default, --refit derives all", () 
     expect(inc.query("SELECT sql FROM sqlite_master WHERE name = 'lots_house_estimate_max'").get()).toEqual({
       sql: "CREATE INDEX lots_house_estimate_max ON lots (house_id, estimate_max_usd_cents)",
     });
+    expect(inc.query("SELECT sql FROM sqlite_master WHERE name = 'lots_withdrawn'").get()).toEqual({
+      sql: "CREATE INDEX lots_withdrawn ON lots (sale_datetime) WHERE status = 'withdrawn'",
+    });
+    expect(missingIndexes(inc)).toEqual([]);
     // with its statistics, gathered before the day's records went in (the current market's lots)
     const stat = inc.query<{ stat: string }, []>("SELECT stat FROM sqlite_stat1 WHERE idx = 'lots_house_estimate_max'").get()?.stat ?? "";
     expect(stat).toMatch(/^\d+ \d+ \d+$/);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { artworkUid } from "../../src/db/artwork-uid";
-import { LOT_LIST, LOT_SORTS, NULLS_LAST_ASC } from "../../src/serve/modules/lots/fields";
+import { LOT_LIST, LOT_SORTS, NULLS_APART } from "../../src/serve/modules/lots/fields";
 import { ftsQuery, HEAD_WALK, lotListIds, lotListSql, lotPage, PLANNER, SEARCH_PLAN } from "../../src/serve/modules/lots/service";
 import { parseList } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
@@ -217,7 +217,7 @@ describe("sorts", () => {
   });
 });
 
-describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from the plain index", () => {
+describe("sorts in two ranges (NULLS_APART): the rows with a value from the column's index, then the NULLs", () => {
   // the generated market has every creation year and estimate: this copy gets NULLs in runs of ids
   let nctx: TestContext;
   let ndb: Database;
@@ -262,8 +262,8 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
     ["narrow", { ...PLANNER }],
     ["broad", { rangeRows: 1, searchRows: 1, walkSlack: PLANNER.walkSlack, sortRows: PLANNER.sortRows }],
   ] as [string, typeof PLANNER][]) {
-    for (const [sort, x] of Object.entries(NULLS_LAST_ASC)) {
-      test(`${sort} (${branch} plans): pages before, at and after the last row with a value equal ORDER BY (x IS NULL), x, id`, async () => {
+    for (const [sort, x] of Object.entries(NULLS_APART)) {
+      test(`${sort} (${branch} plans): pages before, at and after the last row with a value equal its ORDER BY, NULLs last`, async () => {
         const saved = { ...PLANNER };
         Object.assign(PLANNER, thresholds);
         try {
@@ -276,7 +276,7 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
             { q: "followed status=sold", cond: `id IN (${followed.join(", ")}) AND status = 'sold'`, params: [], followedIds: mine },
           ];
           for (const c of cases) {
-            const expected = (ndb.query(`SELECT id FROM lots WHERE ${c.cond} ORDER BY (${x} IS NULL), ${x}, id`).all(...c.params) as { id: number }[]).map((r) => r.id);
+            const expected = (ndb.query(`SELECT id FROM lots WHERE ${c.cond} ORDER BY ${LOT_SORTS[sort]}`).all(...c.params) as { id: number }[]).map((r) => r.id);
             const withValue = (ndb.query(`SELECT count(*) AS n FROM lots WHERE ${c.cond} AND ${x} IS NOT NULL`).get(...c.params) as { n: number }).n;
             expect({ q: c.q, some: expected.length > 0 }).toEqual({ q: c.q, some: true });
             const offsets = new Set([
@@ -303,12 +303,17 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
           }
           // through the API: a page across the boundary, with has_more
           const n = (ndb.query(`SELECT count(*) AS n FROM lots WHERE ${x} IS NOT NULL`).get() as { n: number }).n;
-          const all = (ndb.query(`SELECT id FROM lots ORDER BY (${x} IS NULL), ${x}, id`).all() as { id: number }[]).map((r) => r.id);
+          const all = (ndb.query(`SELECT id FROM lots ORDER BY ${LOT_SORTS[sort]}`).all() as { id: number }[]).map((r) => r.id);
           for (const offset of [n - 2, n, n + 2]) {
             const res = await nctx.call(`/v1/lots?sort=${sort}&limit=4&offset=${offset}`);
             const body = (await res.json()) as { lots: { id: number }[]; has_more: boolean };
             expect({ offset, status: res.status, ids: ids(body), has_more: body.has_more }).toEqual({ offset, status: 200, ids: all.slice(offset, offset + 4), has_more: true });
           }
+          // by cursor, from a page just before the boundary into the NULL rows, and on within them
+          const before = lotPage(ndb, nctx.deps.signer, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&limit=3&offset=${n - 2}`)));
+          const across = lotPage(ndb, nctx.deps.signer, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&limit=4&cursor=${before.nextCursor}`)));
+          const within = lotPage(ndb, nctx.deps.signer, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&limit=4&cursor=${across.nextCursor}`)));
+          expect({ sort, ids: [...across.ids, ...within.ids] }).toEqual({ sort, ids: all.slice(n + 1, n + 9) });
         } finally {
           Object.assign(PLANNER, saved);
         }
@@ -353,19 +358,21 @@ describe("ASC sorts with NULLs last: the rows with a value, then the NULLs, from
     expect(split).toBeGreaterThan(0);
   });
 
-  test("each range reads the column's plain index in order: no temp B-tree unfiltered, the NULL range only when a NULL can match", () => {
-    for (const [sort, x] of Object.entries(NULLS_LAST_ASC)) {
+  test("each range reads the column's index in order: no temp B-tree unfiltered, the NULL range only when a NULL can match", () => {
+    for (const [sort, x] of Object.entries(NULLS_APART)) {
       const index = {
         creation_year: "lots_creation_year",
         estimate_min_usd_cents: "lots_estimate_min_usd",
         estimate_max_usd_cents: "lots_estimate_max_usd",
-        sale_probability: "lots_sale_probability",
+        sale_probability: "lots_sale_probability_known",
       }[x]!;
       const list = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&limit=20`)));
       const plans = [list.sql, list.nulls!.rows.sql].map((sql) =>
         (ndb.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(sql === list.sql ? list.params : [...list.nulls!.rows.params, 21, 0])) as { detail: string }[]).map((r) => r.detail),
       );
-      expect({ sort, plans }).toEqual({ sort, plans: [[`SEARCH lots USING COVERING INDEX ${index} (${x}>?)`], [`SEARCH lots USING COVERING INDEX ${index} (${x}=?)`]] });
+      // the NULL rows: the plain index's NULL run in id order, or (an index of the values alone) the table's
+      const nullRange = x === "sale_probability" ? "SCAN lots" : `SEARCH lots USING COVERING INDEX ${index} (${x}=?)`;
+      expect({ sort, plans }).toEqual({ sort, plans: [[`SEARCH lots USING COVERING INDEX ${index} (${x}>?)`], [nullRange]] });
       const filter = { creation_year: "creation_year__gte=1900", sale_probability: "sale_probability__gte=0.5" }[x] ?? "hammer_price_estimate_max_usd__gte=1000";
       const ranged = lotListSql(ndb, parseList(LOT_LIST, new URLSearchParams(`sort=${sort}&${filter}`)));
       expect(ranged.nulls === undefined).toBe(x !== "estimate_min_usd_cents");
@@ -913,9 +920,11 @@ describe("query plans", () => {
     for (const sort of Object.keys(LOT_SORTS)) {
       const details = plan(`sort=${sort}&limit=20`);
       expect({ sort, sorts: details.filter((d) => d.includes("TEMP B-TREE")) }).toEqual({ sort, sorts: [] });
-      // RAW_LOT_ID walks the table itself in rowid (= id) order: its primary key is the index
-      if (!sort.startsWith("RAW_LOT_ID")) expect({ sort, scans: details.filter((d) => d === "SCAN lots") }).toEqual({ sort, scans: [] });
-      else expect(details).toEqual(["SCAN lots"]);
+      // RAW_LOT_ID walks the table itself in rowid (= id) order: its primary key is the index; so
+      // do the NULL rows of the chance of selling (its index holds the lots with one alone)
+      if (sort.startsWith("RAW_LOT_ID")) expect(details).toEqual(["SCAN lots"]);
+      else if (sort.startsWith("SALE_PROBABILITY")) expect({ sort, nulls: details.slice(1) }).toEqual({ sort, nulls: ["SCAN lots"] });
+      else expect({ sort, scans: details.filter((d) => d === "SCAN lots") }).toEqual({ sort, scans: [] });
     }
   });
 
@@ -1157,9 +1166,9 @@ describe("plans for filters that sit late in a sort's order", () => {
     try {
       Object.assign(HEAD_WALK, { rare: 0, dense: 0 });
       const of = (qs: string) => lotListSql(fresh, parseList(LOT_LIST, new URLSearchParams(qs)));
-      const withdrawn = of("status=withdrawn&sort=NUMBER_DESC&limit=20");
-      expect(withdrawn.sql).toContain("sale_id <= ?");
-      expect(withdrawn.params).toContain(one<{ v: number }>("SELECT max(sale_id) AS v FROM lots WHERE status = 'withdrawn'").v);
+      const withdrawn = of("status=withdrawn&sort=CREATION_YEAR_DESC&limit=20");
+      expect(withdrawn.sql).toContain("creation_year <= ?");
+      expect(withdrawn.params).toContain(one<{ v: number }>("SELECT max(creation_year) AS v FROM lots WHERE status = 'withdrawn'").v);
       const upcoming = of("status=upcoming&sort=CREATION_YEAR_ASC&limit=20");
       expect(upcoming.sql).toContain("creation_year >= ?");
       expect(upcoming.nulls?.rows.sql).not.toContain("creation_year >= ?");
@@ -1182,7 +1191,7 @@ describe("plans for filters that sit late in a sort's order", () => {
     }
   });
 
-  test("top lots and upcoming lots by estimate, top lots by number: their own partial index, read in order (both ranges of an ASC sort), the same pages", () => {
+  test("top lots and upcoming lots by estimate, top and withdrawn lots by number: their own partial index, read in order (both ranges of an ASC sort), the same pages", () => {
     const cases: [string, string, string][] = [
       ["is_top=true", "is_top = 1", "lots_top_estimate"],
       ["status=upcoming", "status = 'upcoming'", "lots_upcoming_estimate"],
@@ -1197,11 +1206,16 @@ describe("plans for filters that sit late in a sort's order", () => {
         expectPages(qs, cond, sort);
       }
     }
-    // the top lots by number: lots_top_sale
-    for (const sort of ["NUMBER_ASC", "NUMBER_DESC"]) {
-      expect(listOf(`is_top=true&sort=${sort}&limit=20`).sql.split(" WHERE ")[0]).toBe("SELECT id FROM lots INDEXED BY lots_top_sale");
-      expect(planOf(`is_top=true&sort=${sort}&limit=20`).filter((d) => d.includes("TEMP B-TREE"))).toEqual([]);
-      expectPages("is_top=true", "is_top = 1", sort);
+    // the top lots by number: lots_top_sale; the withdrawn ones: lots_withdrawn_sale
+    for (const [qs, cond, index] of [
+      ["is_top=true", "is_top = 1", "lots_top_sale"],
+      ["status=withdrawn", "status = 'withdrawn'", "lots_withdrawn_sale"],
+    ]) {
+      for (const sort of ["NUMBER_ASC", "NUMBER_DESC"]) {
+        expect(listOf(`${qs}&sort=${sort}&limit=20`).sql.split(" WHERE ")[0]).toBe(`SELECT id FROM lots INDEXED BY ${index}`);
+        expect(planOf(`${qs}&sort=${sort}&limit=20`).filter((d) => d.includes("TEMP B-TREE"))).toEqual([]);
+        expectPages(qs!, cond!, sort);
+      }
     }
   });
 

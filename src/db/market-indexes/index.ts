@@ -34,20 +34,24 @@ export function buildReadIndexes(db: Database, onStatement?: (done: number, tota
 }
 
 /**
- * The read indexes `db` lacks (a market built before this build added them), with their
- * statements, in READ_STATEMENTS' order; the search table and the drops of older indexes are not
- * among them.
+ * The read indexes `db` lacks (a market built before this build added them) or holds under an
+ * older definition (`stale`: to drop first), with their statements, in READ_STATEMENTS' order;
+ * the search table and the drops of older indexes are not among them. SQLite keeps an index's
+ * statement as written, less its IF NOT EXISTS.
  */
-export function missingIndexes(db: Database): { name: string; sql: string }[] {
-  const have = new Set(
+export function missingIndexes(db: Database): { name: string; sql: string; stale: boolean }[] {
+  const have = new Map(
     db
-      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index'")
+      .query<{ name: string; sql: string | null }, []>("SELECT name, sql FROM sqlite_master WHERE type = 'index'")
       .all()
-      .map((r) => r.name),
+      .map((r) => [r.name, r.sql]),
   );
-  return READ_STATEMENTS.flatMap((sql) => {
+  return READ_STATEMENTS.flatMap((sql): { name: string; sql: string; stale: boolean }[] => {
     const name = buildsIndex(sql) ? /INDEX IF NOT EXISTS (\w+)/.exec(sql)?.[1] : undefined;
-    return name !== undefined && !have.has(name) ? [{ name, sql }] : [];
+    if (name === undefined) return [];
+    const stored = have.get(name);
+    if (stored === undefined) return [{ name, sql, stale: false }];
+    return stored !== sql.replace("INDEX IF NOT EXISTS ", "INDEX ") ? [{ name, sql, stale: true }] : [];
   });
 }
 

@@ -138,10 +138,11 @@ export async function deriveArtists(
 /**
  * The upcoming lots' forecasts into their rows, after pass 2 (whose threads read the lots through
  * immutable connections: nothing may write the table while they run). A snapshot derived again
- * (a finished one has lots_sale_probability) first loses its earlier forecasts; a new one has none.
+ * (a finished one has lots_sale_probability_known, or lots_sale_probability when older) first
+ * loses its earlier forecasts; a new one has none.
  */
 export function writeForecasts(db: Database, forecasts: (number | null)[][]): void {
-  const indexed = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'lots_sale_probability'").get() !== null;
+  const indexed = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name IN ('lots_sale_probability_known', 'lots_sale_probability')").get() !== null;
   const update = db.query("UPDATE lots SET sale_probability = ?2, expected_hammer_usd = ?3, expected_hammer_usd_low = ?4, expected_hammer_usd_high = ?5 WHERE id = ?1");
   db.transaction(() => {
     if (indexed)

@@ -126,13 +126,15 @@ export async function mergeIncrementally(
   let loadSeconds = 0;
   let touched: TouchedSummary;
   try {
-    // the read indexes of this build that the current market predates: built once, by its first merge
-    // (first: a build's change of temp_store drops the connection's temporary tables and views)
-    // with its statistics, so that SQLite weighs it as the seed's ANALYZE would have
+    // the read indexes of this build that the current market predates, or holds under an older
+    // definition: built once, by its first merge (first: a build's change of temp_store drops the
+    // connection's temporary tables and views) with its statistics, so that SQLite weighs it as the
+    // seed's ANALYZE would have
     const missing = missingIndexes(db);
     if (missing.length) {
       phase = progress.phase("read indexes the current market lacks", missing.length);
       missing.forEach((index, i) => {
+        if (index.stale) db.run(`DROP INDEX ${index.name}`);
         buildIndex(db, index.sql);
         db.run(`ANALYZE ${index.name}`);
         phase.tick(i + 1);

@@ -16,7 +16,7 @@ import { countUpTo, walkBound, type PlanThresholds } from "../../query/planner";
 import { snapshotOf } from "../../snapshot";
 import { tablePage } from "../../query/list-engine";
 import { isoOfSecondsSql } from "../../../market/time";
-import { LOT_LIST, NULLS_LAST_ASC, secondsBounds } from "./fields";
+import { LOT_LIST, NULLS_APART, NULLS_LAST_ASC, secondsBounds } from "./fields";
 import { PRICE_USD_COLUMNS, priceObject, type PriceRow } from "./model";
 import { MARKET_INDEX as IX, type MarketIndex } from "../../../db/market-indexes/names";
 
@@ -171,9 +171,21 @@ const SORT_INDEXES: Readonly<Record<string, MarketIndex | "">> = {
   HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_estimate_min_usd,
   HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_estimate_max_usd,
   HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_estimate_max_usd,
-  SALE_PROBABILITY_ASC: IX.lots_sale_probability,
-  SALE_PROBABILITY_DESC: IX.lots_sale_probability,
+  SALE_PROBABILITY_ASC: IX.lots_sale_probability_known,
+  SALE_PROBABILITY_DESC: IX.lots_sale_probability_known,
 };
+
+/**
+ * The sort indexes that hold only the rows with a value (partial): a plan names them for the first
+ * of a NULLS_APART sort's two ranges alone; its NULL rows are read from the table in id order.
+ */
+const VALUES_ONLY_INDEXES: ReadonlySet<string> = new Set([IX.lots_sale_probability_known]);
+
+/** A NULLS_APART sort's column and direction; null for any other sort. */
+function nullsApart(sort: string | null | undefined): { x: string; dir: "ASC" | "DESC" } | null {
+  const x = sort ? NULLS_APART[sort] : undefined;
+  return x ? { x, dir: sortKeysOf(LOT_LIST, sort!)[0]!.dir } : null;
+}
 
 /** The equality filters' own indexes (each ends in sale_datetime), by column. */
 const EQUALITY_INDEXES: Readonly<Record<string, MarketIndex>> = {
@@ -242,8 +254,8 @@ function sortWalkIndex(
   const bound = walkBound(need, snapshot.maxId("lots"));
   const alone = whereClause(LOT_LIST, [equalities[0]!]);
   if (countUpTo(db, "lots", own, alone, bound) < bound) return null;
-  const x = NULLS_LAST_ASC[sort!];
-  const conds = [...(x ? [`${x} IS NOT NULL`] : []), ...(skip ? [skip.sql] : [])];
+  const apart = nullsApart(sort);
+  const conds = [...(apart ? [`${apart.x} IS NOT NULL`] : []), ...(skip ? [skip.sql] : [])];
   const skipped = skip?.params ?? [];
   const cap = PLANNER.walkSlack * bound;
   let probe: SqlFragment;
@@ -260,7 +272,7 @@ function sortWalkIndex(
     // CROSS JOIN: the head first, in its order, each of its rows looked up by id (SQLite would
     // otherwise read the filter's own index whole and look each of its rows up in the head, made
     // into an index)
-    const head = `SELECT id AS wid FROM lots INDEXED BY ${index}${conds.length ? ` WHERE ${conds.join(" AND ")}` : ""} ORDER BY ${x ? `${x}, id` : orderClause(LOT_LIST, sort!)} LIMIT ?`;
+    const head = `SELECT id AS wid FROM lots INDEXED BY ${index}${conds.length ? ` WHERE ${conds.join(" AND ")}` : ""} ORDER BY ${apart ? `${apart.x} ${apart.dir}, id ${apart.dir}` : orderClause(LOT_LIST, sort!)} LIMIT ?`;
     probe = { sql: `SELECT lots.id AS id FROM (${head}) AS w CROSS JOIN lots ON lots.id = w.wid WHERE ${where.sql} LIMIT ?`, params: [...skipped, cap, ...where.params, need] };
   }
   // the rows found are the walk's first `need`: the page, kept in `walked`
@@ -290,6 +302,10 @@ const RARE_SORT_INDEXES: Readonly<Record<string, Readonly<Record<string, MarketI
     HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_top_estimate_min,
     HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_top_estimate_max,
     HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_top_estimate_max,
+  },
+  "status = 'withdrawn'": {
+    NUMBER_ASC: IX.lots_withdrawn_sale,
+    NUMBER_DESC: IX.lots_withdrawn_sale,
   },
   "status = 'upcoming'": {
     HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_upcoming_estimate_min,
@@ -481,8 +497,8 @@ function resolveFilters(db: Database, filters: readonly Filter[]): Filter[] {
 /** The id query of one page (`sql`, ending in LIMIT ? OFFSET ?), and for the ASC sorts with NULLs last its second range. */
 export interface LotListSql extends SqlFragment {
   /**
-   * NULLS_LAST_ASC: `sql` reads only the rows with a value (`x IS NOT NULL ORDER BY x, id`);
-   * `rows` reads the NULL rows that follow them (`x IS NULL ORDER BY id`, its LIMIT ? OFFSET ?
+   * NULLS_APART: `sql` reads only the rows with a value (`x IS NOT NULL ORDER BY x, id`, in the
+   * sort's direction); `rows` reads the NULL rows that follow them (`x IS NULL ORDER BY id`, its LIMIT ? OFFSET ?
    * still to bind) and `count` counts `sql`'s rows (for a page that starts past them). Absent when
    * no NULL row can match (a range filter on x). The same for a DESC sort on a nullable column
    * whose head range (headBound) `sql` reads as a seek, without its NULLs: they follow in
@@ -500,7 +516,8 @@ export interface LotListSql extends SqlFragment {
  * The id query of one page: `SELECT id FROM lots WHERE … ORDER BY … LIMIT ? OFFSET ?`, with
  * `want` rows (limit + 1 for has_more) from `offset`. `followed` (the ids of the lots a user
  * follows, read from the account store) restricts to them; `range`, a keyset range of a cursor, is ANDed to the filters (the page is then planned as
- * a first page). An ASC sort with NULLs last is two ranges of the column's plain index (see
+ * a first page). A NULLS_APART sort (an ASC sort with NULLs last, the chance of selling's DESC) is
+ * two ranges: the rows with a value from the column's index, then the NULL rows (see
  * LotListSql.nulls, lotListIds).
  */
 export function lotListSql(
@@ -566,15 +583,18 @@ export function lotListSql(
           : null));
   const using = driver ? ` INDEXED BY ${driver}` : walk === "" ? " NOT INDEXED" : walk ? ` INDEXED BY ${walk}` : "";
   const from = `FROM lots${using} WHERE ${parts.join(" AND ")}`;
-  // the NULL rows' statement: without the head's values range, which holds none of them
-  const fromNulls = withoutHead ? `FROM lots${using} WHERE ${withoutHead.parts.join(" AND ")}` : from;
+  // the NULL rows' statement: without the head's values range, which holds none of them, and
+  // without an index of the values alone (the table in id order instead, as the NULL run of a
+  // plain index would give them)
+  const nullsUsing = walk && VALUES_ONLY_INDEXES.has(walk) ? " NOT INDEXED" : using;
+  const fromNulls = `FROM lots${nullsUsing} WHERE ${(withoutHead ?? { parts }).parts.join(" AND ")}`;
   const nullParams = withoutHead ? withoutHead.params : params;
   const page = [want, offset];
-  const x = query.sort ? NULLS_LAST_ASC[query.sort] : undefined;
+  const apart = nullsApart(query.sort);
   const walked = probed.ids?.slice(offset, offset + want);
   // a range on the column (x >= ?, x <= ?) matches no NULL
   const noNullsOf = (column: string) => filters.some((f) => LOT_LIST.fields[f.field]!.column === column && (f.suffix === "__gte" || f.suffix === "__lte"));
-  if (!x) {
+  if (!apart) {
     const sql = `SELECT id ${from} ORDER BY ${orderClause(LOT_LIST, query.sort)} LIMIT ? OFFSET ?`;
     // a DESC sort with its head's values range: the NULL rows (last, in id order) after it
     const column = values ? HEAD_COLUMNS[query.sort!]!.column : null;
@@ -589,14 +609,15 @@ export function lotListSql(
       },
     };
   }
+  const { x, dir } = apart;
   return {
-    sql: `SELECT id ${from} AND ${x} IS NOT NULL ORDER BY ${x} ASC, id ASC LIMIT ? OFFSET ?`,
+    sql: `SELECT id ${from} AND ${x} IS NOT NULL ORDER BY ${x} ${dir}, id ${dir} LIMIT ? OFFSET ?`,
     params: [...params, ...page],
     walked,
     nulls: noNullsOf(x)
       ? undefined
       : {
-          rows: { sql: `SELECT id ${fromNulls} AND ${x} IS NULL ORDER BY id ASC LIMIT ? OFFSET ?`, params: nullParams },
+          rows: { sql: `SELECT id ${fromNulls} AND ${x} IS NULL ORDER BY id ${dir} LIMIT ? OFFSET ?`, params: nullParams },
           count: { sql: `SELECT count(*) AS n ${from} AND ${x} IS NOT NULL`, params },
         },
   };
@@ -625,7 +646,7 @@ export function lotListIds(
       .all(...f.params, ...more)
       .map((r) => r.id);
   if (range?.nullTail && list.nulls) return run(list.nulls.rows, want, 0);
-  if (range?.nullTail && query.sort && NULLS_LAST_ASC[query.sort]) return []; // a range filter on x: no NULL row matches
+  if (range?.nullTail && nullsApart(query.sort)) return []; // a range filter on x: no NULL row matches
   const ids = list.walked ?? run(list);
   if (!list.nulls || ids.length === want || range) return ids;
   const { rows, count } = list.nulls;
