@@ -20,6 +20,7 @@ import { loadDeriveState } from "../../src/pipeline/derive/state";
 import { worksViewOfFinished } from "../../src/pipeline/db/works-file";
 import { checkSnapshot } from "../../src/db/snapshot-check";
 import { missingIndexes } from "../../src/db/market-indexes";
+import { estimateBandSql } from "../../src/db/market-indexes/artworks";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 
 let root: string;
@@ -286,6 +287,16 @@ describe("import --mode merge: incremental by default, --refit derives all", () 
       sql: "CREATE INDEX lots_withdrawn ON lots (sale_datetime) WHERE status = 'withdrawn'",
     });
     expect(missingIndexes(inc)).toEqual([]);
+    // the category counts, over the works as the merge left them
+    const counts = (sql: string) => inc.query(sql).all();
+    const kept = counts("SELECT category_id, creation_year, band, n FROM artwork_counts ORDER BY 1, 2, 3");
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(
+      counts(
+        `SELECT category_id, creation_year, ${estimateBandSql("estimate_usd")} AS band, count(*) AS n FROM artworks WHERE creation_year IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      ),
+    );
+    expect(kept).not.toEqual(previous.query("SELECT category_id, creation_year, band, n FROM artwork_counts ORDER BY 1, 2, 3").all());
     // with its statistics, gathered before the day's records went in (the current market's lots)
     const stat = inc.query<{ stat: string }, []>("SELECT stat FROM sqlite_stat1 WHERE idx = 'lots_house_estimate_max'").get()?.stat ?? "";
     expect(stat).toMatch(/^\d+ \d+ \d+$/);

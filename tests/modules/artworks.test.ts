@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { artworkUid } from "../../src/db/artwork-uid";
 import { ARTWORK_LIST, ARTWORK_SORTS } from "../../src/serve/modules/artworks/fields";
 import { CATEGORY_PLAN, categoryPlan, listStatements } from "../../src/serve/modules/artworks/service";
+import { keptCategoryCount } from "../../src/serve/modules/artworks/category-counts";
+import { ESTIMATE_BANDS_PER_DOUBLING } from "../../src/db/market-indexes/artworks";
 import { parseList } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 import { Z80 } from "../../src/analytics/index-model";
@@ -405,6 +407,49 @@ describe("query plans", () => {
           }
         }
       }
+    });
+
+    test("a year range with or without an estimate range: the kept counts equal a count of the works, at the bands' edges too", () => {
+      const db = ctx.deps.market;
+      const values = (sql: string, ...p: number[]) => (db.query(sql).all(...p) as { v: number }[]).map((r) => r.v);
+      let nonzero = 0;
+      for (const category of values("SELECT DISTINCT category_id AS v FROM artworks ORDER BY 1")) {
+        const estimates = values("SELECT DISTINCT estimate_usd AS v FROM artworks WHERE category_id = ? AND estimate_usd IS NOT NULL ORDER BY 1", category);
+        const years = values("SELECT DISTINCT creation_year AS v FROM artworks WHERE category_id = ? AND creation_year IS NOT NULL ORDER BY 1", category);
+        const at = (xs: number[], f: number) => xs[Math.min(xs.length - 1, Math.floor(xs.length * f))]!;
+        // a work's own estimate (inclusive bounds), a band's lower edge exactly (2^(b/4)), just
+        // above and below it, zero, and a value past every estimate
+        const edge = 2 ** (Math.floor(Math.log2(at(estimates, 0.5)) * ESTIMATE_BANDS_PER_DOUBLING) / ESTIMATE_BANDS_PER_DOUBLING);
+        const bounds = [at(estimates, 0.2), at(estimates, 0.5), at(estimates, 0.8), edge, edge * (1 + 1e-12), edge * (1 - 1e-12), 0, 1e12];
+        const yearRanges = [
+          `creation_year__gte=${at(years, 0.3)}&creation_year__lte=${at(years, 0.6)}`,
+          `creation_year__gte=${at(years, 0.5)}`,
+          `creation_year__lte=${at(years, 0.5)}`,
+          `creation_year__gte=${at(years, 0.4)}&creation_year__lte=${at(years, 0.4)}`,
+          `creation_year__gte=${at(years, 0.9)}&creation_year__lte=${at(years, 0.1)}`,
+        ];
+        for (const y of yearRanges) {
+          const queries = [y, ...bounds.map((b) => `${y}&current_estimated_price__gte=${b}`), ...bounds.map((b) => `${y}&current_estimated_price__lte=${b}`)];
+          for (const [lo, hi] of [
+            [bounds[0]!, bounds[2]!],
+            [edge, edge * 1.1],
+            [bounds[1]!, bounds[1]!],
+            [bounds[2]!, bounds[0]!],
+          ])
+            queries.push(`${y}&current_estimated_price__gte=${lo}&current_estimated_price__lte=${hi}`);
+          for (const qs of queries) {
+            const q = parseList(ARTWORK_LIST, new URLSearchParams(`category_id=${category}&${qs}`));
+            const kept = keptCategoryCount(db, category, q.filters, true);
+            const n = exact(`category_id=${category}&${qs}`);
+            if (n > 0) nonzero++;
+            expect({ category, qs, kept }).toEqual({ category, qs, kept: n });
+          }
+        }
+      }
+      expect(nonzero).toBeGreaterThan(50);
+      // what it does not answer: no year range, another filter, or a market without the table
+      const of = (qs: string, has = true) => keptCategoryCount(db, 1, parseList(ARTWORK_LIST, new URLSearchParams(`category_id=1&${qs}`)).filters, has);
+      expect([of("current_estimated_price__gte=1000"), of("creation_year__gte=1900&size=small"), of("creation_year__gte=1900", false)]).toEqual([null, null, null]);
     });
 
     test("other filters (artist, ids, indexed ranges, upcoming sales) and several categories leave the plan to SQLite", () => {

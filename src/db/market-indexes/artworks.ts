@@ -21,6 +21,31 @@
  */
 const SIZE = "nullif(max(coalesce(height_cm, 0), coalesce(width_cm, 0), coalesce(depth_cm, 0)), 0)";
 
+/** Estimate bands per doubling of artwork_counts (each band a factor of 2^(1/4), about 1.19). */
+export const ESTIMATE_BANDS_PER_DOUBLING = 4;
+
+/**
+ * An estimate's band in artwork_counts, as SQL over the column or value `x`: -1 without one, 0 up
+ * to 2^(1/4) USD, then floor(log2(x) × 4). The build and the count compute it with this one
+ * expression, so a work is in the same band on both sides, whatever the rounding of log2.
+ */
+export const estimateBandSql = (x: string): string => `(CASE WHEN ${x} IS NULL THEN -1 ELSE CAST(floor(log2(max(${x}, 1.0)) * ${ESTIMATE_BANDS_PER_DOUBLING}) AS INTEGER) END)`;
+
+/**
+ * artwork_counts: the works of each category by creation year and estimate band (works without a
+ * year left out). An exact count of a category over a year range and an estimate range is then
+ * the sum of the bands inside the range plus the works of its one or two boundary bands, counted
+ * on artworks_category_year_estimate year by year (src/serve/modules/artworks/category-counts.ts):
+ * 3.7 ms p95 at full scale where counting the range on that index read up to 1.6M entries (54 ms).
+ * Rebuilt whole by each build and each merge (6.3 s at full scale).
+ */
+export const ARTWORK_COUNTS: readonly string[] = [
+  "DROP TABLE IF EXISTS artwork_counts",
+  "CREATE TABLE artwork_counts (category_id INTEGER NOT NULL, creation_year INTEGER NOT NULL, band INTEGER NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (category_id, creation_year, band)) WITHOUT ROWID",
+  `INSERT INTO artwork_counts SELECT category_id, creation_year, ${estimateBandSql("estimate_usd")} AS band, count(*) FROM artworks
+   WHERE category_id IS NOT NULL AND creation_year IS NOT NULL GROUP BY 1, 2, 3`,
+];
+
 export const STATEMENTS: string[] = [
   // sorts (NAME, CREATION_YEAR, SIZE; SALE_DATE and sort_by_price come with the schema)
   "CREATE INDEX IF NOT EXISTS artworks_title_nocase ON artworks (title COLLATE NOCASE)",
@@ -55,4 +80,6 @@ export const STATEMENTS: string[] = [
   // sale_auction_house_id__in and sale_start_datetime__gte/__lte: the upcoming lots only (partial, small)
   "CREATE INDEX IF NOT EXISTS artworks_upcoming_lots_house ON lots (house_id, sale_datetime, artwork_id) WHERE status = 'upcoming'",
   "CREATE INDEX IF NOT EXISTS artworks_upcoming_lots_date ON lots (sale_datetime, artwork_id) WHERE status = 'upcoming'",
+  // the category counts (after artworks_category_year_estimate, which the count's boundary bands read)
+  ...ARTWORK_COUNTS,
 ];

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { openMarketForWrite } from "../../db/connection";
 import { buildIndex, missingIndexes } from "../../db/market-indexes";
+import { ARTWORK_COUNTS } from "../../db/market-indexes/artworks";
 import { publishSnapshot } from "../../db/snapshot-seal";
 import { checkDiskSpace, importSpaceNeeded } from "../db/leftovers";
 import { worksViewOfFinished } from "../db/works-file";
@@ -205,6 +206,10 @@ export async function mergeIncrementally(
     recordMarketEvents(db, previous, { asOf, lots, sales: ids("merge_sales"), estimates: moves, indexes: indexMoves });
     // the estimates it replaced, for reading back by date
     recordReplaced(db, previous, asOf, replaced);
+    // the category counts, over the works as they now are (a new work, an estimate moved)
+    phase = progress.phase("artwork counts");
+    for (const sql of ARTWORK_COUNTS) db.run(sql);
+    phase.end();
     phase = progress.phase("counts and close");
     Object.assign(counts, sourceCounts(db));
     previous.close();

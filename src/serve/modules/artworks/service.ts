@@ -18,6 +18,7 @@ import { followedPage, type ListCursor, tablePage } from "../../query/list-engin
 import { addDays, epochSeconds, isoOfSeconds } from "../../../market/time";
 import { priceObject, type PriceRow } from "../lots/model";
 import { ARTWORK_LIST, artworkWhere, PRICE_SORT_KEYS, SORT_BY_PRICE } from "./fields";
+import { keptCategoryCount } from "./category-counts";
 import { resolveMaterials } from "./materials";
 import { artworksByIds, PRICE_COLUMNS } from "./model";
 import { estimatePeriods, type EstimateValues } from "../../../db/estimate-history";
@@ -73,12 +74,14 @@ export function listStatements(q: ParsedList, range: SqlFragment | null = null, 
  * sorts it. The indexes of src/db/market-indexes/artworks.ts put category_id first, then a sort
  * key, and carry creation_year and estimate_usd, so that:
  *
- * 1. The count (exact) is read from the index whose leading range is the smaller one, creation
- *    year (`artworks_category_year_estimate`) or estimate (`artworks_category_estimate_year`),
- *    checking the other column on the index. Which range is smaller is found by two bounded
- *    probes: each reads at most PROBE_ROWS entries of its range; a range that ends within the
- *    probe gives the count at once; when neither does, the fraction of each probe's entries that
- *    pass the other filter says which range is shorter (range size ≈ count / that fraction).
+ * 1. The count (exact): two bounded probes each read at most PROBE_ROWS entries of a range,
+ *    creation year (`artworks_category_year_estimate`) or estimate
+ *    (`artworks_category_estimate_year`); a range that ends within its probe gives the count at
+ *    once. Otherwise, for a year range with or without an estimate range alone, it is read from
+ *    the counts kept per category, year and estimate band (category-counts.ts); for any other
+ *    filters, from the index whose leading range is the smaller one, checking the other column
+ *    on the index: the fraction of each probe's entries that pass the other filter says which
+ *    range is shorter (range size ≈ count / that fraction).
  * 2. The page, from whichever of two plans costs fewer steps (an index entry counts 1, a look-up
  *    of a table row ROW_COST): walking the sort's own category index, which meets a match about
  *    every category size / count entries and stops at the page (no look-ups when that index
@@ -193,7 +196,9 @@ export function categoryPlan(
     // A range that ended within its probe gives the count; else range size ≈ count / (share of a probe that matched).
     const choice = chooseRange(probes, limits.probeRows);
     index = choice.best.index;
-    total = choice.complete ? choice.complete.matched : allOnce<{ n: number }>(db, count(index))[0]!.n;
+    total = choice.complete
+      ? choice.complete.matched
+      : (keptCategoryCount(db, categoryId, q.filters, !filterColumns.includes("row") && snapshot.hasTable("artwork_counts")) ?? allOnce<{ n: number }>(db, count(index))[0]!.n);
     rangeRows = rangeRowsOf(choice, total, Number.POSITIVE_INFINITY);
   }
   if (total === null) total = allOnce<{ n: number }>(db, count(index))[0]!.n;
