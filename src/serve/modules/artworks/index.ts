@@ -4,7 +4,7 @@
  * their own module. docs/api-artworks.md describes the choices.
  */
 
-import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { DU } from "../../http/pricing";
 import { issue, notFound, ValidationFailed } from "../../http/errors";
 import { callerView } from "../../http/view";
@@ -121,7 +121,7 @@ export const artworkEndpoints: Endpoint[] = [
       return {
         title: share.title,
         expires_at: new Date(share.expiresAt).toISOString(),
-        items: asReply(all.slice(ctx.query.offset, ctx.query.offset + ctx.query.limit), SharedArtworksResponse.properties.items),
+        items: all.slice(ctx.query.offset, ctx.query.offset + ctx.query.limit),
         total_count: all.length,
         limit: ctx.query.limit,
         offset: ctx.query.offset,
@@ -145,7 +145,7 @@ export const artworkEndpoints: Endpoint[] = [
       const day = historicalDay(ctx.deps.market, ctx.query.params.as_of, ctx.deps.asOf);
       const artwork = service.artworkById(ctx.deps, callerView(ctx), ctx.params.artwork_id, day);
       if (!artwork) throw unknownArtwork(ctx.params.artwork_id);
-      return asReply(artwork, ArtworkSchema, ArtworkPublicSchema);
+      return artwork;
     },
   }),
   defineEndpoint({

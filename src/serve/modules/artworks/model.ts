@@ -7,7 +7,7 @@
  * values are those amounts converted at the reference rate of the market's as-of date.
  */
 import type { Database } from "bun:sqlite";
-import { Type as t, type TSchema } from "@sinclair/typebox";
+import { type Static, Type as t, type TSchema } from "@sinclair/typebox";
 import { NEXT_CURSOR } from "../../query/cursor";
 import { artworkUid } from "../../../db/artwork-uid";
 import type { AppDeps } from "../../deps";
@@ -132,6 +132,9 @@ export const ArtworkPublicSchema = t.Omit(ArtworkSchema, [...FINANCIAL_FIELDS, "
   $id: "ArtworkPublicSchema",
   description: "ArtworkSchema without the financial fields (estimates, momentum, price changes, price) and is_followed, as the other public schemas",
 });
+
+export type Artwork = Static<typeof ArtworkSchema>;
+export type ArtworkPublic = Static<typeof ArtworkPublicSchema>;
 
 const page = (item: TSchema, $id: string) =>
   t.Object(
@@ -344,8 +347,8 @@ const lastLots = (db: Database, ids: readonly number[]): Map<number, LastLotRow>
       .map((r) => [r.artwork_id, r]),
   );
 
-function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: LastLotRow | undefined, followed: boolean, rateDay: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: LastLotRow | undefined, followed: boolean, rateDay: string): Artwork | ArtworkPublic {
+  const head = {
     id: r.id,
     uid: artworkUid(r.id, r.title, r.uid),
     slug: artworkSlug(r.title, r.id),
@@ -354,27 +357,7 @@ function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: 
     date_last_sold: r.day_last_sold === null ? null : fromDayNumber(r.day_last_sold),
     currency: r.currency,
   };
-  if (view.schema === "full") {
-    out.current_estimated_price = r.estimate_usd;
-    out.current_estimated_price_min = r.estimate_min_usd;
-    out.current_estimated_price_max = r.estimate_max_usd;
-    out.current_estimated_price_currency = "USD";
-    out.price_momentum_12mo = r.price_momentum_12mo;
-    out.price_change_12mo = r.price_change_12mo;
-    out.price_momentum_24mo = r.price_momentum_24mo;
-    out.price_change_24mo = r.price_change_24mo;
-    const code = view.preferred;
-    if (code) {
-      const at = (usd: number | null) => deps.fx.fromUsd(usd, code, rateDay);
-      out.preferred_currency = code;
-      out.current_estimated_price_preferred = at(r.estimate_usd);
-      out.current_estimated_price_min_preferred = at(r.estimate_min_usd);
-      out.current_estimated_price_max_preferred = at(r.estimate_max_usd);
-      out.price_change_12mo_preferred = at(r.price_change_12mo);
-      out.price_change_24mo_preferred = at(r.price_change_24mo);
-    }
-  }
-  out.description = {
+  const description = {
     name: r.title,
     materials: r.medium,
     creation_year: r.creation_year,
@@ -388,10 +371,32 @@ function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: 
       edition_size: r.edition_size,
       edition_unique_type: r.edition_group_id === null ? "unique" : "edition",
     },
+  } satisfies Artwork["description"];
+  if (view.schema !== "full") return { ...head, description };
+  const code = view.preferred;
+  const at = (usd: number | null) => (code ? deps.fx.fromUsd(usd, code, rateDay) : null);
+  return {
+    ...head,
+    current_estimated_price: r.estimate_usd,
+    current_estimated_price_min: r.estimate_min_usd,
+    current_estimated_price_max: r.estimate_max_usd,
+    current_estimated_price_currency: "USD",
+    price_momentum_12mo: r.price_momentum_12mo,
+    price_change_12mo: r.price_change_12mo,
+    price_momentum_24mo: r.price_momentum_24mo,
+    price_change_24mo: r.price_change_24mo,
+    ...(code && {
+      preferred_currency: code,
+      current_estimated_price_preferred: at(r.estimate_usd),
+      current_estimated_price_min_preferred: at(r.estimate_min_usd),
+      current_estimated_price_max_preferred: at(r.estimate_max_usd),
+      price_change_12mo_preferred: at(r.price_change_12mo),
+      price_change_24mo_preferred: at(r.price_change_24mo),
+    }),
+    description,
+    price: lastLot ? priceObject(lastLot, deps.fx, view.preferred) : null,
+    is_followed: followed,
   };
-  if (view.schema === "full") out.price = lastLot ? priceObject(lastLot, deps.fx, view.preferred) : null;
-  if (view.schema === "full") out.is_followed = followed;
-  return out;
 }
 
 /**
@@ -399,7 +404,9 @@ function artworkObject(r: ArtworkRow, deps: AppDeps, view: CallerView, lastLot: 
  * in the order of `ids`; ids the market lacks are skipped. With `day` (before the as-of date), the
  * estimate values are those in effect that day (src/db/estimate-history.ts), at that day's rate.
  */
-export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly number[], day: string | null = null): Record<string, unknown>[] {
+export function artworksByIds(deps: AppDeps, view: CallerView & { schema: "public" }, ids: readonly number[], day?: string | null): ArtworkPublic[];
+export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly number[], day?: string | null): (Artwork | ArtworkPublic)[];
+export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly number[], day: string | null = null): (Artwork | ArtworkPublic)[] {
   if (ids.length === 0) return [];
   const rows = new Map(rowsByIds(deps.market, ids).map((r) => [r.id, r]));
   if (day !== null && view.schema === "full") {
@@ -410,7 +417,7 @@ export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly num
   }
   const lots = view.schema === "full" ? lastLots(deps.market, ids) : new Map<number, LastLotRow>();
   const followed = deps.accounts.followedAmong(view.userId, "artwork", ids);
-  const out: Record<string, unknown>[] = [];
+  const out: (Artwork | ArtworkPublic)[] = [];
   for (const id of ids) {
     const r = rows.get(id);
     if (r) out.push(artworkObject(r, deps, view, lots.get(id), followed.has(id), day ?? deps.asOf));
@@ -418,6 +425,6 @@ export function artworksByIds(deps: AppDeps, view: CallerView, ids: readonly num
   return out;
 }
 
-export function artworkById(deps: AppDeps, view: CallerView, id: number, day: string | null = null): Record<string, unknown> | null {
+export function artworkById(deps: AppDeps, view: CallerView, id: number, day: string | null = null): Artwork | ArtworkPublic | null {
   return artworksByIds(deps, view, [id], day)[0] ?? null;
 }

@@ -4,7 +4,7 @@
  * /v1/lots/shared/{token}. Follow and unfollow live in the follows module. docs/api-lots-sales.md.
  */
 
-import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { DU } from "../../http/pricing";
 import { notFound, ValidationFailed, issue } from "../../http/errors";
 import { callerView } from "../../http/view";
@@ -93,7 +93,7 @@ export const lotEndpoints: Endpoint[] = [
       return {
         title: share.title,
         expires_at: new Date(share.expiresAt).toISOString(),
-        lots: asReply(lots.slice(query.offset, query.offset + query.limit), SharedLotsResponse.properties.lots),
+        lots: lots.slice(query.offset, query.offset + query.limit),
         total: lots.length,
         has_more: query.offset + query.limit < lots.length,
         limit: query.limit,
@@ -115,7 +115,7 @@ export const lotEndpoints: Endpoint[] = [
     handle: (ctx) => {
       const [lot] = lotObjects(ctx.deps, [ctx.params.lot_id], callerView(ctx));
       if (!lot) throw notFound(`Lot ${ctx.params.lot_id} not found`);
-      return asReply(lot, LotSchema, LotPublicSchema);
+      return lot;
     },
   }),
 ];

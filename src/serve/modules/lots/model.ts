@@ -4,7 +4,7 @@
  * Then the lot's own schemas: LotSchema (full) and LotPublicSchema (no price, no is_followed),
  * their list pages, and the share bodies.
  */
-import { Type as t, type TSchema } from "@sinclair/typebox";
+import { type Static, Type as t, type TSchema } from "@sinclair/typebox";
 import { NEXT_CURSOR } from "../../query/cursor";
 import { lotUsdColumns, type FxCache } from "../../../db/fx";
 import { ImageSchema } from "../../../images/model";
@@ -37,6 +37,8 @@ export const PriceSchema = t.Object(
   { $id: "PriceSchema" },
 );
 
+export type Price = Static<typeof PriceSchema>;
+
 /** The USD columns of `lots l` as a PriceRow names them (the table holds them in cents). */
 export const PRICE_USD_COLUMNS = lotUsdColumns("l");
 
@@ -55,8 +57,8 @@ export interface PriceRow {
 }
 
 /** A PriceSchema object; with `preferred`, the *_preferred values at the rate of the sale's day. */
-export function priceObject(row: PriceRow, fx: FxCache, preferred?: string): Record<string, unknown> {
-  const price: Record<string, unknown> = {
+export function priceObject(row: PriceRow, fx: FxCache, preferred?: string): Price {
+  const price: Price = {
     currency: row.currency,
     hammer: row.hammer,
     hammer_estimate_min: row.estimate_min,
@@ -151,6 +153,9 @@ export const LotSchema = t.Object(
 
 /** LotSchema without the financial fields (price) and without is_followed: unauthenticated and sandbox callers. */
 export const LotPublicSchema = t.Object(publicLotFields, { $id: "LotPublicSchema" });
+
+export type Lot = Static<typeof LotSchema>;
+export type LotPublic = Static<typeof LotPublicSchema>;
 
 const lotsPage = (lot: TSchema, $id: string) =>
   t.Object(

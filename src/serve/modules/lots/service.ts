@@ -17,7 +17,8 @@ import { snapshotOf } from "../../snapshot";
 import { tablePage } from "../../query/list-engine";
 import { isoOfSecondsSql } from "../../../market/time";
 import { LOT_LIST, NULLS_APART, NULLS_LAST_ASC, secondsBounds } from "./fields";
-import { PRICE_USD_COLUMNS, priceObject, type PriceRow } from "./model";
+import { type Lot, type LotPublic, PRICE_USD_COLUMNS, priceObject, type PriceRow } from "./model";
+import type { LotStatus } from "../../../market/statuses";
 import { MARKET_INDEX as IX, type MarketIndex } from "../../../db/market-indexes/names";
 
 type Bind = SqlFragment["params"][number];
@@ -691,7 +692,7 @@ export function lotPage(db: Database, signer: ImageSigner, query: ParsedList, fo
 interface LotRow extends PriceRow {
   id: number;
   lot_num: string;
-  status: string;
+  status: LotStatus;
   house_id: number;
   house_name: string | null;
   sale_id: number;
@@ -737,8 +738,8 @@ function lotRows(db: Database, ids: readonly number[]): LotRow[] {
   return ids.map((id) => byId.get(id)).filter((r): r is LotRow => r !== undefined);
 }
 
-function lotObject(r: LotRow, deps: AppDeps, view: CallerView, followed: Set<number>): Record<string, unknown> {
-  const lot: Record<string, unknown> = {
+function lotObject(r: LotRow, deps: AppDeps, view: CallerView, followed: Set<number>): Lot | LotPublic {
+  const lot: LotPublic = {
     id: r.id,
     lot_num: r.lot_num,
     status: r.status,
@@ -755,21 +756,24 @@ function lotObject(r: LotRow, deps: AppDeps, view: CallerView, followed: Set<num
     notes: r.notes,
     image: deps.signer.imageObject(r.image_id, view.image, view.origin),
   };
-  if (view.schema === "full") {
-    lot.price = priceObject(r, deps.fx, view.preferred);
-    lot.is_followed = followed.has(r.id);
-    // the forecast is for lots still to be sold: a market derived before a lot's sale keeps none after it
-    const upcoming = r.status === "upcoming";
-    lot.sale_probability = upcoming ? r.sale_probability : null;
-    lot.expected_hammer_usd = upcoming ? r.expected_hammer_usd : null;
-    lot.expected_hammer_usd_low = upcoming ? r.expected_hammer_usd_low : null;
-    lot.expected_hammer_usd_high = upcoming ? r.expected_hammer_usd_high : null;
-  }
-  return lot;
+  if (view.schema !== "full") return lot;
+  // the forecast is for lots still to be sold: a market derived before a lot's sale keeps none after it
+  const upcoming = r.status === "upcoming";
+  return {
+    ...lot,
+    price: priceObject(r, deps.fx, view.preferred),
+    is_followed: followed.has(r.id),
+    sale_probability: upcoming ? r.sale_probability : null,
+    expected_hammer_usd: upcoming ? r.expected_hammer_usd : null,
+    expected_hammer_usd_low: upcoming ? r.expected_hammer_usd_low : null,
+    expected_hammer_usd_high: upcoming ? r.expected_hammer_usd_high : null,
+  };
 }
 
 /** Response objects for `ids`, in that order, in the caller's schema. */
-export function lotObjects(deps: AppDeps, ids: readonly number[], view: CallerView): Record<string, unknown>[] {
+export function lotObjects(deps: AppDeps, ids: readonly number[], view: CallerView & { schema: "public" }): LotPublic[];
+export function lotObjects(deps: AppDeps, ids: readonly number[], view: CallerView): (Lot | LotPublic)[];
+export function lotObjects(deps: AppDeps, ids: readonly number[], view: CallerView): (Lot | LotPublic)[] {
   const rows = lotRows(deps.market, ids);
   const followed =
     view.schema === "full"

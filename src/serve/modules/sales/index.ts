@@ -3,7 +3,7 @@
  * /v1/sales/{sale_id} (1 DU) and GET /v1/sales/followed. Follow and unfollow live in the follows
  * module. docs/api-lots-sales.md.
  */
-import { asReply, defineEndpoint, type Endpoint } from "../../http/endpoint";
+import { defineEndpoint, type Endpoint } from "../../http/endpoint";
 import { DU } from "../../http/pricing";
 import { notFound } from "../../http/errors";
 import { callerView } from "../../http/view";
@@ -59,7 +59,7 @@ export const saleEndpoints: Endpoint[] = [
     handle: (ctx) => {
       const [sale] = saleObjects(ctx.deps, [ctx.params.sale_id], callerView(ctx));
       if (!sale) throw notFound(`Sale ${ctx.params.sale_id} not found`);
-      return asReply(sale, SaleSchema, SalePublicSchema);
+      return sale;
     },
   }),
 ];

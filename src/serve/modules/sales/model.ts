@@ -6,7 +6,7 @@
  * every sale; the outcome counts and the totals only for concluded (closed) sales: null before,
  * except the *_usd_zeroied totals, which are 0 where the others are null.
  */
-import { Type as t, type TSchema } from "@sinclair/typebox";
+import { type Static, Type as t, type TSchema } from "@sinclair/typebox";
 import { SALE_STATUSES } from "../../../market/statuses";
 import { NEXT_CURSOR } from "../../query/cursor";
 
@@ -57,6 +57,9 @@ export const SaleSchema = t.Object(
 );
 
 export const SalePublicSchema = t.Object(publicSaleFields, { $id: "SalePublicSchema" });
+
+export type Sale = Static<typeof SaleSchema>;
+export type SalePublic = Static<typeof SalePublicSchema>;
 
 const salesPage = (sale: TSchema, $id: string) =>
   t.Object({ sales: t.Array(sale), total: t.Integer(), limit: t.Integer(), offset: t.Integer(), next_cursor: NEXT_CURSOR }, { $id });

@@ -10,13 +10,15 @@ import { allOnce } from "../../query/planner";
 import { orderClause, sortKeysOf, whereClause, type ParsedList, type SqlFragment } from "../../query/grammar";
 import { storedDatetimeBounds } from "../lots/fields";
 import { SALE_LIST } from "./fields";
+import type { Sale, SalePublic } from "./model";
+import type { SaleStatus } from "../../../market/statuses";
 
 type Bind = SqlFragment["params"][number];
 
 interface SaleRow {
   id: number;
   name: string;
-  status: string;
+  status: SaleStatus;
   is_online: number;
   is_bids_streaming: number;
   location: string;
@@ -75,9 +77,9 @@ export function saleListSql(
 /** Money totals are sums of cent amounts: rounded to cents, so float noise (50680.419999999984) never shows. */
 const cents = (x: number) => Math.round(x * 100) / 100;
 
-function saleObject(r: SaleRow, deps: AppDeps, view: CallerView, followed: Set<number>): Record<string, unknown> {
+function saleObject(r: SaleRow, deps: AppDeps, view: CallerView, followed: Set<number>): Sale | SalePublic {
   const closed = r.status === "closed";
-  const sale: Record<string, unknown> = {
+  const sale: SalePublic = {
     id: r.id,
     name: r.name,
     status: r.status,
@@ -96,7 +98,10 @@ function saleObject(r: SaleRow, deps: AppDeps, view: CallerView, followed: Set<n
     lots_count_sold_below_estimations: closed ? r.lots_count_sold_below_estimations : null,
   };
   if (view.schema !== "full") return sale;
-  Object.assign(sale, {
+  const preferred = view.preferred;
+  const convert = (usd: number) => (closed && preferred ? deps.fx.fromUsd(usd, preferred, r.start_datetime) : null);
+  return {
+    ...sale,
     hammer_total: closed ? cents(r.hammer_total) : null,
     premium_sold_total: closed ? cents(r.premium_sold_total) : null,
     cumulative_total: closed ? cents(r.cumulative_total) : null,
@@ -105,23 +110,18 @@ function saleObject(r: SaleRow, deps: AppDeps, view: CallerView, followed: Set<n
     cumulative_total_usd_zeroied: closed ? cents(r.cumulative_total_usd) : 0,
     hammer_low_estimate: r.hammer_low_estimate,
     hammer_high_estimate: r.hammer_high_estimate,
-  });
-  if (view.preferred) {
-    const day = r.start_datetime;
-    const convert = (usd: number) => (closed ? deps.fx.fromUsd(usd, view.preferred!, day) : null);
-    Object.assign(sale, {
-      preferred_currency: view.preferred,
+    ...(preferred && {
+      preferred_currency: preferred,
       hammer_total_preferred: convert(r.hammer_total_usd),
       premium_sold_total_preferred: convert(r.premium_sold_total_usd),
       cumulative_total_preferred: convert(r.cumulative_total_usd),
-    });
-  }
-  sale.is_followed = followed.has(r.id);
-  return sale;
+    }),
+    is_followed: followed.has(r.id),
+  };
 }
 
 /** Response objects for `ids`, in that order (ids the market lacks are skipped). */
-export function saleObjects(deps: AppDeps, ids: readonly number[], view: CallerView): Record<string, unknown>[] {
+export function saleObjects(deps: AppDeps, ids: readonly number[], view: CallerView): (Sale | SalePublic)[] {
   if (!ids.length) return [];
   const rows = deps.market
     .query<SaleRow, number[]>(`SELECT ${COLUMNS} FROM sales s LEFT JOIN auction_houses h ON h.id = s.house_id WHERE s.id IN (${ids.map(() => "?").join(", ")})`)
