@@ -145,43 +145,43 @@ for (const factory of FACTORIES) {
 
     test("the followed filter, the followed list, the stats and the marks: the caller's follows only", () => {
       const filtered = listArtists(market, list({ followed: true }), view(user1));
-      expect(filtered.artists.map((a) => a.id).sort()).toEqual([artists[0], artists[1]].sort());
-      expect(filtered.artists.every((a) => a.is_followed === true)).toBe(true);
+      expect(filtered.artists.map((a) => a.id).sort()).toEqual([artists[0]!, artists[1]!].sort());
+      expect(filtered.artists.every((a) => "is_followed" in a && a.is_followed === true)).toBe(true);
       expect(filtered.total).toBe(2);
       const followed = followedArtists(market, list(), view(user1));
-      expect(followed.artists.map((a) => a.id)).toEqual([artists[1], artists[0]]); // most recently followed first
+      expect(followed.artists.map((a) => a.id)).toEqual([artists[1]!, artists[0]!]); // most recently followed first
       expect(followed.total).toBe(2);
       expect((artistStats(market, list({ followed: true }), view(user1)) as { total: number }).total).toBe(2);
-      expect(listArtists(market, list({ followed: true }), view(user2)).artists.map((a) => a.id)).toEqual([artists[2]]);
+      expect(listArtists(market, list({ followed: true }), view(user2)).artists.map((a) => a.id)).toEqual([artists[2]!]);
       // the plain list marks the caller's follows
       const plain = listArtists(market, list({}, 100), view(user1));
-      expect(plain.artists.filter((a) => a.is_followed === true).map((a) => a.id)).toEqual(
+      expect(plain.artists.filter((a) => "is_followed" in a && a.is_followed === true).map((a) => a.id)).toEqual(
         plain.artists.filter((a) => artists.slice(0, 2).includes(a.id as number)).map((a) => a.id),
       );
     });
 
     test("a follow, then the lists: seen at once, no stale read (here, and on another node for the lists)", async () => {
       const followedIds = () => followedArtists(market, list(), view(user1)).artists.map((a) => a.id);
-      const marked = () => artists.filter((id) => getArtist(market, id, view(user1)).is_followed === true).length;
+      const marked = () => artists.filter((id) => (getArtist(market, id, view(user1)) as { is_followed?: boolean }).is_followed === true).length;
       expect(marked()).toBe(2); // the marks of this node read (PostgreSQL: a copy, kept while no change is announced)
       await sleep(3);
       store.follow(user1, "artist", artists[3]!);
-      expect(followedIds()).toEqual([artists[3], artists[1], artists[0]]);
+      expect(followedIds()).toEqual([artists[3]!, artists[1]!, artists[0]!]);
       expect(listArtists(market, list({ followed: true }), view(user1)).total).toBe(3);
       expect((artistStats(market, list({ followed: true }), view(user1)) as { total: number }).total).toBe(3);
       expect(marked()).toBe(3);
       store.unfollow(user1, "artist", artists[3]!);
-      expect(followedIds()).toEqual([artists[1], artists[0]]);
+      expect(followedIds()).toEqual([artists[1]!, artists[0]!]);
       expect(marked()).toBe(2);
       // another node's follow: the lists and filters read the store each time; the marks follow the announcement
       s.other.follow(user1, "artist", artists[4]!);
-      expect(followedIds()).toEqual([artists[4], artists[1], artists[0]]);
+      expect(followedIds()).toEqual([artists[4]!, artists[1]!, artists[0]!]);
       expect(listArtists(market, list({ followed: true }), view(user1)).total).toBe(3);
       const end = Date.now() + 5000;
       while (marked() !== 3 && Date.now() < end) await sleep(20);
       expect(marked()).toBe(3);
       s.other.unfollow(user1, "artist", artists[4]!);
-      expect(followedIds()).toEqual([artists[1], artists[0]]);
+      expect(followedIds()).toEqual([artists[1]!, artists[0]!]);
     });
 
     test("artworks: the followed list in order, ties in a stable order, page by page; the recommendations", () => {

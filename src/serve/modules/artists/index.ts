@@ -163,7 +163,7 @@ export const artistEndpoints: Endpoint[] = [
     auth: "required",
     pathParams: byId,
     response: { full: ArtistSchema, public: ArtistPublicSchema },
-    handle: (ctx) => asReply(service.getArtist(ctx.deps.market, ctx.params.artist_id, view(ctx)), ArtistSchema, ArtistPublicSchema),
+    handle: (ctx) => service.getArtist(ctx.deps.market, ctx.params.artist_id, view(ctx)),
   }),
   defineEndpoint({
     method: "GET",
@@ -195,7 +195,7 @@ export const artistEndpoints: Endpoint[] = [
     list: RELATED_LIST,
     response: { full: RelatedArtistsResponse, public: RelatedArtistsPublicResponse },
     records: rows,
-    handle: (ctx) => asReply(service.relatedArtists(ctx.deps.market, ctx.params.artist_id, ctx.query.limit, view(ctx)), RelatedArtistsResponse, RelatedArtistsPublicResponse),
+    handle: (ctx) => service.relatedArtists(ctx.deps.market, ctx.params.artist_id, ctx.query.limit, view(ctx)),
   }),
   defineEndpoint({
     method: "GET",

@@ -84,8 +84,7 @@ export const ArtistPublicSchema = t.Omit(ArtistSchema, [...PUBLIC_OMITS], {
   description: "The reduced artist record for callers without a key or on a plan with the public schema",
 });
 
-export const FULL_KEYS = Object.keys(ArtistSchema.properties) as (keyof Static<typeof ArtistSchema>)[];
-export const PUBLIC_KEYS = Object.keys(ArtistPublicSchema.properties) as (keyof Static<typeof ArtistPublicSchema>)[];
+export type ArtistPublic = Static<typeof ArtistPublicSchema>;
 
 const page = (item: TSchema, $id: string) =>
   t.Object(

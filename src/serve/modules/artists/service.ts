@@ -22,7 +22,7 @@ import { chooseRange, type PlanThresholds, probeRange, rangeRows, walkRows } fro
 import { snapshotOf } from "../../snapshot";
 import { followedPage, tablePage } from "../../query/list-engine";
 import { ARTIST_FIELDS, DEFAULT_SORT, orderBy, SORTS, sortKeysFor, type Resolution, type SortBy, type SortDir } from "./fields";
-import { EVENT_TYPES, FULL_KEYS, PUBLIC_KEYS, SHARPE_HORIZONS, STATS_FIELDS } from "./model";
+import { type Artist, type ArtistPublic, EVENT_TYPES, SHARPE_HORIZONS, STATS_FIELDS } from "./model";
 import { MARKET_INDEX as IX, type MarketIndex } from "../../../db/market-indexes/names";
 
 type Bind = SqlFragment["params"][number];
@@ -148,46 +148,70 @@ interface ChartRow {
   points?: Uint8Array;
 }
 
-/** Rows as the caller's schema shows them, in the order given. */
-function present(db: Database, rows: ArtistRow[], view: ArtistView): Record<string, unknown>[] {
+/** The artist's photo: a signed URL of its 240-pixel rendition (blurred by the view's variant), or null. */
+const photoOf = (r: ArtistRow, view: ArtistView) => (r.photo_image_id === null ? null : view.signer.url(r.photo_image_id, 240, view.image, view.origin));
+
+/** Rows as the public schema shows them, in the order given. */
+function presentPublic(rows: readonly ArtistRow[], view: ArtistView): ArtistPublic[] {
+  return rows.map((r) => ({
+    id: r.id,
+    uid: r.uid,
+    name: r.name,
+    nationality: r.nationality,
+    birth: r.birth,
+    death: r.death,
+    price_momentum_percentage_5y: r.price_momentum_percentage_5y,
+    photo_thumbnail_url: photoOf(r, view),
+  }));
+}
+
+/** Rows as the full schema shows them, in the order given: with the index vector, the caller's follows and (include_chart) the chart. */
+function presentFull(db: Database, rows: readonly ArtistRow[], view: ArtistView): Artist[] {
   if (rows.length === 0) return [];
-  const full = view.schema === "full";
   const ids = rows.map((r) => r.id);
-  let charts = new Map<number, ChartRow>();
-  let followed = new Set<number>();
-  let firstPriced = new Map<number, string | null>();
-  if (full) {
-    const marks = ids.map(() => "?").join(",");
-    const cols = view.includeChart ? "artist_id, start_month, vector, points" : "artist_id, start_month, vector";
-    charts = new Map(
-      db
-        .query<ChartRow, number[]>(`SELECT ${cols} FROM artist_charts WHERE artist_id IN (${marks})`)
-        .all(...ids)
-        .map((c) => [c.artist_id, c]),
-    );
-    followed = view.accounts.followedAmong(view.userId, "artist", ids);
-    if (view.includeChart) firstPriced = firstPricedDays(db, ids);
-  }
+  const cols = view.includeChart ? "artist_id, start_month, vector, points" : "artist_id, start_month, vector";
+  const charts = new Map(
+    db
+      .query<ChartRow, number[]>(`SELECT ${cols} FROM artist_charts WHERE artist_id IN (${ids.map(() => "?").join(",")})`)
+      .all(...ids)
+      .map((c) => [c.artist_id, c]),
+  );
+  const followed = view.accounts.followedAmong(view.userId, "artist", ids);
+  const firstPriced = view.includeChart ? firstPricedDays(db, ids) : new Map<number, string | null>();
   return rows.map((r) => {
-    const photo = r.photo_image_id === null ? null : view.signer.url(r.photo_image_id, 240, view.image, view.origin);
-    if (!full) {
-      const out: Record<string, unknown> = {};
-      const all: Record<string, unknown> = { ...r, photo_thumbnail_url: photo };
-      for (const k of PUBLIC_KEYS) out[k] = all[k];
-      return out;
-    }
     const chart = charts.get(r.id);
-    const all: Record<string, unknown> = {
-      ...r,
-      artist_index_chart: view.includeChart ? (chart?.points ? indexPoints(chart.start_month, unpackSeries(chart.points), firstPriced.get(r.id) ?? null) : []) : undefined,
+    return {
+      id: r.id,
+      uid: r.uid,
+      name: r.name,
+      nationality: r.nationality,
+      birth: r.birth,
+      death: r.death,
+      bio: r.bio,
+      long_bio: r.long_bio,
+      total_sales: r.total_sales,
+      market_cap: r.market_cap,
+      max_price: r.max_price,
+      min_price: r.min_price,
+      price_momentum_percentage_12mo: r.price_momentum_percentage_12mo,
+      price_momentum_percentage_5y: r.price_momentum_percentage_5y,
+      artworks_count: r.artworks_count,
+      recent_lots_count: r.recent_lots_count,
+      total_sales_lots_1yr: r.total_sales_lots_1yr,
+      total_sales_price_median_1yr: r.total_sales_price_median_1yr,
+      ...(view.includeChart && {
+        artist_index_chart: chart?.points ? indexPoints(chart.start_month, unpackSeries(chart.points), firstPriced.get(r.id) ?? null) : [],
+      }),
       artist_index_vector: chart ? Array.from(float32s(chart.vector), (x) => round(x, 6)) : null,
       is_followed: followed.has(r.id),
-      photo_thumbnail_url: photo,
+      photo_thumbnail_url: photoOf(r, view),
     };
-    const out: Record<string, unknown> = {};
-    for (const k of FULL_KEYS) if (all[k] !== undefined) out[k] = all[k];
-    return out;
   });
+}
+
+/** Rows as the caller's schema shows them, in the order given. */
+function present(db: Database, rows: readonly ArtistRow[], view: ArtistView): Artist[] | ArtistPublic[] {
+  return view.schema === "full" ? presentFull(db, rows, view) : presentPublic(rows, view);
 }
 
 // ---------------------------------------------------------------- the list: filters and order
@@ -494,12 +518,12 @@ export function assertArtist(db: Database, id: number): void {
   if (!db.query("SELECT 1 FROM artists WHERE id = ?").get(id)) throw notFound(`Artist ${id} not found`);
 }
 
-export function getArtist(db: Database, id: number, view: ArtistView) {
+export function getArtist(db: Database, id: number, view: ArtistView): Artist | ArtistPublic {
   return present(db, [artistRow(db, id)], view)[0]!;
 }
 
 /** The artists of `ids` as response objects in the view's schema (ids the market lacks are skipped). */
-export function artistsByIds(db: Database, ids: readonly number[], view: ArtistView): Record<string, unknown>[] {
+export function artistsByIds(db: Database, ids: readonly number[], view: ArtistView): Artist[] | ArtistPublic[] {
   if (!ids.length) return [];
   const rows = db.query<ArtistRow, [string]>(`SELECT ${COLUMNS} FROM artists a WHERE a.id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(ids));
   return present(db, rows, view);
@@ -561,12 +585,9 @@ export function relatedArtists(db: Database, id: number, limit: number, view: Ar
   const rows = db.query<ArtistRow, number[]>(`SELECT ${COLUMNS} FROM artists a WHERE a.id IN (${near.map(() => "?").join(",")})`).all(...near.map((n) => n.id));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const kept = near.filter((n) => byId.has(n.id));
-  const shown = present(
-    db,
-    kept.map((n) => byId.get(n.id)!),
-    view,
-  );
-  return { artist_id: id, artists: shown.map((row, i) => ({ ...row, similarity: kept[i]!.similarity })) };
+  const shown = kept.map((n) => byId.get(n.id)!);
+  const withSimilarity = <A>(artists: A[]) => ({ artist_id: id, artists: artists.map((a, i) => ({ ...a, similarity: kept[i]!.similarity })) });
+  return view.schema === "full" ? withSimilarity(presentFull(db, shown, view)) : withSimilarity(presentPublic(shown, view));
 }
 
 // ---------------------------------------------------------------- chart
