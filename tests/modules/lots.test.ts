@@ -1159,6 +1159,40 @@ describe("plans for filters that sit late in a sort's order", () => {
     }
   });
 
+  test("by sale date, a rare filter's head is the first or last entry of its own index (it leads with the date), not walked", () => {
+    const fresh = new Database(db.filename, { readonly: true });
+    const saved = { ...HEAD_WALK };
+    try {
+      // a walk's budget of one entry, which the filters' lots outnumber: the newest lot is upcoming,
+      // so a walk of lots_date newest first would find it at once (and give its id)
+      Object.assign(HEAD_WALK, { rare: 1 });
+      expect(one<{ status: string }>("SELECT status FROM lots ORDER BY sale_datetime DESC, id DESC LIMIT 1").status).toBe("upcoming");
+      const of = (qs: string) => lotListSql(fresh, parseList(LOT_LIST, new URLSearchParams(qs)));
+      const newest = of("status=upcoming&sort=SALE_DATE_DESC&limit=20");
+      expect(newest.params).toContain(one<{ v: number }>("SELECT max(sale_datetime) AS v FROM lots WHERE status = 'upcoming'").v);
+      const byDate = of("status=upcoming&sort=SALE_DATE_ASC&limit=20");
+      expect(byDate.sql).toContain("sale_datetime >= ?");
+      expect(byDate.params).toContain(one<{ v: number }>("SELECT min(sale_datetime) AS v FROM lots WHERE status = 'upcoming'").v);
+      const topByDate = of("is_top=true&sort=SALE_DATE_DESC&limit=20");
+      expect(topByDate.sql).toContain("sale_datetime <= ?");
+      expect(topByDate.params).toContain(one<{ v: number }>("SELECT max(sale_datetime) AS v FROM lots WHERE is_top = 1").v);
+      // read on the index: no lot's id to start the range at, as a walk gives
+      expect([newest.sql, byDate.sql, topByDate.sql].filter((sql) => sql.includes("(sale_datetime, id)"))).toEqual([]);
+      for (const [qs, cond] of [
+        ["status=upcoming", "status = 'upcoming'"],
+        ["is_top=true", "is_top = 1"],
+      ]) {
+        for (const sort of ["SALE_DATE_ASC", "SALE_DATE_DESC"]) {
+          const got = lotListIds(fresh, parseList(LOT_LIST, new URLSearchParams(`${qs}&sort=${sort}&limit=20&offset=3`)));
+          expect({ qs, sort, got }).toEqual({ qs, sort, got: reference(cond!, sort).slice(3, 24) });
+        }
+      }
+    } finally {
+      Object.assign(HEAD_WALK, saved);
+      fresh.close();
+    }
+  });
+
   test("a head the walk does not cross: a rare status's first lot from its own index; a status of most lots: no range", () => {
     // a connection of its own: the heads are kept per connection
     const fresh = new Database(db.filename, { readonly: true });
@@ -1174,12 +1208,13 @@ describe("plans for filters that sit late in a sort's order", () => {
       expect(upcoming.nulls?.rows.sql).not.toContain("creation_year >= ?");
       expect(upcoming.params).toContain(one<{ v: number }>("SELECT min(creation_year) AS v FROM lots WHERE status = 'upcoming'").v);
       expect(of("status=sold&sort=NUMBER_DESC&limit=20").sql).not.toContain("sale_id <=");
+
       for (const [qs, cond] of [
         ["status=withdrawn", "status = 'withdrawn'"],
         ["status=upcoming", "status = 'upcoming'"],
         ["status=sold", "status = 'sold'"],
       ]) {
-        for (const sort of ["NUMBER_DESC", "CREATION_YEAR_ASC", "RAW_LOT_ID_ASC"]) {
+        for (const sort of ["NUMBER_DESC", "CREATION_YEAR_ASC", "RAW_LOT_ID_ASC", "SALE_DATE_ASC", "SALE_DATE_DESC"]) {
           const expected = reference(cond!, sort);
           const got = lotListIds(fresh, parseList(LOT_LIST, new URLSearchParams(`${qs}&sort=${sort}&limit=20&offset=7`)));
           expect({ qs, sort, got }).toEqual({ qs, sort, got: expected.slice(7, 28) });
@@ -1191,7 +1226,7 @@ describe("plans for filters that sit late in a sort's order", () => {
     }
   });
 
-  test("top lots and upcoming lots by estimate, top and withdrawn lots by number: their own partial index, read in order (both ranges of an ASC sort), the same pages", () => {
+  test("top lots and upcoming lots by estimate, top, withdrawn and upcoming lots by number: their own partial index, read in order (both ranges of an ASC sort), the same pages", () => {
     const cases: [string, string, string][] = [
       ["is_top=true", "is_top = 1", "lots_top_estimate"],
       ["status=upcoming", "status = 'upcoming'", "lots_upcoming_estimate"],
@@ -1206,10 +1241,11 @@ describe("plans for filters that sit late in a sort's order", () => {
         expectPages(qs, cond, sort);
       }
     }
-    // the top lots by number: lots_top_sale; the withdrawn ones: lots_withdrawn_sale
+    // the top lots by number: lots_top_sale; the withdrawn and upcoming ones: lots_withdrawn_sale, lots_upcoming_sale
     for (const [qs, cond, index] of [
       ["is_top=true", "is_top = 1", "lots_top_sale"],
       ["status=withdrawn", "status = 'withdrawn'", "lots_withdrawn_sale"],
+      ["status=upcoming", "status = 'upcoming'", "lots_upcoming_sale"],
     ]) {
       for (const sort of ["NUMBER_ASC", "NUMBER_DESC"]) {
         expect(listOf(`${qs}&sort=${sort}&limit=20`).sql.split(" WHERE ")[0]).toBe(`SELECT id FROM lots INDEXED BY ${index}`);

@@ -66,6 +66,10 @@ export const STATEMENTS: string[] = [
   // none withdrawn) and then found its start from the withdrawn lots themselves, a look-up each
   // (4.7 s at full scale, once a snapshot); read in order instead (about 12 MiB at full scale)
   "CREATE INDEX IF NOT EXISTS lots_withdrawn_sale ON lots (sale_id, lot_seq) WHERE status = 'withdrawn'",
+  // and the upcoming lots by number: the sales to come hold the highest sale ids, so NUMBER_ASC
+  // walked every other lot before them, and its start, found from the upcoming lots themselves, cost
+  // 0.5 s warm and 5.7 s from a cold page cache at full scale (about 10 MiB at full scale)
+  "CREATE INDEX IF NOT EXISTS lots_upcoming_sale ON lots (sale_id, lot_seq) WHERE status = 'upcoming'",
   // ranges and the sorts (DESC walks backwards, NULLs being lowest; ASC with NULLs last reads x IS
   // NOT NULL, then x IS NULL)
   "CREATE INDEX IF NOT EXISTS lots_hammer_usd ON lots (hammer_usd_cents)",

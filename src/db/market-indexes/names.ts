@@ -67,6 +67,7 @@ const NAMES = [
   "lots_top_estimate_max",
   "lots_top_sale",
   "lots_withdrawn_sale",
+  "lots_upcoming_sale",
   "lots_hammer_usd",
   "lots_premium_usd",
   "lots_estimate_max_usd",

@@ -309,6 +309,8 @@ const RARE_SORT_INDEXES: Readonly<Record<string, Readonly<Record<string, MarketI
     NUMBER_DESC: IX.lots_withdrawn_sale,
   },
   "status = 'upcoming'": {
+    NUMBER_ASC: IX.lots_upcoming_sale,
+    NUMBER_DESC: IX.lots_upcoming_sale,
     HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_upcoming_estimate_min,
     HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_upcoming_estimate_min,
     HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_upcoming_estimate_max,
@@ -441,15 +443,24 @@ function headBound(db: Database, filters: readonly Filter[], sort: string | null
     // entry looked up until the first match, at most `cap` entries
     const x = NULLS_LAST_ASC[sort!];
     const walk = `SELECT id AS wid, ${head.column} AS v FROM lots${index ? ` INDEXED BY ${index}` : " NOT INDEXED"}${x ? ` WHERE ${x} IS NOT NULL ORDER BY ${x}, id` : ` ORDER BY ${orderClause(LOT_LIST, sort!)}`} LIMIT ?`;
+    // a rare filter's own index leads with the sale date (STATUS_INDEXES, lots_top): a sale-date
+    // sort's head is that index's first or last entry, one seek (the walk of lots_date past the
+    // sales to come took 0.4 s for upcoming lots oldest first at full)
+    const leading = rare && head.column === "sale_datetime";
     // a rare filter with fewer rows than the walk's cap: its own rows are the cheaper read
-    const few = rare && countUpTo(db, "lots", own, cond, HEAD_WALK.rare) < HEAD_WALK.rare;
+    const few = rare && (leading || countUpTo(db, "lots", own, cond, HEAD_WALK.rare) < HEAD_WALK.rare);
     const row = few
       ? null
       : db
           .query<{ v: number | null; id: number }, Bind[]>(`SELECT w.v AS v, w.wid AS id FROM (${walk}) AS w CROSS JOIN lots ON lots.id = w.wid WHERE ${cond.sql} LIMIT 1`)
           .get(rare ? HEAD_WALK.rare : HEAD_WALK.dense, ...cond.params);
     if (row) first = row;
-    else if (rare) {
+    else if (leading) {
+      const v = db
+        .query<{ v: number | null }, Bind[]>(`SELECT ${head.desc ? "max" : "min"}(${head.column}) AS v FROM lots INDEXED BY ${own} WHERE ${cond.sql}`)
+        .get(...cond.params)!.v;
+      first = v === null ? "none" : { v, id: null };
+    } else if (rare) {
       // the filter's own rows, whole: the lowest or highest value (NULLs aside), and whether any
       // (an aggregate: ordering them by value and id sorted up to a million rows, seconds at full)
       const r = db
