@@ -1159,6 +1159,25 @@ describe("plans for filters that sit late in a sort's order", () => {
     }
   });
 
+  test("is_top=false by estimate: the head's first lot is the walk's first entry the top lots' index lacks", () => {
+    const fresh = new Database(db.filename, { readonly: true });
+    try {
+      for (const [sort, x] of [
+        ["HAMMER_PRICE_ESTIMATE_MAX_DESC", "estimate_max_usd_cents"],
+        ["HAMMER_PRICE_ESTIMATE_MIN_DESC", "estimate_min_usd_cents"],
+      ]) {
+        const list = lotListSql(fresh, parseList(LOT_LIST, new URLSearchParams(`is_top=false&sort=${sort}&limit=20`)));
+        const first = one<{ v: number; id: number }>(`SELECT ${x} AS v, id FROM lots WHERE is_top = 0 AND ${x} IS NOT NULL ORDER BY ${x} DESC, id DESC LIMIT 1`);
+        // the range starts at that lot itself: its value, then (value, id)
+        expect({ sort, params: list.params.slice(0, 3) }).toEqual({ sort, params: [first.v, first.v, first.id] });
+        const got = lotListIds(fresh, parseList(LOT_LIST, new URLSearchParams(`is_top=false&sort=${sort}&limit=20&offset=5`)));
+        expect({ sort, got }).toEqual({ sort, got: reference("is_top = 0", sort!).slice(5, 26) });
+      }
+    } finally {
+      fresh.close();
+    }
+  });
+
   test("by sale date, a rare filter's head is the first or last entry of its own index (it leads with the date), not walked", () => {
     const fresh = new Database(db.filename, { readonly: true });
     const saved = { ...HEAD_WALK };
