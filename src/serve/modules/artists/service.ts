@@ -151,15 +151,13 @@ interface ChartRow {
 /** The artist's photo: a signed URL of its 240-pixel rendition (blurred by the view's variant), or null. */
 const photoOf = (r: ArtistRow, view: ArtistView) => (r.photo_image_id === null ? null : view.signer.url(r.photo_image_id, 240, view.image, view.origin));
 
+/** The fields both schemas open with, in their order. */
+const identityOf = (r: ArtistRow) => ({ id: r.id, uid: r.uid, name: r.name, nationality: r.nationality, birth: r.birth, death: r.death });
+
 /** Rows as the public schema shows them, in the order given. */
 function presentPublic(rows: readonly ArtistRow[], view: ArtistView): ArtistPublic[] {
   return rows.map((r) => ({
-    id: r.id,
-    uid: r.uid,
-    name: r.name,
-    nationality: r.nationality,
-    birth: r.birth,
-    death: r.death,
+    ...identityOf(r),
     price_momentum_percentage_5y: r.price_momentum_percentage_5y,
     photo_thumbnail_url: photoOf(r, view),
   }));
@@ -181,12 +179,7 @@ function presentFull(db: Database, rows: readonly ArtistRow[], view: ArtistView)
   return rows.map((r) => {
     const chart = charts.get(r.id);
     return {
-      id: r.id,
-      uid: r.uid,
-      name: r.name,
-      nationality: r.nationality,
-      birth: r.birth,
-      death: r.death,
+      ...identityOf(r),
       bio: r.bio,
       long_bio: r.long_bio,
       total_sales: r.total_sales,
