@@ -20,8 +20,7 @@ import { join } from "node:path";
 import { marketDbPath } from "../../db/connection";
 import type { FileIdentity } from "../../db/snapshot-check";
 import { type PublishedSnapshot, signSnapshotRequest } from "../http/snapshot-routes";
-import { workerEntry } from "../../platform/native";
-import { checkOffThread, type SnapshotSwapper } from "./swap";
+import { checkOffThread, onCheckThread, type SnapshotSwapper } from "./swap";
 
 /** How often a follower asks its source for the snapshot it serves. */
 export const POLL_MS = 5000;
@@ -32,18 +31,10 @@ export const FETCHING = "market.db.fetching";
 const FETCHING_INFO = "market.db.fetching.json";
 
 /** SHA-256 of a file, hex, read on a thread of its own (check-worker.ts): the caller's thread goes on serving. */
-export function sha256OfFile(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(workerEntry("serve/cluster/check-worker.ts"));
-    const done = (answer: { sha256?: string; error?: string }) => {
-      worker.terminate();
-      if (answer.sha256 !== undefined) resolve(answer.sha256);
-      else reject(new Error(`SHA-256 of ${path}: ${answer.error}`));
-    };
-    worker.onmessage = (event: MessageEvent) => done(event.data as { sha256?: string; error?: string });
-    worker.onerror = (event: ErrorEvent) => done({ error: event.message });
-    worker.postMessage({ path, job: "sha256" });
-  });
+export async function sha256OfFile(path: string): Promise<string> {
+  const answer = await onCheckThread<{ sha256?: string; error?: string }>({ path, job: "sha256" }, (error) => ({ error }));
+  if (answer.sha256 === undefined) throw new Error(`SHA-256 of ${path}: ${answer.error}`);
+  return answer.sha256;
 }
 
 /** `GET <from>/snapshot`, signed. */

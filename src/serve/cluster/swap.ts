@@ -57,18 +57,23 @@ export interface SwapperOptions {
   served?(snapshot: string, file: FileIdentity): void;
 }
 
-/** Checks `path` on a thread of its own (check-worker.ts). */
-export function checkOffThread(path: string): Promise<SnapshotCheck> {
+/** Runs one job of check-worker.ts on a thread of its own: its one answer, or `failed` of the thread's error. */
+export function onCheckThread<T>(message: { path: string; job?: "check" | "sha256" }, failed: (error: string) => T): Promise<T> {
   return new Promise((resolve) => {
     const worker = new Worker(workerEntry("serve/cluster/check-worker.ts"));
-    const done = (check: SnapshotCheck) => {
+    const done = (answer: T) => {
       worker.terminate();
-      resolve(check);
+      resolve(answer);
     };
-    worker.onmessage = (event: MessageEvent) => done(event.data as SnapshotCheck);
-    worker.onerror = (event: ErrorEvent) => done({ ok: false, reason: `the check failed: ${event.message}`, file: fileIdentity(path), ms: 0 });
-    worker.postMessage({ path });
+    worker.onmessage = (event: MessageEvent) => done(event.data as T);
+    worker.onerror = (event: ErrorEvent) => done(failed(event.message));
+    worker.postMessage(message);
   });
+}
+
+/** Checks `path` on a thread of its own (check-worker.ts). */
+export function checkOffThread(path: string): Promise<SnapshotCheck> {
+  return onCheckThread<SnapshotCheck>({ path }, (error) => ({ ok: false, reason: `the check failed: ${error}`, file: fileIdentity(path), ms: 0 }));
 }
 
 export class SnapshotSwapper {

@@ -608,7 +608,7 @@ export function lotListSql(
   // without an index of the values alone (the table in id order instead, as the NULL run of a
   // plain index would give them)
   const nullsUsing = walk && VALUES_ONLY_INDEXES.has(walk) ? " NOT INDEXED" : using;
-  const fromNulls = `FROM lots${nullsUsing} WHERE ${(withoutHead ?? { parts }).parts.join(" AND ")}`;
+  const fromNulls = `FROM lots${nullsUsing} WHERE ${(withoutHead?.parts ?? parts).join(" AND ")}`;
   const nullParams = withoutHead ? withoutHead.params : params;
   const page = [want, offset];
   const apart = nullsApart(query.sort);
