@@ -1439,6 +1439,15 @@ describe("the console in a browser", () => {
       await w.page.waitForSelector("#webhook-test-sent");
       await receiver.waitFor(1);
       expect(receiver.got.map((r) => r.verified)).toEqual([true]);
+      // the receiver has the request before its answer reaches the dispatcher, which then records
+      // the success: wait for that record, or the list below may be read before it (a busy machine)
+      const store = new Database(join(dataDir, "account.db"), { readonly: true });
+      try {
+        const until = Date.now() + 10_000;
+        while (!store.query("SELECT 1 FROM webhook_deliveries WHERE status = 'succeeded'").get() && Date.now() < until) await Bun.sleep(20);
+      } finally {
+        store.close();
+      }
       await w.page.click("#webhooks-rows tr button.deliveries");
       await w.page.waitForSelector("#webhook-deliveries tr[data-status=succeeded]");
       await shot(w.page, "webhooks");
