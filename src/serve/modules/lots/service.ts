@@ -289,68 +289,85 @@ function sortWalkIndex(
 }
 
 /**
- * The estimate sorts' indexes of the rare lots alone (partial: the top lots, 3 % of lots, and the
- * upcoming ones, 1 %), and the top lots' by number, by the filter's condition. Those lots sit late
- * in the estimates' ASC order (the top lots are those of highest value) or thinly spread through
- * it, and the top lots are few in the oldest sales, so walking the whole index for them reads
- * much of it, and sorting them reads every one; these are read in order.
+ * A scope's own indexes of the sorts: the indexes that hold one filter's lots (or lead with its
+ * column) in a sort's order, so that a list of that filter reads its page in order. `matches`: the
+ * filter; `sorts`: the index of each sort it serves; `headRange`: whether headBound's range on the
+ * sort's column still narrows the walk (a house's index leads with the house, then the column: the
+ * range of a status there is a seek; a rare scope's index holds its filter's lots alone).
  */
-const RARE_SORT_INDEXES: Readonly<Record<string, Readonly<Record<string, MarketIndex>>>> = {
-  "is_top = 1": {
-    NUMBER_ASC: IX.lots_top_sale,
-    NUMBER_DESC: IX.lots_top_sale,
-    HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_top_estimate_min,
-    HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_top_estimate_min,
-    HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_top_estimate_max,
-    HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_top_estimate_max,
-  },
-  "status = 'withdrawn'": {
-    NUMBER_ASC: IX.lots_withdrawn_sale,
-    NUMBER_DESC: IX.lots_withdrawn_sale,
-  },
-  "status = 'upcoming'": {
-    NUMBER_ASC: IX.lots_upcoming_sale,
-    NUMBER_DESC: IX.lots_upcoming_sale,
-    HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_upcoming_estimate_min,
-    HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_upcoming_estimate_min,
-    HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_upcoming_estimate_max,
-    HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_upcoming_estimate_max,
-  },
-};
-
-/** The rare lots' own index of the sort (RARE_SORT_INDEXES) for a list of top or upcoming lots (no driving filter); null otherwise. */
-function rareSortIndex(db: Database, filters: readonly Filter[], sort: string | null | undefined): MarketIndex | null {
-  if (!sort || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
-  for (const f of filters) {
-    if (f.suffix !== "" || (f.field !== "is_top" && f.field !== "status")) continue;
-    const index = RARE_SORT_INDEXES[whereClause(LOT_LIST, [f]).sql]?.[sort];
-    if (index && snapshotOf(db).hasIndex(index)) return index;
-  }
-  return null;
+interface ScopedSortIndexes {
+  readonly scope: string;
+  readonly matches: (f: Filter) => boolean;
+  readonly sorts: Readonly<Record<string, MarketIndex>>;
+  readonly headRange: boolean;
 }
 
-/**
- * The sorts a house's own index of the sort's column serves (house_id, x: the house's lots in x
- * order, each run of equal values in id order, NULLs first; DESC walks it backwards, an ASC sort
- * reads its two ranges from it as from x's plain index). A house holds too few lots for walking
- * x's plain index to find a page soon, and too many to sort at once: each costs about
- * √((offset + limit) × lots) table look-ups (sortWalkIndex).
- */
-const HOUSE_SORT_INDEXES: Readonly<Record<string, MarketIndex>> = {
-  CREATION_YEAR_ASC: IX.lots_house_creation_year,
-  CREATION_YEAR_DESC: IX.lots_house_creation_year,
-  HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_house_estimate_min,
-  HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_house_estimate_min,
-  HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_house_estimate_max,
-  HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_house_estimate_max,
+const isStatus = (value: LotStatus) => (f: Filter) => f.field === "status" && f.suffix === "" && f.value === value;
+
+/** The top lots' own indexes of the sorts (partial: 3 % of lots, is_top = 1). */
+const TOP_SORT_INDEXES: Readonly<Record<string, MarketIndex>> = {
+  NUMBER_ASC: IX.lots_top_sale,
+  NUMBER_DESC: IX.lots_top_sale,
+  HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_top_estimate_min,
+  HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_top_estimate_min,
+  HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_top_estimate_max,
+  HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_top_estimate_max,
 };
 
-/** A house's index of the sort (HOUSE_SORT_INDEXES) for a list of one house's lots (no driving filter); null otherwise. */
-function houseSortIndex(db: Database, filters: readonly Filter[], sort: string | null | undefined): MarketIndex | null {
-  const index = sort ? HOUSE_SORT_INDEXES[sort] : undefined;
-  if (!index || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
-  const oneHouse = filters.some((f) => f.suffix === "" && LOT_LIST.fields[f.field]!.column === "house_id");
-  return oneHouse && snapshotOf(db).hasIndex(index) ? index : null;
+/**
+ * The scopes with indexes of their own for some sorts, in the order they are tried (the first
+ * whose filter is in the list and whose index the snapshot holds serves it):
+ *
+ * - One house's lots (house_id, x: the house's lots in x order, each run of equal values in id
+ *   order, NULLs first; DESC walks it backwards, an ASC sort reads its two ranges from it as from
+ *   x's plain index). A house holds too few lots for walking x's plain index to find a page soon,
+ *   and too many to sort at once: each costs about √((offset + limit) × lots) table look-ups
+ *   (sortWalkIndex).
+ * - The rare lots (partial indexes): those of a rare status (withdrawn, upcoming), then the top
+ *   lots, so that a list of upcoming top lots reads the smaller index (1 % of lots, against 3 %).
+ *   Those lots sit late in the estimates' ASC order (the top lots are those of highest value) or
+ *   thinly spread through it, and the top lots are few in the oldest sales, so walking the whole
+ *   index for them reads much of it, and sorting them reads every one.
+ */
+const SCOPED_SORT_INDEXES: readonly ScopedSortIndexes[] = [
+  {
+    scope: "one house",
+    matches: (f) => f.suffix === "" && LOT_LIST.fields[f.field]!.column === "house_id",
+    headRange: true,
+    sorts: {
+      CREATION_YEAR_ASC: IX.lots_house_creation_year,
+      CREATION_YEAR_DESC: IX.lots_house_creation_year,
+      HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_house_estimate_min,
+      HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_house_estimate_min,
+      HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_house_estimate_max,
+      HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_house_estimate_max,
+    },
+  },
+  { scope: "the withdrawn lots", matches: isStatus("withdrawn"), headRange: false, sorts: { NUMBER_ASC: IX.lots_withdrawn_sale, NUMBER_DESC: IX.lots_withdrawn_sale } },
+  {
+    scope: "the upcoming lots",
+    matches: isStatus("upcoming"),
+    headRange: false,
+    sorts: {
+      NUMBER_ASC: IX.lots_upcoming_sale,
+      NUMBER_DESC: IX.lots_upcoming_sale,
+      HAMMER_PRICE_ESTIMATE_MIN_ASC: IX.lots_upcoming_estimate_min,
+      HAMMER_PRICE_ESTIMATE_MIN_DESC: IX.lots_upcoming_estimate_min,
+      HAMMER_PRICE_ESTIMATE_MAX_ASC: IX.lots_upcoming_estimate_max,
+      HAMMER_PRICE_ESTIMATE_MAX_DESC: IX.lots_upcoming_estimate_max,
+    },
+  },
+  { scope: "the top lots", matches: (f) => f.field === "is_top" && f.suffix === "" && f.value === true, headRange: false, sorts: TOP_SORT_INDEXES },
+];
+
+/** The first scope of SCOPED_SORT_INDEXES that serves the filters and the sort (no driving filter), with its index; null otherwise. */
+function scopedSortIndex(db: Database, filters: readonly Filter[], sort: string | null | undefined): { index: MarketIndex; headRange: boolean } | null {
+  if (!sort || filters.some((f) => DRIVING_FILTERS.has(f.field))) return null;
+  for (const scoped of SCOPED_SORT_INDEXES) {
+    const index = scoped.sorts[sort];
+    if (index && filters.some(scoped.matches) && snapshotOf(db).hasIndex(index)) return { index, headRange: scoped.headRange };
+  }
+  return null;
 }
 
 /** The lots' columns that are their sale's (copied from it by the build): a filter on one is a filter on the sales. */
@@ -452,7 +469,7 @@ function headBound(db: Database, filters: readonly Filter[], sort: string | null
     // the lots not top (is_top is never NULL): the walk's first entry that the top lots' own index
     // of the sort lacks, a seek in that small index per entry instead of a look-up in the table
     // (the top lots are the head of the estimates' DESC order: about 870,000 entries at full)
-    const top = cond.sql === "is_top = 0" ? RARE_SORT_INDEXES["is_top = 1"]![sort!] : undefined;
+    const top = cond.sql === "is_top = 0" ? TOP_SORT_INDEXES[sort!] : undefined;
     const check = top && snapshot.hasIndex(top) ? `NOT EXISTS (SELECT 1 FROM lots t INDEXED BY ${top} WHERE t.is_top = 1 AND t.${head.column} IS w.v AND t.id = w.wid)` : null;
     const row = few
       ? null
@@ -579,9 +596,9 @@ export function lotListSql(
     params.push(...bySales.params);
   }
   const driver = plain && !bySales ? narrowRangeIndex(db, filters) : null;
-  const house = plain && !bySales && !driver ? houseSortIndex(db, filters, query.sort) : null;
-  const top = plain && !bySales && !driver && !house ? rareSortIndex(db, filters, query.sort) : null;
-  const head = plain && !bySales && !driver && !top ? headBound(db, filters, query.sort) : null;
+  // an index of the filter's own lots in the sort's order: a house's, the top or upcoming lots'
+  const scoped = plain && !bySales && !driver ? scopedSortIndex(db, filters, query.sort) : null;
+  const head = plain && !bySales && !driver && (scoped?.headRange ?? true) ? headBound(db, filters, query.sort) : null;
   // a nullable column's head range in two (a first page by offset): its rows with a value, a seek,
   // then the NULL rows, which have no head to skip (a cursor's keyset ranges split it already)
   const values = head?.values && !range ? head.values : null;
@@ -591,11 +608,9 @@ export function lotListSql(
     parts.push(bound.sql);
     params.push(...bound.params);
   }
-  // an index of the filter's own lots in the sort's order: a house's, the top or upcoming lots'
-  const own = house ?? top;
   const walk = bySales
     ? IX.lots_sale
-    : (own ??
+    : (scoped?.index ??
       (plain && !driver
         ? sortWalkIndex(db, filters, where, query.sort, offset, want - 1, bound, range ? undefined : probed)
         : // a search alone, or with a status of most lots: any other filter may be the smaller set
