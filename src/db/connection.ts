@@ -30,12 +30,31 @@ export function marketDbPath(dataDir: string): string {
 /** How long a connection waits for another process's lock on account.db or market.db (ms). */
 export const BUSY_TIMEOUT_MS = 30_000;
 
+/**
+ * Switches the file to WAL (a no-op when it is already). On a new file two processes may switch at
+ * once: each reads the header under a shared lock, and one of them then gets SQLITE_BUSY at once,
+ * without its busy handler (SQLite's answer to two readers that both want the exclusive lock); it
+ * tries again after a few milliseconds, within BUSY_TIMEOUT_MS.
+ */
+function walMode(db: Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.run("PRAGMA journal_mode = WAL");
+      return;
+    } catch (err) {
+      if (!String((err as { code?: unknown }).code).startsWith("SQLITE_BUSY") || Date.now() >= deadline) throw err;
+      Bun.sleepSync(5 + Math.random() * 20);
+    }
+  }
+}
+
 function tune(db: Database, dataDir: string, writable: boolean): void {
   // first: every later statement (switching to WAL included) waits for a lock another process
   // holds (a `keys create` at the same moment, a server, the CLI) instead of failing at once
   db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (writable) {
-    db.run("PRAGMA journal_mode = WAL");
+    walMode(db);
     db.run("PRAGMA synchronous = NORMAL");
   }
   db.run("PRAGMA foreign_keys = ON");
