@@ -10,11 +10,11 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import chromium from "@sparticuz/chromium";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import type { Browser, Page } from "puppeteer-core";
 import { openAccountDb } from "../../src/db/connection";
 import { accountStore } from "../../src/serve/accounts/store";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
+import { launchChromium } from "../helpers/browser";
 import { freePort } from "../helpers/postgres";
 
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
@@ -68,7 +68,7 @@ beforeAll(async () => {
     { stdout: "pipe", stderr: "pipe", env: { ...process.env, ARTMARKET_OIDC_CLIENT_SECRET: CLIENT.secret } },
   );
   await readUntil(server, "listening on");
-  browser = await puppeteer.launch({ executablePath: await chromium.executablePath(), args: [...chromium.args, "--lang=en-US"], headless: true });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
