@@ -174,7 +174,12 @@ describe("a server's dispatcher", () => {
       const t0 = Date.now();
       while (received.length === 0 && Date.now() - t0 < 10_000) await Bun.sleep(50);
       expect(received.map((r) => [r.id, r.verified])).toEqual([[sent.event_id, true]]);
-      const metrics = await (await fetch(`${server.url}/metrics`)).text();
+      // the receiver has the event before the dispatcher has read its answer and counted it
+      let metrics = "";
+      while (!metrics.includes("artmarket_webhook_delivery_seconds_count 1") && Date.now() - t0 < 10_000) {
+        metrics = await (await fetch(`${server.url}/metrics`)).text();
+        if (!metrics.includes("artmarket_webhook_delivery_seconds_count 1")) await Bun.sleep(50);
+      }
       expect(metrics).toContain('artmarket_webhook_deliveries_total{outcome="succeeded"} 1');
       expect(metrics).toContain("artmarket_webhook_outbox_depth 0");
       expect(metrics).toContain("artmarket_webhook_delivery_seconds_count 1");

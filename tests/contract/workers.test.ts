@@ -58,6 +58,12 @@ const workersSeen = (server: Server, keyId: number) =>
       .map((l) => l.worker),
   ).size;
 
+/** Waits (up to 5 s) until the access log holds `count` lines of the key: each worker writes its own, and they reach stderr after the responses. */
+async function logged(server: Server, keyId: number, count: number): Promise<void> {
+  const until = Date.now() + 5000;
+  while (server.log().filter((l) => l.key_id === keyId).length < count && Date.now() < until) await Bun.sleep(20);
+}
+
 let dataDir: string;
 let server: Server;
 let keys: { enterprise: { key: string; keyId: number; userId: number }; sandbox: { key: string; keyId: number; userId: number } };
@@ -98,6 +104,7 @@ describe("serve --workers 3", () => {
     const before = await metrics();
     const res = await spread(server, "/v1/categories", keys.enterprise.key, 60);
     expect(res.map((r) => r.status)).toEqual(Array(60).fill(200));
+    await logged(server, keys.enterprise.keyId, 60);
     expect(workersSeen(server, keys.enterprise.keyId)).toBeGreaterThan(1);
     const after = await metrics();
     expect(after.get("artmarket_key_verifications_total")! - (before.get("artmarket_key_verifications_total") ?? 0)).toBe(1);
@@ -136,6 +143,7 @@ describe("serve --workers 3", () => {
     })();
     const first = await spread(server, "/v1/categories", made.key, 30);
     expect(first.every((r) => r.status === 200)).toBe(true);
+    await logged(server, made.keyId, 30);
     expect(workersSeen(server, made.keyId)).toBe(WORKERS);
     const cli = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), "keys", "revoke", made.kid, "--data", dataDir]);
     expect(cli.exitCode).toBe(0);
