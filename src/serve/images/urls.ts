@@ -9,6 +9,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { RecentMap } from "../../platform/recent";
 
 export const WIDTHS = [240, 480, 768, 1200, 1920] as const;
 export type Width = (typeof WIDTHS)[number];
@@ -40,7 +41,17 @@ export function imagePath(imageId: number | string, width: number, variant: Vari
   return `/images/${imageId}/w${width}${variant === "blur" ? "-blur" : ""}.jpg`;
 }
 
+/**
+ * Images whose five signed URLs a signer keeps (least recently used first out), about 0.7 KB each:
+ * a list's page signs five URLs per row, a sixth of an artworks page's CPU, and the same images
+ * come back on every request for that page.
+ */
+export const SIGNED_IMAGES_KEPT = 10_000;
+
 export class ImageSigner {
+  /** The signed URLs of an image by variant, origin and id, with the expiry they carry. */
+  readonly #signed = new RecentMap<string, { exp: number; urls: Readonly<ImageObject["urls"]> }>(SIGNED_IMAGES_KEPT);
+
   constructor(
     private readonly secret: Buffer,
     /** Host written into URLs (--public-url); null: the request's own origin. */
@@ -48,8 +59,9 @@ export class ImageSigner {
     private readonly lifetimeDays = 3,
   ) {}
 
+  // Bun's own HMAC: half the time of node:crypto's createHmac here (0.8 against 1.5 µs a URL)
   private sign(path: string, exp: number): string {
-    return createHmac("sha256", this.secret).update(`${path}\n${exp}`).digest("hex");
+    return new Bun.CryptoHasher("sha256", this.secret).update(`${path}\n${exp}`).digest("hex");
   }
 
   /** A key for another use of the secret (HMAC-SHA256 of `purpose`; no image signature signs such a text): the list cursors' tags. */
@@ -69,12 +81,22 @@ export class ImageSigner {
     return `${this.publicUrl ?? origin}${path}?exp=${exp}&sig=${this.sign(path, exp)}`;
   }
 
-  /** The image object of the spec: five signed widths, the three retired fields null. */
+  /**
+   * The image object of the spec: five signed widths, the three retired fields null. The URLs of
+   * an image are signed once a day per variant and origin (SIGNED_IMAGES_KEPT), and shared: frozen.
+   */
   imageObject(imageId: number | null, variant: Variant, origin: string, now = Date.now()): ImageObject | null {
     if (imageId === null) return null;
-    const urls = {} as ImageObject["urls"];
-    for (const w of WIDTHS) urls[`w${w}`] = this.url(imageId, w, variant, origin, now);
-    return { id: imageId, urls, large_url: null, medium_url: null, thumbnail_url: null };
+    const exp = this.expiry(now);
+    const key = `${variant} ${origin} ${imageId}`;
+    let kept = this.#signed.get(key);
+    if (kept?.exp !== exp) {
+      const urls = {} as ImageObject["urls"];
+      for (const w of WIDTHS) urls[`w${w}`] = this.url(imageId, w, variant, origin, now);
+      kept = { exp, urls: Object.freeze(urls) };
+      this.#signed.set(key, kept);
+    }
+    return { id: imageId, urls: kept.urls, large_url: null, medium_url: null, thumbnail_url: null };
   }
 
   /** Whether a request for `path` with `exp` and `sig` is genuine and not expired. */
