@@ -411,13 +411,20 @@ describe("paging", () => {
 
 describe("search", () => {
   const words = (s: string) => (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.normalize("NFD").replace(/\p{M}/gu, ""));
+  // a lot's words, read once per lot for all the direct scans below (the market does not change)
+  const texts = new Map<number, Set<string>>();
   const textOf = (id: number) => {
-    const r = one<{ t: string }>(
-      `SELECT a.name || ' ' || a.synonyms || ' ' || w.title || ' ' || coalesce(n.text, '') AS t FROM lots l
-       JOIN artists a ON a.id = l.artist_id JOIN artworks w ON w.id = l.artwork_id LEFT JOIN lot_notes n ON n.id = l.notes_id WHERE l.id = ?`,
-      id,
-    );
-    return new Set(words(r.t.replace(/\|/g, " ")));
+    let text = texts.get(id);
+    if (!text) {
+      const r = one<{ t: string }>(
+        `SELECT a.name || ' ' || a.synonyms || ' ' || w.title || ' ' || coalesce(n.text, '') AS t FROM lots l
+         JOIN artists a ON a.id = l.artist_id JOIN artworks w ON w.id = l.artwork_id LEFT JOIN lot_notes n ON n.id = l.notes_id WHERE l.id = ?`,
+        id,
+      );
+      text = new Set(words(r.t.replace(/\|/g, " ")));
+      texts.set(id, text);
+    }
+    return text;
   };
   const pick = () =>
     one<{ id: number; artist_id: number; name: string; title: string; notes: string }>(
