@@ -155,6 +155,8 @@ describe("serve --advance 1s", () => {
         15_000,
       );
       for (const n of notes) expect(n.data.object?.id).toBe(n.subject.id);
+      // the supervisor logs the fan-out once the worker has answered it, after the rows are there
+      await waitFor("the fan-out's log line", async () => server.stderr().includes("notification(s)"), 10_000);
       expect(server.stderr()).toContain("notification(s)");
       expect(await metric("artmarket_snapshot_swaps_total", "ok")).toBe(published.length);
       expect(await metric("artmarket_advance_rounds_total", "published")).toBe(published.length);
