@@ -6,7 +6,7 @@
  * exp is the end of the day three days ahead, so a URL stays the same all day (cacheable) and
  * lives between three and four days.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { RecentMap } from "../../platform/recent";
@@ -59,14 +59,18 @@ export class ImageSigner {
     private readonly lifetimeDays = 3,
   ) {}
 
-  // Bun's own HMAC: half the time of node:crypto's createHmac here (0.8 against 1.5 µs a URL)
+  /** HMAC-SHA256 of `text` with the secret: Bun's own, half the time of node:crypto's createHmac here (0.8 against 1.5 µs a URL). */
+  private hmac(text: string): Bun.CryptoHasher {
+    return new Bun.CryptoHasher("sha256", this.secret).update(text);
+  }
+
   private sign(path: string, exp: number): string {
-    return new Bun.CryptoHasher("sha256", this.secret).update(`${path}\n${exp}`).digest("hex");
+    return this.hmac(`${path}\n${exp}`).digest("hex");
   }
 
   /** A key for another use of the secret (HMAC-SHA256 of `purpose`; no image signature signs such a text): the list cursors' tags. */
   derivedKey(purpose: string): Buffer {
-    return createHmac("sha256", this.secret).update(`key\n${purpose}`).digest();
+    return Buffer.from(this.hmac(`key\n${purpose}`).digest());
   }
 
   /** Expiry of URLs made at `now`: the end of the UTC day `lifetimeDays` ahead. */

@@ -469,7 +469,7 @@ function headBound(db: Database, filters: readonly Filter[], sort: string | null
     // the lots not top (is_top is never NULL): the walk's first entry that the top lots' own index
     // of the sort lacks, a seek in that small index per entry instead of a look-up in the table
     // (the top lots are the head of the estimates' DESC order: about 870,000 entries at full)
-    const top = cond.sql === "is_top = 0" ? TOP_SORT_INDEXES[sort!] : undefined;
+    const top = filter.field === "is_top" && filter.value === false ? TOP_SORT_INDEXES[sort!] : undefined;
     const check = top && snapshot.hasIndex(top) ? `NOT EXISTS (SELECT 1 FROM lots t INDEXED BY ${top} WHERE t.is_top = 1 AND t.${head.column} IS w.v AND t.id = w.wid)` : null;
     const row = few
       ? null
@@ -481,18 +481,17 @@ function headBound(db: Database, filters: readonly Filter[], sort: string | null
           )
           .get(rare ? HEAD_WALK.rare : HEAD_WALK.dense, ...(check ? [] : cond.params));
     if (row) first = row;
-    else if (leading) {
-      const v = db
-        .query<{ v: number | null }, Bind[]>(`SELECT ${head.desc ? "max" : "min"}(${head.column}) AS v FROM lots INDEXED BY ${own} WHERE ${cond.sql}`)
-        .get(...cond.params)!.v;
-      first = v === null ? "none" : { v, id: null };
-    } else if (rare) {
+    else if (rare) {
       // the filter's own rows, whole: the lowest or highest value (NULLs aside), and whether any
-      // (an aggregate: ordering them by value and id sorted up to a million rows, seconds at full)
+      // (an aggregate: ordering them by value and id sorted up to a million rows, seconds at full);
+      // on an index that leads with the sale date, which is never NULL, the value alone is one
+      // seek and says whether any
       const r = db
-        .query<{ v: number | null; n: number }, Bind[]>(`SELECT ${head.desc ? "max" : "min"}(${head.column}) AS v, count(*) AS n FROM lots INDEXED BY ${own} WHERE ${cond.sql}`)
+        .query<{ v: number | null; n?: number }, Bind[]>(
+          `SELECT ${head.desc ? "max" : "min"}(${head.column}) AS v${leading ? "" : ", count(*) AS n"} FROM lots INDEXED BY ${own} WHERE ${cond.sql}`,
+        )
         .get(...cond.params)!;
-      first = r.n === 0 ? "none" : { v: r.v, id: null };
+      first = (leading ? r.v === null : r.n === 0) ? "none" : { v: r.v, id: null };
     } else first = "unknown";
     heads.set(key, first);
   }
