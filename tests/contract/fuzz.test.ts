@@ -235,11 +235,28 @@ const USER_TABLES = [
 ];
 const imageDir = collectableImageDir(ctx.dataDir);
 
+/**
+ * Where account.db's writes stand: `data_version` moves when another connection commits, this
+ * connection's `total_changes()` when a statement on it changes a row. While both are as they were,
+ * no row changed, and the tables' hashes are the ones taken then.
+ */
+function writeMark(): string {
+  const { data_version } = db.query("PRAGMA data_version").get() as { data_version: number };
+  const { changes } = db.query("SELECT total_changes() AS changes").get() as { changes: number };
+  return `${data_version}/${changes}`;
+}
+
+/** The user tables' hashes and the write mark they were taken at. */
+let hashed: { mark: string; tables: Record<string, string> } | null = null;
+
 function snapshot(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const t of USER_TABLES) out[t] = tableHash(db, t);
-  out["(collectable image files)"] = existsSync(imageDir) ? readdirSync(imageDir).sort().join(",") : "";
-  return out;
+  const mark = writeMark();
+  if (hashed?.mark !== mark) {
+    const tables: Record<string, string> = {};
+    for (const t of USER_TABLES) tables[t] = tableHash(db, t);
+    hashed = { mark, tables };
+  }
+  return { ...hashed.tables, "(collectable image files)": existsSync(imageDir) ? readdirSync(imageDir).sort().join(",") : "" };
 }
 
 // ---------------------------------------------------------------- the operations
