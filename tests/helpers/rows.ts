@@ -13,8 +13,14 @@ export function rowOrder(db: Database, table: string): string {
 
 export function tableHash(db: Database, table: string): string {
   const h = new Bun.CryptoHasher("sha256");
-  for (const row of db.query(`SELECT * FROM "${table}" ORDER BY ${rowOrder(db, table)}`).values()) {
-    h.update(JSON.stringify(row, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)));
-  }
+  for (const row of db.query(`SELECT * FROM "${table}" ORDER BY ${rowOrder(db, table)}`).values()) h.update(rowText(row));
   return h.digest("hex");
+}
+
+/**
+ * A row of values as the hashes read it: its JSON, blobs as base64 (the text JSON.stringify gives
+ * with a replacer that turns each blob into base64, without calling a replacer on every value).
+ */
+export function rowText(row: unknown[]): string {
+  return JSON.stringify(row.some((v) => v instanceof Uint8Array) ? row.map((v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)) : row);
 }

@@ -14,6 +14,7 @@ import { artworkUid } from "../../src/db/artwork-uid";
 import { exportMarket } from "../../src/pipeline/import/export";
 import { loadSharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
+import { rowText } from "../helpers/rows";
 import { AS_OF, writeJsonl, writeManifest } from "./fixtures";
 
 const dirs: string[] = [];
@@ -45,9 +46,7 @@ function tableHashes(dataDir: string, options: { vectors?: boolean } = {}): Reco
       const columns = db.query(`PRAGMA table_info("${t}")`).all().length;
       const withoutRowid = /WITHOUT ROWID/i.test((db.query("SELECT sql FROM sqlite_master WHERE name = ?").get(t) as { sql: string }).sql);
       const order = withoutRowid ? Array.from({ length: columns }, (_, i) => i + 1).join(", ") : "rowid";
-      for (const row of db.query(`SELECT * FROM "${t}"${where} ORDER BY ${order}`).values()) {
-        h.update(JSON.stringify(row, (_, v) => (v instanceof Uint8Array ? Buffer.from(v).toString("base64") : v)));
-      }
+      for (const row of db.query(`SELECT * FROM "${t}"${where} ORDER BY ${order}`).values()) h.update(rowText(row));
       out[t] = h.digest("hex");
     }
     return out;
