@@ -30,7 +30,8 @@ export interface TestContext {
   /**
    * GET/POST… against the app in-process; `key` null sends no Authorization header. Every 2xx JSON
    * answer of a declared endpoint is checked against its response schema (the caller's: full or
-   * public); a body that does not match fails the call (see checkResponse).
+   * public); a body that does not match fails the call (see expectedSchemas). Such a body is parsed
+   * once: the test's json() gets the object the check read.
    */
   call(path: string, init?: { key?: string | null; method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>;
   /** A second connection to account.db, as another process (the CLI) would have. */
@@ -120,8 +121,13 @@ export async function createTestContext(options: { bare?: boolean; config?: Part
       }
       const method = init.method ?? "GET";
       const res = await app.handle(new Request(`http://artmarket.test${path}`, { method, headers, body }));
-      await checkResponse(app, deps, method, path, key, res);
-      return res;
+      const expected = expectedSchemas(app, deps, method, path, key, res);
+      if (!expected) return res;
+      // the body read and parsed once: the check reads the object that the test's json() gets
+      const text = await res.text();
+      const parsed: unknown = JSON.parse(text);
+      assertMatches(expected, method, path, parsed);
+      return withParsedJson(res, text, parsed);
     },
     otherConnection() {
       const db = new Database(accountDbPath(dataDir));
@@ -182,7 +188,7 @@ function withoutFormats(schema: TSchema): TSchema {
       const x = (v as Record<string | symbol, unknown>)[k];
       if (k === "format" && typeof x === "string") {
         const pattern = FORMAT_PATTERNS[x];
-        if (pattern === undefined) throw new Error(`checkResponse: no pattern for format ${x}`);
+        if (pattern === undefined) throw new Error(`response check: no pattern for format ${x}`);
         if (!("pattern" in v)) out.pattern = pattern;
         continue;
       }
@@ -228,15 +234,21 @@ function schemaOfKey(deps: AppDeps, key: string): "full" | "public" | undefined 
   return schema === "full" || schema === "public" ? schema : undefined;
 }
 
+/** What a response must match: its endpoint and the schemas, one of which it must match. */
+interface ExpectedSchemas {
+  e: MountedEndpoint;
+  schemas: TSchema[];
+}
+
 /**
- * Fails (throws) when a 2xx JSON answer of a declared endpoint does not match its response schema:
- * the public one for a caller on the public schema (no key, a sandbox key, a public route), else the
- * full one; a key whose plan's schema cannot be read accepts either.
+ * The schemas a 2xx JSON answer of a declared endpoint must match (one of them): the public one for
+ * a caller on the public schema (no key, a sandbox key, a public route), else the full one; a key
+ * whose plan's schema cannot be read accepts either. Null for any other answer.
  */
-export async function checkResponse(app: App, deps: AppDeps, method: string, path: string, key: string | null, res: Response): Promise<void> {
-  if (!res.ok || res.status === 204 || !(res.headers.get("content-type") ?? "").includes("application/json")) return;
+function expectedSchemas(app: App, deps: AppDeps, method: string, path: string, key: string | null, res: Response): ExpectedSchemas | null {
+  if (!res.ok || res.status === 204 || !(res.headers.get("content-type") ?? "").includes("application/json")) return null;
   const e = endpointFor(app, method, path);
-  if (!e?.response) return;
+  if (!e?.response) return null;
   const { full, public: reduced } = e.response;
   const planSchema = key === null ? undefined : schemaOfKey(deps, key);
   const schemas = deps.bare
@@ -246,10 +258,39 @@ export async function checkResponse(app: App, deps: AppDeps, method: string, pat
       : planSchema
         ? [planSchema === "full" ? full : (reduced ?? full)]
         : [full, reduced ?? full];
-  const body: unknown = await res.clone().json();
+  return { e, schemas };
+}
+
+/** Throws, with the first differences, when `body` matches none of the expected schemas. */
+function assertMatches({ e, schemas }: ExpectedSchemas, method: string, path: string, body: unknown): void {
   if (schemas.some((s) => matches(s, body))) return;
   const errors = [...Value.Errors(withoutFormats(schemas[0]!), body)].slice(0, 10).map((x) => `  ${x.path || "/"}: ${x.message} (got ${JSON.stringify(x.value)?.slice(0, 80)})`);
-  throw new Error(
-    `${method} ${path}: the response does not match the ${e.method} ${e.path} schema (${schemas.length > 1 ? "full or public" : schemas[0] === full ? "full" : "public"}):\n${errors.join("\n")}`,
-  );
+  const which = schemas.length > 1 ? "full or public" : schemas[0] === e.response!.full ? "full" : "public";
+  throw new Error(`${method} ${path}: the response does not match the ${e.method} ${e.path} schema (${which}):\n${errors.join("\n")}`);
+}
+
+/**
+ * Fails (throws) when a 2xx JSON answer of a declared endpoint does not match its response schema
+ * (expectedSchemas). Reads a clone of the body: `res` is left unread.
+ */
+export async function checkResponse(app: App, deps: AppDeps, method: string, path: string, key: string | null, res: Response): Promise<void> {
+  const expected = expectedSchemas(app, deps, method, path, key, res);
+  if (expected) assertMatches(expected, method, path, await res.clone().json());
+}
+
+/**
+ * The answer again, its body `text`, whose `json()` gives `parsed` (the object the check read)
+ * rather than parsing the text a second time; it reads the body as json() would, so a second read
+ * fails as it does on any response.
+ */
+function withParsedJson(res: Response, text: string, parsed: unknown): Response {
+  const out = new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+  const read = out.text.bind(out);
+  Object.defineProperty(out, "json", {
+    value: async () => {
+      await read();
+      return parsed;
+    },
+  });
+  return out;
 }
