@@ -65,6 +65,7 @@ const workerEntries = [
   "src/serve/cluster/check-worker.ts",
   "src/pipeline/seed/generate-worker.ts",
   "src/db/pg/sync-worker.ts",
+  "src/db/checkpoint-worker.ts",
 ];
 
 const cmd = [
@@ -82,6 +83,10 @@ const cmd = [
   // binary, one .map per entry point and chunk, which nothing reads: removed below, so the output
   // folder holds the binary alone.
   "--sourcemap",
+  // The entry points' paths in the binary are relative to src/ (platform/native.ts workerEntry): a
+  // root named, not one bun infers (it took the repository's root once there were nine of them).
+  "--root",
+  join(root, "src"),
   ...(bytecode ? ["--bytecode", "--format=esm"] : []),
   `--define`,
   `ARTMARKET_BUILD=${JSON.stringify(buildId)}`,
