@@ -113,6 +113,19 @@ describe("serve --workers 3", () => {
     expect(after.get('artmarket_du_charged_total{plan="enterprise"}')! - (before.get('artmarket_du_charged_total{plan="enterprise"}') ?? 0)).toBe(60);
   }, 60_000);
 
+  test("account.db's WAL is checkpointed by a thread of the server's own; /metrics counts its checkpoints", async () => {
+    const passive = 'artmarket_account_checkpoints_total{mode="passive",result="done"}';
+    const before = await metrics();
+    const res = await spread(server, "/v1/categories", keys.enterprise.key, 30);
+    expect(res.map((r) => r.status)).toEqual(Array(30).fill(200));
+    // a PASSIVE checkpoint every 100 ms (src/db/checkpointer.ts)
+    await Bun.sleep(500);
+    const after = await metrics();
+    expect(after.get(passive)! - (before.get(passive) ?? 0)).toBeGreaterThanOrEqual(2);
+    expect(after.get("artmarket_account_wal_frames")).toBeGreaterThan(0);
+    expect(after.get('artmarket_account_checkpoints_total{mode="restart",result="busy"}')).toBe(0);
+  }, 60_000);
+
   test("the hard cap is crossed by at most one call, whatever worker serves it", async () => {
     const res = await spread(server, "/v1/categories", keys.sandbox.key, 40);
     const served = res.filter((r) => r.status === 200);

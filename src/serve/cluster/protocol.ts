@@ -24,6 +24,11 @@ export interface WorkerInit {
    * a worker that finds the lock taken go to the supervisor.
    */
   localLedger: boolean;
+  /**
+   * Whether account.db's WAL is checkpointed by the supervisor's checkpoint thread
+   * (src/db/checkpointer.ts): then no connection of the worker checkpoints on a commit.
+   */
+  checkpointed: boolean;
   /** The AccountCounters table (rate limits, DU windows, hard-cap admissions). */
   counters: SharedArrayBuffer;
   /** Int32s: the server's state (0 starting, 1 ready, 2 draining), then the requests in flight. */

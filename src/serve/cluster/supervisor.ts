@@ -35,9 +35,10 @@ import { openAccountStore } from "../accounts/open";
 import type { LogFormat } from "../http/access-log";
 import { HttpError } from "../http/errors";
 import { type LogLevel, jsonLogLine } from "../http/log-lines";
-import { type MetricsSnapshot, mergeSnapshots, processStats, renderMetrics } from "../http/metrics";
+import { type MetricsSnapshot, mergeSnapshots, processStats, renderCheckpoints, renderMetrics } from "../http/metrics";
 import { SnapshotSwapper, type SwapRound } from "./swap";
-import { marketDbPath } from "../../db/connection";
+import { accountDbPath, marketDbPath } from "../../db/connection";
+import { Checkpointer } from "../../db/checkpointer";
 import { type FileIdentity, fileIdentity, sameFile } from "../../db/snapshot-check";
 import { PgAccountStore } from "../accounts/pg-store";
 import { sharedSecret } from "../accounts/pg-hot";
@@ -87,8 +88,8 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   const store = openAccountStore(config.dataDir, config.accountStore);
   const verifier: KeyVerifier = store.keyVerifier();
   // with SQLite, the rows a worker hands over are written here; PostgreSQL takes every worker's own
-  const writer = store instanceof SqliteAccountStore ? new LedgerWriter(store.db) : null;
-  const account = { close: () => store.close() };
+  const sqlite = store instanceof SqliteAccountStore ? store : null;
+  const writer = sqlite ? new LedgerWriter(sqlite.db) : null;
   const counters = AccountCounters.create();
   // [0] the state (starting, ready, draining), [1] requests in flight, [2] the drain's timeout (ms)
   // once the workers are to stop accepting (0 before): a worker also reads it on each request, so a
@@ -98,6 +99,16 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   const write = options.write ?? ((text: string) => void process.stderr.write(text));
   /** The supervisor's own messages, JSON lines with the JSON log. */
   const say = (level: LogLevel, msg: string) => write(options.logFormat === "json" ? jsonLogLine(level, msg) : `${msg}\n`);
+  // account.db's WAL checkpoints on a thread of their own, none on a connection that commits
+  // (src/db/checkpointer.ts); the workers' connections are told so in their init
+  const checkpointer = sqlite ? new Checkpointer(accountDbPath(config.dataDir), {}, (error) => say("warn", `account.db checkpoints: ${error}`)) : null;
+  sqlite?.db.run("PRAGMA wal_autocheckpoint = 0");
+  const account = {
+    close: () => {
+      void checkpointer?.stop();
+      store.close();
+    },
+  };
   // the file the workers are about to open is the one served; any later one is a new snapshot
   const swaps = new Map<number, { left: number; errors: string[]; done: () => void }>();
   let nextSwap = 1;
@@ -237,7 +248,8 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       swapper.metricsText() +
       (follower?.metricsText() ?? "") +
       (advancer?.metricsText() ?? "") +
-      dispatcher.metricsText()
+      dispatcher.metricsText() +
+      (checkpointer ? renderCheckpoints(await checkpointer.stats()) : "")
     );
   }
 
@@ -329,6 +341,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
         workers: options.workers,
         logFormat: options.logFormat,
         localLedger: writer !== null,
+        checkpointed: checkpointer !== null,
         counters: counters.buffer,
         state: stateBuffer,
       };
@@ -414,6 +427,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       await dispatchStopped;
       commitQueued();
       for (const s of slots) s.worker.terminate();
+      await checkpointer?.stop();
       account.close();
       return { unfinished: unfinished.reduce((a, b) => a + b, 0) };
     },

@@ -103,6 +103,11 @@ function start(init: WorkerInit): void {
     metrics: registry,
     live: true,
   });
+  if (init.checkpointed) {
+    // the supervisor's thread checkpoints account.db: a commit here never does (src/db/checkpointer.ts)
+    deps.account?.run("PRAGMA wal_autocheckpoint = 0");
+    ledgerDb?.run("PRAGMA wal_autocheckpoint = 0");
+  }
   const app = createApp(deps);
   log = init.logFormat === "off" ? null : new AccessLog(init.logFormat, (text) => post({ t: "log", text }));
   const accessLog = log;

@@ -7,6 +7,7 @@
  * CPU time, start time, open files) are the whole process's, read when the page is rendered.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import type { CheckpointStats } from "../../db/checkpointer";
 
 /** The duration histogram's upper bounds, in seconds. */
 export const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
@@ -149,6 +150,24 @@ function label(value: string): string {
 
 function num(n: number): string {
   return Number.isInteger(n) ? String(n) : String(Math.round(n * 1e6) / 1e6);
+}
+
+/**
+ * account.db's checkpoint thread (src/db/checkpointer.ts): the WAL's pages after its last
+ * checkpoint, and its checkpoints by mode and result (a RESTART that gave up: `busy`).
+ */
+export function renderCheckpoints(stats: CheckpointStats): string {
+  return [
+    "# HELP artmarket_account_wal_frames Pages in account.db's WAL at the checkpoint thread's last checkpoint.",
+    "# TYPE artmarket_account_wal_frames gauge",
+    `artmarket_account_wal_frames ${stats.frames}`,
+    "# HELP artmarket_account_checkpoints_total account.db WAL checkpoints by the checkpoint thread, by mode and result.",
+    "# TYPE artmarket_account_checkpoints_total counter",
+    `artmarket_account_checkpoints_total{mode="passive",result="done"} ${stats.passive}`,
+    `artmarket_account_checkpoints_total{mode="restart",result="done"} ${stats.restarts}`,
+    `artmarket_account_checkpoints_total{mode="restart",result="busy"} ${stats.restartsBusy}`,
+    "",
+  ].join("\n");
 }
 
 /** Prometheus text format 0.0.4. */
