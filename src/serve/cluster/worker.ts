@@ -6,9 +6,10 @@
  * - the rate-limit windows, the DU windows and the hard cap's admissions: the AccountCounters
  *   table in a SharedArrayBuffer (src/serve/accounts/counters.ts);
  * - a key not verified yet: the supervisor verifies it (argon2 once per key for the server);
- * - the ledger rows: gathered per turn and committed by the supervisor, or, when every core runs a
- *   worker, over this worker's own connection when account.db's write lock is free (else by the
- *   supervisor); the response waits for the commit;
+ * - the ledger rows: with the SQLite store, committed over this worker's own connection when
+ *   account.db's write lock is free, else handed to the supervisor (with PostgreSQL, by the
+ *   worker's own client); the response waits for the commit. No connection of the worker
+ *   checkpoints account.db: the supervisor's checkpoint thread does (src/db/checkpointer.ts);
  * - /metrics: the supervisor collects every worker's registry;
  * - a new snapshot: the supervisor checks it once and asks every worker to swap to it (swapMarket;
  *   src/serve/live-market.ts: the requests in flight finish on the old one).
