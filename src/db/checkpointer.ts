@@ -7,7 +7,8 @@
  * p99 of every cheap call under load (130–160 ms, against 15–25 ms without checkpoints).
  *
  * In `serve`, every connection that writes account.db therefore runs with
- * `wal_autocheckpoint = 0`, and this thread checkpoints instead, over a connection of its own:
+ * `wal_autocheckpoint = 0`, and a thread checkpoints instead, over a connection of its own
+ * (checkpoint-loop.ts):
  * - every `intervalMs`, a PASSIVE checkpoint: it copies what the readers allow and never waits
  *   for a writer or a reader, so the writers go on meanwhile;
  * - once the WAL holds `restartFrames` frames, a RESTART checkpoint, which lets the next writer
@@ -19,67 +20,89 @@
  *   such as a backup, is never waited on for long, nor often).
  * A writer that finds the lock held meanwhile waits as it does for any other writer (the HTTP
  * workers' ledger hands its rows to the supervisor, whose connection waits: ledger.ts).
+ *
+ * Should the thread fail to start or die, the same checkpoints run on the calling thread from then
+ * on (`onError` hears why): the WAL never goes unchecked, at the cost of that thread's time.
  */
 import { workerEntry } from "../platform/native";
+import { type CheckpointOptions, type CheckpointStats, CheckpointLoop } from "./checkpoint-loop";
 
-export interface CheckpointerOptions {
-  /** Between two PASSIVE checkpoints (ms). */
-  intervalMs?: number;
-  /** WAL frames (pages) from which a RESTART checkpoint follows the PASSIVE one. */
-  restartFrames?: number;
-  /** How long a RESTART may wait for the write lock and the readers (ms): its busy timeout. */
-  restartWaitMs?: number;
-}
+export type { CheckpointStats } from "./checkpoint-loop";
 
-export const CHECKPOINT_DEFAULTS: Required<CheckpointerOptions> = { intervalMs: 100, restartFrames: 8192, restartWaitMs: 20 };
+export const CHECKPOINT_DEFAULTS: CheckpointOptions = { intervalMs: 100, restartFrames: 8192, restartWaitMs: 20 };
 
-/** What the thread has done so far. */
-export interface CheckpointStats {
-  passive: number;
-  restarts: number;
-  /** RESTART checkpoints that gave up (the lock or a reader held past restartWaitMs). */
-  restartsBusy: number;
-  /** Frames in the WAL after the last checkpoint. */
-  frames: number;
-  /** The last error a checkpoint threw, if any. */
-  error: string | null;
-}
-
-export type ToCheckpointer = { t: "start"; path: string; options: Required<CheckpointerOptions> } | { t: "stats"; id: number } | { t: "stop" };
+export type ToCheckpointer = { t: "start"; path: string; options: CheckpointOptions } | { t: "stats"; id: number } | { t: "stop" };
 export type FromCheckpointer = { t: "stats"; id: number; stats: CheckpointStats } | { t: "stopped" } | { t: "failed"; error: string };
+
+/** How long stats() waits for the thread's answer before it gives the last one (ms). */
+const STATS_WAIT_MS = 1000;
 
 /** The checkpoint thread of one database file (see the file's comment). */
 export class Checkpointer {
   private readonly worker: Worker;
+  private readonly options: CheckpointOptions;
   private nextId = 1;
   private readonly waiting = new Map<number, (s: CheckpointStats) => void>();
+  private last: CheckpointStats = { passive: 0, restarts: 0, restartsBusy: 0, frames: 0, error: null };
+  /** The checkpoints on this thread, once the thread failed. */
+  private fallback: CheckpointLoop | null = null;
+  private threadFailed = false;
   private stopped: Promise<void> | null = null;
   private onStopped: (() => void) | null = null;
-  private last: CheckpointStats = { passive: 0, restarts: 0, restartsBusy: 0, frames: 0, error: null };
 
-  /** Starts the thread on `path` (a WAL database); `onError` hears a thread that could not start or died. */
-  constructor(path: string, options: CheckpointerOptions = {}, onError: (message: string) => void = () => {}) {
-    this.worker = new Worker(workerEntry("db/checkpoint-worker.ts"));
+  /**
+   * Starts the thread on `path` (a WAL database). `threadEntry`: the thread's module (the
+   * checkpoint worker; tests give one that fails, to see the checkpoints go on here).
+   */
+  constructor(
+    private readonly path: string,
+    { threadEntry = workerEntry("db/checkpoint-worker.ts"), ...options }: Partial<CheckpointOptions> & { threadEntry?: string } = {},
+    private readonly onError: (message: string) => void = () => {},
+  ) {
+    this.options = { ...CHECKPOINT_DEFAULTS, ...options };
+    this.worker = new Worker(threadEntry);
     this.worker.onmessage = (event: MessageEvent<FromCheckpointer>) => {
       const msg = event.data;
       if (msg.t === "stats") {
         this.waiting.get(msg.id)?.(msg.stats);
         this.waiting.delete(msg.id);
       } else if (msg.t === "stopped") this.onStopped?.();
-      else onError(msg.error);
+      else this.failed(msg.error);
     };
-    this.worker.onerror = (event) => onError(event.message);
-    this.worker.postMessage({ t: "start", path, options: { ...CHECKPOINT_DEFAULTS, ...options } } satisfies ToCheckpointer);
+    this.worker.onerror = (event) => this.failed(event.message);
+    this.worker.postMessage({ t: "start", path, options: this.options } satisfies ToCheckpointer);
   }
 
-  /** What the thread has done so far (what it said last, should it not answer within a second). */
+  /** The thread could not run: its checkpoints go on here. */
+  private failed(error: string): void {
+    if (this.threadFailed || this.stopped) return;
+    this.threadFailed = true;
+    this.worker.terminate();
+    try {
+      this.fallback = new CheckpointLoop(this.path, this.options);
+      this.onError(`${error}; checkpointing on the main thread instead`);
+    } catch (err) {
+      this.onError(`${error}; and on the main thread: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    for (const resolve of this.waiting.values()) resolve({ ...this.fallback.stats });
+    this.waiting.clear();
+  }
+
+  /** Whether the checkpoints run on this thread (the checkpoint thread failed). */
+  get onThisThread(): boolean {
+    return this.fallback !== null;
+  }
+
+  /** What the checkpoints have done so far (the thread's last answer, should it not answer in time). */
   stats(): Promise<CheckpointStats> {
+    if (this.fallback) return Promise.resolve({ ...this.fallback.stats });
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
         resolve(this.last);
-      }, 1000);
+      }, STATS_WAIT_MS);
       this.waiting.set(id, (stats) => {
         clearTimeout(timer);
         this.last = stats;
@@ -89,9 +112,14 @@ export class Checkpointer {
     });
   }
 
-  /** Stops the timer, closes the thread's connection and ends the thread (at most 2 s). */
+  /** Stops the checkpoints and closes their connection (the thread ends; at most 2 s). */
   stop(): Promise<void> {
     this.stopped ??= new Promise<void>((resolve) => {
+      if (this.fallback) {
+        this.fallback.close();
+        resolve();
+        return;
+      }
       const done = () => {
         this.worker.terminate();
         resolve();

@@ -266,6 +266,15 @@ test(
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toContain('artmarket_http_requests_total{route="/v1/categories",method="GET",status="200"} 1');
       expect(metrics).toContain('artmarket_info{version="');
+      // account.db's checkpoint thread runs from the binary too (its entry is one of the build's):
+      // a PASSIVE checkpoint every 100 ms
+      const passive = (text: string) => Number(/^artmarket_account_checkpoints_total\{mode="passive",result="done"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+      let checkpoints = passive(metrics);
+      for (let i = 0; i < 50 && checkpoints === 0; i++) {
+        await Bun.sleep(100);
+        checkpoints = passive(await (await fetch(`${base}/metrics`)).text());
+      }
+      expect(checkpoints).toBeGreaterThan(0);
     } finally {
       proc.kill();
       await proc.exited;

@@ -4,7 +4,8 @@
  * once the WAL holds its frames), where the same writes without it leave every frame in the WAL;
  * a reader that holds an old snapshot makes the RESTART give up (and back off) rather than hold
  * the writers, and once the reader ends the WAL is started again; stop() leaves the last
- * connection to close free to empty the WAL.
+ * connection to close free to empty the WAL; a thread that cannot run leaves the checkpoints to
+ * the calling thread.
  */
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
@@ -111,6 +112,34 @@ describe("the checkpoint thread", () => {
     } finally {
       await checkpointer.stop();
       reader.close();
+      db.close();
+    }
+  }, 30_000);
+
+  test("a thread that cannot run: the same checkpoints go on on this thread, and onError says why", async () => {
+    const db = writerOn("fallback.db");
+    const errors: string[] = [];
+    const checkpointer = new Checkpointer(join(dir, "fallback.db"), { intervalMs: 10, restartFrames: RESTART_FRAMES, threadEntry: join(dir, "no-such-worker.ts") }, (m) =>
+      errors.push(m),
+    );
+    try {
+      for (let i = 0; i < 200 && !checkpointer.onThisThread; i++) await Bun.sleep(10);
+      expect(checkpointer.onThisThread).toBe(true);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain("checkpointing on the main thread instead");
+      let maxFrames = 0;
+      for (let round = 0; round < 10; round++) {
+        await write(db, 150);
+        maxFrames = Math.max(maxFrames, (await checkpointer.stats()).frames);
+      }
+      const stats = await checkpointer.stats();
+      expect(stats.passive).toBeGreaterThan(5);
+      expect(stats.error).toBeNull();
+      // on this thread the checkpoints run between the writes: each PASSIVE catches up, and the
+      // next commit starts the WAL again (a RESTART is seldom needed)
+      expect(maxFrames).toBeLessThan(1500);
+    } finally {
+      await checkpointer.stop();
       db.close();
     }
   }, 30_000);
