@@ -18,12 +18,21 @@ export function addDays(date: string, days: number): string {
   return fromDayNumber(dayNumber(date) + days);
 }
 
-/** A strict YYYY-MM-DD that names a real calendar day. */
+/**
+ * A strict YYYY-MM-DD that names a real calendar day (proleptic Gregorian, years 0000–9999, as
+ * Date reads them): by arithmetic, with no Date made (an import checks every record's dates).
+ */
 export function isIsoDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const t = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === value;
+  if (!ISO_DATE.test(value)) return false;
+  const y = Number(value.slice(0, 4));
+  const m = Number(value.slice(5, 7));
+  const d = Number(value.slice(8, 10));
+  if (m < 1 || m > 12 || d < 1) return false;
+  if (m === 2) return d <= ((y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28);
+  return d <= (m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31);
 }
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface Period {
   /** First day, inclusive. */
