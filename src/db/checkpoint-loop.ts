@@ -27,6 +27,11 @@ export interface CheckpointStats {
   error: string | null;
 }
 
+/** The figures before any checkpoint (`error`: why there is none yet, if it is known). */
+export function noCheckpoints(error: string | null = null): CheckpointStats {
+  return { passive: 0, restarts: 0, restartsBusy: 0, frames: 0, error };
+}
+
 /** The row PRAGMA wal_checkpoint answers: whether it gave up busy, the WAL's frames, and the frames copied. */
 interface CheckpointRow {
   busy: number;
@@ -43,7 +48,7 @@ interface CheckpointRow {
 const MAX_BACKOFF_MS = 1000;
 
 export class CheckpointLoop {
-  readonly stats: CheckpointStats = { passive: 0, restarts: 0, restartsBusy: 0, frames: 0, error: null };
+  readonly stats: CheckpointStats = noCheckpoints();
   private readonly db: Database;
   private readonly timer: ReturnType<typeof setInterval>;
 

@@ -4,7 +4,7 @@
  *
  * Listed as an entry point of the compiled binary (scripts/build.ts).
  */
-import { CheckpointLoop } from "./checkpoint-loop";
+import { CheckpointLoop, noCheckpoints } from "./checkpoint-loop";
 import type { FromCheckpointer, ToCheckpointer } from "./checkpointer";
 
 declare const self: Worker;
@@ -24,7 +24,7 @@ self.onmessage = (event: MessageEvent<ToCheckpointer>) => {
       }
       return;
     case "stats":
-      post({ t: "stats", id: msg.id, stats: loop ? { ...loop.stats } : { passive: 0, restarts: 0, restartsBusy: 0, frames: 0, error: "not started" } });
+      post({ t: "stats", id: msg.id, stats: loop ? { ...loop.stats } : noCheckpoints("not started") });
       return;
     case "stop":
       loop?.close();

@@ -25,7 +25,7 @@
  * on (`onError` hears why): the WAL never goes unchecked, at the cost of that thread's time.
  */
 import { workerEntry } from "../platform/native";
-import { type CheckpointOptions, type CheckpointStats, CheckpointLoop } from "./checkpoint-loop";
+import { type CheckpointOptions, type CheckpointStats, CheckpointLoop, noCheckpoints } from "./checkpoint-loop";
 
 export type { CheckpointStats } from "./checkpoint-loop";
 
@@ -43,7 +43,7 @@ export class Checkpointer {
   private readonly options: CheckpointOptions;
   private nextId = 1;
   private readonly waiting = new Map<number, (s: CheckpointStats) => void>();
-  private last: CheckpointStats = { passive: 0, restarts: 0, restartsBusy: 0, frames: 0, error: null };
+  private last: CheckpointStats = noCheckpoints();
   /** The checkpoints on this thread, once the thread failed. */
   private fallback: CheckpointLoop | null = null;
   private threadFailed = false;
