@@ -30,7 +30,8 @@ import { attachWorksOfFinished, removeWorks } from "../src/pipeline/db/works-fil
 import { parseArgs } from "../src/platform/config";
 import { estimateMidLog } from "../src/pipeline/derive/artist";
 import { deriveMarket } from "../src/pipeline/derive/market";
-import { DEFAULT_SEED, seedMarket } from "../src/pipeline/seed";
+import { DEFAULT_SEED } from "../src/platform/config";
+import { seedMarket } from "../src/pipeline/seed";
 import { MODEL } from "../src/pipeline/seed/market";
 import { monthIndex } from "../src/market/calendar";
 import { TRUTH_STEP, unpackLogIndex } from "../src/pipeline/seed/truth";

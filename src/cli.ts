@@ -9,16 +9,14 @@ import { join } from "node:path";
 import { KeyError } from "./serve/accounts/keys";
 import type { AccountStore } from "./serve/accounts/store";
 import { withAccountStore } from "./serve/accounts/open";
-import { type Cluster, ClusterStartError, startCluster } from "./serve/cluster/supervisor";
-import { RELOAD_STATUS, type ReloadStatus } from "./serve/cluster/swap";
-import { TRUTH_FILE } from "./serve/cluster/advance";
+import type { Cluster } from "./serve/cluster/supervisor";
+import type { ReloadStatus } from "./serve/cluster/swap";
 import { jsonLogLine, jsonStderr, type LogLevel } from "./serve/http/log-lines";
 import { parseCommandLine, UsageError } from "./platform/cli-spec";
-import { accountStoreFrom, ConfigError, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale, SERVE_DEFAULTS } from "./platform/config";
+import { accountStoreFrom, ConfigError, DEFAULT_SEED, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale, SERVE_DEFAULTS } from "./platform/config";
 import { BUILD_ID } from "./platform/native";
 import { marketDbPath } from "./db/connection";
-import { DEFAULT_SEED, formatSummary, seedMarket, type SeedOptions } from "./pipeline/seed";
-import { selfCheck } from "./platform/selfcheck";
+import type { SeedOptions } from "./pipeline/seed";
 import { DataDirHeld, holdDataDir, type ServeLock, serverHolding } from "./platform/serve-lock";
 import { isIsoDate } from "./market/time";
 import { VERSION } from "./platform/version";
@@ -71,10 +69,12 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
   }
   const firstStart = !existsSync(marketDbPath(config.dataDir));
   if (firstStart) {
+    const { formatSummary, seedMarket } = await import("./pipeline/seed");
     const summary = await seedMarket(firstStartSeed(config.dataDir));
     say("info", formatSummary(summary));
   }
   // --advance feeds the market from its latent truth, which only a seeded market has (src/serve/cluster/advance.ts)
+  const { TRUTH_FILE } = await import("./serve/cluster/advance");
   if (config.advanceMs && !existsSync(join(config.dataDir, TRUTH_FILE))) {
     lock.release();
     throw new ConfigError(
@@ -84,6 +84,7 @@ async function serve(flags: Record<string, string | true>): Promise<void> {
   // the first start's key, made before the workers start (they read it from the store); with
   // PostgreSQL, of the nodes that start together on an empty store one makes it
   const created = await withAccountStore(config.dataDir, config.accountStore, (store) => store.createFirstUser("enterprise", "first enterprise user"));
+  const { ClusterStartError, startCluster } = await import("./serve/cluster/supervisor");
   let cluster: Cluster;
   try {
     cluster = await startCluster(config, { workers: config.workers ?? 1, logFormat, write });
@@ -143,6 +144,7 @@ async function reload(flags: Record<string, string | true>): Promise<number> {
     process.stderr.write(`artmarket reload: no server holds ${dataDir}\n`);
     return 2;
   }
+  const { RELOAD_STATUS } = await import("./serve/cluster/swap");
   const sent = Date.now();
   process.kill(pid, "SIGHUP");
   const statusPath = join(dataDir, RELOAD_STATUS);
@@ -348,6 +350,7 @@ export async function main(argv: string[]): Promise<number> {
         const seed = intFlag(flags, "seed", 0, 2 ** 31 - 1) ?? DEFAULT_SEED;
         const asOf = stringFlag(flags, "as-of");
         if (asOf !== undefined && (!isIsoDate(asOf) || asOf < "1990-01-01")) throw new ConfigError(`--as-of must be a date (YYYY-MM-DD) from 1990 on, got "${asOf}"`);
+        const { formatSummary, seedMarket } = await import("./pipeline/seed");
         const summary = await seedMarket({ dataDir: dataDirFrom(flags), scale, seed, asOf });
         out(formatSummary(summary));
         return 0;
@@ -467,6 +470,7 @@ export async function main(argv: string[]): Promise<number> {
         const given = dataDirFrom(flags);
         const defaulted = flags.data === undefined && process.env.ARTMARKET_DATA === undefined;
         const scratch = defaulted && !existsSync(given) ? mkdtempSync(join(tmpdir(), "artmarket-doctor-")) : null;
+        const { selfCheck } = await import("./platform/selfcheck");
         let results: Awaited<ReturnType<typeof selfCheck>>;
         try {
           results = await selfCheck(scratch ?? given);

@@ -2,7 +2,8 @@
 import { createUserWithKey, type CreatedKey } from "../../src/serve/accounts/keys";
 import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb } from "../../src/db/connection";
-import { DEFAULT_SEED, seedMarket } from "../../src/pipeline/seed";
+import { DEFAULT_SEED } from "../../src/platform/config";
+import { seedMarket } from "../../src/pipeline/seed";
 
 /**
  * Seeds `seed --scale tiny` into dataDir, adds the plan `bench` (a copy of enterprise whose

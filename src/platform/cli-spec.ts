@@ -5,7 +5,7 @@
  * option without its value, is a UsageError (exit 2, one line naming it). A help or version
  * request is answered before anything else runs.
  */
-import { SERVE_DEFAULTS } from "./config";
+import { DEFAULT_SEED, SERVE_DEFAULTS } from "./config";
 
 export class UsageError extends Error {}
 
@@ -116,7 +116,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: "Builds market.db (and its latent truth, truth.db) beside the current one and swaps it in when done. The same seed and as-of date give the same data.",
     options: [
       { name: "scale", value: "SCALE", description: "tiny, small, medium, large or full (required)" },
-      { name: "seed", value: "N", description: "the random seed", default: "1986" },
+      { name: "seed", value: "N", description: "the random seed", default: String(DEFAULT_SEED) },
       { name: "as-of", value: "YYYY-MM-DD", description: "the market's today", default: "today" },
       DATA,
     ],

@@ -79,6 +79,9 @@ export const SERVE_DEFAULTS = Object.freeze({
   advance: "off",
 } as const);
 
+/** The random seed of `seed` and of the market a first start builds, unless `--seed` names another. */
+export const DEFAULT_SEED = 1986;
+
 /** The longest `--advance` interval: a week. */
 export const MAX_ADVANCE_MS = 7 * 86_400_000;
 

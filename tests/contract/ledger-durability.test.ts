@@ -11,7 +11,7 @@ import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb } from "../../src/db/connection";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { firstStartSeed } from "../../src/cli";
-import { DEFAULT_SEED } from "../../src/pipeline/seed";
+import { DEFAULT_SEED } from "../../src/platform/config";
 import { ConfigError } from "../../src/platform/config";
 
 const root = join(import.meta.dir, "../..");

@@ -68,8 +68,6 @@ export interface SeedSummary {
   path: string;
 }
 
-export const DEFAULT_SEED = 1986;
-
 export async function seedMarket(options: SeedOptions): Promise<SeedSummary> {
   const progress = new Progress("seed", options.quiet);
   const asOf = options.asOf ?? today();
