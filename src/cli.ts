@@ -13,7 +13,20 @@ import type { Cluster } from "./serve/cluster/supervisor";
 import type { ReloadStatus } from "./serve/cluster/swap";
 import { jsonLogLine, jsonStderr, type LogLevel } from "./serve/http/log-lines";
 import { parseCommandLine, UsageError } from "./platform/cli-spec";
-import { accountStoreFrom, ConfigError, DEFAULT_SEED, dataDirFrom, demoMarketFrom, intFlag, SCALES, serveConfig, stringFlag, type Scale, SERVE_DEFAULTS } from "./platform/config";
+import {
+  accountStoreFrom,
+  ConfigError,
+  DEFAULT_SEED,
+  dataDirFrom,
+  demoMarketFrom,
+  intFlag,
+  publicUrlFrom,
+  SCALES,
+  serveConfig,
+  stringFlag,
+  type Scale,
+  SERVE_DEFAULTS,
+} from "./platform/config";
 import { BUILD_ID } from "./platform/native";
 import { marketDbPath } from "./db/connection";
 import type { SeedOptions } from "./pipeline/seed";
@@ -264,7 +277,7 @@ async function users(positionals: string[], flags: Record<string, string | true>
       }
     }
     const hash = password === null ? null : await hashPassword(password);
-    const publicUrl = stringFlag(flags, "public-url") ?? process.env.ARTMARKET_PUBLIC_URL ?? `http://${SERVE_DEFAULTS.host}:${SERVE_DEFAULTS.port}`;
+    const publicUrl = publicUrlFrom(flags) ?? `http://${SERVE_DEFAULTS.host}:${SERVE_DEFAULTS.port}`;
     const made = await withAccount(dataDir, flags, (store) => {
       const id = store.createUser({ email, plan, role, name: stringFlag(flags, "name") });
       cliAudit(store, "user.created", id, { email: email.toLowerCase(), plan, role });

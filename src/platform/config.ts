@@ -182,22 +182,27 @@ export function dataDirFrom(flags: ParsedArgs["flags"], env: Record<string, stri
   return resolve(stringFlag(flags, "data") ?? env.ARTMARKET_DATA ?? SERVE_DEFAULTS.dataDir);
 }
 
+/** `--public-url`, else `$ARTMARKET_PUBLIC_URL`: an absolute http(s) URL without a trailing slash; null when neither is set. */
+export function publicUrlFrom(flags: ParsedArgs["flags"], env: Record<string, string | undefined> = process.env): string | null {
+  const publicUrl = stringFlag(flags, "public-url") ?? env.ARTMARKET_PUBLIC_URL ?? null;
+  if (publicUrl === null) return null;
+  let url: URL;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`--public-url must be an absolute http(s) URL, got "${publicUrl}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`--public-url must be an http(s) URL, got "${publicUrl}"`);
+  }
+  return publicUrl.replace(/\/+$/, "");
+}
+
 export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, string | undefined> = process.env): Config {
   const port = intFlag(flags, "port", 0, 65535) ?? (env.ARTMARKET_PORT ? Number(env.ARTMARKET_PORT) : SERVE_DEFAULTS.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`ARTMARKET_PORT must be a port number`);
   const host = stringFlag(flags, "host") ?? env.ARTMARKET_HOST ?? SERVE_DEFAULTS.host;
-  const publicUrl = stringFlag(flags, "public-url") ?? env.ARTMARKET_PUBLIC_URL ?? null;
-  if (publicUrl !== null) {
-    let url: URL;
-    try {
-      url = new URL(publicUrl);
-    } catch {
-      throw new ConfigError(`--public-url must be an absolute http(s) URL, got "${publicUrl}"`);
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new ConfigError(`--public-url must be an http(s) URL, got "${publicUrl}"`);
-    }
-  }
+  const publicUrl = publicUrlFrom(flags, env);
   const allowRaw = stringFlag(flags, "fetch-allow") ?? env.ARTMARKET_FETCH_ALLOW ?? "";
   const fetchAllow = allowRaw
     .split(",")
@@ -252,7 +257,7 @@ export function serveConfig(flags: ParsedArgs["flags"], env: Record<string, stri
     dataDir: dataDirFrom(flags, env),
     port,
     host,
-    publicUrl: publicUrl?.replace(/\/+$/, "") ?? null,
+    publicUrl,
     fetchAllow: Object.freeze(fetchAllow),
     trustProxy,
     shutdownTimeoutS,

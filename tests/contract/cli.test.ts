@@ -62,6 +62,8 @@ describe("argument errors", () => {
     [["seed", "--scale", "tiny", "--seed", "x"], "--seed"],
     [["serve", "--port", "99999"], "--port"],
     [["serve", "--public-url", "ftp://x"], "--public-url"],
+    // the set-password link's base is checked as serve checks it, before the user is made
+    [["users", "create", "--email", "refused@example.com", "--plan", "pro", "--public-url", "ftp://x"], "--public-url must be an http(s) URL"],
     [["frobnicate"], "unknown command"],
   ] as const) {
     test(`${args.join(" ")} → exit 2, "${says}"`, () => {
@@ -69,6 +71,7 @@ describe("argument errors", () => {
       expect(r.code).toBe(2);
       expect(r.err).toContain(says);
       expect(r.err).not.toContain("    at ");
+      if (args[0] === "users") expect(cli("users", "list").out).not.toContain("refused@example.com");
     });
   }
 });
