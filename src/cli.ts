@@ -269,6 +269,7 @@ async function users(positionals: string[], flags: Record<string, string | true>
     if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new ConfigError("users create needs --email E (an email address)");
     if (!plan) throw new ConfigError("users create needs --plan SLUG");
     const role = flags.admin === true ? "admin" : "member";
+    const publicUrl = publicUrlFrom(flags) ?? `http://${SERVE_DEFAULTS.host}:${SERVE_DEFAULTS.port}`;
     let password: string | null = null;
     if (flags["password-stdin"] === true) {
       password = (await new Response(Bun.stdin.stream()).text()).replace(/\r?\n$/, "");
@@ -277,7 +278,6 @@ async function users(positionals: string[], flags: Record<string, string | true>
       }
     }
     const hash = password === null ? null : await hashPassword(password);
-    const publicUrl = publicUrlFrom(flags) ?? `http://${SERVE_DEFAULTS.host}:${SERVE_DEFAULTS.port}`;
     const made = await withAccount(dataDir, flags, (store) => {
       const id = store.createUser({ email, plan, role, name: stringFlag(flags, "name") });
       cliAudit(store, "user.created", id, { email: email.toLowerCase(), plan, role });

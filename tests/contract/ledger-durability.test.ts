@@ -11,8 +11,7 @@ import { seedPlans } from "../../src/serve/accounts/plans";
 import { openAccountDb } from "../../src/db/connection";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { firstStartSeed } from "../../src/cli";
-import { DEFAULT_SEED } from "../../src/platform/config";
-import { ConfigError } from "../../src/platform/config";
+import { ConfigError, DEFAULT_SEED } from "../../src/platform/config";
 
 const root = join(import.meta.dir, "../..");
 /** The first start's demo market, cut to tiny without embeddings for the test. */
