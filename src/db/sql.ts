@@ -9,3 +9,14 @@ export function likeEscape(s: string): string {
 export function containsPattern(s: string): string {
   return `%${likeEscape(s)}%`;
 }
+
+/** `n` placeholders, comma-separated: `?, ?, ?`. */
+export function marks(n: number): string {
+  return Array.from({ length: n }, () => "?").join(", ");
+}
+
+/** The VALUES list of a multi-row INSERT: `rows` groups of `width` placeholders, `(?, ?), (?, ?)`. */
+export function valueRows(rows: number, width: number): string {
+  const row = `(${marks(width)})`;
+  return Array.from({ length: rows }, () => row).join(", ");
+}

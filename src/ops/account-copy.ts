@@ -10,6 +10,7 @@ import { is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ACCOUNT_DB, openAccountDb } from "../db/connection";
 import { MigrationError } from "../db/migrate";
+import { valueRows } from "../db/sql";
 import { accountPgMigrations } from "../db/migrations/embedded";
 import * as accountSchema from "../db/schema/account";
 import { migratePg } from "../db/pg/migrate";
@@ -134,8 +135,7 @@ function copyTableToPg(db: Database, pg: SyncPg, table: string): number {
   const list = columns.map(quoted).join(", ");
   const per = Math.max(1, Math.min(ROWS_PER_STATEMENT, Math.floor(PARAMS_PER_STATEMENT / columns.length)));
   const select = db.prepare(`SELECT rowid, ${list} FROM ${quoted(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${per}`);
-  const row = `(${columns.map(() => "?").join(", ")})`;
-  const insertOf = (rows: number) => `INSERT INTO ${quoted(table)} (${list}) VALUES ${Array.from({ length: rows }, () => row).join(", ")}`;
+  const insertOf = (rows: number) => `INSERT INTO ${quoted(table)} (${list}) VALUES ${valueRows(rows, columns.length)}`;
   const full = insertOf(per);
   let after = Number.MIN_SAFE_INTEGER;
   let n = 0;

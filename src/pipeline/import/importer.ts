@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:
 import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { defaultArtworkUid } from "../../db/artwork-uid";
 import { usdCents } from "../../db/fx";
+import { valueRows } from "../../db/sql";
 import { fillWorksFrom } from "../db/works-file";
 import { deferIndexes } from "../derive/snapshot";
 import { loadSharp } from "../../platform/native";
@@ -251,9 +252,6 @@ interface ImporterContext {
 
 /** fx_rates rows written per INSERT. */
 const RATES_PER_INSERT = 200;
-
-/** `(?, ?, ?), …` for `rows` rows of three values. */
-const rowMarks = (rows: number) => Array.from({ length: rows }, () => "(?, ?, ?)").join(", ");
 
 export class Importer {
   private readonly asOfYear: number;
@@ -575,7 +573,7 @@ export class Importer {
     const values = this.ratesToWrite;
     if (values.length === 0) return;
     this.db
-      .query(`INSERT INTO fx_rates (code, day, usd_per_unit) VALUES ${rowMarks(values.length / 3)} ON CONFLICT(code, day) DO UPDATE SET usd_per_unit = excluded.usd_per_unit`)
+      .query(`INSERT INTO fx_rates (code, day, usd_per_unit) VALUES ${valueRows(values.length / 3, 3)} ON CONFLICT(code, day) DO UPDATE SET usd_per_unit = excluded.usd_per_unit`)
       .run(...values);
     this.ratesToWrite = [];
   }

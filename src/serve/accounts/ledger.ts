@@ -24,6 +24,7 @@ import type { Caller } from "./keys";
 import type { Plan } from "./plans";
 import { AccountCounters, F } from "./counters";
 import { HttpError } from "../http/errors";
+import { valueRows } from "../../db/sql";
 import { addDays, dayNumber, monthContaining, periodContaining, today, type Period } from "../../market/time";
 
 export interface LedgerEntry {
@@ -200,9 +201,7 @@ export class LedgerWriter {
       `INSERT INTO notices (user_id, plan_slug, pool, threshold, period_start, period_end, du_limit, du_consumed, projected_eop, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, pool, threshold, period_start) DO NOTHING`,
     );
-    this.insertMany = db.query(
-      `INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES ${Array.from({ length: CHUNK }, () => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
-    );
+    this.insertMany = db.query(`INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES ${valueRows(CHUNK, 9)}`);
     this.write = db.transaction((entries: LedgerEntry[], noticeRows: NoticeRow[]) => {
       // One row per request (many per statement), one roll-up upsert per user, day and endpoint,
       // and one per user, day and key.

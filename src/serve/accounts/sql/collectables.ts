@@ -6,7 +6,8 @@
  */
 import { toVector } from "../../../db/collectables";
 import type { AcquisitionRow, ChildRow, ChildTable, CollectableRow, CompRow, ListedCollectable } from "../store";
-import { type Bind, marks, type SqlBase } from "./dialect";
+import { marks } from "../../../db/sql";
+import type { Bind, SqlBase } from "./dialect";
 
 /** `AND` the collectable `collectable_id` names belongs to the user (children have no user id of their own). */
 export const OWNED = "collectable_id IN (SELECT id FROM collectables WHERE user_id = ?)";

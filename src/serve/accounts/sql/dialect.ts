@@ -25,9 +25,6 @@ import { RecentMap } from "../../../platform/recent";
 /** A value bound to a statement. */
 export type Bind = string | number | null | Uint8Array | boolean;
 
-/** `n` placeholders, comma-separated. */
-export const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
-
 export interface Dialect {
   readonly name: "sqlite" | "postgres";
   all<T>(sql: string, ...params: Bind[]): T[];

@@ -4,7 +4,8 @@
  */
 import { FOLLOW_KINDS, type FollowKind } from "../../../db/follows";
 import { RecentMap } from "../../../platform/recent";
-import { marks, type SqlBase } from "./dialect";
+import { marks } from "../../../db/sql";
+import type { SqlBase } from "./dialect";
 
 /**
  * A follow as a followed list orders it: most recently followed first; `seq` breaks ties of

@@ -4,7 +4,7 @@
  * makes a second fan-out of the same snapshot (another node's, a restart's) write nothing again.
  */
 import type { Bind, SqlBase } from "./dialect";
-import { marks } from "./dialect";
+import { marks } from "../../../db/sql";
 
 export interface NotificationRow {
   id: number;

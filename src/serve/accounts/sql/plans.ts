@@ -3,7 +3,8 @@
  * are missing; an operator's edits to a row survive).
  */
 import { DEFAULT_PLANS, type Plan, planFromRow } from "../plans";
-import { type Bind, marks, type SqlBase } from "./dialect";
+import { marks } from "../../../db/sql";
+import type { Bind, SqlBase } from "./dialect";
 
 export interface PlanStore {
   getPlan(slug: string): Plan | null;

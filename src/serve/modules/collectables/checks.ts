@@ -8,13 +8,13 @@ import type { AppDeps } from "../../deps";
 import { issue, ValidationFailed, type ValidationIssue } from "../../http/errors";
 import { CURRENCY_CODES } from "../../../market/currencies";
 import { isIsoDate } from "../../../market/time";
+import { marks } from "../../../db/sql";
 
 /** A request body as the handler receives it (checked against its schema by the pipeline). */
 export type Body = { readonly [field: string]: unknown };
 
 export type Loc = (string | number)[];
 
-export const marks = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const cents = (x: number) => Math.round(x * 100) / 100;
 

@@ -6,7 +6,8 @@ import { toVector } from "../../../db/collectables";
 import { type CollectableRow } from "../../accounts/store";
 import type { AppDeps } from "../../deps";
 import { issue, type ValidationIssue } from "../../http/errors";
-import { fail, iso, marketAll, marks, missingIds } from "./checks";
+import { marks } from "../../../db/sql";
+import { fail, iso, marketAll, missingIds } from "./checks";
 import { cosine, imageIndex } from "./images";
 import { marketNames, ownCollectable } from "./presentation";
 

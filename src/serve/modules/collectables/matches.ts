@@ -27,7 +27,8 @@ import type { Hit } from "../../../images/vector-index";
 import type { CollectableRow } from "../../accounts/store";
 import type { AppDeps } from "../../deps";
 import { type MarketSnapshot, snapshotOf } from "../../snapshot";
-import { marketAll, marks } from "./checks";
+import { marks } from "../../../db/sql";
+import { marketAll } from "./checks";
 
 export const MATCH_RULE = {
   /** Least cosine similarity of a match. */

@@ -6,7 +6,8 @@ import type { Database } from "bun:sqlite";
 import { type AcquisitionRow, type AppraisalRow, type CollectableRow, type ProvenanceRow, type SaleRow } from "../../accounts/store";
 import type { AppDeps } from "../../deps";
 import { notFound } from "../../http/errors";
-import { iso, marketAll, marks } from "./checks";
+import { marks } from "../../../db/sql";
+import { iso, marketAll } from "./checks";
 import { suggestedMatches } from "./matches";
 import { currentValue, ensureValued, machineEstimate, momentumFraction } from "./valuation";
 
