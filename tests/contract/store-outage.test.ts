@@ -204,7 +204,8 @@ test("a node whose PostgreSQL goes away under load answers 503 with Retry-After,
     const seen = await during;
     const unavailable = seen.filter((r) => r.status === 503);
     expect(seen.filter((r) => r.status === 500).length).toBe(0);
-    expect(seen.filter((r) => r.status !== 200 && r.status !== 503)).toEqual([]);
+    // (the load before the stop may fill the plan's per-second rate, as above)
+    expect(seen.filter((r) => r.status !== 200 && r.status !== 503 && !rateLimited(r))).toEqual([]);
     expect(unavailable.length).toBeGreaterThanOrEqual(400);
     expect(unavailable.filter((r) => r.retryAfter !== "5")).toEqual([]);
     // one line for the whole outage, however many requests it refused
