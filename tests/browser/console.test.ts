@@ -1,6 +1,6 @@
 /**
  * The demo console (/console) in a real browser: headless Chromium (@sparticuz/chromium) driven by
- * puppeteer-core against a real `serve` of the tiny market, from source. Each page is opened as a
+ * puppeteer-core against a real `serve` of the tiny market (the tests' binary). Each page is opened as a
  * person would, and checked against the API's own answers: the screener's rows and the DU meter,
  * the artist's chart (its points and band), the artwork's signed images and similar works, search
  * by image, and what a sandbox key sees. Every page fails on a console error, a failed request, or
@@ -20,6 +20,9 @@ import { launchChromium } from "../helpers/browser";
 import { passwordLink } from "../../src/serve/modules/account/service";
 import { hashPassword } from "../../src/serve/accounts/sessions";
 import { webhookReceiver } from "../helpers/webhook-receiver";
+import { artmarketCommand } from "../helpers/cli";
+
+const ARTMARKET = await artmarketCommand();
 
 /** The browser's globals that the page.evaluate callbacks below use (the repository's tsconfig has no DOM library). */
 interface BrowserElement {
@@ -58,7 +61,7 @@ interface Server {
 async function startServer(dataDir: string): Promise<Server> {
   // --fetch-allow: search by image_url may fetch the server's own signed renditions (loopback)
   const args = ["serve", "--data", dataDir, "--port", "0", "--workers", "1", "--log-format", "off", "--fetch-allow", "127.0.0.0/8", "--webhook-allow", "127.0.0.0/8"];
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), ...args], {
+  const proc = Bun.spawn([...ARTMARKET, ...args], {
     stdout: "pipe",
     stderr: "pipe",
   });

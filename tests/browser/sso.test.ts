@@ -16,6 +16,9 @@ import { accountStore } from "../../src/serve/accounts/store";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { launchChromium } from "../helpers/browser";
 import { freePort } from "../helpers/postgres";
+import { artmarketCommand } from "../helpers/cli";
+
+const ARTMARKET = await artmarketCommand();
 
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 declare const location: { hash: string };
@@ -59,8 +62,7 @@ beforeAll(async () => {
   await readUntil(provider, "ready");
   server = Bun.spawn(
     [
-      process.execPath,
-      join(root, "src/cli.ts"),
+      ...ARTMARKET,
       "serve",
       ...["--data", dataDir, "--port", String(serverPort), "--workers", "1", "--log-format", "off"],
       ...["--oidc-issuer", `http://127.0.0.1:${providerPort}`, "--oidc-client-id", CLIENT.id, "--oidc-admin-group", "artmarket-admins", "--oidc-plan", "pro"],

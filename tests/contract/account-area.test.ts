@@ -7,6 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestContext, type TestContext } from "../helpers/app";
 import { hashPassword, SESSION, SESSION_COOKIE, sessionEnded, tokenHash } from "../../src/serve/accounts/sessions";
+import { artmarketCommand } from "../helpers/cli";
+
+const ARTMARKET = await artmarketCommand();
 
 let ctx: TestContext;
 const PASSWORD = "correct horse battery staple";
@@ -329,7 +332,7 @@ describe("admin", () => {
 
 describe("artmarket users", () => {
   const cli = (args: string[], stdin?: string) => {
-    const r = Bun.spawnSync([process.execPath, "src/cli.ts", "users", ...args, "--data", ctx.dataDir], {
+    const r = Bun.spawnSync([...ARTMARKET, "users", ...args, "--data", ctx.dataDir], {
       cwd: `${import.meta.dir}/../..`,
       stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
       env: { ...process.env, ARTMARKET_PUBLIC_URL: "https://art.example.com" },
@@ -367,9 +370,9 @@ describe("artmarket users", () => {
       .map((r) => r.action);
     expect(actions).toEqual(["user.changed", "user.created", "user.created"]);
     // keys create and keys revoke are audited too
-    const made = Bun.spawnSync([process.execPath, "src/cli.ts", "keys", "create", "--plan", "pro", "--data", ctx.dataDir], { cwd: `${import.meta.dir}/../..` });
+    const made = Bun.spawnSync([...ARTMARKET, "keys", "create", "--plan", "pro", "--data", ctx.dataDir], { cwd: `${import.meta.dir}/../..` });
     const kid = /\(([0-9a-f]{16})\)/.exec(made.stdout.toString())![1]!;
-    expect(Bun.spawnSync([process.execPath, "src/cli.ts", "keys", "revoke", kid, "--data", ctx.dataDir], { cwd: `${import.meta.dir}/../..` }).exitCode).toBe(0);
+    expect(Bun.spawnSync([...ARTMARKET, "keys", "revoke", kid, "--data", ctx.dataDir], { cwd: `${import.meta.dir}/../..` }).exitCode).toBe(0);
     const byCli = ctx.deps.accounts.auditPage(null, 2);
     expect(byCli.map((r) => [r.via, r.action])).toEqual([
       ["cli", "key.revoked"],

@@ -17,15 +17,17 @@ import { SqliteAccountStore } from "../../src/serve/accounts/store";
 import { MarketAdvancer } from "../../src/serve/cluster/advance";
 import { TINY_AS_OF, tempDataDir, tinyMarketDir } from "../helpers/app";
 import { spawnServe } from "../helpers/server";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
+
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 function cli(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args], { env: { ...process.env, ...env }, timeout: 30_000 });
+  const proc = Bun.spawnSync([...ARTMARKET, ...args], { env: { ...process.env, ...env }, timeout: 30_000 });
   return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
 }
 
@@ -212,7 +214,12 @@ describe("serve --advance 1s", () => {
       expect(failed.advance.step).toBe("feed");
       expect(failed.advance.reason).toStartWith("exit 1: ");
       expect(failed.advance.reason).toContain("artmarket feed: no truth.db in");
-      expect((await ready()).id).toBe(now.id);
+      // the snapshot is the last published round's (rounds go on publishing until the rename), and
+      // no round publishes once the feed fails
+      const log = rounds();
+      const lastPublished = log.findLastIndex((r) => r.advance.outcome === "published");
+      expect(lastPublished).toBeLessThan(log.findIndex((r) => r.advance.outcome === "failed"));
+      expect((await ready()).id).toBe(log[lastPublished]!.advance.snapshot as string);
       renameSync(join(dataDir, "truth.db.away"), join(dataDir, "truth.db"));
 
       // SIGTERM while the next round's import builds: the child ends, its files and the round's directory go

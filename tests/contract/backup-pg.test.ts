@@ -18,13 +18,15 @@ import { loadSharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { database } from "../helpers/postgres";
 import { startServer } from "../helpers/server";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
+
 type Json = Record<string, any>;
 type Row = Record<string, unknown>;
 
 function cli(...args: string[]) {
-  const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args], { timeout: 60_000 });
+  const proc = Bun.spawnSync([...ARTMARKET, ...args], { timeout: 60_000 });
   return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
 }
 
@@ -35,7 +37,7 @@ interface Node {
 
 /** `serve` on `dataDir`; with `store`, on that PostgreSQL account store (its users exist: no key printed). */
 async function startNode(dataDir: string, store: string): Promise<Node> {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0", "--account-store", store, "--log-format", "off"], {
+  const proc = Bun.spawn([...ARTMARKET, "serve", "--data", dataDir, "--port", "0", "--account-store", store, "--log-format", "off"], {
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -275,7 +277,7 @@ describe("a backup of PostgreSQL while a node writes", () => {
     });
     await Bun.sleep(150);
     backupRunning = true;
-    const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "backup", "--to", fromPg, "--account-store", pgA, "--data", nodeDir], { stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([...ARTMARKET, "backup", "--to", fromPg, "--account-store", pgA, "--data", nodeDir], { stdout: "pipe", stderr: "pipe" });
     const code = await proc.exited;
     backupRunning = false;
     await Bun.sleep(150);

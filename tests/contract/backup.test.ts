@@ -12,12 +12,14 @@ import { join } from "node:path";
 import { loadSharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { startServer } from "../helpers/server";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
+
 type Json = Record<string, any>;
 
 function cli(...args: string[]) {
-  const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args], { timeout: 30_000 });
+  const proc = Bun.spawnSync([...ARTMARKET, ...args], { timeout: 30_000 });
   return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
 }
 
@@ -116,7 +118,7 @@ describe("backup while serve answers metered requests", () => {
     });
     await Bun.sleep(150);
     during.started = performance.now();
-    const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "backup", "--to", backupDir, "--with-market", "--data", dataDir], { stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([...ARTMARKET, "backup", "--to", backupDir, "--with-market", "--data", dataDir], { stdout: "pipe", stderr: "pipe" });
     const code = await proc.exited;
     during.ended = performance.now();
     const out = await new Response(proc.stdout).text();

@@ -1,15 +1,21 @@
-/** The command line from source: keys create/list/revoke, seed arguments, errors without stack traces. */
+/**
+ * The command line (the tests' build of it, tests/helpers/cli.ts): keys create/list/revoke, seed
+ * arguments, errors without stack traces; and `serve` started from source, as `npm start` runs it.
+ */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { tempDataDir } from "../helpers/app";
+import { tempDataDir, tinyMarketDir } from "../helpers/app";
+import { artmarketCommand, cliFromSource } from "../helpers/cli";
+import { startServer } from "../helpers/server";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
+
 const dataDir = tempDataDir();
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 function cli(...args: string[]) {
-  const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args], { cwd: dataDir, env: { ...process.env, ARTMARKET_DATA: dataDir } });
+  const proc = Bun.spawnSync([...ARTMARKET, ...args], { cwd: dataDir, env: { ...process.env, ARTMARKET_DATA: dataDir } });
   return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
 }
 
@@ -101,7 +107,7 @@ describe("help, version and strict options", () => {
         ["keys", "list", "-h"],
         ["help", "import"],
       ]) {
-        const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args, "--data", join(empty, "d")], { timeout: 20_000 });
+        const proc = Bun.spawnSync([...ARTMARKET, ...args, "--data", join(empty, "d")], { timeout: 20_000 });
         expect({ args, code: proc.exitCode }).toEqual({ args, code: 0 });
         expect(proc.stdout.toString()).toContain("Usage:");
       }
@@ -142,12 +148,37 @@ test("doctor without --data, where ./data does not exist, checks the native part
     const missing = join(parent, "data");
     const env = { ...process.env };
     delete env.ARTMARKET_DATA;
-    const proc = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), "doctor"], { cwd: parent, env, timeout: 60_000 });
+    const proc = Bun.spawnSync([...ARTMARKET, "doctor"], { cwd: parent, env, timeout: 60_000 });
     expect(proc.exitCode).toBe(0);
     expect(proc.stdout.toString()).toContain("sqlite-vec");
     expect(existsSync(missing)).toBe(false);
   } finally {
     rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test("from source (`bun src/cli.ts`): serve's worker thread answers; doctor loads the native parts from node_modules", async () => {
+  const dir = tempDataDir();
+  copyFileSync(join(await tinyMarketDir(), "market.db"), join(dir, "market.db"));
+  const server = await startServer(dir, true, cliFromSource);
+  try {
+    const list = await fetch(`${server.url}/v1/artworks?limit=2`, { headers: { Authorization: `Bearer ${server.key}` } });
+    expect(list.status).toBe(200);
+    expect(Number(list.headers.get("x-service-dataunits"))).toBe(2 + 1.5 * 2);
+    expect(((await list.json()) as { items: unknown[] }).items.length).toBe(2);
+  } finally {
+    server.proc.kill("SIGTERM");
+    await server.proc.exited;
+  }
+  try {
+    const doctor = Bun.spawnSync([...cliFromSource, "doctor", "--data", dir], { timeout: 60_000 });
+    expect({ code: doctor.exitCode, err: doctor.stderr.toString() }).toEqual({ code: 0, err: "" });
+    expect(doctor.stdout.toString()).toMatch(/^ok +build: dev \(from source\)$/m);
+    expect(doctor.stdout.toString()).toMatch(/^ok +sqlite-vec: .*KNN ok$/m);
+    // from source nothing is extracted under the data directory (the binary writes lib/<build>/)
+    expect(existsSync(join(dir, "lib"))).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -20,8 +20,10 @@ import { loadSharp } from "../../src/platform/native";
 import { MAX_JSON_BYTES } from "../../src/serve/http/multipart";
 import { createTestContext, tempDataDir, tinyMarketDir, type TestContext } from "../helpers/app";
 import { startServer } from "../helpers/server";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
+
 type Json = Record<string, any>;
 
 let ctx: TestContext;
@@ -312,7 +314,7 @@ describe("the real server", () => {
   });
 
   test("a second serve on the same data directory exits 2 naming the holder", async () => {
-    const second = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
+    const second = Bun.spawn([...ARTMARKET, "serve", "--data", dataDir, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
     expect(await second.exited).toBe(2);
     const err = await new Response(second.stderr).text();
     expect(err).toContain(`pid ${server.proc.pid}`);
@@ -474,7 +476,7 @@ describe("start-up while another process holds account.db", () => {
       const holder = new Database(accountDbPath(dir), { create: true });
       holder.run("BEGIN EXCLUSIVE");
       holder.run("CREATE TABLE IF NOT EXISTS __probe (x)");
-      const keys = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "keys", "create", "--plan", "sandbox", "--data", dir], { stdout: "pipe", stderr: "pipe" });
+      const keys = Bun.spawn([...ARTMARKET, "keys", "create", "--plan", "sandbox", "--data", dir], { stdout: "pipe", stderr: "pipe" });
       const serve = startServer(dir, false);
       await Bun.sleep(1000);
       expect(keys.exitCode).toBe(null); // still waiting
@@ -496,7 +498,7 @@ describe("start-up while another process holds account.db", () => {
     const dir = tempDataDir();
     try {
       const procs = Array.from({ length: 4 }, (_, i) =>
-        Bun.spawn([process.execPath, join(root, "src/cli.ts"), "keys", "create", "--plan", "pro", "--name", `n${i}`, "--data", dir], { stdout: "pipe", stderr: "pipe" }),
+        Bun.spawn([...ARTMARKET, "keys", "create", "--plan", "pro", "--name", `n${i}`, "--data", dir], { stdout: "pipe", stderr: "pipe" }),
       );
       const codes = await Promise.all(procs.map((p) => p.exited));
       const errors = await Promise.all(procs.map((p) => new Response(p.stderr).text()));

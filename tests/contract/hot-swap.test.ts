@@ -14,8 +14,9 @@ import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { SqliteAccountStore } from "../../src/serve/accounts/store";
 import { nextTinyMarketDir, tempDataDir, tinyMarketDir } from "../helpers/app";
 import { spawnServe } from "../helpers/server";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
 
 let dataDir: string;
 let otherDir: string;
@@ -38,7 +39,7 @@ const swaps = async () => {
 };
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), ...args], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...ARTMARKET, ...args], { stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }

@@ -12,13 +12,15 @@ import { openAccountDb } from "../../src/db/connection";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { firstStartSeed } from "../../src/cli";
 import { ConfigError, DEFAULT_SEED } from "../../src/platform/config";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
+
 /** The first start's demo market, cut to tiny without embeddings for the test. */
 const DEMO_ENV = { ARTMARKET_DEMO_SCALE: "tiny", ARTMARKET_DEMO_EMBED: "0" };
 
 async function startServer(dataDir: string, env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0"], {
+  const proc = Bun.spawn([...ARTMARKET, "serve", "--data", dataDir, "--port", "0"], {
     stdout: "pipe",
     stderr: "pipe",
     env: { ...process.env, ...env },

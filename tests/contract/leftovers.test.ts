@@ -10,9 +10,11 @@ import { join } from "node:path";
 import { ConfigError } from "../../src/platform/config";
 import { checkDiskSpace, DiskSpaceError, formatBytes, importSpaceNeeded, isProcessAlive, removeStaleBuilds, seedSpaceNeeded } from "../../src/pipeline/db/leftovers";
 import { tempDataDir, tinyMarketDir, TINY_AS_OF } from "../helpers/app";
+import { artmarketCommand } from "../helpers/cli";
+
+const ARTMARKET = await artmarketCommand();
 
 const ROOT = join(import.meta.dir, "../..");
-const CLI = join(ROOT, "src/cli.ts");
 /** Above Linux's highest possible pid_max (2^22): no process has it. */
 const DEAD = 4_194_304 + 4321;
 const HASH = "ab".repeat(32);
@@ -166,7 +168,7 @@ describe("checkDiskSpace", () => {
 const env = (dataDir: string) => ({ ...process.env, ARTMARKET_DATA: dataDir, ARTMARKET_DERIVE_WORKERS: "0" });
 
 function cli(dataDir: string, ...args: string[]) {
-  return Bun.spawn([process.execPath, CLI, ...args, "--data", dataDir], { cwd: ROOT, env: env(dataDir), stdout: "pipe", stderr: "pipe" });
+  return Bun.spawn([...ARTMARKET, ...args, "--data", dataDir], { cwd: ROOT, env: env(dataDir), stdout: "pipe", stderr: "pipe" });
 }
 
 /** Waits until every file of `names` is in `dir` (polling), then kills `proc` with SIGKILL. */
@@ -203,7 +205,7 @@ function marketState(dataDir: string): MarketState {
 
 /** Starts `serve --port 0`, GETs /healthcheck, stops it with SIGTERM; returns the status and what serve wrote to stderr. */
 async function healthcheck(dataDir: string): Promise<{ status: number; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, CLI, "serve", "--port", "0", "--data", dataDir], { cwd: ROOT, env: env(dataDir), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...ARTMARKET, "serve", "--port", "0", "--data", dataDir], { cwd: ROOT, env: env(dataDir), stdout: "pipe", stderr: "pipe" });
   try {
     const reader = proc.stdout.getReader();
     let text = "";

@@ -16,8 +16,9 @@ import { ImageSigner } from "../../src/serve/images/urls";
 import { nextTinyMarketDir, tempDataDir, tinyMarketDir } from "../helpers/app";
 import { database } from "../helpers/postgres";
 import { spawnServe } from "../helpers/server";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
 
 interface Node {
   proc: ReturnType<typeof Bun.spawn>;
@@ -57,7 +58,7 @@ beforeAll(async () => {
   a = await startNode(dirA);
   b = await startNode(dirB, ["--snapshot-from", a.url]);
   sql = new Bun.SQL(url, { max: 2 });
-  const made = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), "keys", "create", "--plan", "enterprise", "--name", "followers", "--account-store", url, "--data", dirA]);
+  const made = Bun.spawnSync([...ARTMARKET, "keys", "create", "--plan", "enterprise", "--name", "followers", "--account-store", url, "--data", dirA]);
   if (made.exitCode !== 0) throw new Error(made.stderr.toString());
   key = made.stdout
     .toString()

@@ -17,8 +17,9 @@ import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { database } from "../helpers/postgres";
 import { spawnServe } from "../helpers/server";
 import { webhookReceiver } from "../helpers/webhook-receiver";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
 
 interface Node {
   proc: ReturnType<typeof Bun.spawn>;
@@ -38,7 +39,7 @@ async function startNode(dataDir: string): Promise<Node> {
 
 /** `artmarket keys …` on the shared store; returns stdout. */
 function cli(...args: string[]): string {
-  const run = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args, "--account-store", url, "--data", nodes[0]!.dataDir]);
+  const run = Bun.spawnSync([...ARTMARKET, ...args, "--account-store", url, "--data", nodes[0]!.dataDir]);
   if (run.exitCode !== 0) throw new Error(`artmarket ${args.join(" ")}: ${run.stderr.toString()}`);
   return run.stdout.toString();
 }
@@ -211,22 +212,7 @@ describe("two nodes on one PostgreSQL account store", () => {
       ["boss@example.com", ["--admin"]],
     ] as const) {
       const made = Bun.spawnSync(
-        [
-          process.execPath,
-          join(root, "src/cli.ts"),
-          "users",
-          "create",
-          "--email",
-          email,
-          "--plan",
-          "pro",
-          ...extra,
-          "--password-stdin",
-          "--account-store",
-          url,
-          "--data",
-          nodes[0]!.dataDir,
-        ],
+        [...ARTMARKET, "users", "create", "--email", email, "--plan", "pro", ...extra, "--password-stdin", "--account-store", url, "--data", nodes[0]!.dataDir],
         { stdin: new TextEncoder().encode(`${password}\n`) },
       );
       expect({ code: made.exitCode, err: made.stderr.toString() }).toEqual({ code: 0, err: "" });

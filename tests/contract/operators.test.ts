@@ -8,8 +8,9 @@ import { copyFileSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
 
 interface Serve {
   proc: ReturnType<typeof Bun.spawn>;
@@ -26,7 +27,7 @@ interface Serve {
 /** Starts `serve` with `args`, reading stdout and stderr as they come; resolves once stdout holds `lines` lines. */
 async function startServe(dataDir: string, args: string[], lines = 3): Promise<Serve> {
   const spawnedAt = Date.now() / 1000;
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0", ...args], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...ARTMARKET, "serve", "--data", dataDir, "--port", "0", ...args], { stdout: "pipe", stderr: "pipe" });
   let out = "";
   let err = "";
   const pump = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {

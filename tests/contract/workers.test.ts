@@ -15,8 +15,10 @@ import { SqliteAccountStore } from "../../src/serve/accounts/store";
 import { today } from "../../src/market/time";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { spawnServe } from "../helpers/server";
+import { artmarketCommand } from "../helpers/cli";
 
-const root = join(import.meta.dir, "../..");
+const ARTMARKET = await artmarketCommand();
+
 const WORKERS = 3;
 
 interface Server {
@@ -158,7 +160,7 @@ describe("serve --workers 3", () => {
     expect(first.every((r) => r.status === 200)).toBe(true);
     await logged(server, made.keyId, 30);
     expect(workersSeen(server, made.keyId)).toBe(WORKERS);
-    const cli = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), "keys", "revoke", made.kid, "--data", dataDir]);
+    const cli = Bun.spawnSync([...ARTMARKET, "keys", "revoke", made.kid, "--data", dataDir]);
     expect(cli.exitCode).toBe(0);
     const after = await spread(server, "/v1/categories", made.key, 30);
     expect(after.map((r) => r.status)).toEqual(Array(30).fill(401));

@@ -16,7 +16,7 @@ const ROOT = join(import.meta.dir, "../..");
 const CACHE = join(ROOT, "node_modules/.cache/artmarket-tests");
 const SOURCES = ["src/pipeline", "src/db", "src/market", "src/analytics", "src/images", "src/platform"];
 
-let sourcesHash: string | null = null;
+const sourcesHashes = new Map<string, string>();
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -25,15 +25,23 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** The hash of what a seed reads (computed once per process: about 250 files). */
-function hashOfSources(): string {
-  if (sourcesHash === null) {
+/**
+ * The hash of the files under `paths` (folders or files, relative to the repository), the lock file
+ * and Bun's version; computed once per process and list (what a seed reads: about 250 files).
+ */
+export function hashOfSources(paths: string[] = SOURCES): string {
+  const id = paths.join("\n");
+  let hash = sourcesHashes.get(id);
+  if (hash === undefined) {
     const h = createHash("sha256").update(Bun.version);
-    const files = [...SOURCES.flatMap((d) => filesUnder(join(ROOT, d))), join(ROOT, "package-lock.json")].filter(existsSync).sort();
+    const files = [...paths.flatMap((p) => (statSync(join(ROOT, p)).isDirectory() ? filesUnder(join(ROOT, p)) : [join(ROOT, p)])), join(ROOT, "package-lock.json")]
+      .filter(existsSync)
+      .sort();
     for (const f of files) h.update(f.slice(ROOT.length)).update(readFileSync(f));
-    sourcesHash = h.digest("hex").slice(0, 16);
+    hash = h.digest("hex").slice(0, 16);
+    sourcesHashes.set(id, hash);
   }
-  return sourcesHash;
+  return hash;
 }
 
 const alive = (pid: number) => {
@@ -50,8 +58,18 @@ const alive = (pid: number) => {
  * folder it is given and returns what to keep beside it, JSON), and that JSON: from the cache, or
  * built now (or waited for, while another process builds it).
  */
-export async function cachedMarket<T>(name: string, options: object, build: (dir: string) => Promise<T>): Promise<{ dir: string; built: T }> {
+export function cachedMarket<T>(name: string, options: object, build: (dir: string) => Promise<T>): Promise<{ dir: string; built: T }> {
   const key = createHash("sha256").update(hashOfSources()).update(JSON.stringify(options)).digest("hex").slice(0, 16);
+  return cachedFolder(name, key, build, 86_400_000);
+}
+
+/**
+ * The cache folder `<name>-<key>`, filled by `build` (given a fresh folder; returns what to keep
+ * beside it, JSON) once: from the cache, or built now under a lock (or waited for, while another
+ * process builds it). Once built, the folders of the same name and other keys unused for
+ * `staleMs` go.
+ */
+export async function cachedFolder<T>(name: string, key: string, build: (dir: string) => Promise<T>, staleMs: number): Promise<{ dir: string; built: T }> {
   const dir = join(CACHE, `${name}-${key}`);
   const ready = join(dir, "cache.json");
   const lock = `${dir}.lock`;
@@ -82,10 +100,11 @@ export async function cachedMarket<T>(name: string, options: object, build: (dir
       writeFileSync(join(building, "cache.json"), JSON.stringify(built));
       rmSync(dir, { recursive: true, force: true });
       renameSync(building, dir);
-      // the same market of other sources, a day old: no longer of use
+      // the same folder of other sources, unused for a while: no longer of use
       for (const other of readdirSync(CACHE)) {
         const path = join(CACHE, other);
-        if (other.startsWith(`${name}-`) && other !== `${name}-${key}` && Date.now() - statSync(path).mtimeMs > 86_400_000) rmSync(path, { recursive: true, force: true });
+        if (/^[0-9a-f]{16}$/.test(other.slice(name.length + 1)) && other.startsWith(`${name}-`) && other !== `${name}-${key}` && Date.now() - statSync(path).mtimeMs > staleMs)
+          rmSync(path, { recursive: true, force: true });
       }
     } finally {
       rmSync(lock, { recursive: true, force: true });

@@ -1,15 +1,13 @@
 /**
- * A real `artmarket serve` from source, for the tests that need a socket, signals or a second
- * process: started on a free port of 127.0.0.1, waited for until it prints its listening line
- * (and, on an account store without users, its first key).
+ * A real `artmarket serve` (the tests' build of it, tests/helpers/cli.ts), for the tests that need a
+ * socket, signals or a second process: started on a free port of 127.0.0.1, waited for until it
+ * prints its listening line (and, on an account store without users, its first key).
  */
-import { join } from "node:path";
+import { artmarketCommand } from "./cli";
 
-const root = join(import.meta.dir, "../..");
-
-/** Starts `serve` on `dataDir`; on an account store without users it prints a key (`withKey`). */
-export async function startServer(dataDir: string, withKey = true) {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
+/** Starts `serve` on `dataDir`; on an account store without users it prints a key (`withKey`). `command`: the program (the tests' binary by default). */
+export async function startServer(dataDir: string, withKey = true, command?: readonly string[]) {
+  const proc = Bun.spawn([...(command ?? (await artmarketCommand())), "serve", "--data", dataDir, "--port", "0"], { stdout: "pipe", stderr: "pipe" });
   const reader = proc.stdout.getReader();
   let text = "";
   while (withKey ? !/^am_\S+$/m.test(text) : !text.includes("\n")) {
@@ -29,7 +27,7 @@ export async function startServer(dataDir: string, withKey = true) {
  * its listening line. `stderr()`: what it wrote so far.
  */
 export async function spawnServe(dataDir: string, args: string[]) {
-  const proc = Bun.spawn([process.execPath, join(root, "src/cli.ts"), "serve", "--data", dataDir, "--port", "0", ...args], { stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([...(await artmarketCommand()), "serve", "--data", dataDir, "--port", "0", ...args], { stdout: "pipe", stderr: "pipe" });
   let errText = "";
   void (async () => {
     const reader = proc.stderr.getReader();

@@ -16,6 +16,9 @@ import { loadSharp } from "../../src/platform/native";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { rowText } from "../helpers/rows";
 import { AS_OF, writeJsonl, writeManifest } from "./fixtures";
+import { artmarketCommand } from "../helpers/cli";
+
+const ARTMARKET = await artmarketCommand();
 
 const dirs: string[] = [];
 const temp = (prefix: string) => {
@@ -529,9 +532,8 @@ describe("a structurally broken import replaces nothing", () => {
 // ---------------------------------------------------------------- the command line
 
 describe("artmarket import / export", () => {
-  const root = join(import.meta.dir, "../..");
   const cli = (...args: string[]) => {
-    const p = Bun.spawnSync([process.execPath, join(root, "src/cli.ts"), ...args], { env: { ...process.env } });
+    const p = Bun.spawnSync([...ARTMARKET, ...args], { env: { ...process.env } });
     return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
   };
 
