@@ -55,14 +55,21 @@ export function artworkIdsByUids(db: Database, uids: readonly string[]): Map<str
  */
 export const UID_PLACEHOLDER_SQL = (idColumn: string): string => `char(1) || ${idColumn}`;
 
-/** Replaces the placeholders (UID_PLACEHOLDER_SQL) of `table` by the works' default uids. */
+/**
+ * Replaces the placeholders (UID_PLACEHOLDER_SQL) of `table` by the works' default uids. Each
+ * batch is one transaction (a savepoint inside the caller's): row by row in autocommit, a file in
+ * rollback-journal mode made and deleted its journal for every work.
+ */
 export function expandUidPlaceholders(db: Database, table: string): number {
   const update = db.query(`UPDATE ${table} SET uid = ? WHERE id = ?`);
   // in batches by id, read whole before they are updated (a statement never reads rows it changes)
   const batch = db.query<{ id: number; title: string }, [number]>(`SELECT id, title FROM ${table} WHERE id > ? AND unicode(uid) = 1 ORDER BY id LIMIT 50000`);
+  const expand = db.transaction((rows: { id: number; title: string }[]) => {
+    for (const r of rows) update.run(defaultArtworkUid(r.id, r.title), r.id);
+  });
   let n = 0;
   for (let after = 0, rows = batch.all(after); rows.length; rows = batch.all(after)) {
-    for (const r of rows) update.run(defaultArtworkUid(r.id, r.title), r.id);
+    expand(rows);
     n += rows.length;
     after = rows[rows.length - 1]!.id;
   }
