@@ -3,7 +3,7 @@
  * complete market file is renamed over `<data>/market.db` (what `seed` and `import` do when they
  * finish: src/pipeline/seed/index.ts, src/pipeline/import/run.ts; an operator does the same with a
  * file copied beside it and `mv`). The supervisor notices a new file there (another inode, size or
- * modification time than the one served) from fs.watch on the data directory, with a poll every
+ * modification time than the one served) from fs.watch on market.db itself, with a poll every
  * POLL_MS as a fallback, or when asked (`artmarket reload`, SIGHUP). It then checks the file once,
  * on a thread of its own (check-worker.ts: integrity, migrations, read indexes, snapshot id), and
  * asks every worker to swap to it (worker.ts, src/serve/live-market.ts). A file that fails a check
@@ -55,6 +55,8 @@ export interface SwapperOptions {
   say(level: "info" | "warn" | "error", msg: string): void;
   /** Called with each snapshot the workers start serving (a swap), and the file it is. */
   served?(snapshot: string, file: FileIdentity): void;
+  /** The poll's period (POLL_MS). */
+  pollMs?: number;
 }
 
 /** Runs one job of check-worker.ts on a thread of its own: its one answer, or `failed` of the thread's error. */
@@ -115,22 +117,35 @@ export class SnapshotSwapper {
     return this.#served;
   }
 
-  /** Watches the data directory (fs.watch, and a poll as its fallback). */
+  /** Watches market.db (fs.watch, and a poll as its fallback). */
   start(): void {
-    try {
-      this.#watcher = watch(this.options.dataDir, (_event, name) => {
-        if (name === null || String(name) === "market.db") this.#schedule();
-      });
-      this.#watcher.on("error", () => {
-        this.#watcher?.close();
-        this.#watcher = null;
-      });
-    } catch {
-      this.#watcher = null; // the poll alone
-    }
+    this.#watch();
     this.#poll = setInterval(() => {
+      if (!this.#watcher) this.#watch(); // market.db is back, or the watch failed
       if (!this.#round && !sameFile(fileIdentity(this.#path), this.#served)) void this.round(false);
-    }, POLL_MS);
+    }, this.options.pollMs ?? POLL_MS);
+  }
+
+  /**
+   * Watches the file at market.db itself, not the data directory: a rename over it (its link count
+   * drops) or a write into it wakes the supervisor, and nothing else does. A watch of the
+   * directory woke the watcher's thread and this one for every write to account.db's WAL, that
+   * is every ledger commit, all the time under load. The watch follows the file it was set on,
+   * so each wake sets it again on the file there now.
+   */
+  #watch(): void {
+    this.#watcher?.close();
+    this.#watcher = null;
+    try {
+      const watcher = watch(this.#path, () => this.#schedule());
+      watcher.on("error", () => {
+        watcher.close();
+        if (this.#watcher === watcher) this.#watcher = null;
+      });
+      this.#watcher = watcher;
+    } catch {
+      // no market.db now: the poll alone, which sets the watch again once there is one
+    }
   }
 
   stop(): void {
@@ -143,9 +158,10 @@ export class SnapshotSwapper {
 
   #schedule(): void {
     if (this.#soon) return;
-    // events come in bursts (the rename, the builder's side files): one look after them
+    // events come in bursts (the link count, the rename): one look after them, on a fresh watch
     this.#soon = setTimeout(() => {
       this.#soon = null;
+      if (this.#poll) this.#watch();
       void this.round(false);
     }, 50);
   }
