@@ -6,7 +6,7 @@
  *   bun bench/scale.ts [--workers 1,2] [--seconds 6] [--rounds 2] [--connections 64] [--loaders 1]
  *                      [--loadgen auto|wrk|bun] [--binary dist/artmarket] [--scale tiny] [--cases a,b]
  *                      [--stores sqlite|postgres|sqlite,postgres] [--pg postgres://…] [--synchronous-commit on|off]
- *                      [--follows 2000] [--out .bench/scale.json]
+ *                      [--follows 2000] [--accounts 1] [--out .bench/scale.json]
  *
  * --stores runs each worker count on each account store: account.db, or PostgreSQL (`serve
  * --account-store`): the URL given with --pg, else a PostgreSQL 18 started for the run from the
@@ -31,7 +31,10 @@
  *   followed-lots  GET /v1/lots/followed?limit=20 by that user (the followed filter: its lots
  *               among the list's)
  * The follower is a second enterprise key of each store, its follows written in SQL before the
- * servers start.
+ * servers start. --accounts N spreads the other cases' load evenly over N bench keys, each its
+ * own user (wrk takes them in turn request by request; the Bun generator one per connection):
+ * one account's calls queue on that account's rate and ledger state (the PostgreSQL store's
+ * advisory lock and rate-window row), several accounts' do not.
  * After each worker count the server is stopped with SIGTERM and the bench user's du_ledger rows
  * are compared with the 200s the load generators counted, as bench/core does: the rows may exceed
  * them by the requests in flight when a load run stopped (wrk drops the responses it has not read
@@ -87,6 +90,8 @@ const cases = (flags.cases ?? Object.keys(CASES).join(",")).split(",");
 const out = resolve(ROOT, flags.out ?? ".bench/scale.json");
 const stores = (flags.stores ?? "sqlite").split(",") as ("sqlite" | "postgres")[];
 const follows = Number(flags.follows ?? 2000);
+const accounts = Number(flags.accounts ?? 1);
+if (!Number.isInteger(accounts) || accounts < 1 || accounts > 10_000) throw new Error("--accounts must be an integer in 1..10000");
 for (const st of stores) if (st !== "sqlite" && st !== "postgres") throw new Error(`unknown store ${st} (sqlite, postgres)`);
 for (const c of cases) if (!CASES[c]) throw new Error(`unknown case ${c} (${Object.keys(CASES).join(", ")})`);
 
@@ -122,8 +127,17 @@ async function startServer(dataDir: string, workers: number, extra: string[] = [
 /** Connections one load run opens: wrk's, or the Bun processes' shares. */
 const connectionsPerRun = useWrk ? connections : loaders * Math.max(1, Math.round(connections / loaders));
 
-async function load(url: string, key: string): Promise<LoadResult> {
-  const o: LoadOptions = { url, headers: { Authorization: `Bearer ${key}` }, connections, threads: Math.max(1, Math.min(4, loaders)), seconds, maxRequests: 50_000_000 };
+async function load(url: string, keys: string[]): Promise<LoadResult> {
+  const auth = keys.map((k) => `Bearer ${k}`);
+  const o: LoadOptions = {
+    url,
+    headers: { Authorization: auth[0]! },
+    authorizations: auth.length > 1 ? auth : undefined,
+    connections,
+    threads: Math.max(1, Math.min(4, loaders)),
+    seconds,
+    maxRequests: 50_000_000,
+  };
   if (useWrk) return runWrk(o);
   const parts = await Promise.all(Array.from({ length: loaders }, () => runBunLoad({ ...o, connections: Math.max(1, Math.round(connections / loaders)) })));
   const sum = (f: (r: LoadResult) => number) => parts.reduce((a, r) => a + f(r), 0);
@@ -163,13 +177,13 @@ if (stores.includes("postgres")) {
   if (sync) pgUrl += `${pgUrl.includes("?") ? "&" : "?"}options=-c%20synchronous_commit%3D${sync}`;
 }
 
-/** Per store: the bench key and the follower's (enterprise, request rates raised: an operator's edit) and how to count their ledger rows. */
+/** Per store: the bench keys (--accounts) and the follower's (enterprise, request rates raised: an operator's edit) and how to count their ledger rows. */
 interface Store {
   name: "sqlite" | "postgres";
   /** Its server's data directory (one server per data directory: the PostgreSQL store's has the market hard-linked). */
   dataDir: string;
   args: string[];
-  key: string;
+  keys: string[];
   followerKey: string;
   ledgerRows: () => Promise<number>;
 }
@@ -190,26 +204,32 @@ const storeList: Store[] = [];
 for (const name of stores) {
   const args = name === "postgres" ? ["--account-store", pgUrl!] : [];
   const keyOf = async (label: string) => (await run(["keys", "create", "--plan", "enterprise", "--name", label, "--data", dataDir, ...args])).trim().split("\n").at(-1)!;
-  const key = await keyOf("scale bench");
+  const keys: string[] = [];
+  for (let i = 1; i <= accounts; i++) keys.push(await keyOf(accounts === 1 ? "scale bench" : `scale bench ${i}`));
   const followerKey = await keyOf("scale follower");
-  const kids = [key.slice(3, 19), followerKey.slice(3, 19)];
+  const kids = [...keys, followerKey].map((k) => k.slice(3, 19));
+  const follower = kids.at(-1)!;
   if (name === "sqlite") {
     const db = new Database(join(dataDir, "account.db"));
     db.run("PRAGMA busy_timeout = 30000");
     db.run("UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'");
-    const follower = (db.query("SELECT user_id FROM api_keys WHERE kid = ?").get(kids[1]!) as { user_id: number }).user_id;
-    db.run(`INSERT INTO follows (user_id, kind, target_id, created_at) VALUES ${followValues(follower)}`);
+    const followerId = (db.query("SELECT user_id FROM api_keys WHERE kid = ?").get(follower) as { user_id: number }).user_id;
+    db.run(`INSERT INTO follows (user_id, kind, target_id, created_at) VALUES ${followValues(followerId)}`);
     db.close();
     storeList.push({
       name,
       dataDir,
       args,
-      key,
+      keys,
       followerKey,
       ledgerRows: async () => {
         const ro = new Database(join(dataDir, "account.db"), { readonly: true });
         try {
-          return (ro.query("SELECT count(*) AS n FROM du_ledger WHERE key_id IN (SELECT id FROM api_keys WHERE kid IN (?, ?))").get(kids[0]!, kids[1]!) as { n: number }).n;
+          return (
+            ro.query("SELECT count(*) AS n FROM du_ledger WHERE key_id IN (SELECT id FROM api_keys WHERE kid IN (SELECT value FROM json_each(?)))").get(JSON.stringify(kids)) as {
+              n: number;
+            }
+          ).n;
         } finally {
           ro.close();
         }
@@ -218,7 +238,7 @@ for (const name of stores) {
   } else {
     const sql = new Bun.SQL(pgUrl!, { max: 1 });
     await sql`UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'`;
-    const [row] = await sql`SELECT user_id FROM api_keys WHERE kid = ${kids[1]!}`;
+    const [row] = await sql`SELECT user_id FROM api_keys WHERE kid = ${follower}`;
     await sql.unsafe(`INSERT INTO follows (user_id, kind, target_id, created_at) VALUES ${followValues((row as { user_id: number }).user_id)}`);
     const pgDataDir = mkdtempSync(join(tmpdir(), "artmarket-scale-pg-"));
     linkMarket(join(dataDir, "market.db"), join(pgDataDir, "market.db"));
@@ -226,10 +246,11 @@ for (const name of stores) {
       name,
       dataDir: pgDataDir,
       args,
-      key,
+      keys,
       followerKey,
       ledgerRows: async () => {
-        const [n] = await sql`SELECT count(*)::int AS n FROM du_ledger WHERE key_id IN (SELECT id FROM api_keys WHERE kid IN (${kids[0]!}, ${kids[1]!}))`;
+        const [n] =
+          await sql`SELECT count(*)::int AS n FROM du_ledger WHERE key_id IN (SELECT id FROM api_keys WHERE kid IN (SELECT unnest(string_to_array(${kids.join(",")}, ','))))`;
         return (n as { n: number }).n;
       },
     });
@@ -276,10 +297,20 @@ for (const workers of workerCounts) {
   const loadRuns = storeList.map(() => 0);
   try {
     for (const store of storeList) servers.push(await startServer(store.dataDir, workers, store.args));
-    // warm: the keys verified, the statements prepared on every worker
+    // warm: the keys verified, the statements prepared on every worker. Several accounts' keys are
+    // first verified one at a time: a burst of keys new to the server from one address spends its
+    // verification tokens (src/serve/accounts/keys.ts) and is refused with 429s
     for (const [i, store] of storeList.entries()) {
-      for (const key of [store.key, store.followerKey]) {
-        seen200[i]! += (await load(`${servers[i]!.url}/v1/categories`, key)).ok200;
+      if (store.keys.length > 1) {
+        for (const key of store.keys) {
+          const res = await fetch(`${servers[i]!.url}/v1/categories`, { headers: { Authorization: `Bearer ${key}` } });
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`${store.name}: a bench key was answered ${res.status}`);
+          seen200[i]! += 1;
+        }
+      }
+      for (const keys of [store.keys, [store.followerKey]]) {
+        seen200[i]! += (await load(`${servers[i]!.url}/v1/categories`, keys)).ok200;
         loadRuns[i]! += 1;
       }
     }
@@ -288,7 +319,7 @@ for (const workers of workerCounts) {
         const order = round % 2 === 1 ? [...storeList.keys()] : [...storeList.keys()].reverse();
         for (const i of order) {
           const store = storeList[i]!;
-          const r = await load(`${servers[i]!.url}${CASES[c]}`, FOLLOWER_CASES.has(c) ? store.followerKey : store.key);
+          const r = await load(`${servers[i]!.url}${CASES[c]}`, FOLLOWER_CASES.has(c) ? [store.followerKey] : store.keys);
           seen200[i]! += r.ok200;
           loadRuns[i]! += 1;
           runs.push({ store: store.name, workers, case: c, round, rps: r.rps, p50ms: r.p50ms, p99ms: r.p99ms, ok200: r.ok200, non2xx: r.non2xx });
@@ -338,7 +369,7 @@ const header = [
   ...(stores.length === 2 ? workerCounts.map((w) => `pg/sqlite ${w}w`) : []),
 ];
 process.stdout.write(
-  `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
+  `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections${accounts > 1 ? `, the load over ${accounts} accounts` : ""}, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
 );
 process.stdout.write(`${table(header, rows)}\n`);
 process.stdout.write(`ledger (rows = 200s seen + in flight, in flight within 0..bound):\n${ledgerChecks.map((l) => `  ${l.store} ${l.workers}w: ${describe(l)}`).join("\n")}\n`);

@@ -3,6 +3,12 @@
 export interface LoadOptions {
   url: string;
   headers: Record<string, string>;
+  /**
+   * Authorization values to spread the load over, evenly (several accounts): wrk takes them in
+   * turn request by request, the Bun generator one per connection in turn. Replaces an
+   * Authorization in `headers`.
+   */
+  authorizations?: string[];
   /** Concurrent keep-alive connections. */
   connections: number;
   /** wrk threads (the Bun fallback always uses one process). */

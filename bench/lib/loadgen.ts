@@ -32,12 +32,14 @@ async function generate(o: LoadOptions): Promise<LoadResult> {
   const duHeader = DU_HEADER.toLowerCase();
   const t0 = performance.now();
   const deadline = t0 + o.seconds * 1000;
-  const worker = async () => {
+  const worker = async (_: unknown, connection: number) => {
+    const auths = o.authorizations ?? [];
+    const headers = auths.length ? { ...o.headers, Authorization: auths[connection % auths.length]! } : o.headers;
     while (performance.now() < deadline && started < o.maxRequests && errors < 1000) {
       started++;
       const start = performance.now();
       try {
-        const res = await fetch(o.url, { headers: o.headers, keepalive: true });
+        const res = await fetch(o.url, { headers, keepalive: true });
         await res.arrayBuffer();
         latencies[done++] = performance.now() - start;
         if (res.status === 200) ok++;
@@ -226,6 +228,7 @@ export async function runBunLoad(o: LoadOptions): Promise<LoadResult> {
   const args = [process.execPath, import.meta.path, "--url", o.url, "--connections", String(o.connections)];
   args.push("--seconds", String(o.seconds), "--max", String(o.maxRequests));
   for (const [k, v] of Object.entries(o.headers)) args.push("--header", `${k}: ${v}`);
+  for (const a of o.authorizations ?? []) args.push("--authorization", a);
   return runGenerator<LoadResult>(args, (o.seconds + 30) * 1000, "load generator");
 }
 
@@ -244,6 +247,7 @@ if (import.meta.main) {
     else if (flag === "--connections") o.connections = Number(value);
     else if (flag === "--seconds") o.seconds = Number(value);
     else if (flag === "--max") o.maxRequests = Number(value);
+    else if (flag === "--authorization") (o.authorizations ??= []).push(value);
     else if (flag === "--header") {
       const colon = value.indexOf(":");
       o.headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();

@@ -31,6 +31,20 @@ function done(summary, latency, requests)
 end
 `;
 
+/** A request() that takes the Authorization values in turn (each wrk thread from its own counter). */
+function spreadLua(authorizations: string[]): string {
+  const list = authorizations.map((a) => JSON.stringify(a)).join(", ");
+  return `
+local auths = { ${list} }
+local sent = 0
+function request()
+  sent = sent + 1
+  wrk.headers["Authorization"] = auths[(sent % #auths) + 1]
+  return wrk.format()
+end
+`;
+}
+
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** "1.23ms" → 1.23; "456.00us" → 0.456. */
@@ -87,9 +101,9 @@ export async function runWrk(o: LoadOptions): Promise<LoadResult & { report: Wrk
   const wrk = wrkPath();
   if (!wrk) throw new Error("wrk is not on PATH");
   const script = join(tmpdir(), `artmarket-bench-${process.pid}.lua`);
-  writeFileSync(script, LUA);
+  writeFileSync(script, o.authorizations?.length ? LUA + spreadLua(o.authorizations) : LUA);
   const args = [wrk, `-t${o.threads}`, `-c${o.connections}`, `-d${o.seconds}s`, "--latency", "--timeout", "5s", "-s", script];
-  for (const [k, v] of Object.entries(o.headers)) args.push("-H", `${k}: ${v}`);
+  for (const [k, v] of Object.entries(o.headers)) if (!(o.authorizations?.length && k.toLowerCase() === "authorization")) args.push("-H", `${k}: ${v}`);
   args.push(o.url);
   try {
     const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
