@@ -746,4 +746,27 @@ describe("request-rate limits", () => {
     // the nearest window's state (the seconds to its reset aside) is the same too
     expect(rates[1]).toEqual(rates[0]!);
   }, 30_000);
+
+  test("three accounts' calls at once: each account counted in its own second, on both stores", async () => {
+    const statuses: Record<string, number[][]> = {};
+    for (const side of sides()) {
+      const keys = await Promise.all([1, 2, 3].map(async (i) => (await side.deps.accounts.createUserWithKey("pro", `turn ${i}`)).key));
+      for (const key of keys) expect((await send(side, "/v1/categories", { key })).status).toBe(200); // verified and cached
+      const before = side.deps.accounts.dataVersion();
+      side.exec("UPDATE plans SET rps_limit = ? WHERE slug = ?", 3, "pro");
+      await epochMoved(side, before);
+      try {
+        // a fresh second for the burst: five calls of each account, all sent at once
+        await Bun.sleep(1000 - (Date.now() % 1000) + 20);
+        const burst = keys.map((key) =>
+          Promise.all(Array.from({ length: 5 }, () => side.app.handle(new Request(`${ORIGIN}/v1/categories`, { headers: { Authorization: `Bearer ${key}` } })))),
+        );
+        statuses[side.kind] = (await Promise.all(burst)).map((answers) => answers.map((r) => r.status).sort());
+      } finally {
+        side.exec("UPDATE plans SET rps_limit = ? WHERE slug = ?", 100, "pro");
+      }
+    }
+    const each = [200, 200, 200, 429, 429];
+    expect(statuses).toEqual({ sqlite: [each, each, each], postgres: [each, each, each] });
+  }, 30_000);
 });
