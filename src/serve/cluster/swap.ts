@@ -121,8 +121,10 @@ export class SnapshotSwapper {
   start(): void {
     this.#watch();
     this.#poll = setInterval(() => {
-      if (!this.#watcher) this.#watch(); // market.db is back, or the watch failed
-      if (!this.#round && !sameFile(fileIdentity(this.#path), this.#served)) void this.round(false);
+      const changed = !sameFile(fileIdentity(this.#path), this.#served);
+      // market.db is back, the watch failed, or it missed a new file (a file system that does not report it)
+      if (!this.#watcher || changed) this.#watch();
+      if (!this.#round && changed) void this.round(false);
     }, this.options.pollMs ?? POLL_MS);
   }
 
