@@ -9,8 +9,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { appendFileSync, copyFileSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { Database } from "bun:sqlite";
 import { SnapshotSwapper } from "../../src/serve/cluster/swap";
-import { nextTinyMarketDir, tempDataDir, tinyMarketDir } from "../helpers/app";
+import { tempDataDir, tinyMarketDir } from "../helpers/app";
 
 /** The swapper, counting its rounds (the watch's and the poll's both go through round()). */
 class CountingSwapper extends SnapshotSwapper {
@@ -60,10 +61,14 @@ function watchedInodes(): Set<string> {
 }
 const inodeOf = (path: string) => statSync(path).ino.toString(16);
 
-/** Publishes `file` as operators do: copied beside market.db, renamed over it. */
-function publish(file: string): void {
-  copyFileSync(file, join(dataDir, "market.db.new"));
-  renameSync(join(dataDir, "market.db.new"), join(dataDir, "market.db"));
+/** Publishes a copy of the tiny market stamped `builtAt` (another snapshot id), as operators do: made beside market.db, renamed over it. */
+async function publish(builtAt: string): Promise<void> {
+  const next = join(dataDir, "market.db.new");
+  copyFileSync(join(await tinyMarketDir(), "market.db"), next);
+  const db = new Database(next);
+  db.run("UPDATE market_meta SET value = ? WHERE key = 'built_at'", [builtAt]);
+  db.close();
+  renameSync(next, join(dataDir, "market.db"));
 }
 
 test.if(process.platform === "linux")("the watch is on market.db's inode, not the data directory's", () => {
@@ -83,14 +88,15 @@ test("writes to the data directory's other files start no round", async () => {
 
 test("a rename over market.db is swapped in with no poll, and the next one too", async () => {
   const first = swapper.snapshot;
-  publish(join(await nextTinyMarketDir(), "market.db"));
+  await publish("2026-11-29T10:00:00.000Z");
   expect(await until(() => served.length === 1, 20_000)).toBe(true);
   expect(served[0]).not.toBe(first);
   expect(swapper.snapshot).toBe(served[0]!);
 
-  publish(join(await tinyMarketDir(), "market.db"));
+  await publish("2026-11-29T11:00:00.000Z");
   expect(await until(() => served.length === 2, 20_000)).toBe(true);
-  expect(served[1]).toBe(first);
+  expect(new Set([first, ...served]).size).toBe(3);
+  expect(swapper.snapshot).toBe(served[1]!);
   // the watch follows each new file, and the old ones are no longer watched
   if (process.platform === "linux") expect(watchedInodes().has(inodeOf(join(dataDir, "market.db")))).toBe(true);
 }, 60_000);
