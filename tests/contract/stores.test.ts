@@ -694,6 +694,34 @@ describe("the sandbox's hard cap", () => {
   });
 });
 
+describe("allowance notices", () => {
+  test("a soft-capped account's calls crossing 80 % of its allowance: the same notice on both stores", async () => {
+    const users: Record<string, number> = {};
+    for (const side of sides()) {
+      const { key, userId } = await side.deps.accounts.createUserWithKey("pro", "noticed");
+      side.keys.noticed = key;
+      users[side.kind] = userId;
+      // five DU short of the 80 % line of pro's 1,200,000 (as a ledger of an earlier run holds it)
+      side.exec("INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, ?)", userId, today(), "GET /v1/artworks", 959_995, 1);
+      side.deps.ledger.reset();
+    }
+    const { sqlite: a } = await same(async (s) => {
+      for (let i = 0; i < 8; i++) await send(s, "/v1/categories", { key: "noticed" });
+    });
+    expect(a.map((e) => e.status)).toEqual(Array(8).fill(200));
+    await Promise.all(sides().map((s) => s.deps.ledger.settled()));
+    const [sqliteNotices, pgNotices] = sides().map((s) =>
+      s.deps.accounts
+        .listNotices()
+        .filter((n) => n.user_id === users[s.kind])
+        .map(({ id: _, user_id: __, created_at: ___, ...n }) => n),
+    );
+    // the fifth call (1 DU each) reached the line: one notice, its consumption the line itself
+    expect(sqliteNotices).toEqual([expect.objectContaining({ plan: "pro", pool: "main", threshold: 80, du_limit: 1_200_000, du_consumed: 960_000, period_start: today() })]);
+    expect(pgNotices).toEqual(sqliteNotices!);
+  });
+});
+
 /** Waits until the PostgreSQL store has heard the account epoch move (SQLite sees it on the next turn). */
 async function epochMoved(side: Side, before: number): Promise<void> {
   const until = Date.now() + 5000;
