@@ -131,8 +131,7 @@ async function load(url: string, keys: string[]): Promise<LoadResult> {
   const auth = keys.map((k) => `Bearer ${k}`);
   const o: LoadOptions = {
     url,
-    headers: { Authorization: auth[0]! },
-    authorizations: auth.length > 1 ? auth : undefined,
+    ...(auth.length > 1 ? { headers: {}, authorizations: auth } : { headers: { Authorization: auth[0]! } }),
     connections,
     threads: Math.max(1, Math.min(4, loaders)),
     seconds,

@@ -5,8 +5,8 @@ export interface LoadOptions {
   headers: Record<string, string>;
   /**
    * Authorization values to spread the load over, evenly (several accounts): wrk takes them in
-   * turn request by request, the Bun generator one per connection in turn. Replaces an
-   * Authorization in `headers`.
+   * turn request by request, the Bun generator one per connection in turn. `headers` then carries
+   * no Authorization.
    */
   authorizations?: string[];
   /** Concurrent keep-alive connections. */

@@ -103,7 +103,7 @@ export async function runWrk(o: LoadOptions): Promise<LoadResult & { report: Wrk
   const script = join(tmpdir(), `artmarket-bench-${process.pid}.lua`);
   writeFileSync(script, o.authorizations?.length ? LUA + spreadLua(o.authorizations) : LUA);
   const args = [wrk, `-t${o.threads}`, `-c${o.connections}`, `-d${o.seconds}s`, "--latency", "--timeout", "5s", "-s", script];
-  for (const [k, v] of Object.entries(o.headers)) if (!(o.authorizations?.length && k.toLowerCase() === "authorization")) args.push("-H", `${k}: ${v}`);
+  for (const [k, v] of Object.entries(o.headers)) args.push("-H", `${k}: ${v}`);
   args.push(o.url);
   try {
     const proc = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
