@@ -32,6 +32,7 @@ import account_pg_0006_account_area from "./account-pg/0006_account_area.sql" wi
 import account_pg_0007_key_usage from "./account-pg/0007_key_usage.sql" with { type: "text" };
 import account_pg_0008_webhooks from "./account-pg/0008_webhooks.sql" with { type: "text" };
 import account_pg_0009_notifications from "./account-pg/0009_notifications.sql" with { type: "text" };
+import account_pg_0010_rate_lease from "./account-pg/0010_rate_lease.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -72,4 +73,5 @@ export const accountPgMigrations: Migration[] = [
   { tag: "0007_key_usage", sql: account_pg_0007_key_usage },
   { tag: "0008_webhooks", sql: account_pg_0008_webhooks },
   { tag: "0009_notifications", sql: account_pg_0009_notifications },
+  { tag: "0010_rate_lease", sql: account_pg_0010_rate_lease },
 ];

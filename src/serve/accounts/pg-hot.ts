@@ -21,11 +21,16 @@
  *   deleted in the statement that commits the call's ledger row (or when the call ends without a
  *   charge), so the cap is crossed by at most the one call that crosses it, on any node. A row
  *   left by a node that died expires after ADMISSION_TTL_MS.
- * - Rate limits (PgRateLimiter): the checks of one account that arrive while the previous
- *   statement runs go together in one call of artmarket_rate_take, which counts as many of them
- *   as the second's and the minute's limits still allow (the first ones pass, the rest get 429;
- *   a refused call does not count), on the unlogged rate_windows table. Node clocks are assumed
- *   in sync (NTP): the windows are wall-clock seconds and minutes.
+ * - Rate limits (PgRateLimiter): a worker leases an account's units of the current second
+ *   (artmarket_rate_lease, migration account-pg 0010, on the unlogged rate_windows table) and
+ *   answers the calls a lease covers with no round trip. A lease is counted in the account's
+ *   second and minute when taken; it doubles when spent within its second and halves when it ends
+ *   unused, up to leaseCap (1/20 of either window), and what it left unused goes back with the
+ *   worker's next lease of the account. The calls of one turn that find no unit ask together in
+ *   one statement (the first ones the windows allow pass, the rest get 429; a refused call does
+ *   not count). No account passes either limit; a call can be refused while other workers hold
+ *   unused units, at most leaseCap per worker (docs/scaling.md). Node clocks are assumed in sync
+ *   (NTP): the windows are wall-clock seconds and minutes.
  */
 import type { SQL } from "bun";
 import { addDays, dayNumber, monthContaining, periodContaining, today, type Period } from "../../market/time";
@@ -319,78 +324,178 @@ function noticeLines(caller: Caller): { pool: string; threshold: number; line: n
 /** The charge's private handle on a PostgreSQL admission: ends it and gives its row id. */
 const PG_ADMISSION = Symbol("pg admission");
 
-/** Request-rate limits per account across every node (see the module comment). */
+/** The most calls one lease of an account's rate units may cover (a plan's share caps it lower; see leaseCap). */
+export const LEASE_MAX = 64;
+
+/**
+ * The largest lease of a plan's rate units: 1/20 of its per-second limit and of its per-minute
+ * limit's tenth of a minute (at least 1, at most LEASE_MAX), so that units leased and unused by one
+ * worker hold back at most 5 % of a window from the others. Sandbox (10 rps) leases one call at a
+ * time, as exact as one counter; pro 5; enterprise 25.
+ */
+export function leaseCap(rps: number, rpm: number): number {
+  return Math.max(1, Math.min(LEASE_MAX, Math.floor(rps / 20), Math.floor(rpm / 600)));
+}
+
+/** A call waiting for its account's rate units. */
+interface RateWaiter {
+  rps: number;
+  rpm: number;
+  now: number;
+  second: number;
+  minute: number;
+  resolve: (s: RateState) => void;
+  reject: (e: unknown) => void;
+}
+
+/** One account's lease on this thread: the units of a second it may still hand out without a round trip. */
+interface AccountLease {
+  readonly userId: number;
+  rps: number;
+  rpm: number;
+  /** The second and minute the units were taken in. */
+  second: number;
+  minute: number;
+  /** The windows' counts (every node's) before the lease, and the lease's units handed out and left. */
+  secondBefore: number;
+  minuteBefore: number;
+  used: number;
+  left: number;
+  /** The next lease's size: doubled when a lease runs out within its second, halved when one ends unused. */
+  size: number;
+  /** The window found full in this second (no more units from any worker until it ends), or null. */
+  full: "second" | "minute" | null;
+  /** Calls waiting for the lease statement in flight (or the next one). */
+  queue: RateWaiter[];
+  inFlight: boolean;
+}
+
+/**
+ * Request-rate limits per account across every node (see the module comment), by leases: a call
+ * takes a unit of its account's lease on this thread when one is left in the current second, with
+ * no round trip; otherwise the account's calls of the event-loop turn ask for the next lease in one
+ * statement (artmarket_rate_lease), which counts them and up to the lease's size in the account's
+ * windows and gives back what the thread's previous lease left unused.
+ */
 export class PgRateLimiter {
-  /** The checks of this event-loop turn, by account: one statement per account and turn. */
-  private pending = new Map<number, { caller: Caller; now: number; resolve: (s: RateState) => void; reject: (e: unknown) => void }[]>();
+  private readonly leases = new Map<number, AccountLease>();
+  /** Accounts with calls waiting for a lease statement to be sent at the end of this turn. */
+  private due = new Set<AccountLease>();
   private scheduled = false;
 
   constructor(private readonly store: PgAccountStore) {}
 
-  check(caller: Caller, now: number = Date.now()): Promise<RateState> {
-    return new Promise((resolve, reject) => {
-      let list = this.pending.get(caller.userId);
-      if (!list) this.pending.set(caller.userId, (list = []));
-      list.push({ caller, now, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
-  }
-
-  /** Statements running now; while one runs, the next turns' checks gather (like the ledger's group commit). */
-  private running = 0;
-
-  private flush(): void {
-    this.scheduled = false;
-    if (this.running > 0) return; // the running statement's end flushes what gathered meanwhile
-    const pending = this.pending;
-    this.pending = new Map();
-    for (const list of pending.values()) {
-      this.running++;
-      void this.take(list).finally(() => {
-        this.running--;
-        if (this.running === 0 && this.pending.size > 0) this.flush();
-      });
-    }
-  }
-
-  /** Counts one account's calls of a turn in one statement: the first ones the windows allow pass, the rest get 429. */
-  private async take(list: { caller: Caller; now: number; resolve: (s: RateState) => void; reject: (e: unknown) => void }[]): Promise<void> {
-    const { caller, now } = list[0]!;
+  check(caller: Caller, now: number = Date.now()): RateState | Promise<RateState> {
     const plan = caller.plan;
     const rps = Math.max(1, Math.floor(plan.rps_limit * plan.throttle_multiplier));
     const rpm = Math.max(1, Math.floor(plan.rpm_limit * plan.throttle_multiplier));
+    let st = this.leases.get(caller.userId);
+    if (!st) {
+      st = { userId: caller.userId, rps, rpm, second: -1, minute: -1, secondBefore: 0, minuteBefore: 0, used: 0, left: 0, size: 1, full: null, queue: [], inFlight: false };
+      this.leases.set(caller.userId, st);
+    }
     const second = Math.floor(now / 1000);
     const minute = Math.floor(now / 60_000);
-    let taken: number;
-    let secondBefore: number;
-    let minuteBefore: number;
+    if (st.queue.length === 0 && st.second === second && st.rps === rps && st.rpm === rpm) {
+      // a unit of this second's lease, or the 429 of a window found full in it
+      const answer = this.fromLease(st, now);
+      if (answer instanceof HttpError) throw answer;
+      if (answer) return answer;
+    }
+    return new Promise((resolve, reject) => {
+      st.queue.push({ rps, rpm, now, second, minute, resolve, reject });
+      if (!st.inFlight) this.schedule(st);
+    });
+  }
+
+  /** A unit of the lease (the windows' state after the call), the 429 of a full window, or null when the lease is spent. */
+  private fromLease(st: AccountLease, now: number): RateState | HttpError | null {
+    if (st.left > 0) {
+      st.left--;
+      st.used++;
+      return this.state(st, now);
+    }
+    if (st.full === null) return null;
+    const state = this.state(st, now);
+    if (st.full === "second") {
+      return new HttpError(429, `Rate limit exceeded: ${st.rps} requests per second`, { "Retry-After": String(state.second.reset), ...rateLimitHeaders(state) });
+    }
+    return new HttpError(429, `Rate limit exceeded: ${st.rpm} requests per minute`, { "Retry-After": String(state.minute.reset), ...rateLimitHeaders(state) });
+  }
+
+  /** The windows as a call of the lease sees them: every node's count before the lease, plus the lease's units handed out. */
+  private state(st: AccountLease, now: number): RateState {
+    return {
+      second: { quota: st.rps, remaining: Math.max(0, st.rps - st.secondBefore - st.used), reset: Math.max(1, Math.ceil(((st.second + 1) * 1000 - now) / 1000)) },
+      minute: { quota: st.rpm, remaining: Math.max(0, st.rpm - st.minuteBefore - st.used), reset: Math.max(1, Math.ceil(((st.minute + 1) * 60_000 - now) / 1000)) },
+    };
+  }
+
+  /** Sends the account's lease statement at the end of the turn, so that the turn's calls go in one. */
+  private schedule(st: AccountLease): void {
+    this.due.add(st);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const due = this.due;
+      this.due = new Set();
+      for (const s of due) this.drain(s);
+    });
+  }
+
+  /** Answers the account's waiting calls from its lease, in order, and asks for the next lease when it is spent. */
+  private drain(st: AccountLease): void {
+    while (st.queue.length > 0 && !st.inFlight) {
+      const first = st.queue[0]!;
+      if (first.second === st.second && first.rps === st.rps && first.rpm === st.rpm) {
+        const answer = this.fromLease(st, first.now);
+        if (answer) {
+          st.queue.shift();
+          if (answer instanceof HttpError) first.reject(answer);
+          else first.resolve(answer);
+          continue;
+        }
+      }
+      void this.lease(st, first);
+    }
+  }
+
+  /** One statement: the next lease for the waiting calls of `first`'s second (at least one unit each), the last lease's leftover given back. */
+  private async lease(st: AccountLease, first: RateWaiter): Promise<void> {
+    st.inFlight = true;
+    const cap = leaseCap(first.rps, first.rpm);
+    // a lease spent within its second doubles the next; one that ends with units left halves it
+    if (st.second === first.second && st.left === 0) st.size = Math.min(cap, st.size * 2);
+    else if (st.left > 0) st.size = Math.max(1, st.size >> 1);
+    st.size = Math.min(st.size, cap);
+    const waiting = st.queue.filter((w) => w.second === first.second).length;
+    const want = Math.max(st.size, waiting);
+    const back = st.left;
+    let row: { taken: number; second_before: number; minute_before: number };
     try {
-      const [row] = await asyncClient(this.store)`SELECT * FROM artmarket_rate_take(${caller.userId}, ${second}, ${minute}, ${rps}, ${rpm}, ${list.length})`;
-      ({ taken, second_before: secondBefore, minute_before: minuteBefore } = row as { taken: number; second_before: number; minute_before: number });
+      const rows = (await asyncClient(
+        this.store,
+      )`SELECT * FROM artmarket_rate_lease(${st.userId}, ${first.second}, ${first.minute}, ${first.rps}, ${first.rpm}, ${want}, ${back}, ${st.second}, ${st.minute})`) as (typeof row)[];
+      row = rows[0]!;
       storeOutage.answered();
     } catch (err) {
-      for (const c of list) c.reject(err);
+      // the calls it was for fail (a store outage: 503); later ones ask again
+      st.inFlight = false;
+      for (const w of st.queue.splice(0, waiting)) w.reject(err);
+      this.drain(st);
       return;
     }
-    const reset = {
-      second: Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000)),
-      minute: Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)),
-    };
-    list.forEach((c, i) => {
-      // the i-th call of the turn is counted after the i before it (when taken)
-      const counted = Math.min(i + 1, taken);
-      const state: RateState = {
-        second: { quota: rps, remaining: Math.max(0, rps - secondBefore - counted), reset: reset.second },
-        minute: { quota: rpm, remaining: Math.max(0, rpm - minuteBefore - counted), reset: reset.minute },
-      };
-      if (i < taken) return c.resolve(state);
-      if (secondBefore + taken >= rps) {
-        return c.reject(new HttpError(429, `Rate limit exceeded: ${rps} requests per second`, { "Retry-After": String(state.second.reset), ...rateLimitHeaders(state) }));
-      }
-      c.reject(new HttpError(429, `Rate limit exceeded: ${rpm} requests per minute`, { "Retry-After": String(state.minute.reset), ...rateLimitHeaders(state) }));
-    });
+    st.inFlight = false;
+    st.rps = first.rps;
+    st.rpm = first.rpm;
+    st.second = first.second;
+    st.minute = first.minute;
+    st.secondBefore = row.second_before;
+    st.minuteBefore = row.minute_before;
+    st.used = 0;
+    st.left = row.taken;
+    st.full = row.taken < want ? (row.second_before + row.taken >= st.rps ? "second" : "minute") : null;
+    this.drain(st);
   }
 }
