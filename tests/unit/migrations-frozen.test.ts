@@ -45,6 +45,8 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0007_key_usage": "ac566ebc76e4a1afe22d870caf5ff71d06ed922758409dfb8119d229609fb8c2",
     "0008_webhooks": "330fe98174b0ab2eb656d54e2e5927948a34e49ef51cf0f063b288fbb84cb3f1",
     "0009_notifications": "c2efc53b841a77d29340d093aa5e4b3866da6481e49a74bdf12c5997fcba9bfc",
+    "0010_rate_lease": "9520663fe1d71c80bc1b70d27955572dda3d1e5a083781f85e3807166c3b632a",
+    "0011_ledger_commit_set": "90ff6b3ecb2fbfe6e303b01433c28ffc4f376dc2571346eac3ca4ba2491e5057",
   },
 };
 
