@@ -164,7 +164,7 @@ export interface Admission {
 }
 
 /** The calendar facts of one caller on one day, as day numbers. */
-interface Calendar {
+export interface Calendar {
   day: string;
   dayN: number;
   period: Period;
@@ -172,6 +172,27 @@ interface Calendar {
   periodEndN: number;
   month: Period;
   monthStartN: number;
+}
+
+/**
+ * The callers' day, period and month at a time, computed once per caller and UTC day (formatting
+ * and parsing dates for every request costs more than the rest of a cheap call's metering). A
+ * caller is the verified key's object, replaced when its plan or period changes.
+ */
+export class CallerCalendars {
+  private readonly byCaller = new WeakMap<Caller, Calendar>();
+
+  of(caller: Caller, ts: number): Calendar {
+    const dayN = Math.floor(ts / 86_400_000);
+    const known = this.byCaller.get(caller);
+    if (known && known.dayN === dayN) return known;
+    const day = today(ts);
+    const period = periodContaining(caller.periodAnchor, caller.plan.period_days, day);
+    const month = monthContaining(day);
+    const cal = { day, dayN, period, periodStartN: dayNumber(period.start), periodEndN: dayNumber(period.end), month, monthStartN: dayNumber(month.start) };
+    this.byCaller.set(caller, cal);
+    return cal;
+  }
 }
 
 /** How long a call under a hard cap waits before looking again for room beside the calls in flight (ms). */
@@ -284,7 +305,7 @@ export class Ledger implements MeteringLedger {
   private lastCommitRows = 0;
   /** Commits so far, and how many of them were a request committed alone in its own turn. */
   readonly commits = { total: 0, immediate: 0 };
-  private readonly calendars = new WeakMap<Caller, Calendar>();
+  private readonly calendars = new CallerCalendars();
 
   constructor(db: Database, options: LedgerOptions = {}) {
     this.now = options.now ?? (() => performance.now());
@@ -298,17 +319,8 @@ export class Ledger implements MeteringLedger {
     return this.sumStmt.get(userId, from, to)?.du ?? 0;
   }
 
-  /** The caller's day, period and month at `ts` (computed once per caller and day). */
   private calendar(caller: Caller, ts: number): Calendar {
-    const dayN = Math.floor(ts / 86_400_000);
-    const known = this.calendars.get(caller);
-    if (known && known.dayN === dayN) return known;
-    const day = today(ts);
-    const period = periodContaining(caller.periodAnchor, caller.plan.period_days, day);
-    const month = monthContaining(day);
-    const cal = { day, dayN, period, periodStartN: dayNumber(period.start), periodEndN: dayNumber(period.end), month, monthStartN: dayNumber(month.start) };
-    this.calendars.set(caller, cal);
-    return cal;
+    return this.calendars.of(caller, ts);
   }
 
   /**

@@ -33,11 +33,11 @@
  *   (NTP): the windows are wall-clock seconds and minutes.
  */
 import type { SQL } from "bun";
-import { addDays, dayNumber, monthContaining, periodContaining, today, type Period } from "../../market/time";
+import { addDays } from "../../market/time";
 import { HttpError } from "../http/errors";
 import { type RateState, rateLimitHeaders } from "../http/metering";
 import { type Caller, KeyVerifier, type KeyVerifierOptions } from "./keys";
-import { type Admission, type Charged, type LedgerEntry, type LedgerOptions, type MeteringLedger, poolsOf, type Windows } from "./ledger";
+import { type Admission, CallerCalendars, type Charged, type LedgerEntry, type LedgerOptions, type MeteringLedger, poolsOf, type Windows } from "./ledger";
 import type { PgAccountStore } from "./pg-store";
 import { loadSecret } from "../images/urls";
 import { storeOutage } from "../../db/pg/outage";
@@ -98,17 +98,6 @@ export function pgKeyVerifier(store: PgAccountStore, onChange?: () => void, opti
   );
 }
 
-interface Calendar {
-  day: string;
-  period: Period;
-  month: Period;
-}
-
-function calendarOf(caller: Caller, ts: number): Calendar {
-  const day = today(ts);
-  return { day, period: periodContaining(caller.periodAnchor, caller.plan.period_days, day), month: monthContaining(day) };
-}
-
 interface Pending {
   caller: Caller;
   entry: LedgerEntry;
@@ -119,6 +108,7 @@ interface Pending {
 /** The DU ledger on PostgreSQL (see the module comment). */
 export class PgLedger implements MeteringLedger {
   private pending: Pending[] = [];
+  private readonly calendars = new CallerCalendars();
   private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   readonly commits = { total: 0, immediate: 0 };
@@ -133,7 +123,7 @@ export class PgLedger implements MeteringLedger {
   }
 
   windows(caller: Caller, now: number = Date.now()): Windows {
-    const cal = calendarOf(caller, now);
+    const cal = this.calendars.of(caller, now);
     const sum = (from: string, to: string) => this.store.consumedBetween(caller.userId, from, to);
     return {
       period: cal.period,
@@ -149,7 +139,7 @@ export class PgLedger implements MeteringLedger {
     const limit = caller.plan.du_limit;
     for (;;) {
       const at = now();
-      const { period } = calendarOf(caller, at);
+      const { period } = this.calendars.of(caller, at);
       // one statement (migration account-pg 0005), under the account's lock
       const [row] = await this
         .sql`SELECT verdict, admission_id FROM artmarket_cap_admit(${caller.userId}, ${period.start}, ${period.end}, ${limit}, ${maxDu}, ${at}, ${ADMISSION_TTL_MS})`;
@@ -189,7 +179,7 @@ export class PgLedger implements MeteringLedger {
 
   charge(caller: Caller, entry: LedgerEntry, admission?: Admission): Charged {
     const admissionId = admission ? ((admission as Admission & { [PG_ADMISSION]?: () => number | null })[PG_ADMISSION]?.() ?? null) : null;
-    const cal = calendarOf(caller, entry.ts);
+    const cal = this.calendars.of(caller, entry.ts);
     const charged = { periodConsumed: 0, periodEnd: cal.period.end };
     this.pending.push({ caller, entry, admissionId, charged });
     if (!this.batch) {
@@ -260,11 +250,11 @@ export class PgLedger implements MeteringLedger {
    * a transaction-scoped lock per account.
    */
   private async commit(items: Pending[]): Promise<void> {
-    const rows = items.map(({ entry: e }) => ({
+    const rows = items.map(({ caller, entry: e }) => ({
       user_id: e.userId,
       key_id: e.keyId,
       ts: e.ts,
-      day: today(e.ts),
+      day: this.calendars.of(caller, e.ts).day,
       method: e.method,
       route: e.route,
       status: e.status,
@@ -278,7 +268,7 @@ export class PgLedger implements MeteringLedger {
         known.added = (known.added as number) + entry.du;
         continue;
       }
-      const cal = calendarOf(caller, entry.ts);
+      const cal = this.calendars.of(caller, entry.ts);
       users.set(entry.userId, {
         user_id: entry.userId,
         period_start: cal.period.start,
@@ -289,7 +279,7 @@ export class PgLedger implements MeteringLedger {
         added: entry.du,
         plan_slug: caller.plan.slug,
         period_days: cal.period.days,
-        elapsed: Math.min(cal.period.days, Math.max(1, dayNumber(cal.day) - dayNumber(cal.period.start) + 1)),
+        elapsed: Math.min(cal.period.days, Math.max(1, cal.dayN - cal.periodStartN + 1)),
         ts: entry.ts,
         lines: noticeLines(caller),
       });
@@ -313,12 +303,21 @@ export class PgLedger implements MeteringLedger {
   }
 }
 
-/** The allowance lines a soft-capped plan's notices mark: 80 % and 100 % of each pool's allowance. */
-function noticeLines(caller: Caller): { pool: string; threshold: number; line: number; du_limit: number }[] {
-  if (caller.plan.features.cap !== "soft") return [];
-  return poolsOf(caller.plan).flatMap(({ pool, limits }) =>
-    [80, 100].map((threshold) => ({ pool, threshold, line: (limits.du_limit * threshold) / 100, du_limit: limits.du_limit })),
-  );
+type NoticeLine = { pool: string; threshold: number; line: number; du_limit: number };
+const linesOfPlan = new WeakMap<Caller["plan"], NoticeLine[]>();
+
+/** The allowance lines a soft-capped plan's notices mark: 80 % and 100 % of each pool's allowance (once per plan object). */
+function noticeLines(caller: Caller): NoticeLine[] {
+  const plan = caller.plan;
+  let lines = linesOfPlan.get(plan);
+  if (!lines) {
+    lines =
+      plan.features.cap !== "soft"
+        ? []
+        : poolsOf(plan).flatMap(({ pool, limits }) => [80, 100].map((threshold) => ({ pool, threshold, line: (limits.du_limit * threshold) / 100, du_limit: limits.du_limit })));
+    linesOfPlan.set(plan, lines);
+  }
+  return lines;
 }
 
 /** The charge's private handle on a PostgreSQL admission: ends it and gives its row id. */
