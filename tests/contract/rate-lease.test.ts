@@ -149,4 +149,19 @@ describe("leased request-rate units on the PostgreSQL store", () => {
     expect(after[2]!.error!.message).toBe("Rate limit exceeded: 12 requests per minute");
     expect(windows(fast.userId).per_minute).toBe(12);
   });
+
+  test("the accounts of past minutes are forgotten at the next minute's first call", async () => {
+    const limiter = new PgRateLimiter(store);
+    const t = freshMinute();
+    freshMinute(); // the next minute is this test's too
+    const callers = [1, 2, 3].map(() => callerWith(10_000, 600_000));
+    for (const c of callers) for (let i = 0; i < 3; i++) expect((await call(limiter, c, t + 500 + i)).status).toBe(200);
+    expect(limiter.accounts).toBe(3);
+    const other = callerWith(10_000, 600_000);
+    expect((await call(limiter, other, t + 60_000 + 10)).status).toBe(200);
+    expect(limiter.accounts).toBe(1);
+    // a forgotten account starts again with a lease of one call
+    expect(await call(limiter, callers[0]!, t + 60_000 + 20)).toMatchObject({ immediate: false, status: 200 });
+    expect(windows(callers[0]!.userId)).toMatchObject({ per_second: 1, per_minute: 1 });
+  });
 });

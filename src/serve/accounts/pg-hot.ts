@@ -381,20 +381,28 @@ export class PgRateLimiter {
   /** Accounts with calls waiting for a lease statement to be sent at the end of this turn. */
   private due = new Set<AccountLease>();
   private scheduled = false;
+  /** The minute whose start last dropped the leases of earlier minutes. */
+  private swept = 0;
 
   constructor(private readonly store: PgAccountStore) {}
+
+  /** Accounts with a lease on this thread (for tests: the sweep keeps only the current minute's). */
+  get accounts(): number {
+    return this.leases.size;
+  }
 
   check(caller: Caller, now: number = Date.now()): RateState | Promise<RateState> {
     const plan = caller.plan;
     const rps = Math.max(1, Math.floor(plan.rps_limit * plan.throttle_multiplier));
     const rpm = Math.max(1, Math.floor(plan.rpm_limit * plan.throttle_multiplier));
+    const minute = Math.floor(now / 60_000);
+    if (minute > this.swept) this.sweep(minute);
     let st = this.leases.get(caller.userId);
     if (!st) {
       st = { userId: caller.userId, rps, rpm, second: -1, minute: -1, secondBefore: 0, minuteBefore: 0, used: 0, left: 0, size: 1, full: null, queue: [], inFlight: false };
       this.leases.set(caller.userId, st);
     }
     const second = Math.floor(now / 1000);
-    const minute = Math.floor(now / 60_000);
     if (st.queue.length === 0 && st.second === second && st.rps === rps && st.rpm === rpm) {
       // a unit of this second's lease, or the 429 of a window found full in it
       const answer = this.fromLease(st, now);
@@ -405,6 +413,18 @@ export class PgRateLimiter {
       st.queue.push({ rps, rpm, now, second, minute, resolve, reject });
       if (!st.inFlight) this.schedule(st);
     });
+  }
+
+  /**
+   * Once a minute: forgets the accounts whose last lease was taken in an earlier minute and that
+   * have no call waiting (their unused units count in no current window; the next call starts a
+   * lease of one), so that the table holds the accounts of the current minute only.
+   */
+  private sweep(minute: number): void {
+    this.swept = minute;
+    for (const [userId, st] of this.leases) {
+      if (st.minute < minute && !st.inFlight && st.queue.length === 0) this.leases.delete(userId);
+    }
   }
 
   /** A unit of the lease (the windows' state after the call), the 429 of a full window, or null when the lease is spent. */
