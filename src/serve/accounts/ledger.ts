@@ -164,7 +164,7 @@ export interface Admission {
 }
 
 /** The calendar facts of one caller on one day, as day numbers. */
-export interface Calendar {
+interface Calendar {
   day: string;
   dayN: number;
   period: Period;
@@ -319,10 +319,6 @@ export class Ledger implements MeteringLedger {
     return this.sumStmt.get(userId, from, to)?.du ?? 0;
   }
 
-  private calendar(caller: Caller, ts: number): Calendar {
-    return this.calendars.of(caller, ts);
-  }
-
   /**
    * Brings the slot at `b` to the caller's windows at `cal` (the slot's lock held): loads them from
    * the roll-up the first time, moves to a later day, month or period (starting it at zero), and
@@ -376,7 +372,7 @@ export class Ledger implements MeteringLedger {
 
   /** Current consumption of the caller's three windows (from the shared counters, loaded once per account). */
   windows(caller: Caller, now: number = Date.now()): Windows {
-    const cal = this.calendar(caller, now);
+    const cal = this.calendars.of(caller, now);
     return this.counters.withSlot(caller.userId, (b) => {
       this.align(b, caller, cal);
       return this.read(b, cal);
@@ -395,7 +391,7 @@ export class Ledger implements MeteringLedger {
     const v = this.counters.values;
     for (;;) {
       const at = now();
-      const cal = this.calendar(caller, at);
+      const cal = this.calendars.of(caller, at);
       const verdict = this.counters.withSlot(caller.userId, (b): "used-up" | "wait" | "admitted" => {
         this.align(b, caller, cal);
         const consumed = v[b + F.periodConsumed]!;
@@ -450,7 +446,7 @@ export class Ledger implements MeteringLedger {
    * An admission under a hard cap ends here, in the same step as the DU are added.
    */
   charge(caller: Caller, entry: LedgerEntry, admission?: Admission): Charged {
-    const cal = this.calendar(caller, entry.ts);
+    const cal = this.calendars.of(caller, entry.ts);
     const v = this.counters.values;
     const ending = admission ? (admission as Admission & { [ADMISSION_END]: () => boolean })[ADMISSION_END]() : false;
     const { before, w } = this.counters.withSlot(caller.userId, (b) => {
