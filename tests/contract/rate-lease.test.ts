@@ -73,6 +73,7 @@ describe("leased request-rate units on the PostgreSQL store", () => {
     };
     expect([cap("sandbox"), cap("pro"), cap("enterprise")]).toEqual([1, 5, 25]);
     expect(leaseCap(10_000, 7)).toBe(1);
+    expect(leaseCap(10_000, 600_000)).toBe(500);
     expect(leaseCap(1e9, 1e9)).toBe(LEASE_MAX);
   });
 

@@ -324,7 +324,7 @@ function noticeLines(caller: Caller): NoticeLine[] {
 const PG_ADMISSION = Symbol("pg admission");
 
 /** The most calls one lease of an account's rate units may cover (a plan's share caps it lower; see leaseCap). */
-export const LEASE_MAX = 64;
+export const LEASE_MAX = 1024;
 
 /**
  * The largest lease of a plan's rate units: 1/20 of its per-second limit and of its per-minute
