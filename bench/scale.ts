@@ -382,5 +382,7 @@ writeFileSync(
   ),
 );
 for (const store of storeList) removeLinkedScratch(store.dataDir);
+// the seeded directory is the SQLite store's own; a run on PostgreSQL alone only linked its market
+if (!storeList.some((s) => s.dataDir === dataDir)) removeLinkedScratch(dataDir);
 await stopPg?.();
 if (ledgerChecks.some((l) => !l.ok)) process.exit(1);
