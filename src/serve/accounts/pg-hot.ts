@@ -35,7 +35,7 @@
 import type { SQL } from "bun";
 import { addDays } from "../../market/time";
 import { HttpError } from "../http/errors";
-import { type RateState, rateLimitHeaders } from "../http/metering";
+import { type RateState, rateLimited, rateLimitsOf, rateState } from "../http/metering";
 import { type Caller, KeyVerifier, type KeyVerifierOptions } from "./keys";
 import { type Admission, CallerCalendars, type Charged, type LedgerEntry, type LedgerOptions, type MeteringLedger, poolsOf, type Windows } from "./ledger";
 import type { PgAccountStore } from "./pg-store";
@@ -392,9 +392,7 @@ export class PgRateLimiter {
   }
 
   check(caller: Caller, now: number = Date.now()): RateState | Promise<RateState> {
-    const plan = caller.plan;
-    const rps = Math.max(1, Math.floor(plan.rps_limit * plan.throttle_multiplier));
-    const rpm = Math.max(1, Math.floor(plan.rpm_limit * plan.throttle_multiplier));
+    const { rps, rpm } = rateLimitsOf(caller);
     const minute = Math.floor(now / 60_000);
     if (minute > this.swept) this.sweep(minute);
     let st = this.leases.get(caller.userId);
@@ -435,19 +433,12 @@ export class PgRateLimiter {
       return this.state(st, now);
     }
     if (st.full === null) return null;
-    const state = this.state(st, now);
-    if (st.full === "second") {
-      return new HttpError(429, `Rate limit exceeded: ${st.rps} requests per second`, { "Retry-After": String(state.second.reset), ...rateLimitHeaders(state) });
-    }
-    return new HttpError(429, `Rate limit exceeded: ${st.rpm} requests per minute`, { "Retry-After": String(state.minute.reset), ...rateLimitHeaders(state) });
+    return rateLimited(this.state(st, now), st.full);
   }
 
   /** The windows as a call of the lease sees them: every node's count before the lease, plus the lease's units handed out. */
   private state(st: AccountLease, now: number): RateState {
-    return {
-      second: { quota: st.rps, remaining: Math.max(0, st.rps - st.secondBefore - st.used), reset: Math.max(1, Math.ceil(((st.second + 1) * 1000 - now) / 1000)) },
-      minute: { quota: st.rpm, remaining: Math.max(0, st.rpm - st.minuteBefore - st.used), reset: Math.max(1, Math.ceil(((st.minute + 1) * 60_000 - now) / 1000)) },
-    };
+    return rateState(st.rps, st.rpm, st.secondBefore + st.used, st.minuteBefore + st.used, now);
   }
 
   /** Sends the account's lease statement at the end of the turn, so that the turn's calls go in one. */

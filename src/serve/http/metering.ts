@@ -35,6 +35,31 @@ export interface RequestLimiter {
   check(caller: Caller, now?: number): RateState | Promise<RateState>;
 }
 
+/** A plan's request limits per second and per minute, its throttle applied (at least 1 each). */
+export function rateLimitsOf(caller: Caller): { rps: number; rpm: number } {
+  const plan = caller.plan;
+  return {
+    rps: Math.max(1, Math.floor(plan.rps_limit * plan.throttle_multiplier)),
+    rpm: Math.max(1, Math.floor(plan.rpm_limit * plan.throttle_multiplier)),
+  };
+}
+
+/** The windows' state at `now` (ms) with `perSecond` and `perMinute` calls counted in the current second and minute. */
+export function rateState(rps: number, rpm: number, perSecond: number, perMinute: number, now: number): RateState {
+  const second = Math.floor(now / 1000);
+  const minute = Math.floor(now / 60_000);
+  return {
+    second: { quota: rps, remaining: Math.max(0, rps - perSecond), reset: Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000)) },
+    minute: { quota: rpm, remaining: Math.max(0, rpm - perMinute), reset: Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)) },
+  };
+}
+
+/** The 429 of a full window, with Retry-After to its reset and the RateLimit headers. */
+export function rateLimited(state: RateState, window: "second" | "minute"): HttpError {
+  const w = state[window];
+  return new HttpError(429, `Rate limit exceeded: ${w.quota} requests per ${window}`, { "Retry-After": String(w.reset), ...rateLimitHeaders(state) });
+}
+
 /**
  * Fixed-window request counters per account, across every worker of the server: rps_limit ×
  * throttle_multiplier per second and rpm_limit × throttle_multiplier per minute. A refused
@@ -46,9 +71,7 @@ export class RateLimiter implements RequestLimiter {
 
   /** Counts the call, or throws 429 (with Retry-After and the RateLimit headers); returns the windows' state. */
   check(caller: Caller, now: number = Date.now()): RateState {
-    const plan = caller.plan;
-    const rps = Math.max(1, Math.floor(plan.rps_limit * plan.throttle_multiplier));
-    const rpm = Math.max(1, Math.floor(plan.rpm_limit * plan.throttle_multiplier));
+    const { rps, rpm } = rateLimitsOf(caller);
     const second = Math.floor(now / 1000);
     const minute = Math.floor(now / 60_000);
     const v = this.counters.values;
@@ -68,16 +91,8 @@ export class RateLimiter implements RequestLimiter {
       v[b + F.perMinute]!++;
       return [v[b + F.perSecond]!, v[b + F.perMinute]!, null];
     });
-    const state: RateState = {
-      second: { quota: rps, remaining: Math.max(0, rps - perSecond), reset: Math.max(1, Math.ceil(((second + 1) * 1000 - now) / 1000)) },
-      minute: { quota: rpm, remaining: Math.max(0, rpm - perMinute), reset: Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)) },
-    };
-    if (refused === "second") {
-      throw new HttpError(429, `Rate limit exceeded: ${rps} requests per second`, { "Retry-After": String(state.second.reset), ...rateLimitHeaders(state) });
-    }
-    if (refused === "minute") {
-      throw new HttpError(429, `Rate limit exceeded: ${rpm} requests per minute`, { "Retry-After": String(state.minute.reset), ...rateLimitHeaders(state) });
-    }
+    const state = rateState(rps, rpm, perSecond, perMinute, now);
+    if (refused) throw rateLimited(state, refused);
     return state;
   }
 }
