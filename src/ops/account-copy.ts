@@ -52,10 +52,11 @@ const ID_TABLES = new Set(ACCOUNT_SCHEMA.filter((c) => c.columns.some((col) => c
 
 /**
  * What only the PostgreSQL store has: the uploaded originals (a restore fills it from the backup's
- * files) and the cross-node limits' passing state (a restore empties it: the users it counted may
- * be other ones now).
+ * files), the cross-node limits' passing state and the ledger's running totals (a restore empties
+ * them: the users they counted may be other ones now, and the totals are counted again from the
+ * restored du_daily by each account's next batch).
  */
-const PG_ONLY_TABLES = ["collectable_images", "rate_windows", "cap_admissions"] as const;
+const PG_ONLY_TABLES = ["collectable_images", "rate_windows", "cap_admissions", "du_totals"] as const;
 
 /** Rows one PostgreSQL statement carries (under its 65,535 parameters) or one FETCH returns. */
 const ROWS_PER_STATEMENT = 1000;

@@ -417,6 +417,25 @@ export const rateWindows = pgTable("rate_windows", {
   perMinute: integer("per_minute").notNull(),
 });
 
+/**
+ * Each account's consumption in the windows of its latest ledger batch (its billing period, day
+ * and month), what du_daily sums to for them: artmarket_ledger_commit adds a batch to the row when
+ * the windows are the row's and counts them again from du_daily when they are not (migration
+ * 0012), so a batch's cost does not grow with the days and endpoints of the period. UNLOGGED: a
+ * crash empties it, and the next batch of each account counts again.
+ */
+export const duTotals = pgTable("du_totals", {
+  userId: integer("user_id").primaryKey(),
+  periodStart: text("period_start").notNull(),
+  periodEnd: text("period_end").notNull(),
+  periodDu: doublePrecision("period_du").notNull(),
+  day: text("day").notNull(),
+  dayDu: doublePrecision("day_du").notNull(),
+  monthStart: text("month_start").notNull(),
+  monthEnd: text("month_end").notNull(),
+  monthDu: doublePrecision("month_du").notNull(),
+});
+
 /** Calls admitted under a hard cap, across nodes, each holding its worst case until it ends or expires. */
 export const capAdmissions = pgTable(
   "cap_admissions",

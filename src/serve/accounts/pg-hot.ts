@@ -11,10 +11,11 @@
  *   thread: the busier the thread, the larger the batch), and a batch is one statement on Bun's
  *   asynchronous client, artmarket_ledger_commit (migration account-pg 0003): it takes a
  *   transaction-scoped advisory lock per account in the batch (in id order), inserts the rows and
- *   the daily roll-ups, ends the admissions they settle, reads each account's period, day and
- *   month totals from the roll-up and inserts the allowance notices crossed. The totals are
- *   global (every node's committed rows, ordered by the lock), so the Remaining header and the
- *   notices count every node's calls.
+ *   the daily roll-ups, ends the admissions they settle, adds the rows to each account's period,
+ *   day and month totals (du_totals, migration 0012: counted again from the roll-up when the
+ *   windows are not the row's, so a batch's cost does not grow with the period's history) and
+ *   inserts the allowance notices crossed. The totals are global (every node's committed rows,
+ *   ordered by the lock), so the Remaining header and the notices count every node's calls.
  * - The hard cap (PgLedger.admit): under the same per-account lock, a call is admitted when the
  *   period's committed consumption plus the calls admitted and not yet charged, at their largest
  *   cost, still fit; past that one call at a time. An admission is a row of cap_admissions,

@@ -1,0 +1,120 @@
+-- du_totals: each account's consumption in the windows of its latest ledger batch, so that a
+-- batch's totals cost the same on the period's last day as on its first. artmarket_ledger_commit
+-- (0011) summed each account's du_daily rows of the period for every batch: with 27 days of 40
+-- endpoints a batch of 38 rows over 32 accounts took 15 ms instead of 1.2. A batch now adds its
+-- rows to the row of each account whose windows (period, day, month) are the row's, and counts
+-- the windows again from du_daily for the others (an account's first batch, or its first of a
+-- day or a period, or after a crash: the table is UNLOGGED, a derived copy): 1.3 ms either way.
+-- The advisory locks order an account's batches as before, so the row always equals du_daily's
+-- sums for its windows. Same rows, totals and notices as 0011.
+CREATE TABLE "du_totals" (
+	"user_id" integer PRIMARY KEY NOT NULL,
+	"period_start" text NOT NULL,
+	"period_end" text NOT NULL,
+	"period_du" double precision NOT NULL,
+	"day" text NOT NULL,
+	"day_du" double precision NOT NULL,
+	"month_start" text NOT NULL,
+	"month_end" text NOT NULL,
+	"month_du" double precision NOT NULL
+);--> statement-breakpoint
+ALTER TABLE "du_totals" SET UNLOGGED;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION "artmarket_ledger_commit"("p_rows" jsonb, "p_users" jsonb, "p_admissions" jsonb)
+RETURNS TABLE ("user_id" integer, "period" double precision, "day" double precision, "month" double precision)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+BEGIN
+  PERFORM count(pg_advisory_xact_lock(7040363, l."id")) FROM (SELECT (x->>'user_id')::integer AS "id" FROM jsonb_array_elements(p_users) AS x ORDER BY 1) AS l;
+  INSERT INTO "du_ledger" ("user_id", "key_id", "ts", "day", "method", "route", "status", "records", "du")
+    SELECT r."user_id", r."key_id", r."ts", r."day", r."method", r."route", r."status", r."records", r."du"
+    FROM jsonb_to_recordset(p_rows) AS r("user_id" integer, "key_id" integer, "ts" bigint, "day" text, "method" text, "route" text, "status" integer, "records" integer, "du" double precision);
+  INSERT INTO "du_daily" ("user_id", "day", "endpoint", "du", "requests")
+    SELECT r."user_id", r."day", r."method" || ' ' || r."route", sum(r."du"), count(*)
+    FROM jsonb_to_recordset(p_rows) AS r("user_id" integer, "day" text, "method" text, "route" text, "du" double precision)
+    GROUP BY 1, 2, 3
+    ON CONFLICT ("user_id", "day", "endpoint") DO UPDATE SET "du" = "du_daily"."du" + excluded."du", "requests" = "du_daily"."requests" + excluded."requests";
+  IF jsonb_array_length(p_admissions) > 0 THEN
+    DELETE FROM "cap_admissions" WHERE "id" IN (SELECT jsonb_array_elements_text(p_admissions)::bigint);
+  END IF;
+  -- in one statement: the accounts whose row holds the batch's windows get the batch's rows
+  -- added, each to the windows its day falls in (a batch may straddle midnight); the others (no
+  -- row yet, or another period, day or month) are counted again from du_daily, this batch
+  -- included; then the notices crossed
+  RETURN QUERY
+  WITH u AS (
+    SELECT * FROM jsonb_to_recordset(p_users) AS x("user_id" integer, "period_start" text, "period_end" text, "day" text, "month_start" text, "month_end" text,
+      "added" double precision, "plan_slug" text, "period_days" double precision, "elapsed" double precision, "ts" bigint, "lines" jsonb)
+  ), r AS (
+    SELECT * FROM jsonb_to_recordset(p_rows) AS r("user_id" integer, "day" text, "du" double precision)
+  ), kept AS (
+    UPDATE "du_totals" d SET "period_du" = d."period_du" + s."add_period", "day_du" = d."day_du" + s."add_day", "month_du" = d."month_du" + s."add_month"
+    FROM u CROSS JOIN LATERAL (
+      SELECT coalesce(sum(r."du") FILTER (WHERE r."day" BETWEEN u."period_start" AND u."period_end"), 0) AS "add_period",
+             coalesce(sum(r."du") FILTER (WHERE r."day" = u."day"), 0) AS "add_day",
+             coalesce(sum(r."du") FILTER (WHERE r."day" BETWEEN u."month_start" AND u."month_end"), 0) AS "add_month"
+      FROM r WHERE r."user_id" = u."user_id"
+    ) AS s
+    WHERE d."user_id" = u."user_id" AND d."period_start" = u."period_start" AND d."period_end" = u."period_end" AND d."day" = u."day"
+      AND d."month_start" = u."month_start" AND d."month_end" = u."month_end"
+    RETURNING d."user_id", d."period_du", d."day_du", d."month_du"
+  ), counted AS (
+    INSERT INTO "du_totals" ("user_id", "period_start", "period_end", "period_du", "day", "day_du", "month_start", "month_end", "month_du")
+    SELECT u."user_id", u."period_start", u."period_end", s."t_period", u."day", s."t_day", u."month_start", u."month_end", s."t_month"
+    FROM u CROSS JOIN LATERAL (
+      SELECT coalesce(sum(d."du") FILTER (WHERE d."day" BETWEEN u."period_start" AND u."period_end"), 0) AS "t_period",
+             coalesce(sum(d."du") FILTER (WHERE d."day" = u."day"), 0) AS "t_day",
+             coalesce(sum(d."du") FILTER (WHERE d."day" BETWEEN u."month_start" AND u."month_end"), 0) AS "t_month"
+      FROM "du_daily" d
+      WHERE d."user_id" = u."user_id" AND d."day" BETWEEN least(u."period_start", u."month_start") AND greatest(u."period_end", u."month_end")
+    ) AS s
+    WHERE u."user_id" NOT IN (SELECT k."user_id" FROM kept k)
+    ON CONFLICT ("user_id") DO UPDATE SET "period_start" = excluded."period_start", "period_end" = excluded."period_end", "period_du" = excluded."period_du",
+      "day" = excluded."day", "day_du" = excluded."day_du", "month_start" = excluded."month_start", "month_end" = excluded."month_end", "month_du" = excluded."month_du"
+    RETURNING "du_totals"."user_id", "du_totals"."period_du", "du_totals"."day_du", "du_totals"."month_du"
+  ), t AS (
+    SELECT u.*, n."period_du" AS "t_period", n."day_du" AS "t_day", n."month_du" AS "t_month"
+    FROM u JOIN (SELECT * FROM kept UNION ALL SELECT * FROM counted) AS n ON n."user_id" = u."user_id"
+  ), crossed AS (
+    INSERT INTO "notices" ("user_id", "plan_slug", "pool", "threshold", "period_start", "period_end", "du_limit", "du_consumed", "projected_eop", "created_at")
+    SELECT t."user_id", t."plan_slug", l."pool", l."threshold", t."period_start", t."period_end", l."du_limit", t."t_period",
+           round((t."t_period" / t."elapsed" * t."period_days" * 100)::numeric) / 100, t."ts"
+    FROM t CROSS JOIN LATERAL jsonb_to_recordset(t."lines") AS l("pool" text, "threshold" integer, "line" double precision, "du_limit" double precision)
+    WHERE t."t_period" - t."added" < l."line" AND t."t_period" >= l."line"
+    ON CONFLICT ("user_id", "pool", "threshold", "period_start") DO NOTHING
+  )
+  SELECT t."user_id", t."t_period", t."t_day", t."t_month" FROM t;
+END
+$$;--> statement-breakpoint
+-- artmarket_cap_admit (0005) reads the period's consumption from du_totals when the row holds
+-- that period (under the same lock as the batches that keep it), else sums du_daily as before.
+CREATE OR REPLACE FUNCTION "artmarket_cap_admit"("p_user" integer, "p_period_start" text, "p_period_end" text, "p_limit" double precision, "p_max_du" double precision, "p_now" bigint, "p_ttl" bigint)
+RETURNS TABLE ("verdict" text, "admission_id" bigint)
+LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  consumed double precision;
+  in_flight integer;
+  reserved double precision;
+  added bigint;
+BEGIN
+  PERFORM pg_advisory_xact_lock(7040363, p_user);
+  DELETE FROM "cap_admissions" c WHERE c."user_id" = p_user AND c."expires_at" < p_now;
+  SELECT t."period_du" INTO consumed FROM "du_totals" t WHERE t."user_id" = p_user AND t."period_start" = p_period_start AND t."period_end" = p_period_end;
+  IF NOT FOUND THEN
+    SELECT coalesce(sum(d."du"), 0) INTO consumed FROM "du_daily" d WHERE d."user_id" = p_user AND d."day" BETWEEN p_period_start AND p_period_end;
+  END IF;
+  SELECT count(*), coalesce(sum(c."max_du"), 0) INTO in_flight, reserved FROM "cap_admissions" c WHERE c."user_id" = p_user;
+  IF consumed >= p_limit THEN
+    "verdict" := 'used-up';
+    "admission_id" := NULL;
+  ELSIF in_flight > 0 AND consumed + reserved + p_max_du >= p_limit THEN
+    "verdict" := 'wait';
+    "admission_id" := NULL;
+  ELSE
+    INSERT INTO "cap_admissions" ("user_id", "max_du", "expires_at") VALUES (p_user, p_max_du, p_now + p_ttl) RETURNING "id" INTO added;
+    "verdict" := 'admitted';
+    "admission_id" := added;
+  END IF;
+  RETURN NEXT;
+END
+$$;

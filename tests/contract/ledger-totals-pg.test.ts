@@ -1,0 +1,196 @@
+/**
+ * The PostgreSQL ledger's running totals (du_totals, migration account-pg 0012): a batch adds its
+ * rows to each account's row when the windows are the row's and counts them again from du_daily
+ * when they are not. Whatever the order of days, periods and months the batches come in (late
+ * rows, batches across midnight, a plan whose period moves, a crash that empties the table), the
+ * totals a batch returns are du_daily's sums for the windows it was given, and the hard cap reads
+ * them.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { SQL } from "bun";
+import type { Caller } from "../../src/serve/accounts/keys";
+import { asyncClient, closeAsyncClient, pgLedger } from "../../src/serve/accounts/pg-hot";
+import { PgAccountStore } from "../../src/serve/accounts/pg-store";
+import { DEFAULT_PLANS } from "../../src/serve/accounts/plans";
+import { HttpError } from "../../src/serve/http/errors";
+import { addDays, monthContaining, periodContaining } from "../../src/market/time";
+import { database } from "../helpers/postgres";
+
+let store: PgAccountStore;
+let sql: SQL;
+let nextUser = 1;
+
+beforeAll(async () => {
+  store = PgAccountStore.open(await database("totals"));
+  sql = asyncClient(store);
+});
+
+afterAll(async () => {
+  await closeAsyncClient(store);
+  store.close();
+});
+
+const noon = (day: string) => Date.parse(`${day}T12:00:00Z`);
+
+/** `days` days of usage before `until` (exclusive), `endpoints` endpoints a day, `du` each: straight into du_daily. */
+async function history(userId: number, until: string, days: number, endpoints: number, du: number): Promise<number> {
+  await sql.unsafe(
+    `INSERT INTO du_daily (user_id, day, endpoint, du, requests)
+     SELECT $1, to_char(date '${until}' - d, 'YYYY-MM-DD'), 'GET /v1/e' || e, $2, 1 FROM generate_series(1, ${days}) d, generate_series(1, ${endpoints}) e`,
+    [userId, du],
+  );
+  return days * endpoints * du;
+}
+
+/** du_daily's sum for an account between two days. */
+async function summed(userId: number, from: string, to: string): Promise<number> {
+  const [row] = await sql`SELECT coalesce(sum(du), 0)::float8 AS du FROM du_daily WHERE user_id = ${userId} AND day BETWEEN ${from} AND ${to}`;
+  return (row as { du: number }).du;
+}
+
+function callerOf(slug: string, anchor: string, userId = nextUser++): Caller {
+  const plan = DEFAULT_PLANS.find((p) => p.slug === slug)!;
+  return { userId, keyId: userId, userName: "totals", plan, periodAnchor: anchor, scope: "full", role: "member", expiresAt: null, sessionId: null };
+}
+
+const entry = (caller: Caller, ts: number, du: number) => ({ userId: caller.userId, keyId: caller.keyId, ts, method: "GET", route: "/v1/categories", status: 200, records: 1, du });
+
+describe("through the ledger", () => {
+  test("an account 300 days into its year over 40 endpoints: each call's period total counts the history and the calls before it", async () => {
+    const ledger = pgLedger(store);
+    const caller = callerOf("pro", "2026-01-01");
+    const day = "2026-10-28";
+    const before = await history(caller.userId, day, 300, 40, 0.5);
+    expect(before).toBe(6000);
+    const charged = [1, 2, 3].map((du, i) => ledger.charge(caller, entry(caller, noon(day) + i, du)));
+    await Promise.all(charged.map((c) => c.committed));
+    expect(charged.map((c) => c.periodConsumed)).toEqual([6001, 6003, 6006]);
+    // the next batch adds to the row: the same totals as du_daily's sums
+    const next = ledger.charge(caller, entry(caller, noon(day) + 10, 4));
+    await next.committed;
+    expect(next.periodConsumed).toBe(6010);
+    const [row] = await sql`SELECT period_start, period_end, period_du, day, day_du, month_start, month_du FROM du_totals WHERE user_id = ${caller.userId}`;
+    expect(row).toEqual({
+      period_start: "2026-01-01",
+      period_end: "2026-12-31",
+      period_du: await summed(caller.userId, "2026-01-01", "2026-12-31"),
+      day,
+      day_du: 10,
+      month_start: "2026-10-01",
+      month_du: await summed(caller.userId, "2026-10-01", "2026-10-31"),
+    });
+    expect(row.period_du).toBe(6010);
+  });
+
+  test("the hard cap reads the period's total: a full allowance refuses the next call, with or without a totals row", async () => {
+    const ledger = pgLedger(store);
+    const sandbox = DEFAULT_PLANS.find((p) => p.slug === "sandbox")!;
+    const day = "2026-10-28";
+    // used up before any batch: no row, the admission sums du_daily
+    const full = callerOf("sandbox", "2026-10-10");
+    await history(full.userId, day, 10, 50, sandbox.du_limit / 500);
+    const [none] = await sql`SELECT count(*)::int AS n FROM du_totals WHERE user_id = ${full.userId}`;
+    expect(none).toEqual({ n: 0 });
+    const refused = await ledger
+      .admit(full, 5, () => noon(day))
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).status).toBe(429);
+    // 10 DU short: one call of 4 committed (the row made), one of 6 admitted and committed, then refused
+    const near = callerOf("sandbox", "2026-10-10");
+    await history(near.userId, day, 10, 1, (sandbox.du_limit - 10) / 10);
+    const first = ledger.charge(near, entry(near, noon(day), 4), await ledger.admit(near, 4, () => noon(day)));
+    await first.committed;
+    expect(first.periodConsumed).toBe(sandbox.du_limit - 6);
+    const second = ledger.charge(near, entry(near, noon(day) + 1, 6), await ledger.admit(near, 6, () => noon(day) + 1));
+    await second.committed;
+    expect(second.periodConsumed).toBe(sandbox.du_limit);
+    const [row] = await sql`SELECT period_du FROM du_totals WHERE user_id = ${near.userId}`;
+    expect(row).toEqual({ period_du: sandbox.du_limit });
+    const last = await ledger
+      .admit(near, 1, () => noon(day) + 2)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect((last as HttpError).status).toBe(429);
+  });
+});
+
+describe("artmarket_ledger_commit in any order of windows", () => {
+  test("600 random batches: late rows, batches across midnight and months, a period that moves, the table emptied: every total is du_daily's sum", async () => {
+    let seed = 20261128;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const users = Array.from({ length: 10 }, () => nextUser++);
+    // each account's plan: a 30-day period from one of two anchors (a plan change moves it)
+    const anchor = new Map(users.map((u) => [u, pick(["2026-01-01", "2026-01-15"])]));
+    let today = "2026-03-20";
+    let checked = 0;
+    for (let b = 0; b < 600; b++) {
+      if (random() < 0.08) today = addDays(today, 1); // to 2026-04-30 or so: months and periods end
+      if (random() < 0.03) anchor.set(pick(users), pick(["2026-01-01", "2026-01-15", "2026-01-08"]));
+      if (random() < 0.02) await sql`DELETE FROM du_totals WHERE user_id = ANY(${users})`; // a crash empties the UNLOGGED table
+      const rows: Record<string, unknown>[] = [];
+      const windows = new Map<number, Record<string, unknown>>();
+      const n = 1 + Math.floor(random() * 12);
+      for (let i = 0; i < n; i++) {
+        const u = pick(users);
+        // most rows today; some late (yesterday) or early (tomorrow: another worker's clock past midnight)
+        const r = random();
+        const day = r < 0.8 ? today : r < 0.9 ? addDays(today, -1) : addDays(today, 1);
+        const du = pick([1, 2, 2.5, 10]);
+        rows.push({ user_id: u, key_id: u, ts: noon(day), day, method: "GET", route: pick(["/v1/a", "/v1/b", "/v1/c"]), status: 200, records: 1, du });
+        const known = windows.get(u);
+        if (known) {
+          known.added = (known.added as number) + du;
+          continue;
+        }
+        // the account's windows are those of its first row in the batch, as PgLedger sends them
+        const period = periodContaining(anchor.get(u)!, 30, day);
+        const month = monthContaining(day);
+        windows.set(u, {
+          user_id: u,
+          period_start: period.start,
+          period_end: period.end,
+          day,
+          month_start: month.start,
+          month_end: month.end,
+          added: du,
+          plan_slug: "pro",
+          period_days: 30,
+          elapsed: 1,
+          ts: noon(day),
+          lines: [],
+        });
+      }
+      const result =
+        (await sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify([...windows.values()])}::text::jsonb, '[]'::jsonb)`) as {
+          user_id: number;
+          period: number;
+          day: number;
+          month: number;
+        }[];
+      expect(result.map((r) => r.user_id).sort((a, b) => a - b)).toEqual([...windows.keys()].sort((a, b) => a - b));
+      for (const r of result) {
+        const w = windows.get(r.user_id)!;
+        const expected = {
+          user_id: r.user_id,
+          period: await summed(r.user_id, w.period_start as string, w.period_end as string),
+          day: await summed(r.user_id, w.day as string, w.day as string),
+          month: await summed(r.user_id, w.month_start as string, w.month_end as string),
+        };
+        expect(r).toEqual(expected);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(1500);
+    expect(today > "2026-04-01").toBe(true);
+  });
+});
