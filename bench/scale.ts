@@ -6,7 +6,7 @@
  *   bun bench/scale.ts [--workers 1,2] [--seconds 6] [--rounds 2] [--connections 64] [--loaders 1]
  *                      [--loadgen auto|wrk|bun] [--binary dist/artmarket] [--scale tiny] [--cases a,b]
  *                      [--stores sqlite|postgres|sqlite,postgres] [--pg postgres://…] [--synchronous-commit on|off]
- *                      [--follows 2000] [--accounts 1] [--out .bench/scale.json]
+ *                      [--follows 2000] [--accounts 1] [--history 0] [--out .bench/scale.json]
  *
  * --stores runs each worker count on each account store: account.db, or PostgreSQL (`serve
  * --account-store`): the URL given with --pg, else a PostgreSQL 18 started for the run from the
@@ -34,7 +34,10 @@
  * servers start. --accounts N spreads the other cases' load evenly over N bench keys, each its
  * own user (wrk takes them in turn request by request; the Bun generator one per connection):
  * one account's calls queue on that account's rate and ledger state (the PostgreSQL store's
- * advisory lock and rate-window row), several accounts' do not.
+ * advisory lock and rate-window row), several accounts' do not. --history D puts each bench
+ * account D days into its billing period with usage on every one of them (HISTORY_ENDPOINTS
+ * endpoints a day, written into du_daily of both stores before the servers start): what an
+ * account's running totals cost on the period's last day rather than its first.
  * After each worker count the server is stopped with SIGTERM and the bench user's du_ledger rows
  * are compared with the 200s the load generators counted, as bench/core does: the rows may exceed
  * them by the requests in flight when a load run stopped (wrk drops the responses it has not read
@@ -92,6 +95,10 @@ const stores = (flags.stores ?? "sqlite").split(",") as ("sqlite" | "postgres")[
 const follows = Number(flags.follows ?? 2000);
 const accounts = Number(flags.accounts ?? 1);
 if (!Number.isInteger(accounts) || accounts < 1 || accounts > 10_000) throw new Error("--accounts must be an integer in 1..10000");
+const historyDays = Number(flags.history ?? 0);
+if (!Number.isInteger(historyDays) || historyDays < 0 || historyDays > 364) throw new Error("--history must be an integer in 0..364 (days of an enterprise year)");
+/** The endpoints of each day of --history's usage. */
+const HISTORY_ENDPOINTS = 40;
 for (const st of stores) if (st !== "sqlite" && st !== "postgres") throw new Error(`unknown store ${st} (sqlite, postgres)`);
 for (const c of cases) if (!CASES[c]) throw new Error(`unknown case ${c} (${Object.keys(CASES).join(", ")})`);
 
@@ -199,6 +206,21 @@ const followRows: [string, number, number][] = (() => {
   }
 })();
 const followValues = (userId: number) => followRows.map(([kind, id, at]) => `(${userId}, '${kind}', ${id}, ${at})`).join(", ");
+/** --history: the bench accounts' period anchor, and their du_daily rows (1 DU each) on every day from it to yesterday. */
+const historyStart = new Date(Date.now() - historyDays * 86_400_000).toISOString().slice(0, 10);
+const historyRows = (userIds: number[]) =>
+  userIds.flatMap((u) =>
+    Array.from({ length: historyDays }, (_, d) => new Date(Date.parse(historyStart) + d * 86_400_000).toISOString().slice(0, 10)).flatMap((day) =>
+      Array.from({ length: HISTORY_ENDPOINTS }, (_, e) => `(${u}, '${day}', 'GET /v1/history-${e}', 1, 1)`),
+    ),
+  );
+/** Writes the --history rows in statements of 10,000 rows. */
+async function writeHistory(userIds: number[], exec: (statement: string) => unknown): Promise<void> {
+  if (!historyDays) return;
+  const rows = historyRows(userIds);
+  for (let i = 0; i < rows.length; i += 10_000) await exec(`INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES ${rows.slice(i, i + 10_000).join(", ")}`);
+  await exec(`UPDATE users SET period_anchor = '${historyStart}' WHERE id IN (${userIds.join(", ")})`);
+}
 const storeList: Store[] = [];
 for (const name of stores) {
   const args = name === "postgres" ? ["--account-store", pgUrl!] : [];
@@ -214,6 +236,10 @@ for (const name of stores) {
     db.run("UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'");
     const followerId = (db.query("SELECT user_id FROM api_keys WHERE kid = ?").get(follower) as { user_id: number }).user_id;
     db.run(`INSERT INTO follows (user_id, kind, target_id, created_at) VALUES ${followValues(followerId)}`);
+    const benchUsers = kids.slice(0, -1).map((kid) => (db.query("SELECT user_id FROM api_keys WHERE kid = ?").get(kid) as { user_id: number }).user_id);
+    db.run("BEGIN");
+    await writeHistory(benchUsers, (statement) => db.run(statement));
+    db.run("COMMIT");
     db.close();
     storeList.push({
       name,
@@ -239,6 +265,12 @@ for (const name of stores) {
     await sql`UPDATE plans SET rps_limit = 1000000000, rpm_limit = 1000000000 WHERE slug = 'enterprise'`;
     const [row] = await sql`SELECT user_id FROM api_keys WHERE kid = ${follower}`;
     await sql.unsafe(`INSERT INTO follows (user_id, kind, target_id, created_at) VALUES ${followValues((row as { user_id: number }).user_id)}`);
+    const benchUsers = (await sql`SELECT user_id FROM api_keys WHERE kid IN (SELECT unnest(string_to_array(${kids.slice(0, -1).join(",")}, ',')))`) as { user_id: number }[];
+    await writeHistory(
+      benchUsers.map((r) => r.user_id),
+      (statement) => sql.unsafe(statement),
+    );
+    await sql`ANALYZE du_daily`;
     const pgDataDir = mkdtempSync(join(tmpdir(), "artmarket-scale-pg-"));
     linkMarket(join(dataDir, "market.db"), join(pgDataDir, "market.db"));
     storeList.push({
@@ -368,7 +400,7 @@ const header = [
   ...(stores.length === 2 ? workerCounts.map((w) => `pg/sqlite ${w}w`) : []),
 ];
 process.stdout.write(
-  `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections${accounts > 1 ? `, the load over ${accounts} accounts` : ""}, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
+  `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections${accounts > 1 ? `, the load over ${accounts} accounts` : ""}${historyDays ? `, each ${historyDays} days into its period (${HISTORY_ENDPOINTS} endpoints a day)` : ""}, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
 );
 process.stdout.write(`${table(header, rows)}\n`);
 process.stdout.write(`ledger (rows = 200s seen + in flight, in flight within 0..bound):\n${ledgerChecks.map((l) => `  ${l.store} ${l.workers}w: ${describe(l)}`).join("\n")}\n`);
@@ -376,7 +408,21 @@ mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,
   JSON.stringify(
-    { cores: availableParallelism(), scale, seconds, rounds, connections, connectionsPerRun, loaders, stores, tool: useWrk ? "wrk" : "bun", runs, ledgerChecks },
+    {
+      cores: availableParallelism(),
+      scale,
+      seconds,
+      rounds,
+      connections,
+      connectionsPerRun,
+      loaders,
+      stores,
+      accounts,
+      historyDays,
+      tool: useWrk ? "wrk" : "bun",
+      runs,
+      ledgerChecks,
+    },
     null,
     2,
   ),
