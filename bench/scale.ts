@@ -208,12 +208,9 @@ const followRows: [string, number, number][] = (() => {
 const followValues = (userId: number) => followRows.map(([kind, id, at]) => `(${userId}, '${kind}', ${id}, ${at})`).join(", ");
 /** --history: the bench accounts' period anchor, and their du_daily rows (1 DU each) on every day from it to yesterday. */
 const historyStart = new Date(Date.now() - historyDays * 86_400_000).toISOString().slice(0, 10);
+const historyDayList = Array.from({ length: historyDays }, (_, d) => new Date(Date.parse(historyStart) + d * 86_400_000).toISOString().slice(0, 10));
 const historyRows = (userIds: number[]) =>
-  userIds.flatMap((u) =>
-    Array.from({ length: historyDays }, (_, d) => new Date(Date.parse(historyStart) + d * 86_400_000).toISOString().slice(0, 10)).flatMap((day) =>
-      Array.from({ length: HISTORY_ENDPOINTS }, (_, e) => `(${u}, '${day}', 'GET /v1/history-${e}', 1, 1)`),
-    ),
-  );
+  userIds.flatMap((u) => historyDayList.flatMap((day) => Array.from({ length: HISTORY_ENDPOINTS }, (_, e) => `(${u}, '${day}', 'GET /v1/history-${e}', 1, 1)`)));
 /** Writes the --history rows in statements of 10,000 rows. */
 async function writeHistory(userIds: number[], exec: (statement: string) => unknown): Promise<void> {
   if (!historyDays) return;
