@@ -82,6 +82,34 @@ describe("through the ledger", () => {
     expect(row.period_du).toBe(6010);
   });
 
+  test("one batch across midnight at the end of a month: each call's day and month counted where its day falls", async () => {
+    const ledger = pgLedger(store);
+    const caller = callerOf("pro", "2026-01-01");
+    const before = await history(caller.userId, "2026-10-31", 30, 2, 1); // October 1–30
+    const midnight = Date.parse("2026-11-01T00:00:00Z");
+    // a first call on October 31 makes the account's row (counted from du_daily)
+    const first = ledger.charge(caller, entry(caller, midnight - 1000, 1));
+    await first.committed;
+    expect(first.periodConsumed).toBe(before + 1);
+    // then three calls in one batch, added to that row: two on October 31, one on November 1
+    const charged = [
+      ledger.charge(caller, entry(caller, midnight - 200, 2)),
+      ledger.charge(caller, entry(caller, midnight - 100, 3)),
+      ledger.charge(caller, entry(caller, midnight + 100, 4)),
+    ];
+    await Promise.all(charged.map((c) => c.committed));
+    expect(charged.map((c) => c.periodConsumed)).toEqual([before + 3, before + 6, before + 10]);
+    // the row holds October 31 (the batch's first call): its day and month, not November's call
+    const [row] = await sql`SELECT day, day_du, month_start, month_du, period_du FROM du_totals WHERE user_id = ${caller.userId}`;
+    expect(row).toEqual({ day: "2026-10-31", day_du: 6, month_start: "2026-10-01", month_du: before + 6, period_du: before + 10 });
+    // the next call, on November 1: its day and month counted again from du_daily
+    const next = ledger.charge(caller, entry(caller, midnight + 1000, 1));
+    await next.committed;
+    expect(next.periodConsumed).toBe(before + 11);
+    const [after] = await sql`SELECT day, day_du, month_start, month_du, period_du FROM du_totals WHERE user_id = ${caller.userId}`;
+    expect(after).toEqual({ day: "2026-11-01", day_du: 5, month_start: "2026-11-01", month_du: 5, period_du: before + 11 });
+  });
+
   test("the hard cap reads the period's total: a full allowance refuses the next call, with or without a totals row", async () => {
     const ledger = pgLedger(store);
     const sandbox = DEFAULT_PLANS.find((p) => p.slug === "sandbox")!;
@@ -120,6 +148,25 @@ describe("through the ledger", () => {
   });
 });
 
+/** An account of a batch as PgLedger sends it (src/serve/accounts/pg-hot.ts, BatchUser). */
+interface BatchWindows {
+  user_id: number;
+  period_start: string;
+  period_end: string;
+  day: string;
+  month_start: string;
+  month_end: string;
+  added: number;
+  add_period: number;
+  add_day: number;
+  add_month: number;
+  plan_slug: string;
+  period_days: number;
+  elapsed: number;
+  ts: number;
+  lines: never[];
+}
+
 describe("artmarket_ledger_commit in any order of windows", () => {
   test("600 random batches: late rows, batches across midnight and months, a period that moves, the table emptied: every total is du_daily's sum", async () => {
     let seed = 20261128;
@@ -138,7 +185,7 @@ describe("artmarket_ledger_commit in any order of windows", () => {
       if (random() < 0.03) anchor.set(pick(users), pick(["2026-01-01", "2026-01-15", "2026-01-08"]));
       if (random() < 0.02) await sql`DELETE FROM du_totals WHERE user_id = ANY(${users})`; // a crash empties the UNLOGGED table
       const rows: Record<string, unknown>[] = [];
-      const windows = new Map<number, Record<string, unknown>>();
+      const windows = new Map<number, BatchWindows>();
       const n = 1 + Math.floor(random() * 12);
       for (let i = 0; i < n; i++) {
         const u = pick(users);
@@ -147,44 +194,51 @@ describe("artmarket_ledger_commit in any order of windows", () => {
         const day = r < 0.8 ? today : r < 0.9 ? addDays(today, -1) : addDays(today, 1);
         const du = pick([1, 2, 2.5, 10]);
         rows.push({ user_id: u, key_id: u, ts: noon(day), day, method: "GET", route: pick(["/v1/a", "/v1/b", "/v1/c"]), status: 200, records: 1, du });
-        const known = windows.get(u);
-        if (known) {
-          known.added = (known.added as number) + du;
-          continue;
+        let w = windows.get(u);
+        if (!w) {
+          // the account's windows are those of its first row in the batch, as PgLedger sends them
+          const period = periodContaining(anchor.get(u)!, 30, day);
+          const month = monthContaining(day);
+          w = {
+            user_id: u,
+            period_start: period.start,
+            period_end: period.end,
+            day,
+            month_start: month.start,
+            month_end: month.end,
+            added: 0,
+            add_period: 0,
+            add_day: 0,
+            add_month: 0,
+            plan_slug: "pro",
+            period_days: 30,
+            elapsed: 1,
+            ts: noon(day),
+            lines: [],
+          };
+          windows.set(u, w);
         }
-        // the account's windows are those of its first row in the batch, as PgLedger sends them
-        const period = periodContaining(anchor.get(u)!, 30, day);
-        const month = monthContaining(day);
-        windows.set(u, {
-          user_id: u,
-          period_start: period.start,
-          period_end: period.end,
-          day,
-          month_start: month.start,
-          month_end: month.end,
-          added: du,
-          plan_slug: "pro",
-          period_days: 30,
-          elapsed: 1,
-          ts: noon(day),
-          lines: [],
-        });
+        w.added += du;
+        if (day >= w.period_start && day <= w.period_end) w.add_period += du;
+        if (day === w.day) w.add_day += du;
+        if (day >= w.month_start && day <= w.month_end) w.add_month += du;
       }
-      const result =
-        (await sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify([...windows.values()])}::text::jsonb, '[]'::jsonb)`) as {
-          user_id: number;
-          period: number;
-          day: number;
-          month: number;
-        }[];
+      // one batch in ten from a node of the build before 0012, which sends the windows without what falls in each
+      const sent = [...windows.values()].map((w) => (random() < 0.1 ? { ...w, add_period: undefined, add_day: undefined, add_month: undefined } : w));
+      const result = (await sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify(sent)}::text::jsonb, '[]'::jsonb)`) as {
+        user_id: number;
+        period: number;
+        day: number;
+        month: number;
+      }[];
       expect(result.map((r) => r.user_id).sort((a, b) => a - b)).toEqual([...windows.keys()].sort((a, b) => a - b));
       for (const r of result) {
         const w = windows.get(r.user_id)!;
         const expected = {
           user_id: r.user_id,
-          period: await summed(r.user_id, w.period_start as string, w.period_end as string),
-          day: await summed(r.user_id, w.day as string, w.day as string),
-          month: await summed(r.user_id, w.month_start as string, w.month_end as string),
+          period: await summed(r.user_id, w.period_start, w.period_end),
+          day: await summed(r.user_id, w.day, w.day),
+          month: await summed(r.user_id, w.month_start, w.month_end),
         };
         expect(r).toEqual(expected);
         checked++;

@@ -262,29 +262,38 @@ export class PgLedger implements MeteringLedger {
       records: e.records,
       du: e.du,
     }));
-    const users = new Map<number, Record<string, unknown>>();
-    for (const { caller, entry } of items) {
-      const known = users.get(entry.userId);
-      if (known) {
-        known.added = (known.added as number) + entry.du;
-        continue;
+    // each account's windows are those of its first row in the batch; what the batch adds to each
+    // window counts the rows whose day falls in it (a batch may straddle midnight)
+    const users = new Map<number, BatchUser>();
+    items.forEach(({ caller, entry }, k) => {
+      let u = users.get(entry.userId);
+      if (!u) {
+        const cal = this.calendars.of(caller, entry.ts);
+        u = {
+          user_id: entry.userId,
+          period_start: cal.period.start,
+          period_end: cal.period.end,
+          day: cal.day,
+          month_start: cal.month.start,
+          month_end: cal.month.end,
+          added: 0,
+          add_period: 0,
+          add_day: 0,
+          add_month: 0,
+          plan_slug: caller.plan.slug,
+          period_days: cal.period.days,
+          elapsed: Math.min(cal.period.days, Math.max(1, cal.dayN - cal.periodStartN + 1)),
+          ts: entry.ts,
+          lines: noticeLines(caller),
+        };
+        users.set(entry.userId, u);
       }
-      const cal = this.calendars.of(caller, entry.ts);
-      users.set(entry.userId, {
-        user_id: entry.userId,
-        period_start: cal.period.start,
-        period_end: cal.period.end,
-        day: cal.day,
-        month_start: cal.month.start,
-        month_end: cal.month.end,
-        added: entry.du,
-        plan_slug: caller.plan.slug,
-        period_days: cal.period.days,
-        elapsed: Math.min(cal.period.days, Math.max(1, cal.dayN - cal.periodStartN + 1)),
-        ts: entry.ts,
-        lines: noticeLines(caller),
-      });
-    }
+      const day = rows[k]!.day;
+      u.added += entry.du;
+      if (day >= u.period_start && day <= u.period_end) u.add_period += entry.du;
+      if (day === u.day) u.add_day += entry.du;
+      if (day >= u.month_start && day <= u.month_end) u.add_month += entry.du;
+    });
     const admissions = items.map((i) => i.admissionId).filter((id): id is number => id !== null);
     const result = (await this
       .sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify([...users.values()])}::text::jsonb, ${JSON.stringify(admissions)}::text::jsonb)`) as {
@@ -305,6 +314,26 @@ export class PgLedger implements MeteringLedger {
 }
 
 type NoticeLine = { pool: string; threshold: number; line: number; du_limit: number };
+
+/** An account of a ledger batch, as artmarket_ledger_commit reads it (migration account-pg 0012). */
+interface BatchUser {
+  user_id: number;
+  period_start: string;
+  period_end: string;
+  day: string;
+  month_start: string;
+  month_end: string;
+  /** The batch's DU of the account, and of it what falls in each window. */
+  added: number;
+  add_period: number;
+  add_day: number;
+  add_month: number;
+  plan_slug: string;
+  period_days: number;
+  elapsed: number;
+  ts: number;
+  lines: NoticeLine[];
+}
 const linesOfPlan = new WeakMap<Caller["plan"], NoticeLine[]>();
 
 /** The allowance lines a soft-capped plan's notices mark: 80 % and 100 % of each pool's allowance (once per plan object). */
