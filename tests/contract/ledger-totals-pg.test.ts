@@ -80,6 +80,26 @@ describe("through the ledger", () => {
       month_du: await summed(caller.userId, "2026-10-01", "2026-10-31"),
     });
     expect(row.period_du).toBe(6010);
+    // the usage windows: the row's, and the sums where the row holds another window
+    const sums = async (from: string, to: string) => summed(caller.userId, from, to);
+    expect(ledger.windows(caller, noon(day))).toEqual({
+      period: { start: "2026-01-01", end: "2026-12-31", days: 365 },
+      periodConsumed: 6010,
+      day,
+      dayConsumed: 10,
+      month: { start: "2026-10-01", end: "2026-10-31", days: 31 },
+      monthConsumed: await sums("2026-10-01", "2026-10-31"),
+    });
+    // two days later, no call yet: the day is summed (none), the month and period are the row's
+    const later = ledger.windows(caller, noon("2026-10-30"));
+    expect([later.periodConsumed, later.dayConsumed, later.monthConsumed]).toEqual([6010, 0, await sums("2026-10-01", "2026-10-31")]);
+    // in November: the month is summed (none), the period is still the row's
+    const november = ledger.windows(caller, noon("2026-11-02"));
+    expect([november.periodConsumed, november.dayConsumed, november.monthConsumed]).toEqual([6010, 0, 0]);
+    // a row that is not du_daily's sum would show: the windows read it
+    await sql`UPDATE du_totals SET period_du = period_du + 1000 WHERE user_id = ${caller.userId}`;
+    expect(ledger.windows(caller, noon(day)).periodConsumed).toBe(7010);
+    await sql`UPDATE du_totals SET period_du = period_du - 1000 WHERE user_id = ${caller.userId}`;
   });
 
   test("one batch across midnight at the end of a month: each call's day and month counted where its day falls", async () => {
