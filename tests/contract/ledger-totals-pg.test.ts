@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { SQL } from "bun";
 import type { Caller } from "../../src/serve/accounts/keys";
-import { asyncClient, closeAsyncClient, pgLedger } from "../../src/serve/accounts/pg-hot";
+import { asyncClient, type BatchUser, closeAsyncClient, pgLedger } from "../../src/serve/accounts/pg-hot";
 import { PgAccountStore } from "../../src/serve/accounts/pg-store";
 import { DEFAULT_PLANS } from "../../src/serve/accounts/plans";
 import { HttpError } from "../../src/serve/http/errors";
@@ -168,25 +168,6 @@ describe("through the ledger", () => {
   });
 });
 
-/** An account of a batch as PgLedger sends it (src/serve/accounts/pg-hot.ts, BatchUser). */
-interface BatchWindows {
-  user_id: number;
-  period_start: string;
-  period_end: string;
-  day: string;
-  month_start: string;
-  month_end: string;
-  added: number;
-  add_period: number;
-  add_day: number;
-  add_month: number;
-  plan_slug: string;
-  period_days: number;
-  elapsed: number;
-  ts: number;
-  lines: never[];
-}
-
 describe("artmarket_ledger_commit in any order of windows", () => {
   test("600 random batches: late rows, batches across midnight and months, a period that moves, the table emptied: every total is du_daily's sum", async () => {
     let seed = 20261128;
@@ -205,7 +186,7 @@ describe("artmarket_ledger_commit in any order of windows", () => {
       if (random() < 0.03) anchor.set(pick(users), pick(["2026-01-01", "2026-01-15", "2026-01-08"]));
       if (random() < 0.02) await sql`DELETE FROM du_totals WHERE user_id = ANY(${users})`; // a crash empties the UNLOGGED table
       const rows: Record<string, unknown>[] = [];
-      const windows = new Map<number, BatchWindows>();
+      const windows = new Map<number, BatchUser>();
       const n = 1 + Math.floor(random() * 12);
       for (let i = 0; i < n; i++) {
         const u = pick(users);

@@ -339,7 +339,7 @@ export class PgLedger implements MeteringLedger {
 type NoticeLine = { pool: string; threshold: number; line: number; du_limit: number };
 
 /** An account of a ledger batch, as artmarket_ledger_commit reads it (migration account-pg 0012). */
-interface BatchUser {
+export interface BatchUser {
   user_id: number;
   period_start: string;
   period_end: string;
