@@ -673,6 +673,16 @@ for (const factory of FACTORIES) {
       ];
       for (const [user, key, ts, day, du] of ledger) {
         h.exec("INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, ?, 'GET', '/v1/lots', 200, 1, ?)", user, key, ts, day, du);
+        // the roll-up by key: PostgreSQL's trigger on du_ledger writes it, SQLite's ledger writer with each row
+        if (store.kind === "sqlite") {
+          h.exec(
+            "INSERT INTO du_key_daily (user_id, day, key_id, du, requests) VALUES (?, ?, ?, ?, 1) ON CONFLICT DO UPDATE SET du = du + excluded.du, requests = requests + 1",
+            user,
+            day,
+            key,
+            du,
+          );
+        }
       }
       const all = store.usageByKey();
       expect(all.map((k) => k.kid)).toEqual(store.listKeys().map((k) => k.kid));

@@ -358,7 +358,7 @@ describe("restore", () => {
 
 describe("keys usage --since", () => {
   test("counts the days from --since on; a bad date is exit 2", () => {
-    // a request of an earlier day, in both ledger tables as the server writes them
+    // a request of an earlier day, in the ledger and its roll-ups as the server writes them
     const db = new Database(join(dataDir, "account.db"));
     const key = db.query("SELECT id, user_id FROM api_keys WHERE kid = ?").get(kidOf(proKey)) as { id: number; user_id: number };
     db.run("INSERT INTO du_ledger (user_id, key_id, ts, day, method, route, status, records, du) VALUES (?, ?, ?, '2020-03-01', 'GET', '/v1/categories', 200, 0, 7)", [
@@ -367,6 +367,7 @@ describe("keys usage --since", () => {
       Date.parse("2020-03-01T12:00:00Z"),
     ]);
     db.run("INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, '2020-03-01', 'GET /v1/categories', 7, 1)", [key.user_id]);
+    db.run("INSERT INTO du_key_daily (user_id, day, key_id, du, requests) VALUES (?, '2020-03-01', ?, 7, 1)", [key.user_id, key.id]);
     db.close();
     const usage = (...args: string[]) => {
       const r = cli("keys", "usage", "--json", "--data", dataDir, ...args);

@@ -12,8 +12,9 @@ export interface UsageStore {
   /** DU and requests per label over [from, to]: by day, month (YYYY-MM) or endpoint, ordered by label. */
   usageBreakdown(userId: number, from: string, to: string, by: "day" | "month" | "endpoint"): UsageBucket[];
   /**
-   * DU and requests per user and key from the ledger (every key listed, unused ones with 0), over
-   * the days from `since` (YYYY-MM-DD, UTC; all days when absent), ordered by user and key.
+   * DU and requests per user and key from the ledger's roll-up by key (every key listed, unused
+   * ones with 0), over the days from `since` (YYYY-MM-DD, UTC; all days when absent), ordered by
+   * user and key.
    */
   usageByKey(since?: string): KeyUsage[];
   /** A user's DU and requests per key from..to (the roll-up du_key_daily), keys with calls only, by key id. */
@@ -53,15 +54,16 @@ export function UsageSql<B extends SqlBase>(Base: B) {
     }
 
     usageByKey(since?: string): KeyUsage[] {
-      // du_ledger has no index (it is written on the hot path): one scan, grouped by key
+      // the roll-up by user, day and key (du_key_daily, written with every ledger row): a scan of
+      // days, where du_ledger would be one of every call ever charged
       const { count, sum } = this.sql.casts;
       return this.sql
         .all<Omit<KeyUsage, "revoked"> & { revoked: boolean | number }>(
           `SELECT u.id AS user_id, u.name AS user_name, u.plan_slug AS plan, k.id AS key_id, k.kid, k.name AS key_name,
                   k.revoked_at IS NOT NULL AS revoked, coalesce(l.requests, 0)${count} AS requests, coalesce(l.du, 0)${sum} AS du, l.first_day, l.last_day
            FROM api_keys k JOIN users u ON u.id = k.user_id
-           LEFT JOIN (SELECT key_id, count(*) AS requests, sum(du) AS du, min(day) AS first_day, max(day) AS last_day
-                      FROM du_ledger WHERE day >= ? GROUP BY key_id) l ON l.key_id = k.id
+           LEFT JOIN (SELECT key_id, sum(requests) AS requests, sum(du) AS du, min(day) AS first_day, max(day) AS last_day
+                      FROM du_key_daily WHERE day >= ? GROUP BY key_id) l ON l.key_id = k.id
            ORDER BY u.id, k.id`,
           since ?? "",
         )
