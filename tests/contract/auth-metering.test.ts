@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type as t } from "@sinclair/typebox";
 import { createApp } from "../../src/serve/app";
-import { defineEndpoint, type Endpoint } from "../../src/serve/http/endpoint";
+import { defineEndpoint, type Endpoint, IN_TURN_BYTES } from "../../src/serve/http/endpoint";
 import { T } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 import { IDLE_MS, Ledger } from "../../src/serve/accounts/ledger";
@@ -292,6 +292,51 @@ describe("Data Units", () => {
       ledger.flush();
       deps.ledger = appLedger;
       appLedger.reset(); // its cached windows did not see the requests above
+    }
+  });
+
+  test("a response over IN_TURN_BYTES as sent is committed in its own turn, with the batch open beside it", async () => {
+    const deps = ctx.deps as { ledger: Ledger };
+    const appLedger = deps.ledger;
+    appLedger.flush();
+    const clock = 1_000; // never moves: no request finds the ledger idle
+    const ledger = new Ledger(ctx.deps.account, { now: () => clock });
+    deps.ledger = ledger;
+    const big = "/v1/artists?limit=1000"; // the probe list: 1,000 rows, about 40 KB
+    const gzip = (path: string) => app.handle(new Request(`http://artmarket.test${path}`, { headers: { Authorization: `Bearer ${ctx.keys.pro}`, "Accept-Encoding": "gzip" } }));
+    try {
+      await call("/v1/artworks?limit=1", ctx.keys.pro); // the first commit ever: idle
+      let immediate = ledger.commits.immediate;
+      // a large body: committed at once each time, though the clock stands still
+      for (let i = 0; i < 3; i++) {
+        const before = ledgerRows();
+        const res = await call(big, ctx.keys.pro);
+        expect(res.status).toBe(200);
+        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(IN_TURN_BYTES);
+        expect(ledgerRows()).toBe(before + 1);
+      }
+      expect(ledger.commits.immediate - immediate).toBe(3);
+      // small ones gather a batch; a large one among them commits it with its own row, at once
+      immediate = ledger.commits.immediate;
+      const total = ledger.commits.total;
+      const before = ledgerRows();
+      const small = Array.from({ length: 5 }, () => call("/v1/artworks?limit=1", ctx.keys.pro));
+      const large = call(big, ctx.keys.pro);
+      const responses = await Promise.all([...small, large]);
+      expect(responses.map((r) => r.status)).toEqual(Array(6).fill(200));
+      expect(ledgerRows()).toBe(before + 6);
+      expect(ledger.commits.immediate - immediate).toBe(1);
+      expect(ledger.commits.total - total).toBe(1);
+      // the same list compressed to under IN_TURN_BYTES leaves in one piece on any turn: a batch
+      immediate = ledger.commits.immediate;
+      const zipped = await gzip(big);
+      expect(zipped.headers.get("content-encoding")).toBe("gzip");
+      expect(Number(zipped.headers.get("content-length"))).toBeLessThan(IN_TURN_BYTES);
+      expect(ledger.commits.immediate).toBe(immediate);
+    } finally {
+      ledger.flush();
+      deps.ledger = appLedger;
+      appLedger.reset();
     }
   });
 });

@@ -6,7 +6,8 @@
  * cost of a commit is spread over the batch instead of paid per request; a request that finds the
  * ledger idle (no batch open, the last commit held one request and ended IDLE_MS ago or more) is
  * committed at once, in its own event-loop turn, so that its response is not deferred to a later
- * turn (see IDLE_MS).
+ * turn (see IDLE_MS); so is a request whose response is large (`inTurn`: IN_TURN_BYTES in
+ * src/serve/http/endpoint.ts), with the batch open beside it.
  *
  * Consumption per user is also kept in memory for the three windows (entitlement period,
  * UTC day, calendar month) so that the Remaining header and the caps cost no query. Those
@@ -84,6 +85,17 @@ export function projectEndOfPeriod(consumed: number, period: Period, day: string
   return Math.round((consumed / elapsed) * period.days * 100) / 100;
 }
 
+/** The rows being gathered for one commit, and the promise their requests wait on. */
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+  /** now() at its first row. */
+  started: number;
+  /** Rows pending at the last tick. */
+  seen: number;
+}
+
 /** The promise of a row committed before `charge` returned. */
 const COMMITTED: Promise<void> = Promise.resolve();
 
@@ -143,8 +155,11 @@ export interface MeteringLedger {
   windows(caller: Caller, now?: number): Windows;
   /** Admits a call that may cost up to `maxDu` under the caller's hard cap, or throws 429 once it is used up. */
   admit(caller: Caller, maxDu: number): Promise<Admission>;
-  /** Records a metered request; `committed` settles when its row is durable. */
-  charge(caller: Caller, entry: LedgerEntry, admission?: Admission): Charged;
+  /**
+   * Records a metered request; `committed` settles when its row is durable. `inTurn`: the response
+   * should leave in its request's own turn, so commit now if the store can (a synchronous one).
+   */
+  charge(caller: Caller, entry: LedgerEntry, admission?: Admission, inTurn?: boolean): Charged;
   /** Rows charged and not yet committed. */
   pendingRows(): number;
   /** Commits (or hands over) everything pending now. */
@@ -280,7 +295,7 @@ export class Ledger implements MeteringLedger {
   private pending: LedgerEntry[] = [];
   private pendingNotices: NoticeRow[] = [];
   /** The batch being gathered: one promise shared by every response waiting on it. */
-  private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void; started: number; seen: number } | null = null;
+  private batch: Batch | null = null;
   /** Batches handed to the sink and not answered yet. */
   private inSink = new Set<Promise<void>>();
 
@@ -443,9 +458,11 @@ export class Ledger implements MeteringLedger {
    * Records a metered request. The shared windows move at once (so the Remaining header is exact
    * under concurrency, across workers); the returned promise settles when the row is committed:
    * at once (already settled) when the ledger was idle, else with the batch it joins or opens.
-   * An admission under a hard cap ends here, in the same step as the DU are added.
+   * An admission under a hard cap ends here, in the same step as the DU are added. `inTurn`
+   * commits the row at once, with any batch open (a response that must leave in its request's
+   * own turn: IN_TURN_BYTES in src/serve/http/endpoint.ts).
    */
-  charge(caller: Caller, entry: LedgerEntry, admission?: Admission): Charged {
+  charge(caller: Caller, entry: LedgerEntry, admission?: Admission, inTurn = false): Charged {
     const cal = this.calendars.of(caller, entry.ts);
     const v = this.counters.values;
     const ending = admission ? (admission as Admission & { [ADMISSION_END]: () => boolean })[ADMISSION_END]() : false;
@@ -462,15 +479,12 @@ export class Ledger implements MeteringLedger {
     });
     if (caller.plan.features.cap === "soft" && entry.du > 0) this.queueNotices(caller, w, before, entry.ts);
     this.pending.push(entry);
-    if (this.writer && !this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS) {
-      // Idle: commit this row now, in the request's own turn.
+    if (this.writer && (inTurn || (!this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS))) {
+      // Idle, or asked to: commit this row now, in the request's own turn (with the open batch's, if any).
       this.commits.immediate++;
-      const result = this.commitLocal();
-      return {
-        periodConsumed: w.periodConsumed,
-        periodEnd: w.period.end,
-        committed: result === undefined ? COMMITTED : "handed" in result ? result.handed : Promise.reject(result.err),
-      };
+      const batch = this.batch;
+      this.batch = null;
+      return { periodConsumed: w.periodConsumed, periodEnd: w.period.end, committed: this.settle(batch, this.commitLocal()) };
     }
     if (!this.batch) {
       let resolve!: () => void;
@@ -534,14 +548,21 @@ export class Ledger implements MeteringLedger {
       );
       return;
     }
-    const result = this.commitLocal();
-    if (result === undefined) batch?.resolve();
-    else if ("handed" in result)
-      result.handed.then(
-        () => batch?.resolve(),
-        (err) => batch?.reject(err),
-      );
-    else batch?.reject(result.err);
+    void this.settle(batch, this.commitLocal()).catch(() => {});
+  }
+
+  /** Settles `batch` (when one was open) by what commitLocal returned; the commit's promise. */
+  private settle(batch: Batch | null, result: ReturnType<Ledger["commitLocal"]>): Promise<void> {
+    if (result === undefined) {
+      batch?.resolve();
+      return COMMITTED;
+    }
+    if ("handed" in result) {
+      if (batch) result.handed.then(batch.resolve, batch.reject);
+      return result.handed;
+    }
+    batch?.reject(result.err);
+    return Promise.reject(result.err);
   }
 
   /** Hands rows to the sink; settles when they are committed. */

@@ -60,12 +60,18 @@ export function encodeBytes(body: Uint8Array, coding: Coding): Uint8Array {
   return gzipSync(body, { level: GZIP_LEVEL });
 }
 
+/** Whether `body` (bytes, or a text sent as UTF-8) is more than `n` bytes. */
+export function bodyOver(body: string | Uint8Array, n: number): boolean {
+  if (typeof body !== "string") return body.byteLength > n;
+  // UTF-8 takes at least one byte per UTF-16 unit and at most three
+  if (body.length > n) return true;
+  if (body.length * 3 <= n) return false;
+  return Buffer.byteLength(body) > n;
+}
+
 /** Whether a body of this text is big enough to be compressed (and so varies with Accept-Encoding). */
 export function isCompressible(text: string): boolean {
-  // UTF-8 takes at least one byte per UTF-16 unit and at most three
-  if (text.length >= MIN_COMPRESSED_BYTES) return true;
-  if (text.length * 3 < MIN_COMPRESSED_BYTES) return false;
-  return Buffer.byteLength(text) >= MIN_COMPRESSED_BYTES;
+  return bodyOver(text, MIN_COMPRESSED_BYTES - 1);
 }
 
 function addVary(headers: Headers | Record<string, string>, value: string): void {
@@ -85,26 +91,26 @@ export function varyOnEncoding(headers: Headers | Record<string, string>): void 
 }
 
 /**
- * A JSON response of `text`: compressed as the request allows when it is 1 KiB or more (then with
- * Content-Encoding, a Content-Length of the encoded bytes, and Vary), else as it is. `headers` is
- * used as given (Content-Type is set here).
+ * The body of a JSON response of `text`: compressed as the request allows when it is 1 KiB or more
+ * (`headers` then get Content-Encoding, a Content-Length of the encoded bytes, and Vary), else the
+ * text as it is. Content-Type is set in `headers` when they have none.
  */
-export function jsonResponse(request: Request, text: string, status: number, headers: Record<string, string>): Response {
+export function encodeJson(request: Request, text: string, headers: Record<string, string>): string | Uint8Array {
   headers["Content-Type"] ??= "application/json";
-  if (!isCompressible(text)) return new Response(text, { status, headers });
+  if (!isCompressible(text)) return text;
   varyOnEncoding(headers);
   const coding = negotiateCoding(request.headers.get("accept-encoding"));
-  if (!coding) return new Response(text, { status, headers });
+  if (!coding) return text;
   const encoded = encodeBytes(encoder.encode(text), coding);
   headers["Content-Encoding"] = coding;
   headers["Content-Length"] = String(encoded.byteLength);
-  return new Response(encoded, { status, headers });
+  return encoded;
 }
 
 const isJson = (contentType: string | null) => contentType !== null && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
 
 /**
- * A response made elsewhere (an error, /openapi.json), compressed like jsonResponse when it is JSON
+ * A response made elsewhere (an error, /openapi.json), compressed like encodeJson's bodies when it is JSON
  * of 1 KiB or more that carries no Content-Encoding yet; anything else (images, HTML, empty bodies)
  * comes back untouched.
  */

@@ -13,7 +13,7 @@ import { BodyBudget } from "./body-budget";
 import { clientAddressOf, requestOrigin } from "./client";
 import { formBodyCap, MAX_JSON_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
 import { costOf, formatDu, type Price } from "./pricing";
-import { isCompressible, jsonResponse, varyOnEncoding } from "./compression";
+import { bodyOver, encodeJson, isCompressible, varyOnEncoding } from "./compression";
 import { etagOf, ifNoneMatch, isMarketRead, requestKey, snapshotId } from "./etag";
 import { noteOf } from "./request-note";
 import type { AppDeps } from "../deps";
@@ -22,6 +22,17 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** The response header naming the market snapshot that answered (the id /readyz shows). */
 export const SNAPSHOT_HEADER = "X-Market-Snapshot";
+
+/**
+ * A metered response whose body is larger than this has its ledger row committed in the request's
+ * own event-loop turn, not gathered into a batch committed on a later turn. Bun.serve (1.4) writes
+ * a response made in the turn its request arrived in through the socket's cork buffer, in one
+ * send(); one made on a later turn goes out uncorked, and a body of more than 15 KiB then leaves
+ * in pieces: 38 sendto() calls for a 20 KB list of lots, and 70 µs more CPU for a 30 KB body than
+ * in its own turn (docs/benchmarks.md, api). A commit of its own costs 15–20 µs; smaller bodies,
+ * which leave in one send() on any turn, keep the group commit.
+ */
+export const IN_TURN_BYTES = 15 * 1024;
 
 /** The budget of request bodies for deps that bring none. */
 const DEFAULT_BODY_BUDGET = new BodyBudget();
@@ -369,6 +380,9 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       // a market read's validator; a match answers 304 (RFC 9110: If-None-Match on GET and HEAD)
       const etag = marketRead && json !== null && status === 200 ? etagOf(snapshotId(deps.snapshot), requestKey(url, schema, caller !== null), json) : null;
       const notModified = etag !== null && ifNoneMatch(request.headers.get("if-none-match"), etag);
+      if (json !== null && !notModified) headers["Content-Type"] = "application/json";
+      // the body as sent (compressed here when the client takes it), made before the charge: its size decides when the row commits
+      const sent = json !== null && !notModified ? encodeJson(request, json, headers) : null;
       if (metered && caller) {
         // a 304 delivers no records: the base price only; a HEAD costs nothing and quotes the GET
         const records = notModified ? 0 : e.records ? e.records(body) : 0;
@@ -387,6 +401,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
             du,
           },
           admission,
+          !head && sent !== null && bodyOver(sent, IN_TURN_BYTES),
         );
         await charged.committed;
         note.du = du;
@@ -407,8 +422,7 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         if (isCompressible(json!)) varyOnEncoding(headers);
         return new Response(null, { status: 304, headers });
       }
-      headers["Content-Type"] = "application/json";
-      return jsonResponse(request, json!, status, headers);
+      return new Response(sent!, { status, headers });
     } finally {
       admission?.release();
     }
