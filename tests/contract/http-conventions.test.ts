@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createTestContext, checkResponse, type TestContext } from "../helpers/app";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { today } from "../../src/market/time";
-import { type Coding, MIN_COMPRESSED_BYTES, negotiateCoding } from "../../src/serve/http/compression";
+import { bodyOver, type Coding, MIN_COMPRESSED_BYTES, negotiateCoding } from "../../src/serve/http/compression";
 import { ifNoneMatch, isMarketRead, snapshotId } from "../../src/serve/http/etag";
 import { RESPONSE_HEADERS } from "../../src/serve/http/endpoint";
 import { costOf, formatDu } from "../../src/serve/http/pricing";
@@ -77,6 +77,26 @@ describe("Accept-Encoding negotiation", () => {
       ["gzip;q=bad, br", "br"],
     ];
     for (const [header, coding] of cases) expect({ header, coding: negotiateCoding(header) }).toEqual({ header, coding });
+  });
+});
+
+describe("body sizes", () => {
+  test("bodyOver counts a text's UTF-8 bytes, not its characters, and a byte array's length", () => {
+    const n = 15 * 1024;
+    const cases: [string | Uint8Array, boolean][] = [
+      ["a".repeat(n), false],
+      ["a".repeat(n + 1), true],
+      ["é".repeat(n / 2), false], // 2 bytes each: exactly n
+      [`${"é".repeat(n / 2)}a`, true],
+      ["€".repeat(n / 3 + 1), true], // 3 bytes each, n / 3 + 1 characters
+      ["€".repeat(n / 3), false],
+      [new Uint8Array(n), false],
+      [new Uint8Array(n + 1), true],
+    ];
+    for (const [body, over] of cases) {
+      const bytes = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+      expect({ bytes, over: bodyOver(body, n) }).toEqual({ bytes, over });
+    }
   });
 });
 
