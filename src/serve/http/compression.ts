@@ -93,10 +93,10 @@ export function varyOnEncoding(headers: Headers | Record<string, string>): void 
 /**
  * The body of a JSON response of `text`: compressed as the request allows when it is 1 KiB or more
  * (`headers` then get Content-Encoding, a Content-Length of the encoded bytes, and Vary), else the
- * text as it is. Content-Type is set in `headers` when they have none.
+ * text as it is. `headers` get its Content-Type, application/json.
  */
 export function encodeJson(request: Request, text: string, headers: Record<string, string>): string | Uint8Array {
-  headers["Content-Type"] ??= "application/json";
+  headers["Content-Type"] = "application/json";
   if (!isCompressible(text)) return text;
   varyOnEncoding(headers);
   const coding = negotiateCoding(request.headers.get("accept-encoding"));

@@ -380,7 +380,6 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
       // a market read's validator; a match answers 304 (RFC 9110: If-None-Match on GET and HEAD)
       const etag = marketRead && json !== null && status === 200 ? etagOf(snapshotId(deps.snapshot), requestKey(url, schema, caller !== null), json) : null;
       const notModified = etag !== null && ifNoneMatch(request.headers.get("if-none-match"), etag);
-      if (json !== null && !notModified) headers["Content-Type"] = "application/json";
       // the body as sent (compressed here when the client takes it), made before the charge: its size decides when the row commits
       const sent = json !== null && !notModified ? encodeJson(request, json, headers) : null;
       if (metered && caller) {
