@@ -566,6 +566,28 @@ for (const factory of FACTORIES) {
       expect(store.followedIds(ada, "lot")).toEqual([]);
     });
 
+    test("transaction: another connection writing between its read and its write does not fail it", () => {
+      const other = h.other();
+      let theirs = "";
+      store.transaction(() => {
+        expect(store.followedIds(ada, "sale")).toEqual([1]); // a read first
+        try {
+          other.follow(bob, "sale", 77);
+          theirs = "committed";
+        } catch (e) {
+          theirs = (e as { code?: string }).code ?? String(e);
+        }
+        store.follow(ada, "sale", 78);
+      });
+      // account.db: the transaction held the write lock from its start, so the other connection
+      // (busy_timeout 0) was told to wait; a deferred one would have thrown SQLITE_BUSY_SNAPSHOT
+      // at its write. PostgreSQL: rows apart do not conflict.
+      expect(theirs).toBe(factory.name === "sqlite" ? "SQLITE_BUSY" : "committed");
+      expect(store.followedIds(ada, "sale")).toEqual([1, 78]);
+      store.unfollow(ada, "sale", 78);
+      store.unfollow(bob, "sale", 77);
+    });
+
     test("collectableListRows: the user's collectables as the list reads them, with their acquisition's price", () => {
       const rows = byId(store.collectableListRows(ada));
       expect(rows.map((r) => r.id)).toEqual([first, second]);

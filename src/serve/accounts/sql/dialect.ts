@@ -73,13 +73,16 @@ export function sqliteDialect(db: Database): Dialect {
     all: <T>(sql: string, ...params: Bind[]) => statement(sql).all(...values(params)) as T[],
     get: <T>(sql: string, ...params: Bind[]) => (statement(sql).get(...values(params)) as T | null) ?? null,
     run: (sql, ...params) => statement(sql).run(...values(params)).changes,
-    transaction: <T>(fn: () => T) => db.transaction(fn)(),
+    // BEGIN IMMEDIATE: the write lock from the start (waiting out busy_timeout). A deferred
+    // transaction that read first fails with SQLITE_BUSY_SNAPSHOT when another process (a
+    // `keys create` beside `serve`) commits before its first write, and no wait helps it then.
+    transaction: <T>(fn: () => T) => db.transaction(fn).immediate(),
     greatest: "max",
     casts: { count: "", sum: "" },
     bytewise: "",
     maxId: Number.MAX_SAFE_INTEGER,
     insertionOrder: "rowid",
-    // one server per data directory (serve's lock): nothing else writes users meanwhile
+    // the transaction's own write lock (IMMEDIATE) orders the processes that make a first user
     firstUserLock: null,
     keepsOriginals: false,
     followsVersion: () => null,
