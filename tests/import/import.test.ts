@@ -439,6 +439,43 @@ describe("merge mode: records upserted by id over the current market", () => {
     await runImport({ dataDir: data, from: update, mode: "merge", quiet: true });
     expect(tableHashes(data)).toEqual(before);
   }, 60_000);
+
+  test("an upcoming lot is priced at the latest rate known at the as-of date: the market's, or the import's when later", async () => {
+    const base = temp("artmarket-merge-base-");
+    const data = temp("artmarket-merge-data-");
+    await writeBadImport(base);
+    await runImport({ dataDir: data, from: base, quiet: true });
+    const estimates = () => {
+      const db = new Database(join(data, "market.db"), { readonly: true });
+      const rows = db.query("SELECT id, estimate_min_usd_cents / 100.0 AS usd FROM lots WHERE id >= 30 ORDER BY id").all() as { id: number; usd: number }[];
+      db.close();
+      return Object.fromEntries(rows.map((r) => [r.id, r.usd]));
+    };
+    // the market's rates: EUR 1.1 on 2020-03-02; GBP 1.28 then 1.4 on 2021-05-10. Sale 6 (EUR) is after the as-of date.
+    const first = temp("artmarket-merge-upcoming-");
+    writeManifest(first);
+    writeJsonl(first, "lots", [
+      { id: 30, sale_id: 6, artwork_id: 1, lot_num: "3", status: "upcoming", estimate_min: 1000, estimate_max: 2000 },
+      { id: 31, sale_id: 6, artwork_id: 4, lot_num: "4", status: "upcoming", estimate_min: 1000, estimate_max: 2000, currency: "GBP" },
+    ]);
+    const s1 = await runImport({ dataDir: data, from: first, mode: "merge", quiet: true });
+    expect(reportRows(s1)).toEqual([]);
+    expect(estimates()).toEqual({ 30: 1100, 31: 1400 });
+    // a later EUR rate and an earlier GBP one: EUR's is used from now on, GBP keeps the market's later one
+    const second = temp("artmarket-merge-upcoming-");
+    writeManifest(second);
+    writeJsonl(second, "fx_rates", [
+      { code: "EUR", day: "2023-01-02", usd_per_unit: 1.05 },
+      { code: "GBP", day: "2020-06-01", usd_per_unit: 1.2 },
+    ]);
+    writeJsonl(second, "lots", [
+      { id: 32, sale_id: 6, artwork_id: 2, lot_num: "5", status: "upcoming", estimate_min: 1000, estimate_max: 2000 },
+      { id: 33, sale_id: 6, artwork_id: 3, lot_num: "6", status: "upcoming", estimate_min: 1000, estimate_max: 2000, currency: "GBP" },
+    ]);
+    const s2 = await runImport({ dataDir: data, from: second, mode: "merge", quiet: true });
+    expect(reportRows(s2)).toEqual([]);
+    expect(estimates()).toEqual({ 30: 1050, 31: 1400, 32: 1050, 33: 1400 });
+  }, 60_000);
 });
 
 // ---------------------------------------------------------------- structural failures
