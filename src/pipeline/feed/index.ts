@@ -200,13 +200,13 @@ function feed(db: Database, truth: Database, options: FeedOptions, progress: Pro
   // ------------------------------------------------------------ FX: the new days
   phase = progress.phase("fx rates", options.days);
   const fxRecords: Rec[] = [];
+  const oldRate = db.query<{ r: number }, [string, string]>("SELECT usd_per_unit AS r FROM fx_rates WHERE code = ? AND day <= ? ORDER BY day DESC LIMIT 1");
+  // each currency's latest rate: one seek of the (code, day) key each
   const latest = new Map<string, number>();
-  for (const r of db
-    .query<{ code: string; rate: number }, [string]>(
-      "SELECT code, usd_per_unit AS rate FROM fx_rates f WHERE day = (SELECT max(day) FROM fx_rates g WHERE g.code = f.code AND g.day <= ?1)",
-    )
-    .iterate(from))
-    latest.set(r.code, r.rate);
+  for (const code of CURRENCY_CODES) {
+    const r = oldRate.get(code, from)?.r;
+    if (r !== undefined) latest.set(code, r);
+  }
   const newRates = new Map<number, Map<string, number>>();
   for (let d = fromDay + 1; d <= toDay; d++) {
     const r = keyed(seed, STREAM.fx, d);
@@ -223,7 +223,6 @@ function feed(db: Database, truth: Database, options: FeedOptions, progress: Pro
     phase.tick(d - fromDay);
   }
   phase.end();
-  const oldRate = db.query<{ r: number }, [string, string]>("SELECT usd_per_unit AS r FROM fx_rates WHERE code = ? AND day <= ? ORDER BY day DESC LIMIT 1");
   /** The rate of `code` on `day` (a day after the new as-of date: the new as-of date's). */
   const rateOn = (code: string, day: number): number => {
     if (code === "USD") return 1;
