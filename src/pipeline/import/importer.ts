@@ -253,6 +253,13 @@ interface ImporterContext {
 /** fx_rates rows written per INSERT. */
 const RATES_PER_INSERT = 200;
 
+/** A currency's rates by day in `rates` (made empty when it has none yet). */
+function daysOf<V>(rates: Map<string, Map<string, V>>, currency: string): Map<string, V> {
+  let days = rates.get(currency);
+  if (!days) rates.set(currency, (days = new Map()));
+  return days;
+}
+
 export class Importer {
   private readonly asOfYear: number;
   private readonly nowIso: string;
@@ -965,9 +972,7 @@ export class Importer {
 
   /** Records `currency`'s rate on `day`. */
   private setRate(currency: string, day: string, rate: number): void {
-    let days = this.fx.get(currency);
-    if (!days) this.fx.set(currency, (days = new Map()));
-    days.set(day, rate);
+    daysOf(this.fx, currency).set(day, rate);
   }
 
   /**
@@ -997,8 +1002,7 @@ export class Importer {
   /** A merge's market rate of `currency` on `day` (undefined: none, or not a merge). */
   private marketRate(currency: string, day: string): number | undefined {
     if (this.ctx.mode !== "merge") return undefined;
-    let days = this.marketFx.get(currency);
-    if (!days) this.marketFx.set(currency, (days = new Map()));
+    const days = daysOf(this.marketFx, currency);
     let rate = days.get(day);
     if (rate === undefined) {
       rate = this.db.query<{ rate: number }, [string, string]>("SELECT usd_per_unit AS rate FROM fx_rates WHERE code = ? AND day = ?").get(currency, day)?.rate ?? null;
@@ -1011,9 +1015,7 @@ export class Importer {
   private readMarketRates(): void {
     if (this.ctx.mode !== "merge") return;
     for (const r of this.db.query<{ code: string; day: string; rate: number }, []>("SELECT code, day, usd_per_unit AS rate FROM fx_rates").iterate()) {
-      let days = this.marketFx.get(r.code);
-      if (!days) this.marketFx.set(r.code, (days = new Map()));
-      days.set(r.day, r.rate);
+      daysOf(this.marketFx, r.code).set(r.day, r.rate);
     }
   }
 
