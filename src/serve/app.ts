@@ -268,6 +268,9 @@ export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps
   const sqlite = store instanceof SqliteAccountStore ? store : null;
   const market = openMarketReader(config.dataDir);
   const counters = options.counters ?? AccountCounters.create();
+  // the follow marks of account.db's store: from a copy of each user's follows while the
+  // account's version in the shared table stands (every worker moves it on a change)
+  sqlite?.shareFollows(counters);
   const ledger = sqlite
     ? sqlite.ledger({ counters, sink: options.ledgerSink, localWriter: options.ledgerLocal ? new LedgerWriter(options.ledgerLocal) : undefined })
     : store.ledger();

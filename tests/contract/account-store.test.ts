@@ -17,6 +17,7 @@ import { vectorBytes } from "../../src/db/collectables";
 import { accountDbPath, openAccountDb } from "../../src/db/connection";
 import { SyncPg } from "../../src/db/pg/sync-client";
 import { today } from "../../src/market/time";
+import { AccountCounters } from "../../src/serve/accounts/counters";
 import { KeyError } from "../../src/serve/accounts/keys";
 import { PgAccountStore } from "../../src/serve/accounts/pg-store";
 import { DEFAULT_PLANS } from "../../src/serve/accounts/plans";
@@ -869,6 +870,57 @@ for (const factory of FACTORIES) {
     });
   });
 }
+
+describe("account.db's follow marks across the threads of a server", () => {
+  test("a copy of a user's follows serves while the shared version stands; another store's change moves it, one in a transaction once more at its end", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "artmarket-marks-"));
+    const counters = AccountCounters.create(64);
+    // two threads' stores over one account.db, sharing the server's table (openDeps)
+    const a = new SqliteAccountStore(openAccountDb(dir));
+    const b = new SqliteAccountStore(new Database(accountDbPath(dir), { strict: true }));
+    const raw = new Database(accountDbPath(dir), { strict: true });
+    try {
+      a.seedPlans();
+      a.shareFollows(counters);
+      b.shareFollows(counters);
+      const { userId } = await a.createUserWithKey("pro", "Ada");
+      const marks = () => [...a.followedAmong(userId, "artist", [1, 2, 3])].sort();
+      expect(marks()).toEqual([]);
+      b.follow(userId, "artist", 2);
+      expect(marks()).toEqual([2]);
+      // the copy serves: a row written around the stores is seen once the version moves
+      raw.run("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, 'artist', 3, ?)", [userId, Date.now()]);
+      expect(marks()).toEqual([2]);
+      counters.touchFollows(userId);
+      expect(marks()).toEqual([2, 3]);
+      // a reads inside b's transaction (the committed rows, at the version b's unfollow moved);
+      // the end of the transaction moves it again
+      b.transaction(() => {
+        b.unfollow(userId, "artist", 2);
+        expect(marks()).toEqual([2, 3]);
+      });
+      expect(marks()).toEqual([3]);
+      expect(() =>
+        b.transaction(() => {
+          b.unfollow(userId, "artist", 3);
+          throw new Error("rolled back");
+        }),
+      ).toThrow("rolled back");
+      expect(marks()).toEqual([3]);
+      // another user's version is their own
+      const other = await a.createUserWithKey("pro", "Bo");
+      const before = counters.followsVersion(userId);
+      b.follow(other.userId, "artist", 1);
+      expect(counters.followsVersion(userId)).toBe(before);
+      expect(a.followedAmong(other.userId, "artist", [1])).toEqual(new Set([1]));
+    } finally {
+      raw.close();
+      b.close();
+      a.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 test("both stores gave the same answers", () => {
   expect(Object.keys(answers.sqlite ?? {}).length).toBeGreaterThan(10);

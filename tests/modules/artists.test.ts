@@ -507,6 +507,8 @@ describe("Data Units", () => {
     const t0 = Date.now();
     // created_at spaced out so the order is unambiguous
     picks.forEach((id, i) => ctx.deps.account.query("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, 'artist', ?, ?)").run(proUser, id, t0 + i * 1000));
+    // rows written around the store: its copy of the user's follows is told, as its own writes tell it
+    ctx.deps.ledger.counters.touchFollows(proUser);
     const { body, du } = await get("/v1/artists/followed", ctx.keys.pro);
     expect(ids(body.artists)).toEqual([...picks].reverse());
     expect(body.total).toBe(4);
@@ -522,6 +524,7 @@ describe("Data Units", () => {
     expect(sb.body).toMatchObject({ artists: [], total: 0 });
     expect(Number(sb.du)).toBe(2);
     ctx.deps.account.query("DELETE FROM follows WHERE user_id = ?").run(proUser);
+    ctx.deps.ledger.counters.touchFollows(proUser);
   });
 
   test("related: 10 + 1 per row; detail 1; chart, stats, events and analytics 10", async () => {

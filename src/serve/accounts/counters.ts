@@ -4,7 +4,9 @@
  * period, UTC day, calendar month) and the hard cap's admissions in flight. They live in one
  * SharedArrayBuffer: the supervisor makes it and posts it to each worker, so a limit or a cap is
  * per account across workers, not per worker (src/serve/cluster). One server with one worker, and
- * the in-process app of the tests, use the same table in a buffer of their own.
+ * the in-process app of the tests, use the same table in a buffer of their own. The table also
+ * holds each account's follows version, which account.db's store copies of a user's follows are
+ * checked against (src/serve/accounts/sql/dialect.ts).
  *
  * Layout: an open-addressing hash table of `capacity` slots keyed by user id. Each slot has an
  * Int32 spin lock, the Int32 user id (0: free; claimed once with compareExchange, never freed) and
@@ -38,6 +40,8 @@ export const F = {
   /** Hard-cap admissions in flight, and the most DU they may still add (see Ledger.admit). */
   inFlight: 12,
   reserved: 13,
+  /** The account's follows version: moved by each follow or unfollow on any thread (touchFollows). */
+  followsVersion: 14,
 } as const;
 
 const FIELDS = 16;
@@ -104,6 +108,18 @@ export class AccountCounters {
         this.values[base + F.loaded] = 0;
       });
     }
+  }
+
+  /** The account's follows version: a store's copy of the user's follows serves while it stands. */
+  followsVersion(userId: number): number {
+    return this.withSlot(userId, (base) => this.values[base + F.followsVersion]!);
+  }
+
+  /** Moves the account's follows version (a follow or an unfollow, on any of the server's threads). */
+  touchFollows(userId: number): void {
+    this.withSlot(userId, (base) => {
+      this.values[base + F.followsVersion]! += 1;
+    });
   }
 
   /** Marks one account's allowance windows for a reload (a failed ledger write). */

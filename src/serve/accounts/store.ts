@@ -42,7 +42,7 @@ import { KeyVerifier, type KeyVerifierOptions, prepareDataVersion } from "./keys
 import { Ledger, type LedgerOptions, type MeteringLedger } from "./ledger";
 import { SqlAccountStore } from "./sql-store";
 import type { CollectableStore } from "./sql/collectables";
-import { type Bind, sqliteDialect } from "./sql/dialect";
+import { type Bind, type FollowsVersions, type SqliteDialect, sqliteDialect } from "./sql/dialect";
 import type { FollowedRow, FollowReader, FollowStore } from "./sql/follows";
 import type { KeyStore } from "./sql/keys";
 import type { NoticeStore } from "./sql/notices";
@@ -151,6 +151,11 @@ export class SqliteAccountStore extends SqlAccountStore implements AccountStore 
 
   dataVersion(): number {
     return this.version.get()!.data_version;
+  }
+
+  /** Follow marks from a copy of each user's follows, checked against the server's shared versions (SqliteDialect.shareFollows). */
+  shareFollows(versions: FollowsVersions): void {
+    (this.sql as SqliteDialect).shareFollows(versions);
   }
 
   keyVerifier(onChange?: () => void, options?: KeyVerifierOptions): KeyVerifier {

@@ -16,7 +16,8 @@
  * - tables keep no insertion order (SQLite's rowid);
  * - nodes starting together make one first user under an advisory lock;
  * - the uploaded originals' bytes are kept (`collectable_images`), so every node can draw them;
- * - a user's follows have a version that any node's change moves (notifications, kept by SyncPg).
+ * - a user's follows have a version that any node's change moves (notifications, kept by SyncPg);
+ *   account.db's is kept in the server's shared AccountCounters once `shareFollows` is called.
  */
 import type { Database, Statement } from "bun:sqlite";
 import type { PgBind, SyncPg } from "../../../db/pg/sync-client";
@@ -56,8 +57,25 @@ export interface Dialect {
 /** Statements one SQLite dialect keeps prepared (texts that vary with a list's length come and go). */
 const STATEMENTS_KEPT = 256;
 
+/** Per-account follows versions shared by the threads of one server (AccountCounters). */
+export interface FollowsVersions {
+  followsVersion(userId: number): number;
+  touchFollows(userId: number): void;
+}
+
+/** account.db's dialect, and where it learns the server's follows versions. */
+export type SqliteDialect = Dialect & {
+  /**
+   * From now on the dialect keeps a follows version per account in `versions`, which every
+   * thread's store over account.db of this server shares (openDeps): the store then answers a
+   * page's follow marks from its copy of the user's follows while the version stands. Only the
+   * server's stores write follows (a restore is refused while it runs).
+   */
+  shareFollows(versions: FollowsVersions): void;
+};
+
 /** account.db's dialect: statements prepared on the connection, the most recently used kept. */
-export function sqliteDialect(db: Database): Dialect {
+export function sqliteDialect(db: Database): SqliteDialect {
   const kept = new RecentMap<string, Statement>(STATEMENTS_KEPT, (old) => old.finalize());
   const statement = (sql: string): Statement => {
     let st = kept.get(sql);
@@ -68,6 +86,10 @@ export function sqliteDialect(db: Database): Dialect {
     return st;
   };
   const values = (params: Bind[]) => params as never[];
+  let versions: FollowsVersions | null = null;
+  // the transactions open on this connection, and the accounts whose follows changed in them
+  let depth = 0;
+  const touched = new Set<number>();
   return {
     name: "sqlite",
     all: <T>(sql: string, ...params: Bind[]) => statement(sql).all(...values(params)) as T[],
@@ -76,7 +98,18 @@ export function sqliteDialect(db: Database): Dialect {
     // BEGIN IMMEDIATE: the write lock from the start (waiting out busy_timeout). A deferred
     // transaction that read first fails with SQLITE_BUSY_SNAPSHOT when another process (a
     // `keys create` beside `serve`) commits before its first write, and no wait helps it then.
-    transaction: <T>(fn: () => T) => db.transaction(fn).immediate(),
+    transaction: <T>(fn: () => T) => {
+      depth++;
+      try {
+        return db.transaction(fn).immediate();
+      } finally {
+        // committed or rolled back: the versions move again (followsChanged)
+        if (--depth === 0 && touched.size > 0) {
+          for (const userId of touched) versions?.touchFollows(userId);
+          touched.clear();
+        }
+      }
+    },
     greatest: "max",
     casts: { count: "", sum: "" },
     bytewise: "",
@@ -85,8 +118,17 @@ export function sqliteDialect(db: Database): Dialect {
     // the transaction's own write lock (IMMEDIATE) orders the processes that make a first user
     firstUserLock: null,
     keepsOriginals: false,
-    followsVersion: () => null,
-    followsChanged: () => {},
+    followsVersion: (userId) => versions?.followsVersion(userId) ?? null,
+    followsChanged: (userId) => {
+      if (!versions) return;
+      versions.touchFollows(userId);
+      // inside a transaction another thread may copy the rows before they are committed (or
+      // rolled back): the version moves once more when it ends
+      if (depth > 0) touched.add(userId);
+    },
+    shareFollows: (v) => {
+      versions = v;
+    },
   };
 }
 
