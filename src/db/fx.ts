@@ -20,6 +20,13 @@ export const usdOf = (centsColumn: string): string => `${centsColumn} / 100.0`;
 export const lotUsdColumns = (table = ""): string =>
   ["hammer_usd", "estimate_min_usd", "estimate_max_usd", "premium_usd"].map((c) => `${usdOf(`${table ? `${table}.` : ""}${c}_cents`)} AS ${c}`).join(", ");
 
+/** `code`'s latest rate in `market`'s fx_rates on or before `day` (YYYY-MM-DD), with its day; null: none. One seek of the (code, day) key. */
+export function latestRate(market: Database, code: string, day: string): { day: string; rate: number } | null {
+  return market
+    .query<{ day: string; rate: number }, [string, string]>("SELECT day, usd_per_unit AS rate FROM fx_rates WHERE code = ? AND day <= ? ORDER BY day DESC LIMIT 1")
+    .get(code, day);
+}
+
 export class FxCache {
   private constructor(
     private firstDay: number,

@@ -15,6 +15,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { marketDbPath } from "../../db/connection";
+import { latestRate } from "../../db/fx";
 import { monthIndex } from "../../market/calendar";
 import { CURRENCY_CODES } from "../../market/currencies";
 import { TOP_HOUSE_COUNT } from "../../market/houses";
@@ -200,11 +201,9 @@ function feed(db: Database, truth: Database, options: FeedOptions, progress: Pro
   // ------------------------------------------------------------ FX: the new days
   phase = progress.phase("fx rates", options.days);
   const fxRecords: Rec[] = [];
-  const oldRate = db.query<{ r: number }, [string, string]>("SELECT usd_per_unit AS r FROM fx_rates WHERE code = ? AND day <= ? ORDER BY day DESC LIMIT 1");
-  // each currency's latest rate: one seek of the (code, day) key each
   const latest = new Map<string, number>();
   for (const code of CURRENCY_CODES) {
-    const r = oldRate.get(code, from)?.r;
+    const r = latestRate(db, code, from)?.rate;
     if (r !== undefined) latest.set(code, r);
   }
   const newRates = new Map<number, Map<string, number>>();
@@ -227,7 +226,7 @@ function feed(db: Database, truth: Database, options: FeedOptions, progress: Pro
   const rateOn = (code: string, day: number): number => {
     if (code === "USD") return 1;
     const d = Math.min(day, toDay);
-    const rate = d > fromDay ? newRates.get(d)?.get(code) : oldRate.get(code, fromDayNumber(d))?.r;
+    const rate = d > fromDay ? newRates.get(d)?.get(code) : latestRate(db, code, fromDayNumber(d))?.rate;
     if (rate === undefined) throw new FeedError(`no FX rate for ${code} on ${fromDayNumber(d)}`);
     return rate;
   };

@@ -8,7 +8,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { defaultArtworkUid } from "../../db/artwork-uid";
-import { usdCents } from "../../db/fx";
+import { latestRate, usdCents } from "../../db/fx";
 import { valueRows } from "../../db/sql";
 import { fillWorksFrom } from "../db/works-file";
 import { deferIndexes } from "../derive/snapshot";
@@ -988,9 +988,7 @@ export class Importer {
       let best: { day: string; rate: number } | null = null;
       for (const [d, rate] of this.fx.get(currency) ?? []) if (d <= asOf && (!best || d > best.day)) best = { day: d, rate };
       if (this.ctx.mode === "merge") {
-        const market = this.db
-          .query<{ day: string; rate: number }, [string, string]>("SELECT day, usd_per_unit AS rate FROM fx_rates WHERE code = ? AND day <= ? ORDER BY day DESC LIMIT 1")
-          .get(currency, asOf);
+        const market = latestRate(this.db, currency, asOf);
         if (market && (!best || market.day > best.day)) best = market;
       }
       latest = best?.rate ?? null;
