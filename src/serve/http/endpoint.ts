@@ -29,7 +29,7 @@ export const SNAPSHOT_HEADER = "X-Market-Snapshot";
  * a response made in the turn its request arrived in through the socket's cork buffer, in one
  * send(); one made on a later turn goes out uncorked, and a body of more than 15 KiB then leaves
  * in pieces: 38 sendto() calls for a 20 KB list of lots, and 70 µs more CPU for a 30 KB body than
- * in its own turn (docs/benchmarks.md, api). A commit of its own costs 15–20 µs; smaller bodies,
+ * in its own turn (docs/benchmarks.md, api). A commit of its own costs about 30 µs; smaller bodies,
  * which leave in one send() on any turn, keep the group commit.
  */
 export const IN_TURN_BYTES = 15 * 1024;
