@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL ledger's running totals (du_totals, migration account-pg 0012): a batch adds its
+ * The PostgreSQL ledger's running totals (du_totals, migrations account-pg 0012 and 0013): a batch adds its
  * rows to each account's row when the windows are the row's and counts them again from du_daily
  * when they are not. Whatever the order of days, periods and months the batches come in (late
  * rows, batches across midnight, a plan whose period moves, a crash that empties the table), the
@@ -247,5 +247,31 @@ describe("artmarket_ledger_commit in any order of windows", () => {
     }
     expect(checked).toBeGreaterThan(1500);
     expect(today > "2026-04-01").toBe(true);
+  });
+
+  test("a batch finds its accounts' totals rows by the primary key, whatever the number of accounts", async () => {
+    // 3,000 other accounts with a totals row: a batch of one account reads its own row only
+    await sql`INSERT INTO du_totals (user_id, period_start, period_end, period_du, day, day_du, month_start, month_end, month_du)
+              SELECT 900000 + g, '2026-01-01', '2026-12-31', 1, '2026-06-01', 1, '2026-06-01', '2026-06-30', 1 FROM generate_series(1, 3000) g`;
+    const user = nextUser++;
+    const day = "2026-06-01";
+    const batch = () => {
+      const rows = [{ user_id: user, key_id: user, ts: noon(day), day, method: "GET", route: "/v1/a", status: 200, records: 1, du: 2 }];
+      const w = { user_id: user, period_start: "2026-01-01", period_end: "2026-12-31", day, month_start: "2026-06-01", month_end: "2026-06-30" };
+      const sent = [{ ...w, added: 2, add_period: 2, add_day: 2, add_month: 2, plan_slug: "pro", period_days: 365, elapsed: 152, ts: noon(day), lines: [] }];
+      return [JSON.stringify(rows), JSON.stringify(sent)] as const;
+    };
+    const [rows, users] = batch();
+    await sql`SELECT * FROM artmarket_ledger_commit(${rows}::text::jsonb, ${users}::text::jsonb, '[]'::jsonb)`; // the account's row, counted
+    // the next batch adds to it: the scans of du_totals it made, from the transaction's own statistics
+    const scans = await sql.begin(async (tx) => {
+      const [result] = await tx`SELECT * FROM artmarket_ledger_commit(${rows}::text::jsonb, ${users}::text::jsonb, '[]'::jsonb)`;
+      expect((result as { period: number }).period).toBe(4);
+      const [s] = await tx`SELECT seq_scan::int AS seq, idx_scan::int AS idx FROM pg_stat_xact_user_tables WHERE relname = 'du_totals'`;
+      return s as { seq: number; idx: number };
+    });
+    expect(scans.seq).toBe(0);
+    expect(scans.idx).toBeGreaterThan(0);
+    await sql`DELETE FROM du_totals WHERE user_id > 900000`;
   });
 });

@@ -48,6 +48,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0010_rate_lease": "9520663fe1d71c80bc1b70d27955572dda3d1e5a083781f85e3807166c3b632a",
     "0011_ledger_commit_set": "90ff6b3ecb2fbfe6e303b01433c28ffc4f376dc2571346eac3ca4ba2491e5057",
     "0012_du_totals": "93e86246ce364bf8d235715e556c7eb0e8706c786be3b52c119e1a22a2eb79f4",
+    "0013_ledger_totals_by_key": "0407327914dcfbd7cfcc3b8e12185f87fb99b8df7179a33eeb34187b820dddec",
   },
 };
 
