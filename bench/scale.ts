@@ -6,7 +6,7 @@
  *   bun bench/scale.ts [--workers 1,2] [--seconds 6] [--rounds 2] [--connections 64] [--loaders 1]
  *                      [--loadgen auto|wrk|bun] [--binary dist/artmarket] [--scale tiny] [--cases a,b]
  *                      [--stores sqlite|postgres|sqlite,postgres] [--pg postgres://…] [--synchronous-commit on|off]
- *                      [--follows 2000] [--accounts 1] [--history 0] [--out .bench/scale.json]
+ *                      [--follows 2000] [--accounts 1] [--history 0] [--idle-accounts 0] [--out .bench/scale.json]
  *
  * --stores runs each worker count on each account store: account.db, or PostgreSQL (`serve
  * --account-store`): the URL given with --pg, else a PostgreSQL 18 started for the run from the
@@ -37,7 +37,10 @@
  * advisory lock and rate-window row), several accounts' do not. --history D puts each bench
  * account D days into its billing period with usage on every one of them (HISTORY_ENDPOINTS
  * endpoints a day, written into du_daily of both stores before the servers start): what an
- * account's running totals cost on the period's last day rather than its first.
+ * account's running totals cost on the period's last day rather than its first. --idle-accounts
+ * N adds N accounts that called yesterday and take no part in the load (a user each, a du_daily
+ * row, and on PostgreSQL the running totals row that call left, written in SQL before the servers
+ * start): what the per-call costs do with the accounts a deployment has gathered.
  * After each worker count the server is stopped with SIGTERM and the bench user's du_ledger rows
  * are compared with the 200s the load generators counted, as bench/core does: the rows may exceed
  * them by the requests in flight when a load run stopped (wrk drops the responses it has not read
@@ -97,6 +100,8 @@ const accounts = Number(flags.accounts ?? 1);
 if (!Number.isInteger(accounts) || accounts < 1 || accounts > 10_000) throw new Error("--accounts must be an integer in 1..10000");
 const historyDays = Number(flags.history ?? 0);
 if (!Number.isInteger(historyDays) || historyDays < 0 || historyDays > 364) throw new Error("--history must be an integer in 0..364 (days of an enterprise year)");
+const idleAccounts = Number(flags["idle-accounts"] ?? 0);
+if (!Number.isInteger(idleAccounts) || idleAccounts < 0 || idleAccounts > 1_000_000) throw new Error("--idle-accounts must be an integer in 0..1000000");
 /** The endpoints of each day of --history's usage. */
 const HISTORY_ENDPOINTS = 40;
 for (const st of stores) if (st !== "sqlite" && st !== "postgres") throw new Error(`unknown store ${st} (sqlite, postgres)`);
@@ -218,6 +223,30 @@ async function writeHistory(userIds: number[], exec: (statement: string) => unkn
   for (let i = 0; i < rows.length; i += 10_000) await exec(`INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES ${rows.slice(i, i + 10_000).join(", ")}`);
   await exec(`UPDATE users SET period_anchor = '${historyStart}' WHERE id IN (${userIds.join(", ")})`);
 }
+/** --idle-accounts: the day they called (yesterday) and the period their totals row counts (their plan's, anchored on that day). */
+const idleDay = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+/** The statements that write --idle-accounts' users and usage (SQLite and PostgreSQL both run them). */
+function idleStatements(store: "sqlite" | "postgres"): string[] {
+  if (!idleAccounts) return [];
+  const ids =
+    store === "sqlite"
+      ? `WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${idleAccounts}) SELECT n FROM g`
+      : `SELECT n FROM generate_series(1, ${idleAccounts}) AS n`;
+  const mine = "SELECT id FROM users WHERE name LIKE 'idle bench %'";
+  const statements = [
+    `INSERT INTO users (name, plan_slug, period_anchor, created_at) SELECT 'idle bench ' || n, 'pro', '${idleDay}', ${Date.now()} FROM (${ids}) AS g`,
+    `INSERT INTO du_daily (user_id, day, endpoint, du, requests) SELECT id, '${idleDay}', 'GET /v1/categories', 1, 1 FROM (${mine}) AS u`,
+  ];
+  if (store === "postgres") {
+    const monthStart = `${idleDay.slice(0, 8)}01`;
+    statements.push(
+      `INSERT INTO du_totals (user_id, period_start, period_end, period_du, day, day_du, month_start, month_end, month_du)
+       SELECT id, '${idleDay}', to_char(date '${idleDay}' + 29, 'YYYY-MM-DD'), 1, '${idleDay}', 1, '${monthStart}', to_char((date '${monthStart}' + interval '1 month' - interval '1 day')::date, 'YYYY-MM-DD'), 1 FROM (${mine}) AS u`,
+      "ANALYZE users, du_daily, du_totals",
+    );
+  }
+  return statements;
+}
 const storeList: Store[] = [];
 for (const name of stores) {
   const args = name === "postgres" ? ["--account-store", pgUrl!] : [];
@@ -236,6 +265,7 @@ for (const name of stores) {
     const benchUsers = kids.slice(0, -1).map((kid) => (db.query("SELECT user_id FROM api_keys WHERE kid = ?").get(kid) as { user_id: number }).user_id);
     db.run("BEGIN");
     await writeHistory(benchUsers, (statement) => db.run(statement));
+    for (const statement of idleStatements("sqlite")) db.run(statement);
     db.run("COMMIT");
     db.close();
     storeList.push({
@@ -268,6 +298,7 @@ for (const name of stores) {
       (statement) => sql.unsafe(statement),
     );
     await sql`ANALYZE du_daily`;
+    for (const statement of idleStatements("postgres")) await sql.unsafe(statement);
     const pgDataDir = mkdtempSync(join(tmpdir(), "artmarket-scale-pg-"));
     linkMarket(join(dataDir, "market.db"), join(pgDataDir, "market.db"));
     storeList.push({
@@ -397,7 +428,7 @@ const header = [
   ...(stores.length === 2 ? workerCounts.map((w) => `pg/sqlite ${w}w`) : []),
 ];
 process.stdout.write(
-  `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections${accounts > 1 ? `, the load over ${accounts} accounts` : ""}${historyDays ? `, each ${historyDays} days into its period (${HISTORY_ENDPOINTS} endpoints a day)` : ""}, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
+  `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections${accounts > 1 ? `, the load over ${accounts} accounts` : ""}${historyDays ? `, each ${historyDays} days into its period (${HISTORY_ENDPOINTS} endpoints a day)` : ""}${idleAccounts ? `, ${idleAccounts} idle accounts` : ""}, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
 );
 process.stdout.write(`${table(header, rows)}\n`);
 process.stdout.write(`ledger (rows = 200s seen + in flight, in flight within 0..bound):\n${ledgerChecks.map((l) => `  ${l.store} ${l.workers}w: ${describe(l)}`).join("\n")}\n`);
@@ -416,6 +447,7 @@ writeFileSync(
       stores,
       accounts,
       historyDays,
+      idleAccounts,
       tool: useWrk ? "wrk" : "bun",
       runs,
       ledgerChecks,
