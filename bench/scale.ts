@@ -223,7 +223,7 @@ async function writeHistory(userIds: number[], exec: (statement: string) => unkn
   for (let i = 0; i < rows.length; i += 10_000) await exec(`INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES ${rows.slice(i, i + 10_000).join(", ")}`);
   await exec(`UPDATE users SET period_anchor = '${historyStart}' WHERE id IN (${userIds.join(", ")})`);
 }
-/** --idle-accounts: the day they called (yesterday) and the period their totals row counts (their plan's, anchored on that day). */
+/** --idle-accounts: the day they called (yesterday), which also starts their period (their anchor). */
 const idleDay = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 /** The statements that write --idle-accounts' users and usage (SQLite and PostgreSQL both run them). */
 function idleStatements(store: "sqlite" | "postgres"): string[] {

@@ -255,13 +255,9 @@ describe("artmarket_ledger_commit in any order of windows", () => {
               SELECT 900000 + g, '2026-01-01', '2026-12-31', 1, '2026-06-01', 1, '2026-06-01', '2026-06-30', 1 FROM generate_series(1, 3000) g`;
     const user = nextUser++;
     const day = "2026-06-01";
-    const batch = () => {
-      const rows = [{ user_id: user, key_id: user, ts: noon(day), day, method: "GET", route: "/v1/a", status: 200, records: 1, du: 2 }];
-      const w = { user_id: user, period_start: "2026-01-01", period_end: "2026-12-31", day, month_start: "2026-06-01", month_end: "2026-06-30" };
-      const sent = [{ ...w, added: 2, add_period: 2, add_day: 2, add_month: 2, plan_slug: "pro", period_days: 365, elapsed: 152, ts: noon(day), lines: [] }];
-      return [JSON.stringify(rows), JSON.stringify(sent)] as const;
-    };
-    const [rows, users] = batch();
+    const rows = JSON.stringify([{ user_id: user, key_id: user, ts: noon(day), day, method: "GET", route: "/v1/a", status: 200, records: 1, du: 2 }]);
+    const windows = { user_id: user, period_start: "2026-01-01", period_end: "2026-12-31", day, month_start: "2026-06-01", month_end: "2026-06-30" };
+    const users = JSON.stringify([{ ...windows, added: 2, add_period: 2, add_day: 2, add_month: 2, plan_slug: "pro", period_days: 365, elapsed: 152, ts: noon(day), lines: [] }]);
     await sql`SELECT * FROM artmarket_ledger_commit(${rows}::text::jsonb, ${users}::text::jsonb, '[]'::jsonb)`; // the account's row, counted
     // the next batch adds to it: the scans of du_totals it made, from the transaction's own statistics
     const scans = await sql.begin(async (tx) => {
