@@ -11,8 +11,9 @@
  *
  * As root the server runs as the system user `postgres`, which may not reach the project's
  * node_modules (a clone under /root, mode 0700). So the package's native folder (server, initdb,
- * libraries, share) is staged once per process into `/tmp/artmarket-pg-<pid>-XXXXXX/native`,
- * every folder 0755, and run from there; each start's data directory, `data-<n>` beside it, is the
+ * libraries, share) is staged once per process into `<base>/artmarket-pg-<pid>-XXXXXX/native`
+ * (the base: /dev/shm where it is a memory file system with room, else /tmp; `pgStagingBase` in
+ * tests/helpers/temp.ts), every folder 0755, and run from there; each start's data directory, `data-<n>` beside it, is the
  * server user's. The versioned library links the package's install script makes (npm may skip it)
  * are made in the staged copy. A start that cannot succeed fails in seconds with what is wrong.
  * The staging folder is removed at exit, or swept by the next run (tests/helpers/temp.ts).
@@ -37,7 +38,7 @@ import {
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join, relative, resolve } from "node:path";
-import { onExitRemove } from "./temp";
+import { onExitRemove, pgStagingBase } from "./temp";
 
 const require = createRequire(import.meta.url);
 
@@ -131,13 +132,10 @@ let running: Promise<Running> | null = null;
 let starts = 0;
 let databases = 0;
 
-/** Where the staging folder goes: /tmp, or ARTMARKET_TEST_PG_TMP (tests/unit/test-temp.test.ts). */
-const stagingBase = () => process.env.ARTMARKET_TEST_PG_TMP || "/tmp";
-
 /** The staged binaries of this process (staged on the first call); as root, refused where `postgres` could not reach them. */
 function stagedBinaries(user: { uid?: number }): { dir: string; native: string } {
   if (staged) return staged;
-  const dir = mkdtempSync(join(stagingBase(), `artmarket-pg-${process.pid}-`));
+  const dir = mkdtempSync(join(pgStagingBase(), `artmarket-pg-${process.pid}-`));
   chmodSync(dir, 0o755);
   onExitRemove(() => rmSync(dir, { recursive: true, force: true }));
   const closed = user.uid === undefined ? null : closedAncestor(dir);
