@@ -109,9 +109,10 @@ describe("image embeddings on the tiny market", () => {
       // a 480-px rendition stands in for the original: the embedding works at 96 px (bench/vector.ts
       // transforms full-size originals)
       const svg = renderSvg({ artistId: w.artist_id, seed: w.seed, width: w.width, height: w.height, title: w.title });
+      // stored without compression: the same pixels, 6 ms less a picture than zlib's default level
       const rendition = await sharp(Buffer.from(svg), { density: (72 * 480) / w.width })
         .resize(480)
-        .png()
+        .png({ compressionLevel: 0 })
         .toBuffer();
       const hits = index.search(await embedImage(sharp, await searchTransform(sharp, rendition)), 10);
       if (hits[0]?.id === w.id) top1++;
@@ -284,5 +285,51 @@ describe("IVF index on synthetic clustered vectors", () => {
     const dump = (x: Database) => x.query("SELECT list, size, hex(vector) AS v FROM again_centroids ORDER BY list").all();
     expect(dump(other)).toEqual(dump(db));
     other.close();
+  });
+});
+
+describe("the embedding's bits", () => {
+  /** Three pictures made from a fixed seed: blocks of colour with noise (RGB), a gradient with alpha (RGBA), the smallest picture. */
+  function pictures(): { data: Uint8Array; width: number; height: number; channels: number }[] {
+    let seed = 20261130;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const w1 = 96,
+      h1 = 72,
+      d1 = new Uint8Array(w1 * h1 * 3);
+    const palette = Array.from({ length: 12 }, () => [rnd() * 256, rnd() * 256, rnd() * 256]);
+    for (let y = 0; y < h1; y++)
+      for (let x = 0; x < w1; x++) {
+        const c = palette[((y >> 3) * 7 + (x >> 4)) % 12]!;
+        for (let k = 0; k < 3; k++) d1[(y * w1 + x) * 3 + k] = Math.max(0, Math.min(255, Math.round(c[k]! + (rnd() - 0.5) * 30)));
+      }
+    const w2 = 50,
+      h2 = 97,
+      d2 = new Uint8Array(w2 * h2 * 4);
+    for (let y = 0; y < h2; y++)
+      for (let x = 0; x < w2; x++) {
+        const i = (y * w2 + x) * 4;
+        d2[i] = (x * 5) & 255;
+        d2[i + 1] = (y * 2) & 255;
+        d2[i + 2] = ((x + y) * 3) & 255;
+        d2[i + 3] = 128;
+      }
+    const d3 = new Uint8Array([0, 0, 0, 255, 255, 255, 10, 200, 30, 255, 0, 0, 0, 255, 0, 0, 0, 255, 128, 128, 128, 40, 40, 40, 250, 240, 230]);
+    return [
+      { data: d1, width: w1, height: h1, channels: 3 },
+      { data: d2, width: w2, height: h2, channels: 4 },
+      { data: d3, width: 3, height: 3, channels: 3 },
+    ];
+  }
+
+  // A market's stored vectors are compared with fresh ones (a merge's reuse check) and searched
+  // with vectors of new pictures: a change to embedPixels that moves a bit makes them another
+  // embedding's. The digest is that of the embedding every market so far was built with.
+  test("embedPixels gives the same float32 bits as the embedding the stored markets hold", () => {
+    const h = new Bun.CryptoHasher("sha256");
+    for (const p of pictures()) {
+      const v = embedPixels(p.data, p.width, p.height, { channels: p.channels });
+      h.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    }
+    expect(h.digest("hex")).toBe("3df37636a930d996a437a3b46affe81d90a7ef767cb9c82c4800a69b126cf696");
   });
 });
