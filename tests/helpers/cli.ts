@@ -4,7 +4,7 @@
  * node_modules/.cache/artmarket-tests/cli-<hash>/artmarket (market-cache.ts), the hash covering
  * src/, the build script, package.json, the lock file and Bun's version. The binary's code is
  * bytecode: a `serve` listens in about 0.14 s and 0.3 s of CPU, against 0.37 s and 0.6 s from
- * source, and a run starts about 190 of these processes.
+ * source, and a run starts about 175 of these processes.
  *
  * `ARTMARKET_TEST_CLI=source` starts `bun src/cli.ts` instead (a platform the build does not
  * support, or to time the two). `cliFromSource` is that command line always, for the tests of
