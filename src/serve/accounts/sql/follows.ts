@@ -38,7 +38,8 @@ const FOLLOWS_CACHED = 512;
 export function FollowsSql<B extends SqlBase>(Base: B) {
   abstract class Follows extends Base implements FollowStore {
     /** Copies of users' follows (`kind:id`) for followedAmong, with the follows version they were read at. */
-    private readonly followCopies = new RecentMap<number, { version: number; keys: Set<string> }>(FOLLOWS_CACHED);
+    /** A user's follows by kind: a page's marks look integers up, not strings made for each row. */
+    private readonly followCopies = new RecentMap<number, { version: number; byKind: Map<string, Set<number>> }>(FOLLOWS_CACHED);
 
     follow(userId: number, kind: FollowKind, targetId: number): void {
       this.sql.run("INSERT INTO follows (user_id, kind, target_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", userId, kind, targetId, Date.now());
@@ -72,11 +73,19 @@ export function FollowsSql<B extends SqlBase>(Base: B) {
       let copy = this.followCopies.get(userId);
       if (copy?.version !== version) {
         const rows = this.sql.all<{ kind: string; target_id: number }>("SELECT kind, target_id FROM follows WHERE user_id = ?", userId);
-        copy = { version, keys: new Set(rows.map((r) => `${r.kind}:${r.target_id}`)) };
+        const byKind = new Map<string, Set<number>>();
+        for (const r of rows) {
+          let set = byKind.get(r.kind);
+          if (!set) byKind.set(r.kind, (set = new Set()));
+          set.add(r.target_id);
+        }
+        copy = { version, byKind };
         this.followCopies.set(userId, copy);
       }
-      const keys = copy.keys;
-      return new Set(ids.filter((id) => keys.has(`${kind}:${id}`)));
+      const followed = copy.byKind.get(kind);
+      const out = new Set<number>();
+      if (followed) for (const id of ids) if (followed.has(id)) out.add(id);
+      return out;
     }
 
     followedIds(userId: number, kind: FollowKind): number[] {
