@@ -130,6 +130,27 @@ describe("through the ledger", () => {
     expect(after).toEqual({ day: "2026-11-01", day_du: 5, month_start: "2026-11-01", month_du: 5, period_du: before + 11 });
   });
 
+  test("one batch of accounts on three plans: each crosses its own plan's notice lines, sent once per plan", async () => {
+    const ledger = pgLedger(store);
+    const day = "2026-10-28";
+    const pro = callerOf("pro", "2026-01-01");
+    const enterprise = callerOf("enterprise", "2026-01-01");
+    const sandbox = callerOf("sandbox", "2026-10-10");
+    // five DU short of pro's 100 % line (1,200,000) and of enterprise's api pool's 80 % line (9,600,000); sandbox has a hard cap, no lines
+    await history(pro.userId, day, 1, 1, 1_199_995);
+    await history(enterprise.userId, day, 1, 1, 9_599_995);
+    await history(sandbox.userId, day, 1, 1, 10);
+    const charged = [pro, enterprise, sandbox, pro, enterprise, sandbox].map((c, i) => ledger.charge(c, entry(c, noon(day) + i, 3)));
+    await Promise.all(charged.map((c) => c.committed));
+    expect(ledger.commits.total).toBe(1);
+    const notices =
+      await sql`SELECT user_id, plan_slug, pool, threshold, du_limit, du_consumed FROM notices WHERE user_id = ANY(${[pro.userId, enterprise.userId, sandbox.userId]}) ORDER BY user_id`;
+    expect(notices).toEqual([
+      { user_id: pro.userId, plan_slug: "pro", pool: "main", threshold: 100, du_limit: 1_200_000, du_consumed: 1_200_001 },
+      { user_id: enterprise.userId, plan_slug: "enterprise", pool: "api", threshold: 80, du_limit: 12_000_000, du_consumed: 9_600_001 },
+    ]);
+  });
+
   test("the hard cap reads the period's total: a full allowance refuses the next call, with or without a totals row", async () => {
     const ledger = pgLedger(store);
     const sandbox = DEFAULT_PLANS.find((p) => p.slug === "sandbox")!;
@@ -215,7 +236,7 @@ describe("artmarket_ledger_commit in any order of windows", () => {
             period_days: 30,
             elapsed: 1,
             ts: noon(day),
-            lines: [],
+            lines: 0,
           };
           windows.set(u, w);
         }
@@ -224,9 +245,15 @@ describe("artmarket_ledger_commit in any order of windows", () => {
         if (day === w.day) w.add_day += du;
         if (day >= w.month_start && day <= w.month_end) w.add_month += du;
       }
-      // one batch in ten from a node of the build before 0012, which sends the windows without what falls in each
+      // one account in ten from a node of the build before 0012, which sends the windows without what falls in each
       const sent = [...windows.values()].map((w) => (random() < 0.1 ? { ...w, add_period: undefined, add_day: undefined, add_month: undefined } : w));
-      const result = (await sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify(sent)}::text::jsonb, '[]'::jsonb)`) as {
+      // one batch in five from a node of the build before 0014: each account's notice lines in its own row
+      const older = random() < 0.2;
+      const result = (
+        older
+          ? await sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify(sent.map((w) => ({ ...w, lines: [] })))}::text::jsonb, '[]'::jsonb)`
+          : await sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify(sent)}::text::jsonb, '[]'::jsonb, '[]'::jsonb)`
+      ) as {
         user_id: number;
         period: number;
         day: number;
@@ -257,11 +284,11 @@ describe("artmarket_ledger_commit in any order of windows", () => {
     const day = "2026-06-01";
     const rows = JSON.stringify([{ user_id: user, key_id: user, ts: noon(day), day, method: "GET", route: "/v1/a", status: 200, records: 1, du: 2 }]);
     const windows = { user_id: user, period_start: "2026-01-01", period_end: "2026-12-31", day, month_start: "2026-06-01", month_end: "2026-06-30" };
-    const users = JSON.stringify([{ ...windows, added: 2, add_period: 2, add_day: 2, add_month: 2, plan_slug: "pro", period_days: 365, elapsed: 152, ts: noon(day), lines: [] }]);
-    await sql`SELECT * FROM artmarket_ledger_commit(${rows}::text::jsonb, ${users}::text::jsonb, '[]'::jsonb)`; // the account's row, counted
+    const users = JSON.stringify([{ ...windows, added: 2, add_period: 2, add_day: 2, add_month: 2, plan_slug: "pro", period_days: 365, elapsed: 152, ts: noon(day), lines: 0 }]);
+    await sql`SELECT * FROM artmarket_ledger_commit(${rows}::text::jsonb, ${users}::text::jsonb, '[]'::jsonb, '[]'::jsonb)`; // the account's row, counted
     // the next batch adds to it: the scans of du_totals it made, from the transaction's own statistics
     const scans = await sql.begin(async (tx) => {
-      const [result] = await tx`SELECT * FROM artmarket_ledger_commit(${rows}::text::jsonb, ${users}::text::jsonb, '[]'::jsonb)`;
+      const [result] = await tx`SELECT * FROM artmarket_ledger_commit(${rows}::text::jsonb, ${users}::text::jsonb, '[]'::jsonb, '[]'::jsonb)`;
       expect((result as { period: number }).period).toBe(4);
       const [s] = await tx`SELECT seq_scan::int AS seq, idx_scan::int AS idx FROM pg_stat_xact_user_tables WHERE relname = 'du_totals'`;
       return s as { seq: number; idx: number };

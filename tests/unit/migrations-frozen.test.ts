@@ -49,6 +49,7 @@ const RELEASED: Record<string, Record<string, string>> = {
     "0011_ledger_commit_set": "90ff6b3ecb2fbfe6e303b01433c28ffc4f376dc2571346eac3ca4ba2491e5057",
     "0012_du_totals": "93e86246ce364bf8d235715e556c7eb0e8706c786be3b52c119e1a22a2eb79f4",
     "0013_ledger_totals_by_key": "0407327914dcfbd7cfcc3b8e12185f87fb99b8df7179a33eeb34187b820dddec",
+    "0014_ledger_lines_by_set": "b8a2b360ee3b78f1e375836279e6a9d4ba2939d9caac798653c606f26f171953",
   },
 };
 

@@ -36,6 +36,7 @@ import account_pg_0010_rate_lease from "./account-pg/0010_rate_lease.sql" with {
 import account_pg_0011_ledger_commit_set from "./account-pg/0011_ledger_commit_set.sql" with { type: "text" };
 import account_pg_0012_du_totals from "./account-pg/0012_du_totals.sql" with { type: "text" };
 import account_pg_0013_ledger_totals_by_key from "./account-pg/0013_ledger_totals_by_key.sql" with { type: "text" };
+import account_pg_0014_ledger_lines_by_set from "./account-pg/0014_ledger_lines_by_set.sql" with { type: "text" };
 
 export const accountMigrations: Migration[] = [
   { tag: "0000_init", sql: account_0000_init },
@@ -80,4 +81,5 @@ export const accountPgMigrations: Migration[] = [
   { tag: "0011_ledger_commit_set", sql: account_pg_0011_ledger_commit_set },
   { tag: "0012_du_totals", sql: account_pg_0012_du_totals },
   { tag: "0013_ledger_totals_by_key", sql: account_pg_0013_ledger_totals_by_key },
+  { tag: "0014_ledger_lines_by_set", sql: account_pg_0014_ledger_lines_by_set },
 ];

@@ -14,7 +14,8 @@
  *   the daily roll-ups, ends the admissions they settle, adds the rows to each account's period,
  *   day and month totals (du_totals, migration 0012: counted again from the roll-up when the
  *   windows are not the row's, so a batch's cost does not grow with the period's history) and
- *   inserts the allowance notices crossed. The totals are global (every node's committed rows,
+ *   inserts the allowance notices crossed (the lines a plan's notices mark sent once per plan in
+ *   the batch, migration 0014). The totals are global (every node's committed rows,
  *   ordered by the lock), so the Remaining header and the notices count every node's calls.
  * - The hard cap (PgLedger.admit): under the same per-account lock, a call is admitted when the
  *   period's committed consumption plus the calls admitted and not yet charged, at their largest
@@ -288,10 +289,20 @@ export class PgLedger implements MeteringLedger {
     // each account's windows are those of its first row in the batch; what the batch adds to each
     // window counts the rows whose day falls in it (a batch may straddle midnight)
     const users = new Map<number, BatchUser>();
+    // the notice lines of the batch's plans, each set once (an account names its set)
+    const sets = new Map<NoticeLine[], number>();
+    const lines: (NoticeLine & { set: number })[] = [];
     items.forEach(({ caller, entry }, k) => {
       let u = users.get(entry.userId);
       if (!u) {
         const cal = this.calendars.of(caller, entry.ts);
+        const own = noticeLines(caller);
+        let set = sets.get(own);
+        if (set === undefined) {
+          set = sets.size;
+          sets.set(own, set);
+          for (const l of own) lines.push({ set, ...l });
+        }
         u = {
           user_id: entry.userId,
           period_start: cal.period.start,
@@ -307,7 +318,7 @@ export class PgLedger implements MeteringLedger {
           period_days: cal.period.days,
           elapsed: Math.min(cal.period.days, Math.max(1, cal.dayN - cal.periodStartN + 1)),
           ts: entry.ts,
-          lines: noticeLines(caller),
+          lines: set,
         };
         users.set(entry.userId, u);
       }
@@ -319,7 +330,7 @@ export class PgLedger implements MeteringLedger {
     });
     const admissions = items.map((i) => i.admissionId).filter((id): id is number => id !== null);
     const result = (await this
-      .sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify([...users.values()])}::text::jsonb, ${JSON.stringify(admissions)}::text::jsonb)`) as {
+      .sql`SELECT * FROM artmarket_ledger_commit(${JSON.stringify(rows)}::text::jsonb, ${JSON.stringify([...users.values()])}::text::jsonb, ${JSON.stringify(admissions)}::text::jsonb, ${JSON.stringify(lines)}::text::jsonb)`) as {
       user_id: number;
       period: number;
     }[];
@@ -336,9 +347,9 @@ export class PgLedger implements MeteringLedger {
   }
 }
 
-type NoticeLine = { pool: string; threshold: number; line: number; du_limit: number };
+export type NoticeLine = { pool: string; threshold: number; line: number; du_limit: number };
 
-/** An account of a ledger batch, as artmarket_ledger_commit reads it (migration account-pg 0012). */
+/** An account of a ledger batch, as artmarket_ledger_commit reads it (migrations account-pg 0012, 0014). */
 export interface BatchUser {
   user_id: number;
   period_start: string;
@@ -355,7 +366,8 @@ export interface BatchUser {
   period_days: number;
   elapsed: number;
   ts: number;
-  lines: NoticeLine[];
+  /** The set of notice lines of the account's plan: `set` of the batch's lines (migration 0014). */
+  lines: number;
 }
 const linesOfPlan = new WeakMap<Caller["plan"], NoticeLine[]>();
 
