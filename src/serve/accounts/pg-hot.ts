@@ -347,7 +347,7 @@ export class PgLedger implements MeteringLedger {
   }
 }
 
-export type NoticeLine = { pool: string; threshold: number; line: number; du_limit: number };
+type NoticeLine = { pool: string; threshold: number; line: number; du_limit: number };
 
 /** An account of a ledger batch, as artmarket_ledger_commit reads it (migrations account-pg 0012, 0014). */
 export interface BatchUser {
