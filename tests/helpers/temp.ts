@@ -150,9 +150,12 @@ export function pgStagingBase(): string {
   return "/tmp";
 }
 
-/** The folders the test processes make their own in: this process's TMPDIR, /tmp, PostgreSQL's staging base. */
+/**
+ * The folders the test processes make their own in: this process's TMPDIR, /tmp, PostgreSQL's
+ * staging base, and /dev/shm where it exists (an earlier run may have staged there when it had room).
+ */
 function tempBases(base: string): Set<string> {
-  return new Set([base, "/tmp", pgStagingBase()]);
+  return new Set([base, "/tmp", pgStagingBase(), ...(existsSync("/dev/shm") ? ["/dev/shm"] : [])]);
 }
 
 /**

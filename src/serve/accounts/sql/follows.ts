@@ -37,8 +37,10 @@ const FOLLOWS_CACHED = 512;
 
 export function FollowsSql<B extends SqlBase>(Base: B) {
   abstract class Follows extends Base implements FollowStore {
-    /** Copies of users' follows (`kind:id`) for followedAmong, with the follows version they were read at. */
-    /** A user's follows by kind: a page's marks look integers up, not strings made for each row. */
+    /**
+     * Copies of users' follows for followedAmong, with the follows version they were read at: the
+     * target ids by kind, so a page's marks look integers up (not a string made for each row).
+     */
     private readonly followCopies = new RecentMap<number, { version: number; byKind: Map<string, Set<number>> }>(FOLLOWS_CACHED);
 
     follow(userId: number, kind: FollowKind, targetId: number): void {
