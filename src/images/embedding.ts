@@ -132,7 +132,7 @@ function toLab(rgb: Uint8Array, n: number, channels: number, L: Float32Array, A:
 /**
  * The per-pixel planes of one embedding (L, a, b and relative lightness t), kept between calls and
  * grown to the largest picture seen: embedPixels runs to its end without yielding, so one set
- * serves every call of the thread, and a call allocates none.
+ * serves every call of the thread, and a call allocates no per-pixel array.
  */
 let planes = { L: new Float32Array(0), A: new Float32Array(0), B: new Float32Array(0), T: new Float32Array(0) };
 function planesFor(n: number): typeof planes {
