@@ -63,6 +63,9 @@ const T_BINS = 4;
 const AB_BINS = 5;
 const AB_RANGE = 50;
 const COLOUR_DIMS = T_BINS * AB_BINS * AB_BINS; // 100
+/** The colour histogram's index steps to the next t bin and the next a bin (b is the last axis). */
+const T_STEP = AB_BINS * AB_BINS;
+const A_STEP = AB_BINS;
 const GRID = 4;
 const LAYOUT_DIMS = GRID * GRID * 3; // 48
 const ORIENT_BINS = 8;
@@ -224,10 +227,11 @@ export function embedPixels(rgb: Uint8Array, width: number, height: number, opti
       const l = L[p]! > 0 ? L[p]! : 0;
       const tExact = l / (l + meanL);
       sumT += tExact;
-      T[p] = tExact;
-      const t = T[p]!,
+      // the plane holds float32: the bins read the rounded value, the mean the exact one
+      const t = Math.fround(tExact),
         a = A[p]!,
         b = B[p]!;
+      T[p] = t;
       const xt = (t - 0.2) * tScale,
         xa = (a + AB_RANGE) * abScale,
         xb = (b + AB_RANGE) * abScale;
@@ -245,16 +249,14 @@ export function embedPixels(rgb: Uint8Array, width: number, height: number, opti
         w01 = wt0 * wa1,
         w11 = wt1 * wa1;
       const k = (t0 * AB_BINS + a0) * AB_BINS + b0;
-      const T1 = AB_BINS * AB_BINS,
-        A1 = AB_BINS;
       colour[k]! += w00 * wb0;
-      colour[k + T1]! += w10 * wb0;
-      colour[k + A1]! += w01 * wb0;
-      colour[k + T1 + A1]! += w11 * wb0;
+      colour[k + T_STEP]! += w10 * wb0;
+      colour[k + A_STEP]! += w01 * wb0;
+      colour[k + T_STEP + A_STEP]! += w11 * wb0;
       colour[k + 1]! += w00 * wb1;
-      colour[k + T1 + 1]! += w10 * wb1;
-      colour[k + A1 + 1]! += w01 * wb1;
-      colour[k + T1 + A1 + 1]! += w11 * wb1;
+      colour[k + T_STEP + 1]! += w10 * wb1;
+      colour[k + A_STEP + 1]! += w01 * wb1;
+      colour[k + T_STEP + A_STEP + 1]! += w11 * wb1;
       const x0 = cols.lo[x]!,
         wx = cols.w[x]!,
         wx1 = 1 - wx;
