@@ -141,8 +141,12 @@ export function dropVectorIndex(db: Database, spec: VectorIndexSpec): void {
 
 // ------------------------------------------------------------------ k-means
 
-/** Index of the centroid nearest to x (L2), given the centroids' squared norms. */
-function nearest(x: Float32Array, xo: number, C: Float32Array, norms: Float64Array, k: number, d: number): number {
+/**
+ * Index of the centroid nearest to row `xo` of `X` (L2), given the centroids' squared norms. The
+ * k-means arrays are float64 holding float32 values: the products and sums are those of float32
+ * arrays (each element is read as a double either way), without a conversion at every read.
+ */
+function nearest(X: Float64Array, xo: number, C: Float64Array, norms: Float64Array, k: number, d: number): number {
   let best = Infinity,
     bi = 0;
   for (let c = 0; c < k; c++) {
@@ -152,10 +156,10 @@ function nearest(x: Float32Array, xo: number, C: Float32Array, norms: Float64Arr
       s2 = 0,
       s3 = 0;
     for (let j = 0; j < d; j += 4) {
-      s0 += x[xo + j]! * C[co + j]!;
-      s1 += x[xo + j + 1]! * C[co + j + 1]!;
-      s2 += x[xo + j + 2]! * C[co + j + 2]!;
-      s3 += x[xo + j + 3]! * C[co + j + 3]!;
+      s0 += X[xo + j]! * C[co + j]!;
+      s1 += X[xo + j + 1]! * C[co + j + 1]!;
+      s2 += X[xo + j + 2]! * C[co + j + 2]!;
+      s3 += X[xo + j + 3]! * C[co + j + 3]!;
     }
     const dist = norms[c]! - 2 * (s0 + s1 + s2 + s3);
     if (dist < best) (best = dist), (bi = c);
@@ -163,7 +167,51 @@ function nearest(x: Float32Array, xo: number, C: Float32Array, norms: Float64Arr
   return bi;
 }
 
-function centroidNorms(C: Float32Array, k: number, d: number): Float64Array {
+/**
+ * `nearest` for rows `xo` and `xo + d` at once (each centroid read once for both): the same sums
+ * in the same order, so the same answers. Writes them to `out[0]` and `out[1]`.
+ */
+function nearestTwo(X: Float64Array, xo: number, C: Float64Array, norms: Float64Array, k: number, d: number, out: Int32Array): void {
+  const yo = xo + d;
+  let best0 = Infinity,
+    i0 = 0,
+    best1 = Infinity,
+    i1 = 0;
+  for (let c = 0; c < k; c++) {
+    const co = c * d;
+    let s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      s3 = 0,
+      t0 = 0,
+      t1 = 0,
+      t2 = 0,
+      t3 = 0;
+    for (let j = 0; j < d; j += 4) {
+      const c0 = C[co + j]!,
+        c1 = C[co + j + 1]!,
+        c2 = C[co + j + 2]!,
+        c3 = C[co + j + 3]!;
+      s0 += X[xo + j]! * c0;
+      s1 += X[xo + j + 1]! * c1;
+      s2 += X[xo + j + 2]! * c2;
+      s3 += X[xo + j + 3]! * c3;
+      t0 += X[yo + j]! * c0;
+      t1 += X[yo + j + 1]! * c1;
+      t2 += X[yo + j + 2]! * c2;
+      t3 += X[yo + j + 3]! * c3;
+    }
+    const n = norms[c]!;
+    const dist0 = n - 2 * (s0 + s1 + s2 + s3);
+    const dist1 = n - 2 * (t0 + t1 + t2 + t3);
+    if (dist0 < best0) (best0 = dist0), (i0 = c);
+    if (dist1 < best1) (best1 = dist1), (i1 = c);
+  }
+  out[0] = i0;
+  out[1] = i1;
+}
+
+function centroidNorms(C: Float64Array, k: number, d: number): Float64Array {
   const norms = new Float64Array(k);
   for (let c = 0; c < k; c++) {
     let s = 0;
@@ -177,10 +225,10 @@ function centroidNorms(C: Float32Array, k: number, d: number): Float64Array {
  * Lloyd's k-means on `n` sample rows. Initial centroids: distinct sample rows chosen by the seeded
  * generator; an emptied cluster takes the sample row farthest from its centroid.
  */
-export function kmeans(X: Float32Array, n: number, d: number, k: number, iterations: number, seed: number, onIteration?: (i: number) => void): Float32Array {
+export function kmeans(X: Float64Array, n: number, d: number, k: number, iterations: number, seed: number, onIteration?: (i: number) => void): Float64Array {
   const r = mulberry32(seed ^ 0x5bd1e995);
   k = Math.min(k, n);
-  const C = new Float32Array(k * d);
+  const C = new Float64Array(k * d);
   const order = Array.from({ length: n }, (_, i) => i);
   for (let i = 0; i < k; i++) {
     const j = i + Math.floor(r() * (n - i));
@@ -190,12 +238,19 @@ export function kmeans(X: Float32Array, n: number, d: number, k: number, iterati
   const assign = new Int32Array(n);
   const sums = new Float64Array(k * d);
   const counts = new Int32Array(k);
+  const pair = new Int32Array(2);
   for (let it = 0; it < iterations; it++) {
     const norms = centroidNorms(C, k, d);
     sums.fill(0);
     counts.fill(0);
     for (let i = 0; i < n; i++) {
-      const c = nearest(X, i * d, C, norms, k, d);
+      let c: number;
+      if (i & 1)
+        c = pair[1]!; // answered with the row before it
+      else if (i + 1 < n) {
+        nearestTwo(X, i * d, C, norms, k, d, pair);
+        c = pair[0]!;
+      } else c = nearest(X, i * d, C, norms, k, d);
       assign[i] = c;
       counts[c]!++;
       const so = c * d,
@@ -204,7 +259,8 @@ export function kmeans(X: Float32Array, n: number, d: number, k: number, iterati
     }
     for (let c = 0; c < k; c++) {
       if (counts[c]! > 0) {
-        for (let j = 0; j < d; j++) C[c * d + j] = sums[c * d + j]! / counts[c]!;
+        // a float32 centroid, as the index stores it
+        for (let j = 0; j < d; j++) C[c * d + j] = Math.fround(sums[c * d + j]! / counts[c]!);
         continue;
       }
       // empty: restart it at the row farthest from its own centroid
@@ -232,10 +288,18 @@ interface Quantizer {
   assign(x: Float32Array): number;
 }
 
-function flatQuantizer(C: Float32Array, d: number): Quantizer {
+function flatQuantizer(C: Float64Array, d: number): Quantizer {
   const k = C.length / d;
   const norms = centroidNorms(C, k, d);
-  return { centroids: C, groups: 1, assign: (x) => nearest(x, 0, C, norms, k, d) };
+  const x64 = new Float64Array(d);
+  return {
+    centroids: Float32Array.from(C),
+    groups: 1,
+    assign: (x) => {
+      x64.set(x);
+      return nearest(x64, 0, C, norms, k, d);
+    },
+  };
 }
 
 /**
@@ -246,7 +310,7 @@ function flatQuantizer(C: Float32Array, d: number): Quantizer {
  * A row goes to the nearest fine centroid of its two nearest groups; a search still ranks all
  * centroids (flat), so rows near a group boundary are found from either side.
  */
-function trainQuantizer(X: Float32Array, n: number, d: number, nlist: number, iterations: number, seed: number, onProgress?: (done: number, of: number) => void): Quantizer {
+function trainQuantizer(X: Float64Array, n: number, d: number, nlist: number, iterations: number, seed: number, onProgress?: (done: number, of: number) => void): Quantizer {
   if (nlist <= 256)
     return flatQuantizer(
       kmeans(X, n, d, nlist, iterations, seed, (i) => onProgress?.(i, iterations)),
@@ -257,14 +321,14 @@ function trainQuantizer(X: Float32Array, n: number, d: number, nlist: number, it
   const gNorms = centroidNorms(G, k1, d);
   const members: number[][] = Array.from({ length: k1 }, () => []);
   for (let i = 0; i < n; i++) members[nearest(X, i * d, G, gNorms, k1, d)]!.push(i);
-  const parts: Float32Array[] = [];
+  const parts: Float64Array[] = [];
   const groupOf: number[] = [];
   const firstOf = new Int32Array(k1 + 1);
   for (let g = 0; g < k1; g++) {
     firstOf[g] = groupOf.length;
     const m = members[g]!;
     if (m.length === 0) continue;
-    const sub = new Float32Array(m.length * d);
+    const sub = new Float64Array(m.length * d);
     m.forEach((row, i) => sub.set(X.subarray(row * d, row * d + d), i * d));
     const kg = Math.max(1, Math.min(m.length, Math.round((nlist * m.length) / n)));
     const Cg = kmeans(sub, m.length, d, kg, iterations, seed + g + 1);
@@ -274,11 +338,13 @@ function trainQuantizer(X: Float32Array, n: number, d: number, nlist: number, it
   }
   firstOf[k1] = groupOf.length;
   const k = groupOf.length;
-  const C = new Float32Array(k * d);
+  const C = new Float64Array(k * d);
   let o = 0;
   for (const p of parts) C.set(p, o), (o += p.length);
   const norms = centroidNorms(C, k, d);
-  const assign = (x: Float32Array): number => {
+  const x = new Float64Array(d);
+  const assign = (row: Float32Array): number => {
+    x.set(row);
     // the two nearest groups
     let b1 = Infinity,
       g1 = 0,
@@ -314,7 +380,7 @@ function trainQuantizer(X: Float32Array, n: number, d: number, nlist: number, it
     }
     return bi;
   };
-  return { centroids: C, groups: k1, assign };
+  return { centroids: Float32Array.from(C), groups: k1, assign };
 }
 
 // ------------------------------------------------------------------ build
@@ -332,11 +398,12 @@ export function buildVectorIndex(db: Database, spec: VectorIndexSpec, source: ()
   const r = mulberry32(seed);
   let count = 0;
   let sampleCap = options.sampleSize ?? 0;
-  let sample = new Float32Array(0);
+  // float64 holding the rows' float32 values: what k-means reads (see nearest)
+  let sample = new Float64Array(0);
   let nlist = options.nlist ?? 0;
   // the sample size depends on nlist, which depends on the count: sample generously, trim later
   const cap0 = sampleCap || 65_536;
-  sample = new Float32Array(cap0 * d);
+  sample = new Float64Array(cap0 * d);
   for (const row of source()) {
     if (row.vector.length !== d) throw new Error(`vector index ${spec.name}: row ${row.id} has ${row.vector.length} dims, not ${d}`);
     if (count < cap0) sample.set(row.vector, count * d);
@@ -369,10 +436,10 @@ export function buildVectorIndex(db: Database, spec: VectorIndexSpec, source: ()
   const scale = 127 / Math.max(1e-6, dev[Math.min(dev.length - 1, Math.floor(dev.length * 0.999))] ?? 1);
   const iterations = options.iterations ?? 8;
   const quantizer =
-    nlist === 1 ? flatQuantizer(new Float32Array(d), d) : trainQuantizer(sample, sampleCap, d, nlist, iterations, seed, (i, of) => options.onProgress?.("kmeans", i, of));
+    nlist === 1 ? flatQuantizer(new Float64Array(d), d) : trainQuantizer(sample, sampleCap, d, nlist, iterations, seed, (i, of) => options.onProgress?.("kmeans", i, of));
   const C = quantizer.centroids;
   nlist = C.length / d;
-  sample = new Float32Array(0);
+  sample = new Float64Array(0);
   const t2 = performance.now();
 
   const chunkSize = chunkSizeFor(count, nlist);
