@@ -140,6 +140,18 @@ async function signIn(w: Watched, key: string): Promise<void> {
   await w.page.waitForFunction(() => document.querySelector("#meter")?.getAttribute("data-plan") !== "");
 }
 
+/**
+ * Opens the console at `hash` signed in with `key`, as a reload of a signed-in tab does: the key
+ * in the tab's session storage before the page's script runs (the sign-in form, and the screener
+ * it lands on, are the screener test's).
+ */
+async function openSignedIn(w: Watched, key: string, hash: string): Promise<void> {
+  const { identifier } = await w.page.evaluateOnNewDocument((k) => sessionStorage.setItem("artmarket.console.key", k), key);
+  await w.page.goto(`${server.origin}/console#${hash}`, { waitUntil: "load" });
+  await w.page.removeScriptToEvaluateOnNewDocument(identifier);
+  await w.page.waitForFunction(() => document.querySelector("#meter")?.getAttribute("data-plan") !== "");
+}
+
 async function remaining(page: Page): Promise<number> {
   return Number(await page.$eval("#meter", (el) => (el as HTMLElement).dataset.remaining));
 }
@@ -416,8 +428,7 @@ describe("the console in a browser", () => {
     const related = await api<{ artists: { id: number }[] }>(`/v1/artists/${top.id}/related?limit=8`);
     const events = await api<{ events: unknown[] }>(`/v1/artists/${top.id}/events`);
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
+    await openSignedIn(w, keys.enterprise, `/artist/${top.id}`);
     await w.page.waitForSelector("#artist-chart canvas");
     await w.page.waitForSelector("#artist-related li");
     await w.page.waitForSelector("#artist-sharpe table");
@@ -469,8 +480,7 @@ describe("the console in a browser", () => {
     expect(found).not.toBeNull();
     const { id, data } = found!;
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/artist/${id}`);
+    await openSignedIn(w, keys.enterprise, `/artist/${id}`);
     await w.page.waitForSelector("#artist-chart canvas");
     const drawn = await w.page.$eval("#artist-chart", (el) => (el as unknown as { chartData: (number | null)[][] }).chartData);
     const guessed = data.filter((p) => p.extrapolated);
@@ -496,8 +506,7 @@ describe("the console in a browser", () => {
     )!;
     const similar = await api<{ results: { score: number; artwork: { id: number } }[] }>(`/v1/artworks/${work.id}/similar?limit=12`);
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/artwork/${work.id}`);
+    await openSignedIn(w, keys.enterprise, `/artwork/${work.id}`);
     await w.page.waitForSelector("#artwork-head .hero img");
     // the picture's box has its height before the image arrives (the work's proportions)
     const box = await w.page.$eval("#artwork-head .hero .pic", (el) => el.getBoundingClientRect().height);
@@ -534,8 +543,7 @@ describe("the console in a browser", () => {
     const file = join(dataDir, "upload.jpg");
     writeFileSync(file, new Uint8Array(await picture.arrayBuffer()));
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/search`);
+    await openSignedIn(w, keys.enterprise, "/search");
     const input = await w.page.waitForSelector("#search-file");
     await (input as unknown as { uploadFile(path: string): Promise<void> }).uploadFile(file);
     await w.page.waitForSelector("#search-results .card");
@@ -598,9 +606,7 @@ describe("the console in a browser", () => {
   test("sales: the list with its filters as form controls, and the rows the API gives", async () => {
     const expected = await api<{ sales: ApiSale[]; total: number }>("/v1/sales?limit=20&offset=0");
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.waitForSelector("#artists-table tbody tr");
-    await w.page.goto(`${server.origin}/console#/sales`);
+    await openSignedIn(w, keys.enterprise, "/sales");
     await w.page.waitForSelector("#sales-table tbody tr");
     const ids = await w.page.$$eval("#sales-table tbody tr", (trs) => trs.map((tr) => Number(tr.getAttribute("data-sale-id"))));
     expect(ids).toEqual(expected.sales.map((x) => x.id));
@@ -639,8 +645,7 @@ describe("the console in a browser", () => {
     const page1 = await api<{ lots: ApiLot[]; has_more: boolean }>(`/v1/lots?sale_id=${sale.id}&sort=NUMBER_ASC&limit=48&offset=0`);
     expect(page1.lots.length).toBeGreaterThan(10);
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/sale/${sale.id}`);
+    await openSignedIn(w, keys.enterprise, `/sale/${sale.id}`);
     await w.page.waitForSelector("#sale-facts");
     await w.page.waitForSelector("#sale-lots .catalogue .card");
     // the picture boxes have their size before the pictures arrive
@@ -688,8 +693,7 @@ describe("the console in a browser", () => {
     const lots = (await api<{ lots: ApiLot[] }>(`/v1/lots?sale_id=${sale.id}&sort=NUMBER_ASC&limit=48`)).lots;
     expect(lots.every((l) => l.sale_probability !== null && l.expected_hammer_usd !== null)).toBe(true);
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/sale/${sale.id}`);
+    await openSignedIn(w, keys.enterprise, `/sale/${sale.id}`);
     await w.page.waitForSelector("#sale-lots .card [data-probability]");
     const cards = await w.page.$$eval("#sale-lots .card", (cs) =>
       cs.map((c) => {
@@ -773,8 +777,7 @@ describe("the console in a browser", () => {
     const work = await api<ApiArtwork>(`/v1/artworks/${sold.artwork.id}`);
     const artistId = work.description.artist.id;
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/artist/${artistId}`);
+    await openSignedIn(w, keys.enterprise, `/artist/${artistId}`);
     await w.page.waitForSelector("#follow[aria-pressed=false]");
     // keyboard: from the page's start, Tab reaches the button; Enter presses it
     await w.page.focus("main");
@@ -827,8 +830,7 @@ describe("the console in a browser", () => {
     const chart = await api<ApiChart>(`/v1/artists/${top.id}/chart`);
     const global = await api<ApiMarketIndex>(INDEX_CHART);
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
+    await openSignedIn(w, keys.enterprise, `/artist/${top.id}`);
     await w.page.waitForSelector("#artist-chart canvas");
     expect(await w.page.$eval("#artist-chart", (el) => el.getAttribute("data-series"))).toBe("1");
     // keyboard: Tab reaches the toggle, Space turns it on
@@ -875,8 +877,7 @@ describe("the console in a browser", () => {
     const artist = (await api<{ series: { data: ApiArtistChartPoint[] }[] }>(`/v1/artists/${top.id}/chart`)).series[0]!.data;
     const market = await api<ApiMarketIndex>(INDEX_CHART);
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
+    await openSignedIn(w, keys.enterprise, `/artist/${top.id}`);
     await w.page.waitForSelector("#artist-chart canvas");
     await w.page.click("#overlay-SNP500");
     await w.page.waitForFunction(() => document.querySelector("#artist-chart")?.getAttribute("data-overlays") === "SNP500");
@@ -952,8 +953,7 @@ describe("the console in a browser", () => {
     const lae = await api<ApiCareerPath>(`/v1/artists/${top.id}/career-path-lae`);
     const categories = await api<{ id: number; name: string }[]>("/v1/categories");
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/artist/${top.id}`);
+    await openSignedIn(w, keys.enterprise, `/artist/${top.id}`);
     await w.page.waitForSelector("#artist-volume-chart svg");
     await w.page.waitForSelector("#artist-career-chart svg");
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -1029,8 +1029,7 @@ describe("the console in a browser", () => {
     // the copy of the group that was sold at auction, the page opened on it
     const copy = editions.editions.find((e) => e.lots.some((l) => l.status === "sold"))!;
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/artwork/${copy.artwork.id}`);
+    await openSignedIn(w, keys.enterprise, `/artwork/${copy.artwork.id}`);
     await w.page.waitForSelector("#editions-table tbody tr");
     await w.page.waitForSelector("#editions-chart canvas");
     expect(await w.page.$eval("#edition-facts", (dd) => dd.textContent)).toBe(`copy ${copy.artwork.description.edition.edition_number} of ${editions.edition_size}`);
@@ -1082,8 +1081,7 @@ describe("the console in a browser", () => {
 
     // a sandbox key: the copies and their lots in the public schema, the prices' absence said
     const s = await openTab({ width: 1280, height: 800 }, [403]);
-    await signIn(s, keys.sandbox);
-    await s.page.goto(`${server.origin}/console#/artwork/${copy.artwork.id}`);
+    await openSignedIn(s, keys.sandbox, `/artwork/${copy.artwork.id}`);
     await s.page.waitForSelector("#editions-table tbody tr");
     expect(await s.page.$$eval("#editions-table tbody tr", (trs) => trs.map((tr) => Number(tr.getAttribute("data-lots"))))).toEqual(editions.editions.map((e) => e.lots.length));
     expect(await s.page.$eval("#artwork-editions .locked", (el) => el.textContent)).toContain("come with a pro or enterprise key");
@@ -1094,8 +1092,7 @@ describe("the console in a browser", () => {
   test("my collection: an artwork added from its page, with its value; appraisals, provenance; a work added from a picture", async () => {
     const work = await pictureWork();
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/artwork/${work.id}`);
+    await openSignedIn(w, keys.enterprise, `/artwork/${work.id}`);
     await w.page.waitForSelector("#add-to-collection");
     await w.page.click("#add-to-collection");
     const link = await w.page.waitForSelector("#add-to-collection-status a[data-collectable-id]");
@@ -1193,8 +1190,7 @@ describe("the console in a browser", () => {
   test("my collection on a plan without the collectables entitlement says why it is locked", async () => {
     const work = await pictureWork();
     const w = await openTab({ width: 1280, height: 800 }, [403]);
-    await signIn(w, keys.viewer);
-    await w.page.goto(`${server.origin}/console#/collection`);
+    await openSignedIn(w, keys.viewer, "/collection");
     await w.page.waitForSelector("#collection-list .locked");
     const text = await w.page.$eval("#collection-list .locked", (el) => el.textContent ?? "");
     expect(text).toContain("My collection is locked for this key.");
@@ -1245,8 +1241,7 @@ describe("the console in a browser", () => {
   test("search by image: a pasted image address finds that artwork first", async () => {
     const work = await pictureWork();
     const w = await openTab();
-    await signIn(w, keys.enterprise);
-    await w.page.goto(`${server.origin}/console#/search`);
+    await openSignedIn(w, keys.enterprise, "/search");
     await w.page.waitForSelector("#search-url");
     await w.page.type("#search-url", work.description.image!.urls.w480!);
     await w.page.keyboard.press("Enter");
@@ -1269,8 +1264,7 @@ describe("the console in a browser", () => {
   test("a sandbox key: a sale's catalogue in the public schema says what a full key adds", async () => {
     const sale = (await api<{ sales: ApiSale[] }>("/v1/sales?status__in=upcoming&limit=50")).sales.find((x) => x.lots_count > 1)!;
     const w = await openTab();
-    await signIn(w, keys.sandbox);
-    await w.page.goto(`${server.origin}/console#/sale/${sale.id}`);
+    await openSignedIn(w, keys.sandbox, `/sale/${sale.id}`);
     await w.page.waitForSelector("#sale-lots .card");
     expect(await w.page.$eval("#sale-lots .locked", (el) => el.textContent)).toContain("the house's estimates, the hammers and the forecasts come with a pro or enterprise key");
     expect(await w.page.$$eval("#sale-lots .card", (cs) => cs.length)).toBe(Math.min(48, sale.lots_count));
