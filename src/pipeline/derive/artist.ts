@@ -366,6 +366,25 @@ export class ArtistDeriver {
     const kappa = noise.saleVar / noise.workVar;
     const u = new Map<number, number>();
     const uCount = new Map<number, number>();
+    // each observation's work as an index in order of first appearance: the passes' per-work sums
+    // and effects in arrays (u and uCount are filled from them once the passes are done)
+    const workAt = new Int32Array(n);
+    const workIds: number[] = [];
+    {
+      const at = new Map<number, number>();
+      for (let i = 0; i < n; i++) {
+        let k = at.get(obsWork[i]!);
+        if (k === undefined) {
+          k = workIds.length;
+          at.set(obsWork[i]!, k);
+          workIds.push(obsWork[i]!);
+        }
+        workAt[i] = k;
+      }
+    }
+    const effect = new Float64Array(workIds.length);
+    const effectWeight = new Float64Array(workIds.length);
+    const effectSum = new Float64Array(workIds.length);
     let level: Float64Array<ArrayBufferLike> = new Float64Array(months);
     let stderr: Float64Array<ArrayBufferLike> = new Float64Array(months).fill(Number.NaN);
     const adj = new Float64Array(n);
@@ -421,7 +440,7 @@ export class ArtistDeriver {
       for (let iter = 0; iter < BACKFIT_PASSES; iter++) {
         const obsVar = noise.saleVar + (iter === 0 ? noise.workVar : 0);
         const smoothOpts = { processVar, obsVar, initVar: Number.POSITIVE_INFINITY };
-        for (let i = 0; i < n; i++) adj[i] = obsZ[i]! - (u.get(obsWork[i]!) ?? 0) - term[i]!;
+        for (let i = 0; i < n; i++) adj[i] = obsZ[i]! - effect[workAt[i]!]! - term[i]!;
         if (noise.loadingVar > 0 && obsVar !== marketSmoothVar) {
           marketSmooth = Float64Array.from(smoothIndex({ month: obsMonth, y: obsM, w: obsW, length: n }, months, smoothOpts, ws).level);
           marketSmoothVar = obsVar;
@@ -441,20 +460,19 @@ export class ArtistDeriver {
         // views into the workspace, valid until the next smoothIndex call (copied after the loop)
         level = r.level;
         stderr = r.stderr;
-        const sum = new Map<number, number>();
-        uCount.clear();
+        effectSum.fill(0);
+        effectWeight.fill(0);
         for (let i = 0; i < n; i++) {
-          const w = obsWork[i]!;
-          sum.set(w, (sum.get(w) ?? 0) + obsW[i]! * (obsZ[i]! - level[obsMonth[i]!]! - trend[i]! - term[i]!));
-          uCount.set(w, (uCount.get(w) ?? 0) + obsW[i]!);
+          const k = workAt[i]!;
+          effectSum[k]! += obsW[i]! * (obsZ[i]! - level[obsMonth[i]!]! - trend[i]! - term[i]!);
+          effectWeight[k]! += obsW[i]!;
         }
-        u.clear();
-        for (const [w, s] of sum) u.set(w, s / (uCount.get(w)! + kappa));
+        for (let k = 0; k < workIds.length; k++) effect[k] = effectSum[k]! / (effectWeight[k]! + kappa);
         // one Gauss-Newton step for the shift, with its prior N(0, CAREER_SHIFT_VAR)
         let sxy = 0;
         let sxx = 0;
         for (let i = 0; i < n; i++) {
-          const r = obsZ[i]! - level[obsMonth[i]!]! - trend[i]! - (u.get(obsWork[i]!) ?? 0) - term[i]!;
+          const r = obsZ[i]! - level[obsMonth[i]!]! - trend[i]! - effect[workAt[i]!]! - term[i]!;
           sxy += obsW[i]! * grad[i]! * r;
           sxx += obsW[i]! * grad[i]! * grad[i]!;
         }
@@ -464,6 +482,10 @@ export class ArtistDeriver {
       }
       level = Float64Array.from(level);
       stderr = Float64Array.from(stderr);
+      for (let k = 0; k < workIds.length; k++) {
+        u.set(workIds[k]!, effect[k]!);
+        uCount.set(workIds[k]!, effectWeight[k]!);
+      }
     }
     const full = new Float64Array(months);
     for (let t = 0; t < months; t++) full[t] = (1 + loading) * marketLevel[t]! + level[t]!;
