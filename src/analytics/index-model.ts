@@ -387,6 +387,110 @@ export function smoothIndex(obs: Observations, months: number, opts: SmoothOptio
   return { level, stderr };
 }
 
+/** The months that hold observations (ascending, distinct) and each observation's place among them. */
+export interface ObservedMonths {
+  /** at[k]: the k-th observed month; `count` of them. */
+  at: Int32Array;
+  count: number;
+  /** place[i]: the index k of observation i's month. */
+  place: Int32Array;
+}
+
+/** The observed months of `n` observations in `month` (each in 0..months−1). */
+export function observedMonths(month: ArrayLike<number>, n: number, months: number): ObservedMonths {
+  const slot = new Int32Array(months).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const t = month[i] as number;
+    if (!(t >= 0 && t < months) || (t | 0) !== t) throw new RangeError(`observation month ${t} outside 0..${months - 1}`);
+    slot[t] = 0;
+  }
+  const at: number[] = [];
+  for (let t = 0; t < months; t++) if (slot[t] === 0) slot[t] = at.push(t) - 1;
+  const place = new Int32Array(n);
+  for (let i = 0; i < n; i++) place[i] = slot[month[i] as number]!;
+  return { at: Int32Array.from(at), count: at.length, place };
+}
+
+/**
+ * smoothIndex's level at the observed months only (`om` from observedMonths of the same
+ * observations), in O(observations) rather than O(months): between two observed months g apart
+ * nothing is observed, so the filter's g steps are one of drift g·d and variance g·q, and the
+ * smoother's g steps back compose into one of gain P/(P + g·q) (the steps' gains telescope). The
+ * same level as smoothIndex's at those months in exact arithmetic; in floating point it differs
+ * in the last bits (g additions of q against one product). Rows are kept and skipped as by
+ * groupByMonth. With a workspace, the result is a view into it (as smoothIndex's).
+ */
+export function smoothAtObserved(obs: ObsColumns, om: ObservedMonths, opts: SmoothOptions, ws?: SmoothWorkspace): Float64Array {
+  const q = opts.processVar;
+  const r = opts.obsVar;
+  const d = opts.drift ?? 0;
+  const K = om.count;
+  const w = ws ?? new SmoothWorkspace();
+  w.ensure(K);
+  const W = w.sumW;
+  const WY = w.sumWY;
+  W.fill(0, 0, K);
+  WY.fill(0, 0, K);
+  const n = obs.length ?? obs.month.length;
+  for (let i = 0; i < n; i++) {
+    const y = obs.y[i] as number;
+    const wi = obs.w ? (obs.w[i] as number) : 1;
+    if (!(wi > 0) || wi === Infinity || !Number.isFinite(y)) continue;
+    const k = om.place[i]!;
+    W[k]! += wi;
+    WY[k]! += wi * y;
+  }
+  const mf = w.mf;
+  const pf = w.pf;
+  const level = ws ? w.level.subarray(0, K) : new Float64Array(K);
+  // forward, observed month to observed month (from month 0: the prior at 0, then t₀ steps)
+  let m = opts.initMean ?? 0;
+  let P = opts.initVar;
+  let last = 0;
+  for (let k = 0; k < K; k++) {
+    const g = om.at[k]! - last;
+    last = om.at[k]!;
+    const mp = m + g * d;
+    const Pp = P + g * q;
+    const Wk = W[k]!;
+    if (Wk > 0) {
+      const ybar = WY[k]! / Wk;
+      const R = r / Wk;
+      if (R === 0 || Pp === Infinity) {
+        m = ybar;
+        P = R;
+      } else {
+        const gain = Pp / (Pp + R);
+        m = mp + gain * (ybar - mp);
+        P = gain * R;
+      }
+    } else {
+      m = mp;
+      P = Pp;
+    }
+    mf[k] = m;
+    pf[k] = P;
+  }
+  // backward: the last observed month keeps its filtered mean (the months after it are prediction)
+  if (K === 0) return level;
+  let ms = mf[K - 1]!;
+  level[K - 1] = ms;
+  for (let k = K - 2; k >= 0; k--) {
+    const g = om.at[k + 1]! - om.at[k]!;
+    const Pft = pf[k]!;
+    const mft = mf[k]!;
+    let C: number;
+    if (Pft === Infinity) C = 1;
+    else {
+      const Ppn = Pft + g * q;
+      C = Ppn > 0 ? Pft / Ppn : 0;
+    }
+    ms = mft + C * (ms - mft - g * d);
+    level[k] = ms;
+  }
+  return level;
+}
+
 // ───────────────────────── Noise variances (method of moments) ─────────────────────────
 
 export interface NoiseEstimate {

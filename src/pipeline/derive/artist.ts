@@ -7,7 +7,7 @@
  * same rows in any split. Formulas: docs/derivation.md.
  */
 import type { Database } from "bun:sqlite";
-import { predictionBand, SmoothWorkspace, smoothIndex, Z80 } from "../../analytics/index-model";
+import { observedMonths, predictionBand, type SmoothResult, SmoothWorkspace, smoothAtObserved, smoothIndex, Z80 } from "../../analytics/index-model";
 import { cagr, medianCarByYear, momentum, momentumPercent, repeatSalePairs, sharpeRatios } from "../../analytics/returns";
 import { careerPath, lotOutcome, salesVolume } from "../../analytics/shapes";
 import { median } from "../../analytics/stats";
@@ -436,35 +436,58 @@ export class ArtistDeriver {
     // observation variance (the first pass's and the rest's): a pass runs the smoother once
     let marketSmooth: Float64Array | null = null;
     if (nSold > 0) {
+      // The passes before the last read the level at the observed months only, and smooth there
+      // alone (smoothAtObserved: O(observations), not O(months)); the last pass smooths every
+      // month. `lv`: this pass's level at the observed months; `marketAt`: marketSmooth's.
+      const om = observedMonths(obsMonth, n, months);
+      const place = om.place;
+      const lv = new Float64Array(om.count);
+      const marketAt = new Float64Array(om.count);
       let marketSmoothVar = Number.NaN;
       for (let iter = 0; iter < BACKFIT_PASSES; iter++) {
+        const lastPass = iter === BACKFIT_PASSES - 1;
         const obsVar = noise.saleVar + (iter === 0 ? noise.workVar : 0);
         const smoothOpts = { processVar, obsVar, initVar: Number.POSITIVE_INFINITY };
         for (let i = 0; i < n; i++) adj[i] = obsZ[i]! - effect[workAt[i]!]! - term[i]!;
         if (noise.loadingVar > 0 && obsVar !== marketSmoothVar) {
-          marketSmooth = Float64Array.from(smoothIndex({ month: obsMonth, y: obsM, w: obsW, length: n }, months, smoothOpts, ws).level);
+          const market = { month: obsMonth, y: obsM, w: obsW, length: n };
+          // the value the passes end with is read at every month (levelSe); the first pass's
+          // only at the observed months when a later pass smooths M again (another obsVar)
+          if (!lastPass && obsVar !== noise.saleVar) marketAt.set(smoothAtObserved(market, om, smoothOpts, ws));
+          else {
+            marketSmooth = Float64Array.from(smoothIndex(market, months, smoothOpts, ws).level);
+            for (let k = 0; k < om.count; k++) marketAt[k] = marketSmooth[om.at[k]!]!;
+          }
           marketSmoothVar = obsVar;
           let den = 0;
-          for (let i = 0; i < n; i++) den += obsW[i]! * obsM[i]! * (obsM[i]! - marketSmooth[obsMonth[i]!]!);
+          for (let i = 0; i < n; i++) den += obsW[i]! * obsM[i]! * (obsM[i]! - marketAt[place[i]!]!);
           loadingDen = den / obsVar;
         }
-        const r = smoothIndex({ month: obsMonth, y: adj, w: obsW, length: n }, months, smoothOpts, ws);
+        const adjusted = { month: obsMonth, y: adj, w: obsW, length: n };
+        let r: SmoothResult | null = null;
+        if (lastPass) {
+          r = smoothIndex(adjusted, months, smoothOpts, ws);
+          for (let k = 0; k < om.count; k++) lv[k] = r.level[om.at[k]!]!;
+        } else lv.set(smoothAtObserved(adjusted, om, smoothOpts, ws));
         if (noise.loadingVar > 0) {
           let num = 0;
-          for (let i = 0; i < n; i++) num += obsW[i]! * obsM[i]! * (adj[i]! - r.level[obsMonth[i]!]!);
+          for (let i = 0; i < n; i++) num += obsW[i]! * obsM[i]! * (adj[i]! - lv[place[i]!]!);
           loadingNum = num / obsVar;
           loading = loadingNum / (loadingDen + 1 / noise.loadingVar);
-          for (let t = 0; t < months; t++) r.level[t]! -= loading * marketSmooth![t]!;
+          for (let k = 0; k < om.count; k++) lv[k]! -= loading * marketAt[k]!;
+          if (r) for (let t = 0; t < months; t++) r.level[t]! -= loading * marketSmooth![t]!;
         }
         for (let i = 0; i < n; i++) trend[i] = loading * obsM[i]!;
         // views into the workspace, valid until the next smoothIndex call (copied after the loop)
-        level = r.level;
-        stderr = r.stderr;
+        if (r) {
+          level = r.level;
+          stderr = r.stderr;
+        }
         effectSum.fill(0);
         effectWeight.fill(0);
         for (let i = 0; i < n; i++) {
           const k = workAt[i]!;
-          effectSum[k]! += obsW[i]! * (obsZ[i]! - level[obsMonth[i]!]! - trend[i]! - term[i]!);
+          effectSum[k]! += obsW[i]! * (obsZ[i]! - lv[place[i]!]! - trend[i]! - term[i]!);
           effectWeight[k]! += obsW[i]!;
         }
         for (let k = 0; k < workIds.length; k++) effect[k] = effectSum[k]! / (effectWeight[k]! + kappa);
@@ -472,7 +495,7 @@ export class ArtistDeriver {
         let sxy = 0;
         let sxx = 0;
         for (let i = 0; i < n; i++) {
-          const r = obsZ[i]! - level[obsMonth[i]!]! - trend[i]! - effect[workAt[i]!]! - term[i]!;
+          const r = obsZ[i]! - lv[place[i]!]! - trend[i]! - effect[workAt[i]!]! - term[i]!;
           sxy += obsW[i]! * grad[i]! * r;
           sxx += obsW[i]! * grad[i]! * grad[i]!;
         }

@@ -5,9 +5,11 @@ import {
   forecastLevel,
   localLevelLogLikelihood,
   NoiseMomentAccumulator,
+  observedMonths,
   predictionBand,
   RepeatSalesAccumulator,
   repeatSalesIndex,
+  smoothAtObserved,
   smoothIndex,
   SmoothWorkspace,
   Z80,
@@ -224,6 +226,53 @@ describe("smoothIndex (local level, Kalman + RTS)", () => {
     );
     close(a.level, [1, 1], 12);
     expect(() => smoothIndex([{ month: 2, y: 1 }], 2, { processVar: 0.1, obsVar: 0, initVar: 1 })).toThrow(RangeError);
+  });
+});
+
+describe("smoothAtObserved: the smoother's level at the observed months only", () => {
+  test("equals smoothIndex's level at those months (random cases: gaps, month 0 and the last, repeats, drift, a finite prior, skipped rows)", () => {
+    const rnd = mulberry32(41);
+    const ws = new SmoothWorkspace();
+    let worst = 0;
+    for (let c = 0; c < 300; c++) {
+      const months = 1 + Math.floor(rnd() * 500);
+      const n = 1 + Math.floor(rnd() * 40);
+      const month = new Int32Array(n);
+      const y = new Float64Array(n);
+      const w = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const edge = rnd();
+        month[i] = edge < 0.1 ? 0 : edge < 0.2 ? months - 1 : Math.floor(rnd() * months);
+        y[i] = rnd() < 0.03 ? Number.NaN : 3 * (rnd() - 0.5) + month[i]! * 0.002;
+        w[i] = rnd() < 0.05 ? 0 : rnd() < 0.5 ? 1 : 0.2 + rnd();
+      }
+      const opts = {
+        processVar: [0, 1e-5, 4e-4, 0.02][c % 4]!,
+        obsVar: [0.05, 0.3, 0][c % 3]!,
+        initVar: c % 5 === 0 ? 0.5 : Number.POSITIVE_INFINITY,
+        initMean: c % 5 === 0 ? 0.3 : 0,
+        drift: c % 7 === 0 ? 0.004 : 0,
+      };
+      const obs = { month, y, w, length: n };
+      const om = observedMonths(month, n, months);
+      expect(Array.from(om.at)).toEqual([...new Set(month)].sort((a, b) => a - b));
+      for (let i = 0; i < n; i++) expect(om.at[om.place[i]!]).toBe(month[i]!);
+      const full = smoothIndex(obs, months, opts).level;
+      const at = smoothAtObserved(obs, om, opts, ws);
+      expect(at.length).toBe(om.count);
+      for (let k = 0; k < om.count; k++) {
+        const want = full[om.at[k]!]!;
+        if (Number.isNaN(want)) expect(at[k]).toBeNaN();
+        else worst = Math.max(worst, Math.abs(at[k]! - want) / Math.max(1, Math.abs(want)));
+      }
+    }
+    // the same model in exact arithmetic: only rounding separates the two
+    expect(worst).toBeLessThan(1e-11);
+  });
+
+  test("a month out of range is an error", () => {
+    expect(() => observedMonths([0, 3], 2, 3)).toThrow(RangeError);
+    expect(() => observedMonths([0.5], 1, 3)).toThrow(RangeError);
   });
 });
 
