@@ -114,6 +114,12 @@ describe("the month calendar", () => {
     }
     expect(monthDate(-1)).toBe("1985-12-01");
   });
+
+  test("monthIndex reads digits as the plain parse does, and anything else as before", () => {
+    const plain = (date: string) => (Number(date.slice(0, 4)) - FIRST_YEAR) * 12 + Number(date.slice(5, 7)) - 1;
+    const cases = ["0001-01-01", "1899-09-30", "2019-12-31T23:59:59Z", "9999-12", "2026-1-05", " 2026-10", "2026", "", "abcd-ef", "2026-1a", "20-26-10"];
+    for (const d of cases) expect(Object.is(monthIndex(d), plain(d))).toBe(true);
+  });
 });
 
 describe("LIKE patterns", () => {
