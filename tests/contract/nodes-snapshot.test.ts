@@ -98,7 +98,7 @@ describe("a node that follows another's snapshot", () => {
       const bearer = await fetch(`${a.url}${path}`, { headers: { Authorization: `Bearer ${key}` } });
       expect(bearer.status).toBe(401);
     }
-    // the SHA-256 is computed once after the start: wait for it
+    // the SHA-256 is computed once asked for (B asks A from its start): wait for it
     let res = await fetch(`${a.url}/snapshot`, signed("/snapshot"));
     for (let i = 0; i < 50 && res.status === 503; i++) {
       await Bun.sleep(100);
@@ -113,6 +113,18 @@ describe("a node that follows another's snapshot", () => {
     expect(info.published_at).toBe(statSync(file).mtime.toISOString());
     // B serves the same market from the start: nothing to fetch
     expect(await readyId(b)).toBe(info.id);
+    // no node follows B: its SHA-256 waits for the first signed request (503), then comes
+    const first = await fetch(`${b.url}/snapshot`, signed("/snapshot"));
+    expect(first.status).toBe(503);
+    expect(first.headers.get("retry-after")).toBe("2");
+    let fromB = first;
+    for (let i = 0; i < 50 && fromB.status === 503; i++) {
+      await Bun.sleep(100);
+      fromB = await fetch(`${b.url}/snapshot`, signed("/snapshot"));
+    }
+    expect(fromB.status).toBe(200);
+    const infoB = (await fromB.json()) as PublishedSnapshot;
+    expect([infoB.id, infoB.sha256]).toEqual([info.id, info.sha256]);
   }, 60_000);
 
   test("a range of the file: 206 with its bytes; a range past the end: 416", async () => {

@@ -61,6 +61,8 @@ export type FromWorker =
   | { t: "swapped"; id: number; ok: boolean; snapshot: string | null; error?: string }
   /** The answer to a fan-out: what it wrote and the last market day it saw, or why it failed. */
   | { t: "fanned"; id: number; notified: number; queued: number; lastDay: string; error?: string }
+  /** A node asked for the snapshot (GET /snapshot) before its SHA-256 was computed: compute it, and every later one's. */
+  | { t: "publish-wanted" }
   /** The worker no longer accepts connections (its requests in flight go on). */
   | { t: "closed" }
   | { t: "drained"; unfinished: number };

@@ -137,10 +137,15 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
 
   // ---------------------------------------------------------------- the snapshot other nodes fetch
   // its SHA-256 once per snapshot served (streamed; one a follower fetched is known already), then
-  // handed to every worker for GET /snapshot
+  // handed to every worker for GET /snapshot. Not before a node asks for it (a worker's first
+  // GET /snapshot answers 503 and says so): a server no node follows never reads its market.db
+  // through for it (14 s at full, at every start); once asked, every snapshot served is hashed
+  // as it is swapped in.
   let published: PublishedFile | null = null;
   let hashing = false;
   let digestNext: { id: string; file: FileIdentity } | null = null;
+  let servedFile: { id: string; file: FileIdentity } | null = null;
+  let digestWanted = false;
   let follower: SnapshotFollower | null = null;
   let advancer: MarketAdvancer | null = null;
   const dispatcher = new WebhookDispatcher(store, { allow: config.webhookAllow ?? [], say: (msg) => say("warn", msg) });
@@ -167,8 +172,11 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
     });
     slot.worker.postMessage({ t: "fan-out", id: ask, snapshot: id, fromDay: fannedThrough } satisfies ToWorker);
   }
+  /** The snapshot served now is `id` (`file`): hashed at once when a node asked before, else when one asks. */
   function digest(id: string, file: FileIdentity | null): void {
     if (!file) return;
+    servedFile = { id, file };
+    if (!digestWanted) return;
     digestNext = { id, file };
     if (hashing) return; // the loop below takes it next
     hashing = true;
@@ -295,6 +303,11 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
       case "fanned":
         fanOuts.get(msg.id)?.(msg);
         fanOuts.delete(msg.id);
+        return;
+      case "publish-wanted":
+        if (digestWanted) return;
+        digestWanted = true;
+        if (servedFile) digest(servedFile.id, servedFile.file);
         return;
       case "closed":
         closed.get(slot.index)?.();

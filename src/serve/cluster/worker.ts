@@ -87,7 +87,10 @@ function start(init: WorkerInit): void {
     workers: init.workers,
     state: () => STATES[Atomics.load(state, 0)] ?? "starting",
     metrics: async () => (await ask<Extract<ToWorker, { t: "metrics" }>>({ t: "metrics" })).text,
-    published: () => published,
+    published: () => {
+      if (!published) post({ t: "publish-wanted" });
+      return published;
+    },
   };
   const remoteVerify = async (key: string, address: string, refuse: boolean): Promise<RemoteVerdict> =>
     (await ask<Extract<ToWorker, { t: "verified" }>>({ t: "verify", key, address, refuse })).verdict;

@@ -14,7 +14,10 @@ export interface ServiceControl {
   state(): ServerState;
   /** The whole server's metrics, Prometheus text format 0.0.4. */
   metrics(): Promise<string>;
-  /** The snapshot served, with its SHA-256 once computed, for the nodes that follow this one (./snapshot-routes.ts); absent: none published. */
+  /**
+   * The snapshot served, with its SHA-256 once computed, for the nodes that follow this one
+   * (./snapshot-routes.ts): null until then (asking starts the computation); absent: none published.
+   */
   published?(): PublishedFile | null;
 }
 
