@@ -292,6 +292,28 @@ export function groupByMonth(obs: ObsList | ObsColumns, months: number, sumW: Fl
 }
 
 /**
+ * The Kalman update of a month: the prediction (mp, Pp) and the month's Σw and Σw·y observed with
+ * variance r / Σw; no observation (Σw = 0) leaves the prediction. Into `filtered`.
+ */
+function observe(filtered: { m: number; P: number }, mp: number, Pp: number, W: number, WY: number, r: number): void {
+  if (W > 0) {
+    const ybar = WY / W;
+    const R = r / W;
+    if (R === 0 || Pp === Infinity) {
+      filtered.m = ybar;
+      filtered.P = R;
+    } else {
+      const K = Pp / (Pp + R);
+      filtered.m = mp + K * (ybar - mp);
+      filtered.P = K * R; // = Pp·R / (Pp + R)
+    }
+  } else {
+    filtered.m = mp;
+    filtered.P = Pp;
+  }
+}
+
+/**
  * Local-level model with drift, months t = 0..T−1:
  *     x₀ ~ N(initMean, initVar),   x_t = x_{t−1} + d + η_t,  η_t ~ N(0, q)
  *     y_{t,j} = x_t + ε_{t,j},     ε_{t,j} ~ N(0, r / w_{t,j})
@@ -331,6 +353,7 @@ export function smoothIndex(obs: Observations, months: number, opts: SmoothOptio
   const stderr = ws ? w.stderr.subarray(0, months) : new Float64Array(months);
 
   // forward: Kalman filter
+  const filtered = { m: 0, P: 0 };
   let m = 0;
   let P = 0;
   for (let t = 0; t < months; t++) {
@@ -343,22 +366,9 @@ export function smoothIndex(obs: Observations, months: number, opts: SmoothOptio
       mp = m + d;
       Pp = P + q;
     }
-    const W = sumW[t] as number;
-    if (W > 0) {
-      const ybar = (sumWY[t] as number) / W;
-      const R = r / W;
-      if (R === 0 || Pp === Infinity) {
-        m = ybar;
-        P = R;
-      } else {
-        const K = Pp / (Pp + R);
-        m = mp + K * (ybar - mp);
-        P = K * R; // = Pp·R / (Pp + R)
-      }
-    } else {
-      m = mp;
-      P = Pp;
-    }
+    observe(filtered, mp, Pp, sumW[t] as number, sumWY[t] as number, r);
+    m = filtered.m;
+    P = filtered.P;
     mf[t] = m;
     pf[t] = P;
   }
@@ -444,6 +454,7 @@ export function smoothAtObserved(obs: ObsColumns, om: ObservedMonths, opts: Smoo
   const pf = w.pf;
   const level = ws ? w.level.subarray(0, K) : new Float64Array(K);
   // forward, observed month to observed month (from month 0: the prior at 0, then t₀ steps)
+  const filtered = { m: 0, P: 0 };
   let m = opts.initMean ?? 0;
   let P = opts.initVar;
   let last = 0;
@@ -452,22 +463,9 @@ export function smoothAtObserved(obs: ObsColumns, om: ObservedMonths, opts: Smoo
     last = om.at[k]!;
     const mp = m + g * d;
     const Pp = P + g * q;
-    const Wk = W[k]!;
-    if (Wk > 0) {
-      const ybar = WY[k]! / Wk;
-      const R = r / Wk;
-      if (R === 0 || Pp === Infinity) {
-        m = ybar;
-        P = R;
-      } else {
-        const gain = Pp / (Pp + R);
-        m = mp + gain * (ybar - mp);
-        P = gain * R;
-      }
-    } else {
-      m = mp;
-      P = Pp;
-    }
+    observe(filtered, mp, Pp, W[k]!, WY[k]!, r);
+    m = filtered.m;
+    P = filtered.P;
     mf[k] = m;
     pf[k] = P;
   }
