@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { copyFileSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { accountDbPath, openAccountDb } from "../../src/db/connection";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
@@ -113,6 +113,27 @@ describe("serve --workers 3", () => {
     const route = 'artmarket_http_requests_total{route="/v1/categories",method="GET",status="200"}';
     expect((after.get(route) ?? 0) - (before.get(route) ?? 0)).toBe(60);
     expect(after.get('artmarket_du_charged_total{plan="enterprise"}')! - (before.get('artmarket_du_charged_total{plan="enterprise"}') ?? 0)).toBe(60);
+  }, 60_000);
+
+  test("started together on a data directory without a secret, the workers sign image URLs with the one secret the server made", async () => {
+    const market = new Database(join(dataDir, "market.db"), { readonly: true });
+    const { id } = market.query<{ id: number }, []>("SELECT id FROM artworks WHERE image_id IS NOT NULL ORDER BY id LIMIT 1").get()!;
+    market.close();
+    const res = await spread(server, `/v1/artworks/${id}`, keys.enterprise.key, 36);
+    expect(res.map((r) => r.status)).toEqual(Array(36).fill(200));
+    const urls = await Promise.all(res.map(async (r) => ((await r.json()) as { description: { image: { urls: Record<string, string> } } }).description.image.urls.w240));
+    await logged(server, keys.enterprise.keyId, 36);
+    const served = server.log().filter((l) => l.key_id === keys.enterprise.keyId && l.path === `/v1/artworks/${id}`);
+    expect(new Set(served.map((l) => l.worker)).size).toBeGreaterThan(1);
+    // one signature whichever worker answered: the secret <data>/secret holds
+    expect(new Set(urls).size).toBe(1);
+    const url = new URL(urls[0]!);
+    const secret = Buffer.from(readFileSync(join(dataDir, "secret"), "utf8").trim(), "hex");
+    const expected = new Bun.CryptoHasher("sha256", secret).update(`${url.pathname}\n${url.searchParams.get("exp")}`).digest("hex");
+    expect(url.searchParams.get("sig")).toBe(expected);
+    // and every worker serves it
+    const images = await spread(server, `${url.pathname}${url.search}`, keys.enterprise.key, 12);
+    expect(images.map((r) => r.status)).toEqual(Array(12).fill(200));
   }, 60_000);
 
   test("account.db's WAL is checkpointed by a thread of the server's own; /metrics counts its checkpoints", async () => {

@@ -86,6 +86,9 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   // the market's migrations (if any) run once here, before the workers open it read-only
   openMarketReader(config.dataDir).close();
   const store = openAccountStore(config.dataDir, config.accountStore);
+  // the image-signing secret, made here when the data directory has none: every worker reads it
+  // as it starts, and the workers start together (two making it at once would each sign with its own)
+  const secret = store instanceof PgAccountStore ? sharedSecret(store, config.dataDir) : loadSecret(config.dataDir);
   const verifier: KeyVerifier = store.keyVerifier();
   // with SQLite, the rows a worker hands over are written here; PostgreSQL takes every worker's own
   const sqlite = store instanceof SqliteAccountStore ? store : null;
@@ -364,8 +367,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   }
 
   try {
-    await spawn(0, port);
-    await Promise.all(Array.from({ length: options.workers - 1 }, (_, i) => spawn(i + 1, port)));
+    await Promise.all(Array.from({ length: options.workers }, (_, i) => spawn(i, port)));
   } catch (err) {
     for (const s of slots) s?.worker.terminate();
     account.close();
@@ -376,7 +378,6 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   digest(swapper.snapshot, swapper.file);
   if (config.snapshotFrom) {
     // the key of the signed snapshot requests, from the secret the nodes of one store share
-    const secret = store instanceof PgAccountStore ? sharedSecret(store, config.dataDir) : loadSecret(config.dataDir);
     follower = new SnapshotFollower({ from: config.snapshotFrom, key: new ImageSigner(secret, null).derivedKey(SNAPSHOT_KEY_PURPOSE), dataDir: config.dataDir, swapper, say });
     follower.start();
   }
