@@ -21,8 +21,21 @@ export function monthIndex(date: string): number {
   return (Number(date.slice(0, 4)) - FIRST_YEAR) * 12 + Number(date.slice(5, 7)) - 1;
 }
 
-/** YYYY-MM-01 of a month index (0 = 1986-01-01). */
+/** Months whose YYYY-MM-01 monthDate keeps once made: 1986 to 2185. */
+const KEPT_MONTHS = 12 * 200;
+const monthDates: (string | undefined)[] = [];
+
+/**
+ * YYYY-MM-01 of a month index (0 = 1986-01-01). Those of KEPT_MONTHS are made once and kept: a
+ * chart's points read one per month, and a string made by concatenation is flattened again by
+ * every comparison and serialisation of a new copy.
+ */
 export function monthDate(m: number): string {
+  if (m >= 0 && m < KEPT_MONTHS && Number.isInteger(m)) return (monthDates[m] ??= formatMonthDate(m));
+  return formatMonthDate(m);
+}
+
+function formatMonthDate(m: number): string {
   const k = FIRST_YEAR * 12 + m;
   const y = Math.floor(k / 12);
   return `${String(y).padStart(4, "0")}-${String(k - y * 12 + 1).padStart(2, "0")}-01`;

@@ -115,6 +115,16 @@ describe("the month calendar", () => {
     expect(monthDate(-1)).toBe("1985-12-01");
   });
 
+  test("monthDate: the same text from its kept months (1986–2185), before and after them, called once or again", () => {
+    const made = (m: number) => {
+      const k = FIRST_YEAR * 12 + m;
+      const y = Math.floor(k / 12);
+      return `${String(y).padStart(4, "0")}-${String(k - y * 12 + 1).padStart(2, "0")}-01`;
+    };
+    for (const m of [-24_000, -1, 0, 1, 490, 2399, 2400, 3000, 96_000]) for (let again = 0; again < 2; again++) expect(monthDate(m)).toBe(made(m));
+    expect([monthDate(2399), monthDate(2400), monthDate(-12 * 1986)]).toEqual(["2185-12-01", "2186-01-01", "0000-01-01"]);
+  });
+
   test("monthIndex reads digits as the plain parse does, and anything else as before", () => {
     const plain = (date: string) => (Number(date.slice(0, 4)) - FIRST_YEAR) * 12 + Number(date.slice(5, 7)) - 1;
     const cases = ["0001-01-01", "1899-09-30", "2019-12-31T23:59:59Z", "9999-12", "2026-1-05", " 2026-10", "2026", "", "abcd-ef", "2026-1a", "20-26-10"];
