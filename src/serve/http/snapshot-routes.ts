@@ -12,9 +12,10 @@
  * The SHA-256 is computed once per served snapshot by the supervisor (src/serve/cluster/supervisor.ts,
  * streamed), which hands it to every worker: from the first signed request on (a server no node
  * follows never hashes its market.db), then at every swap. Until it is known (a second or so for a
- * small market, about 1 s per GB) the routes answer 503 with Retry-After. The file is served only while the data directory's
- * market.db is the file that was hashed (a file published since, not yet swapped in or refused,
- * gives 503): a download that still catches a rename midway fails the follower's SHA-256 check.
+ * small market, about 1 s per GB) the routes answer 503 with Retry-After. The file is served only
+ * while the data directory's market.db is the file that was hashed (a file published since, not yet
+ * swapped in or refused, gives 503): a download that still catches a rename midway fails the
+ * follower's SHA-256 check.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { Elysia } from "elysia";

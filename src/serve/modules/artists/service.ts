@@ -91,25 +91,15 @@ const round = (x: number, digits: number) => {
 /** "YYYY-MM-01" of month `i` counted from `start` ("YYYY-MM"). */
 const monthFrom = (start: string, i: number): string => monthDate(monthIndex(start) + i);
 
-const monthLabels = new Map<string, string[]>();
-
-/** "YYYY-MM-01" of months 0..n-1 from `start`, computed once per start month. */
-function monthsFrom(start: string, n: number): string[] {
-  let labels = monthLabels.get(start);
-  if (!labels || labels.length < n) {
-    labels = Array.from({ length: Math.max(n, 600) }, (_, i) => monthFrom(start, i));
-    monthLabels.set(start, labels);
-  }
-  return labels;
-}
-
 /** The monthly index as chart points; months without a value (NaN) are left out. */
 function indexPoints(start: string, points: Float64Array, firstPriced: string | null): { time: string; value: number; extrapolated: boolean }[] {
-  const labels = monthsFrom(start, points.length);
+  const first = monthIndex(start);
   const out: { time: string; value: number; extrapolated: boolean }[] = [];
   for (let i = 0; i < points.length; i++) {
     const v = points[i]!;
-    if (Number.isFinite(v)) out.push({ time: labels[i]!, value: Math.round(v * 100) / 100, extrapolated: extrapolated(labels[i]!, firstPriced) });
+    if (!Number.isFinite(v)) continue;
+    const time = monthDate(first + i);
+    out.push({ time, value: Math.round(v * 100) / 100, extrapolated: extrapolated(time, firstPriced) });
   }
   return out;
 }
