@@ -258,6 +258,8 @@ export interface OpenDepsOptions {
   ledgerLocal?: Database;
   /** A server's worker: the market moves to each snapshot published into the data directory (withLiveMarket). */
   live?: boolean;
+  /** A server's worker: the image-signing secret its supervisor read or made (read or made here otherwise). */
+  secret?: Uint8Array;
   control?: ServiceControl;
   metrics?: MetricsRegistry;
 }
@@ -286,7 +288,10 @@ export function openDeps(config: Config, options: OpenDepsOptions = {}): AppDeps
     ledger,
     limiter: store instanceof PgAccountStore ? new PgRateLimiter(store) : new RateLimiter(counters),
     fx: FxCache.lazy(market),
-    signer: new ImageSigner(store instanceof PgAccountStore ? sharedSecret(store, config.dataDir) : loadSecret(config.dataDir), config.publicUrl),
+    signer: new ImageSigner(
+      options.secret ? Buffer.from(options.secret) : store instanceof PgAccountStore ? sharedSecret(store, config.dataDir) : loadSecret(config.dataDir),
+      config.publicUrl,
+    ),
     asOf,
     bare: options.bare,
     control: options.control,

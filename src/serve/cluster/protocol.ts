@@ -29,6 +29,8 @@ export interface WorkerInit {
    * (src/db/checkpointer.ts): then no connection of the worker checkpoints on a commit.
    */
   checkpointed: boolean;
+  /** The image-signing secret the supervisor read or made (<data>/secret, or the one the nodes of a PostgreSQL store share). */
+  secret: Uint8Array;
   /** The AccountCounters table (rate limits, DU windows, hard-cap admissions). */
   counters: SharedArrayBuffer;
   /** Int32s: the server's state (0 starting, 1 ready, 2 draining), then the requests in flight. */

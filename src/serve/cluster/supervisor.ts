@@ -86,8 +86,8 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
   // the market's migrations (if any) run once here, before the workers open it read-only
   openMarketReader(config.dataDir).close();
   const store = openAccountStore(config.dataDir, config.accountStore);
-  // the image-signing secret, made here when the data directory has none: every worker reads it
-  // as it starts, and the workers start together (two making it at once would each sign with its own)
+  // the image-signing secret, made here when the data directory has none, and handed to every
+  // worker: the workers start together (two making it at once would each sign with its own)
   const secret = store instanceof PgAccountStore ? sharedSecret(store, config.dataDir) : loadSecret(config.dataDir);
   const verifier: KeyVerifier = store.keyVerifier();
   // with SQLite, the rows a worker hands over are written here; PostgreSQL takes every worker's own
@@ -358,6 +358,7 @@ export async function startCluster(config: Config, options: ClusterOptions): Pro
         logFormat: options.logFormat,
         localLedger: writer !== null,
         checkpointed: checkpointer !== null,
+        secret: new Uint8Array(secret),
         counters: counters.buffer,
         state: stateBuffer,
       };

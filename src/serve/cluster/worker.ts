@@ -99,6 +99,7 @@ function start(init: WorkerInit): void {
     counters: new AccountCounters(init.counters),
     remoteVerify,
     ledgerLocal: ledgerDb ?? undefined,
+    secret: init.secret,
     ledgerSink: async (entries, notices) => {
       const answer = await ask<Extract<ToWorker, { t: "ledgered" }>>({ t: "ledger", entries, notices });
       if (answer.error !== undefined) throw new Error(`ledger: ${answer.error}`);
