@@ -52,18 +52,15 @@ async function spread(server: Server, path: string, key: string, count: number, 
   return out;
 }
 
-const workersSeen = (server: Server, keyId: number) =>
-  new Set(
-    server
-      .log()
-      .filter((l) => l.key_id === keyId)
-      .map((l) => l.worker),
-  ).size;
+/** The access log's lines of the key (of one path, when given). */
+const linesOf = (server: Server, keyId: number, path?: string) => server.log().filter((l) => l.key_id === keyId && (path === undefined || l.path === path));
 
-/** Waits (up to 5 s) until the access log holds `count` lines of the key: each worker writes its own, and they reach stderr after the responses. */
-async function logged(server: Server, keyId: number, count: number): Promise<void> {
+const workersSeen = (server: Server, keyId: number, path?: string) => new Set(linesOf(server, keyId, path).map((l) => l.worker)).size;
+
+/** Waits (up to 5 s) until the access log holds `count` lines of the key (of one path, when given): each worker writes its own, and they reach stderr after the responses. */
+async function logged(server: Server, keyId: number, count: number, path?: string): Promise<void> {
   const until = Date.now() + 5000;
-  while (server.log().filter((l) => l.key_id === keyId).length < count && Date.now() < until) await Bun.sleep(20);
+  while (linesOf(server, keyId, path).length < count && Date.now() < until) await Bun.sleep(20);
 }
 
 let dataDir: string;
@@ -123,9 +120,8 @@ describe("serve --workers 3", () => {
     expect(res.map((r) => r.status)).toEqual(Array(36).fill(200));
     const urls = await Promise.all(res.map(async (r) => ((await r.json()) as { description: { image: { urls: Record<string, string> } } }).description.image.urls.w240));
     // the access log's lines of these calls (the key's earlier ones are there already)
-    const served = () => server.log().filter((l) => l.key_id === keys.enterprise.keyId && l.path === `/v1/artworks/${id}`);
-    for (const until = Date.now() + 5000; served().length < 36 && Date.now() < until; ) await Bun.sleep(20);
-    expect(new Set(served().map((l) => l.worker)).size).toBeGreaterThan(1);
+    await logged(server, keys.enterprise.keyId, 36, `/v1/artworks/${id}`);
+    expect(workersSeen(server, keys.enterprise.keyId, `/v1/artworks/${id}`)).toBeGreaterThan(1);
     // one signature whichever worker answered: the secret <data>/secret holds
     expect(new Set(urls).size).toBe(1);
     const url = new URL(urls[0]!);
