@@ -141,6 +141,11 @@ const PG_MEMORY_ROOM = 2 * 1024 ** 3;
  */
 export function pgStagingBase(): string {
   if (process.env.ARTMARKET_TEST_PG_TMP) return process.env.ARTMARKET_TEST_PG_TMP;
+  return memoryTempBase();
+}
+
+/** /dev/shm where it is a memory file system with PG_MEMORY_ROOM free, else /tmp. */
+export function memoryTempBase(): string {
   try {
     const fs = statfsSync("/dev/shm");
     if (fs.type === TMPFS_MAGIC && fs.bavail * fs.bsize >= PG_MEMORY_ROOM) return "/dev/shm";
