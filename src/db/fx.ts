@@ -53,23 +53,41 @@ export class FxCache {
    */
   static load(market: Database): FxCache {
     const asOf = market.query<{ value: string }, []>("SELECT value FROM market_meta WHERE key = 'as_of'").get()?.value ?? "9999-12-31";
-    const first = market.query<{ d: string | null }, [string]>("SELECT min(day) AS d FROM fx_rates WHERE day <= ?").get(asOf)?.d;
-    const last = market.query<{ d: string | null }, [string]>("SELECT max(day) AS d FROM fx_rates WHERE day <= ?").get(asOf)?.d;
-    const rates = new Map<string, Float64Array>();
-    if (!first || !last) return new FxCache(0, rates);
-    const firstDay = dayNumber(first);
-    const days = dayNumber(last) - firstDay + 1;
-    for (const r of market.query<{ code: string; day: string; usd_per_unit: number }, [string]>("SELECT code, day, usd_per_unit FROM fx_rates WHERE day <= ?").iterate(asOf)) {
-      let series = rates.get(r.code);
-      if (!series) {
-        series = new Float64Array(days);
-        rates.set(r.code, series);
+    // one pass over the table (about 240k rows): each currency's days and rates, and the span they cover
+    const byCode = new Map<string, { days: number[]; rates: number[] }>();
+    const dayNumbers = new Map<string, number>();
+    let first = Number.POSITIVE_INFINITY;
+    let last = Number.NEGATIVE_INFINITY;
+    for (const row of market.query<unknown, [string]>("SELECT code, day, usd_per_unit FROM fx_rates WHERE day <= ?").values(asOf)) {
+      const [code, day, rate] = row as [string, string, number];
+      let d = dayNumbers.get(day);
+      if (d === undefined) {
+        d = dayNumber(day);
+        dayNumbers.set(day, d);
+        if (d < first) first = d;
+        if (d > last) last = d;
       }
-      series[dayNumber(r.day) - firstDay] = r.usd_per_unit;
+      let series = byCode.get(code);
+      if (!series) {
+        series = { days: [], rates: [] };
+        byCode.set(code, series);
+      }
+      series.days.push(d);
+      series.rates.push(rate);
     }
-    // carry rates over any missing days
-    for (const series of rates.values()) for (let d = 1; d < days; d++) if (series[d] === 0) series[d] = series[d - 1]!;
-    return new FxCache(firstDay, rates);
+    const rates = new Map<string, Float64Array>();
+    if (!byCode.size) return new FxCache(0, rates);
+    const days = last - first + 1;
+    for (const [code, rows] of byCode) {
+      const series = new Float64Array(days);
+      rows.days.forEach((d, i) => {
+        series[d - first] = rows.rates[i]!;
+      });
+      // carry rates over any missing days
+      for (let d = 1; d < days; d++) if (series[d] === 0) series[d] = series[d - 1]!;
+      rates.set(code, series);
+    }
+    return new FxCache(first, rates);
   }
 
   has(code: string): boolean {
