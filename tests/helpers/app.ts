@@ -10,7 +10,8 @@ import { cachedMarket } from "./market-cache";
 import { setUpTestTemp } from "./temp";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { closeDeps, createApp, openSqliteDeps, type App, type SqliteAppDeps } from "../../src/serve/app";
-import { accountDbPath } from "../../src/db/connection";
+import { accountDbPath, openAccountDb } from "../../src/db/connection";
+import { seedPlans } from "../../src/serve/accounts/plans";
 import type { MountedEndpoint } from "../../src/serve/http/endpoint";
 import type { AppDeps } from "../../src/serve/deps";
 import type { TSchema } from "@sinclair/typebox";
@@ -93,17 +94,42 @@ export async function tinyMarketSummary(): Promise<SeedSummary> {
   return tinySummary!;
 }
 
+let accountTemplate: Promise<{ path: string; keys: TestContext["keys"] }> | null = null;
+
+/**
+ * The account.db each context starts from, made once per test process: migrated, its plans seeded,
+ * and the users sandbox, pro and enterprise (ids 1, 2, 3) with a key each. A context copies it, so
+ * every context of a process has the same three keys, each in a file of its own; making them anew
+ * for each context cost three argon2 hashes (about 12 ms of CPU each) and the migrations.
+ */
+function accountTemplateOf(): Promise<{ path: string; keys: TestContext["keys"] }> {
+  accountTemplate ??= (async () => {
+    const dir = tempDataDir("artmarket-account-template-");
+    const db = openAccountDb(dir);
+    seedPlans(db);
+    const keys = {
+      sandbox: (await createUserWithKey(db, "sandbox", "sandbox tester")).key,
+      pro: (await createUserWithKey(db, "pro", "pro tester")).key,
+      enterprise: (await createUserWithKey(db, "enterprise", "enterprise tester")).key,
+    };
+    // the rows into account.db itself: the copies take the file alone (a close with statements
+    // still cached may leave them in the WAL)
+    db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.close();
+    return { path: accountDbPath(dir), keys };
+  })();
+  return accountTemplate;
+}
+
 export async function createTestContext(options: { bare?: boolean; config?: Partial<Config>; market?: string } = {}): Promise<TestContext> {
   const dataDir = tempDataDir();
   // the tiny market, or the market.db of another data directory (`market`)
   copyFileSync(join(options.market ?? (await tinyMarketDir()), "market.db"), join(dataDir, "market.db"));
+  const template = await accountTemplateOf();
+  copyFileSync(template.path, accountDbPath(dataDir));
   const deps = openSqliteDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test", ...options.config }, options);
   const app = createApp(deps);
-  const keys = {
-    sandbox: (await createUserWithKey(deps.account, "sandbox", "sandbox tester")).key,
-    pro: (await createUserWithKey(deps.account, "pro", "pro tester")).key,
-    enterprise: (await createUserWithKey(deps.account, "enterprise", "enterprise tester")).key,
-  };
+  const keys = { ...template.keys };
   const others: Database[] = [];
   return {
     dataDir,
