@@ -351,8 +351,12 @@ export class Importer {
             fillWorksFrom(db, `old.${oldWorks}`);
             continue;
           }
-          const cols = (db.query(`PRAGMA main.table_info(${t})`).all() as { name: string }[]).map((c) => `"${c.name}"`).join(", ");
-          db.run(`INSERT INTO main.${t} (${cols}) SELECT ${cols} FROM old.${t}`);
+          const columns = (schema: string) => (db.query(`PRAGMA ${schema}.table_info(${t})`).all() as { name: string }[]).map((c) => `"${c.name}"`).join(", ");
+          const cols = columns("main");
+          // the same columns in the same order: SQLite copies the table's pages as they are (its
+          // transfer optimisation, `SELECT *` only), not row by row (fx_rates on tiny: 0.2 → 0.05 s)
+          if (cols === columns("old")) db.run(`INSERT INTO main.${t} SELECT * FROM old.${t}`);
+          else db.run(`INSERT INTO main.${t} (${cols}) SELECT ${cols} FROM old.${t}`);
         }
       })();
       db.run("DETACH DATABASE old");
