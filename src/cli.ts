@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KeyError } from "./serve/accounts/keys";
+import { isKeyId, KeyError } from "./serve/accounts/keys";
 import type { AccountStore } from "./serve/accounts/store";
 import { withAccountStore } from "./serve/accounts/open";
 import type { Cluster } from "./serve/cluster/supervisor";
@@ -218,7 +218,7 @@ async function keys(positionals: string[], flags: Record<string, string | true>)
   } else if (action === "revoke") {
     if (!arg) throw new ConfigError("keys revoke needs a key ID (the number from `keys list`, or the kid)");
     const done = await withAccount(dataDir, flags, (store) => {
-      const row = /^\d+$/.test(arg) ? null : store.findKeyByKid(arg);
+      const row = isKeyId(arg) ? null : store.findKeyByKid(arg);
       const revoked = store.revokeKey(arg);
       if (revoked) {
         const keyId = row?.key_id ?? Number(arg);

@@ -868,6 +868,18 @@ for (const factory of FACTORIES) {
         audit: store.auditPage(null, 100).map(({ id: _i, ...r }) => r),
       });
     });
+
+    test("a kid of decimal digits only (one in about 1,800) is revoked as a kid, not read as a key id", async () => {
+      const made = await store.createUserWithKey("sandbox", "Digits");
+      const kid = "1234567890123456";
+      h.exec("UPDATE api_keys SET kid = ? WHERE id = ?", kid, made.keyId);
+      expect(store.revokeKey(kid)).toBe(true);
+      expect(store.findKeyByKid(kid)!.revoked_at).not.toBeNull();
+      expect(store.revokeKey(kid)).toBe(false);
+      // a key's numeric id is still an id
+      const other = await store.createUserWithKey("sandbox", "Numbered");
+      expect(store.revokeKey(String(other.keyId))).toBe(true);
+    });
   });
 }
 

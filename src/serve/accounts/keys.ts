@@ -111,6 +111,18 @@ export interface CreatedKey {
   plan: string;
 }
 
+/** A kid: 16 lowercase hex digits (8 random bytes). */
+export const KID_PATTERN = /^[0-9a-f]{16}$/;
+
+/**
+ * Whether `idOrKid` (the argument of `keys revoke`, say) names a key by its numeric id rather than
+ * its kid: digits, and not 16 of them. About one kid in 1,800 is all decimal digits; read as an id,
+ * it named no key (no id has 16 digits).
+ */
+export function isKeyId(idOrKid: string): boolean {
+  return /^\d+$/.test(idOrKid) && !KID_PATTERN.test(idOrKid);
+}
+
 /** A new key and its public id (the key is shown once and never stored). */
 export function randomKey(): { kid: string; key: string } {
   const kid = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex");

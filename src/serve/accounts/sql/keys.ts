@@ -4,7 +4,7 @@
  * source), not this.
  */
 import { today } from "../../../market/time";
-import { type CreatedKey, hashKey, KEY_LOOKUP_SQL, KeyError, type KeyListing, type KeyRow, type KeyScope, randomKey } from "../keys";
+import { type CreatedKey, hashKey, isKeyId, KEY_LOOKUP_SQL, KeyError, type KeyListing, type KeyRow, type KeyScope, randomKey } from "../keys";
 import type { SqlBase } from "./dialect";
 
 export interface KeyStore {
@@ -104,7 +104,7 @@ export function KeysSql<B extends SqlBase>(Base: B) {
 
     revokeKey(idOrKid: string): boolean {
       const now = Date.now();
-      if (/^\d+$/.test(idOrKid)) {
+      if (isKeyId(idOrKid)) {
         const id = Number(idOrKid);
         // past the ids' range (PostgreSQL's int4 refuses a larger number rather than matching no row)
         if (id > this.sql.maxId) return false;
