@@ -114,8 +114,11 @@ beforeAll(async () => {
     expect(created.code).toBe(0);
     proKey = created.out.trim().split("\n").at(-1)!;
     const third = cli("keys", "create", "--plan", "pro", "--name", "gone", "--data", sqliteDir);
+    // each step's exit and stderr (a run on CI once ended here with exit 2 and nothing more said)
+    expect({ code: third.code, err: third.err }).toEqual({ code: 0, err: "" });
     revokedKey = third.out.trim().split("\n").at(-1)!;
-    expect(cli("keys", "revoke", revokedKey.slice(3, 19), "--data", sqliteDir).code).toBe(0);
+    const revoked = cli("keys", "revoke", revokedKey.slice(3, 19), "--data", sqliteDir);
+    expect({ code: revoked.code, err: revoked.err }).toEqual({ code: 0, err: "" });
     for (let i = 0; i < 6; i++) expect((await get(`${server.url}/v1/categories`, enterpriseKey)).status).toBe(200);
     for (let i = 0; i < 4; i++) expect((await get(`${server.url}/v1/artists?limit=3`, proKey)).status).toBe(200);
     const png = await loadSharp(sqliteDir)({ create: { width: 80, height: 50, channels: 3, background: { r: 200, g: 40, b: 90 } } })
