@@ -140,11 +140,11 @@ describe("serve --advance 1s", () => {
           .map((l) => JSON.parse(l) as { level: string; msg: string; advance: Record<string, unknown> & { outcome?: string } });
       const metric = async (name: string, outcome: string) =>
         Number(new RegExp(`${name}\\{outcome="${outcome}"\\} (\\d+)`).exec(await (await fetch(`${server.url}/metrics`)).text())?.[1] ?? Number.NaN);
-      const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms: number) => {
+      const waitFor = async (what: string, ok: () => boolean | Promise<boolean>, ms: number, everyMs = 200) => {
         const deadline = performance.now() + ms;
         while (!(await ok())) {
           if (performance.now() > deadline) throw new Error(`no ${what} in ${ms / 1000} s; log: ${server.stderr().slice(-3000)}`);
-          await Bun.sleep(200);
+          await Bun.sleep(everyMs);
         }
       };
 
@@ -227,10 +227,7 @@ describe("serve --advance 1s", () => {
       // is over in about 0.2 s
       stop = true;
       await client;
-      const importing = () => readdirSync(dataDir).some((f) => f.startsWith("market.db.importing-"));
-      for (const deadline = performance.now() + 30_000; !importing(); await Bun.sleep(5)) {
-        if (performance.now() > deadline) throw new Error(`no import under way in 30 s; log: ${server.stderr().slice(-3000)}`);
-      }
+      await waitFor("import under way", () => readdirSync(dataDir).some((f) => f.startsWith("market.db.importing-")), 30_000, 5);
       server.proc.kill("SIGTERM");
       expect(await server.proc.exited).toBe(0);
       const stopped = rounds().at(-1)!;

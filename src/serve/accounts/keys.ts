@@ -45,7 +45,10 @@ import { HttpError, unauthorized } from "../http/errors";
 import { getPlan, type Plan } from "./plans";
 import { accountStore } from "./store";
 
-const KEY_PATTERN = /^am_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+/** A kid: 16 lowercase hex digits (8 random bytes). */
+const KID = "[0-9a-f]{16}";
+const KID_PATTERN = new RegExp(`^${KID}$`);
+const KEY_PATTERN = new RegExp(`^am_(${KID})_([A-Za-z0-9_-]{43})$`);
 
 /** Whether `key` has the shape of an artmarket key (am_<16 hex>_<43 base64url>), whether or not it exists. */
 export function isWellFormedKey(key: string): boolean {
@@ -110,9 +113,6 @@ export interface CreatedKey {
   key: string;
   plan: string;
 }
-
-/** A kid: 16 lowercase hex digits (8 random bytes). */
-export const KID_PATTERN = /^[0-9a-f]{16}$/;
 
 /**
  * Whether `idOrKid` (the argument of `keys revoke`, say) names a key by its numeric id rather than
