@@ -17,7 +17,6 @@
  */
 import type { KeyVerifier } from "../../src/serve/accounts/keys";
 import type { Ledger, LedgerEntry } from "../../src/serve/accounts/ledger";
-import { today } from "../../src/market/time";
 
 /** The suggested changes (leanTable is applied by bench/core.ts to the what-if server's data dir). */
 export const SUGGESTED = ["dataVersionPerTick", "dailyPerBatch", "leanTable", "bigCheckpoint"] as const;
@@ -46,14 +45,6 @@ interface VerifierInternals {
   checkVersion(): void;
 }
 
-interface LedgerInternals {
-  db: import("bun:sqlite").Database;
-  insertStmt: import("bun:sqlite").Statement;
-  dailyStmt: import("bun:sqlite").Statement;
-  noticeStmt: import("bun:sqlite").Statement;
-  writeBatch: (entries: LedgerEntry[], noticeRows: unknown[][]) => void;
-}
-
 export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; account: import("bun:sqlite").Database }, which: readonly WhatIf[] = SUGGESTED): void {
   if (which.includes("noCheckpoint")) deps.account.run("PRAGMA wal_autocheckpoint = 0");
   if (which.includes("bigCheckpoint")) {
@@ -66,40 +57,14 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
     worker.postMessage({ path: deps.account.filename, intervalMs: 250 });
     worker.unref();
   }
-  if (which.includes("dataVersionPerTick")) {
-    const v = deps.verifier as unknown as VerifierInternals;
-    const check = v.checkVersion.bind(v);
-    let checked = false;
-    v.checkVersion = () => {
-      if (checked) return;
-      checked = true;
-      setImmediate(() => (checked = false));
-      check();
-    };
+  // adopted by the service since they were suggested: nothing left to patch
+  if (which.includes("dataVersionPerTick")) process.stderr.write("what-if dataVersionPerTick: src/serve/accounts/keys.ts already reads data_version once per turn; skipped\n");
+  if (which.includes("dailyPerBatch")) process.stderr.write("what-if dailyPerBatch: src/serve/accounts/ledger.ts already rolls du_daily up per batch; skipped\n");
+  if (which.includes("noWrite")) {
+    // the ledger's own writer (src/serve/accounts/ledger.ts, LedgerWriter) writes nothing
+    const writer = (deps.ledger as unknown as { writer: { write: (entries: LedgerEntry[], notices: unknown[]) => void } | null }).writer;
+    if (writer) writer.write = () => {};
   }
-  if (which.includes("dailyPerBatch") && "dayOf" in deps.ledger) {
-    process.stderr.write("what-if dailyPerBatch: src/serve/accounts/ledger.ts already rolls du_daily up per batch; skipped\n");
-  } else if (which.includes("dailyPerBatch")) {
-    const l = deps.ledger as unknown as LedgerInternals;
-    l.writeBatch = l.db.transaction((entries: LedgerEntry[], noticeRows: unknown[][]) => {
-      const daily = new Map<string, { userId: number; day: string; endpoint: string; du: number; requests: number }>();
-      let lastDayMs = -1;
-      let day = "";
-      for (const e of entries) {
-        const dayMs = Math.floor(e.ts / 86_400_000);
-        if (dayMs !== lastDayMs) (lastDayMs = dayMs), (day = today(e.ts));
-        l.insertStmt.run(e.userId, e.keyId, e.ts, day, e.method, e.route, e.status, e.records, e.du);
-        const endpoint = `${e.method} ${e.route}`;
-        const k = `${e.userId}|${day}|${endpoint}`;
-        const d = daily.get(k);
-        if (d) (d.du += e.du), d.requests++;
-        else daily.set(k, { userId: e.userId, day, endpoint, du: e.du, requests: 1 });
-      }
-      for (const d of daily.values()) dailyUpsert(l).run(d.userId, d.day, d.endpoint, d.du, d.requests);
-      for (const row of noticeRows) l.noticeStmt.run(...(row as [number]));
-    });
-  }
-  if (which.includes("noWrite")) (deps.ledger as unknown as LedgerInternals).writeBatch = () => {};
   if (which.includes("ledgerWorker")) ledgerInWorker(deps, which.includes("bigCheckpoint") ? 16384 : undefined);
   if (which.includes("noWait")) {
     const ledger = deps.ledger;
@@ -111,19 +76,6 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
       return { ...(charged as object), committed: Promise.resolve() };
     };
   }
-}
-
-const upserts = new WeakMap<object, import("bun:sqlite").Statement>();
-function dailyUpsert(l: LedgerInternals): import("bun:sqlite").Statement {
-  let s = upserts.get(l);
-  if (!s) {
-    s = l.db.query(
-      `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,
-    );
-    upserts.set(l, s);
-  }
-  return s;
 }
 
 /**
