@@ -6,8 +6,10 @@
  *
  *   dataVersionPerTick  KeyVerifier reads PRAGMA data_version once per event-loop turn instead of
  *                       once per request (a revocation still takes effect on the next turn).
+ *                       The service does so since: skipped.
  *   dailyPerBatch       the group commit upserts du_daily once per (user, day, endpoint) per batch
- *                       instead of once per request, and formats each day once per batch.
+ *                       instead of once per request, and formats each day once per batch. The
+ *                       service does so since: skipped.
  *   bigCheckpoint       wal_autocheckpoint = 16384 pages (64 MiB) instead of 1000, journal_size_limit
  *                       64 MiB: a checkpoint (and its fsyncs) every ~16 times fewer commits.
  *   ledgerWorker        the group commit runs in a worker thread (bench/lib/ledger-worker.ts); the
@@ -63,7 +65,8 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
   if (which.includes("noWrite")) {
     // the ledger's own writer (src/serve/accounts/ledger.ts, LedgerWriter) writes nothing
     const writer = (deps.ledger as unknown as { writer: { write: (entries: LedgerEntry[], notices: unknown[]) => void } | null }).writer;
-    if (writer) writer.write = () => {};
+    if (!writer) throw new Error("what-if noWrite: this ledger hands its rows to another thread; it has no writer to patch");
+    writer.write = () => {};
   }
   if (which.includes("ledgerWorker")) ledgerInWorker(deps, which.includes("bigCheckpoint") ? 16384 : undefined);
   if (which.includes("noWait")) {
