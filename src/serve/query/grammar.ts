@@ -244,41 +244,63 @@ function suffixType(decl: FieldDecl, suffix: Suffix): ScalarType {
   return suffix === "__ilike" ? { kind: "string", minLength: 1, maxLength: 200 } : decl.type;
 }
 
+/** A filter parameter of a list: its name (field and suffix) and its declaration. */
+interface FilterName {
+  name: string;
+  field: string;
+  decl: FieldDecl;
+  suffix: Suffix;
+}
+
+const filterNames = new WeakMap<ListSpec, readonly FilterName[]>();
+
+/**
+ * The spec's filter parameters in the order parseList reads them (each field's suffixes in turn),
+ * listed once per spec: a list declares a few dozen (the lots 31) and a request sends a few.
+ */
+function filterNamesOf(spec: ListSpec): readonly FilterName[] {
+  let names = filterNames.get(spec);
+  if (names === undefined) {
+    names = Object.entries(spec.fields).flatMap(([field, decl]) => decl.suffixes.map((suffix) => ({ name: field + suffix, field, decl, suffix })));
+    filterNames.set(spec, names);
+  }
+  return names;
+}
+
 /** Validates a list request's query string against the spec; throws ValidationFailed with every issue found. */
 export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
   const issues: ValidationIssue[] = [];
   const filters: Filter[] = [];
   const maxIn = spec.maxInValues ?? MAX_IN_VALUES;
+  // the names sent, looked up in JavaScript rather than by a call into URLSearchParams per name
+  const sent = new Set(query.keys());
 
-  for (const [field, decl] of Object.entries(spec.fields)) {
-    for (const suffix of decl.suffixes) {
-      const name = field + suffix;
-      if (!query.has(name)) continue;
-      const type = suffixType(decl, suffix);
-      if (suffix === "__in") {
-        const raws = manyValues(query, name);
-        if (raws.length === 0) continue;
-        if (raws.length > maxIn) {
-          issues.push(issue.tooMany(["query", name], query.getAll(name).join(","), maxIn));
-          continue;
-        }
-        const values: unknown[] = [];
-        raws.forEach((raw, i) => {
-          const v = parseScalar(type, raw, ["query", name, i], issues);
-          if (v !== undefined) values.push(v);
-        });
-        if (values.length === raws.length) filters.push({ field, suffix, value: values });
+  for (const { name, field, decl, suffix } of filterNamesOf(spec)) {
+    if (!sent.has(name)) continue;
+    const type = suffixType(decl, suffix);
+    if (suffix === "__in") {
+      const raws = manyValues(query, name);
+      if (raws.length === 0) continue;
+      if (raws.length > maxIn) {
+        issues.push(issue.tooMany(["query", name], query.getAll(name).join(","), maxIn));
         continue;
       }
-      const raw = query.getAll(name).at(-1)!;
-      const value = parseScalar(type, raw, ["query", name], issues);
-      if (value !== undefined) filters.push({ field, suffix, value });
+      const values: unknown[] = [];
+      raws.forEach((raw, i) => {
+        const v = parseScalar(type, raw, ["query", name, i], issues);
+        if (v !== undefined) values.push(v);
+      });
+      if (values.length === raws.length) filters.push({ field, suffix, value: values });
+      continue;
     }
+    const raw = query.getAll(name).at(-1)!;
+    const value = parseScalar(type, raw, ["query", name], issues);
+    if (value !== undefined) filters.push({ field, suffix, value });
   }
 
   const params: Record<string, unknown> = {};
   for (const [name, decl] of Object.entries(spec.params ?? {})) {
-    if (!query.has(name)) {
+    if (!sent.has(name)) {
       if (decl.default !== undefined) params[name] = decl.default;
       continue;
     }
@@ -302,7 +324,7 @@ export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
   }
 
   let sort: string | null = spec.defaultSort ?? null;
-  if (spec.sorts && query.has("sort")) {
+  if (spec.sorts && sent.has("sort")) {
     const v = parseScalar(T.enum(Object.keys(spec.sorts)), query.getAll("sort").at(-1)!, ["query", "sort"], issues);
     if (v !== undefined) sort = v as string;
   }
@@ -310,11 +332,11 @@ export function parseList(spec: ListSpec, query: URLSearchParams): ParsedList {
   let limit = spec.limit?.default ?? 0;
   let offset = 0;
   if (spec.limit) {
-    if (query.has("limit")) {
+    if (sent.has("limit")) {
       const v = parseScalar(T.int(1, spec.limit.max), query.getAll("limit").at(-1)!, ["query", "limit"], issues);
       if (v !== undefined) limit = v as number;
     }
-    if (query.has("offset")) {
+    if (sent.has("offset")) {
       const v = parseScalar(T.int(0, MAX_OFFSET), query.getAll("offset").at(-1)!, ["query", "offset"], issues);
       if (v !== undefined) offset = v as number;
     }
