@@ -235,10 +235,10 @@ const RATES_PER_INSERT = 500;
  */
 function writeFxRates(db: Database, fx: FxTable): number {
   const days = Array.from({ length: fx.days }, (_, d) => fromDayNumber(fx.firstDay + d));
-  const full = db.query(`INSERT INTO fx_rates (code, day, usd_per_unit) VALUES ${valueRows(RATES_PER_INSERT, 3)}`);
   const values: (string | number)[] = [];
-  const flush = (stmt = full) => {
-    stmt.run(...values);
+  // db.query keeps the statement of each size: the full one is prepared once
+  const flush = () => {
+    db.query(`INSERT INTO fx_rates (code, day, usd_per_unit) VALUES ${valueRows(values.length / 3, 3)}`).run(...values);
     values.length = 0;
   };
   db.transaction(() => {
@@ -249,7 +249,7 @@ function writeFxRates(db: Database, fx: FxTable): number {
         if (values.length === 3 * RATES_PER_INSERT) flush();
       }
     });
-    if (values.length) flush(db.query(`INSERT INTO fx_rates (code, day, usd_per_unit) VALUES ${valueRows(values.length / 3, 3)}`));
+    if (values.length) flush();
   })();
   return fx.codes.length * fx.days;
 }
