@@ -4,9 +4,7 @@
  * answering 304 at the base price; HEAD on a metered GET charging nothing and quoting the GET.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { join } from "node:path";
 import { createTestContext, checkResponse, type TestContext } from "../helpers/app";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { today } from "../../src/market/time";
@@ -261,12 +259,8 @@ describe("ETag on market reads", () => {
   });
 
   test("another snapshot, another tag: the same rows under another market_meta", async () => {
-    const other = await createTestContext();
+    const other = await createTestContext({ prepareMarket: (db) => db.run("UPDATE market_meta SET value = '2000-01-01T00:00:00.000Z' WHERE key = 'built_at'") });
     try {
-      // the snapshot's identity is read on first use: change market_meta before any request
-      const db = new Database(join(other.dataDir, "market.db"));
-      db.run("UPDATE market_meta SET value = '2000-01-01T00:00:00.000Z' WHERE key = 'built_at'");
-      db.close();
       const path = "/v1/categories";
       const here = await raw(path);
       const there = await other.app.handle(new Request(`http://artmarket.test${path}`, { headers: { Authorization: `Bearer ${other.keys.enterprise}` } }));

@@ -3,9 +3,7 @@
  * are flagged `extrapolated` (the values unchanged), and every currency field of the OpenAPI
  * document says what it is the currency of.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { unpackSeries } from "../../src/db/series";
 import { monthDate, monthIndex } from "../../src/market/calendar";
 import { createTestContext, type TestContext } from "../helpers/app";
@@ -86,17 +84,15 @@ describe("artist index: points before the first priced lot are flagged extrapola
 
   test("an artist without a priced lot: every point is extrapolated, the values the same", async () => {
     // a market of its own where one artist's lots are all bought in (the stored index unchanged)
-    const own = await createTestContext();
+    const a = sample()[0]!;
+    const chart = async (c: TestContext) => ((await (await c.call(`/v1/artists/${a.id}/chart`)).json()) as Json).series[0].data as Point[];
+    const before = await chart(ctx);
+    expect(before.some((p) => !p.extrapolated)).toBe(true);
+    const own = await createTestContext({
+      prepareMarket: (writer) => writer.query("UPDATE lots SET status = 'passed', hammer = NULL, hammer_usd_cents = NULL WHERE artist_id = ? AND status = 'sold'").run(a.id),
+    });
     try {
-      const a = sample()[0]!;
-      const chart = async () => ((await (await own.call(`/v1/artists/${a.id}/chart`)).json()) as Json).series[0].data as Point[];
-      const before = await chart();
-      expect(before.some((p) => !p.extrapolated)).toBe(true);
-      const writer = new Database(join(own.dataDir, "market.db"));
-      writer.run("PRAGMA busy_timeout = 5000");
-      writer.query("UPDATE lots SET status = 'passed', hammer = NULL, hammer_usd_cents = NULL WHERE artist_id = ? AND status = 'sold'").run(a.id);
-      writer.close();
-      const after = await chart();
+      const after = await chart(own);
       expect(after.every((p) => p.extrapolated)).toBe(true);
       expect(after.map(({ extrapolated: _, ...p }) => p)).toEqual(before.map(({ extrapolated: _, ...p }) => p));
     } finally {

@@ -61,6 +61,29 @@ test("the reader connection is read-only, holds market.db alone, and has sqlite-
   reader.close();
 });
 
+test("the reader keeps its shared lock: a writer of the served file in place is refused, the file unchanged", () => {
+  const reader = openMarketReader(dataDir);
+  const seed = () => (reader.query("SELECT value FROM market_meta WHERE key = 'seed'").get() as { value: string }).value;
+  const before = seed();
+  expect(reader.query("PRAGMA locking_mode").get()).toEqual({ locking_mode: "exclusive" });
+  // another connection (another process alike: SQLite keeps one lock table per process)
+  const writer = new Database(join(dataDir, "market.db"));
+  try {
+    writer.run("PRAGMA busy_timeout = 0");
+    expect(() => writer.run("UPDATE market_meta SET value = 'changed' WHERE key = 'seed'")).toThrow(/locked/);
+    expect(seed()).toBe(before);
+    // a second reader reads beside it
+    expect((writer.query("SELECT value FROM market_meta WHERE key = 'seed'").get() as { value: string }).value).toBe(before);
+  } finally {
+    writer.close();
+    reader.close();
+  }
+  // once the reader is closed the file takes a writer again (a test's own copy; never a served one)
+  const after = new Database(join(dataDir, "market.db"));
+  after.run("UPDATE market_meta SET value = value WHERE key = 'seed'");
+  after.close();
+});
+
 test("the account database runs in WAL mode", () => {
   const db = openAccountDb(dataDir);
   expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });

@@ -11,6 +11,7 @@ import { setUpTestTemp } from "./temp";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { closeDeps, createApp, openSqliteDeps, type App, type SqliteAppDeps } from "../../src/serve/app";
 import { accountDbPath, openAccountDb } from "../../src/db/connection";
+import { loadSqliteVec } from "../../src/platform/native";
 import { seedPlans } from "../../src/serve/accounts/plans";
 import type { MountedEndpoint } from "../../src/serve/http/endpoint";
 import type { AppDeps } from "../../src/serve/deps";
@@ -121,10 +122,31 @@ function accountTemplateOf(): Promise<{ path: string; keys: TestContext["keys"] 
   return accountTemplate;
 }
 
-export async function createTestContext(options: { bare?: boolean; config?: Partial<Config>; market?: string } = {}): Promise<TestContext> {
+export interface TestContextOptions {
+  bare?: boolean;
+  config?: Partial<Config>;
+  /** The data directory whose market.db this context serves a copy of (default: the tiny market). */
+  market?: string;
+  /**
+   * Changes the copy before the app opens it (a served market is never written in place: its
+   * reader holds a lock that refuses a writer, src/db/connection.ts openMarketReader).
+   */
+  prepareMarket?: (db: Database, dataDir: string) => void;
+}
+
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
   const dataDir = tempDataDir();
   // the tiny market, or the market.db of another data directory (`market`)
   copyFileSync(join(options.market ?? (await tinyMarketDir()), "market.db"), join(dataDir, "market.db"));
+  if (options.prepareMarket) {
+    const db = new Database(join(dataDir, "market.db"));
+    try {
+      loadSqliteVec(db, dataDir);
+      options.prepareMarket(db, dataDir);
+    } finally {
+      db.close();
+    }
+  }
   const template = await accountTemplateOf();
   copyFileSync(template.path, accountDbPath(dataDir));
   const deps = openSqliteDeps({ dataDir, port: 0, host: "127.0.0.1", publicUrl: "http://artmarket.test", ...options.config }, options);

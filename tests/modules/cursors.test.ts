@@ -7,8 +7,6 @@
  * cursor is a 422 at ["query","offset"]; a cursor page costs what the page by offset costs.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { join } from "node:path";
 import { SORT_BY } from "../../src/serve/modules/artists/fields";
 import { ARTWORK_SORTS } from "../../src/serve/modules/artworks/fields";
 import { LOT_SORTS } from "../../src/serve/modules/lots/fields";
@@ -17,7 +15,7 @@ import { keysetRanges } from "../../src/serve/query/cursor";
 import { sortKeys } from "../../src/serve/query/grammar";
 import type { Caller } from "../../src/serve/accounts/keys";
 import { RateLimiter, type RateState } from "../../src/serve/http/metering";
-import { createTestContext, type TestContext } from "../helpers/app";
+import { createTestContext, type TestContext, type TestContextOptions } from "../helpers/app";
 
 let ctx: TestContext;
 
@@ -30,8 +28,8 @@ class PacedLimiter extends RateLimiter {
   }
 }
 
-async function pacedContext(): Promise<TestContext> {
-  const c = await createTestContext();
+async function pacedContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const c = await createTestContext(options);
   (c.deps as { limiter: RateLimiter }).limiter = new PacedLimiter();
   return c;
 }
@@ -214,12 +212,9 @@ describe("a cursor is refused for another list", () => {
   });
 
   test("a cursor of another snapshot (another market_meta, the same secret): 422", async () => {
-    const other = await pacedContext();
+    // the same market under another market_meta
+    const other = await pacedContext({ prepareMarket: (db) => db.run("UPDATE market_meta SET value = '2000-01-01T00:00:00.000Z' WHERE key = 'built_at'") });
     try {
-      // the snapshot's identity is read on first use: change market_meta before any request
-      const db = new Database(join(other.dataDir, "market.db"));
-      db.run("UPDATE market_meta SET value = '2000-01-01T00:00:00.000Z' WHERE key = 'built_at'");
-      db.close();
       // the same signing secret on both servers (as one data directory's after a new snapshot)
       Object.assign(other.deps, { signer: ctx.deps.signer });
       const here = (await get("/v1/lots?limit=4")).body;

@@ -6,7 +6,6 @@
  * (atomic files, versioned names, stale versions removed); single flight; and the blurred
  * previews keyless callers get.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -77,13 +76,19 @@ function edgeEnergy(g: { data: Buffer; width: number; height: number }): number 
 }
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  // A "file" original 600 px wide (4:3), registered in this market.db (written under images/orig/ below).
+  ctx = await createTestContext({
+    prepareMarket: (market) => {
+      fileImageId = market.query<{ id: number }, []>("SELECT max(id) + 1 AS id FROM images").get()!.id;
+      market.run("INSERT INTO images (id, artwork_id, width, height, kind, seed, path) VALUES (?, NULL, 600, 450, 'file', NULL, 'test/small.jpg')", [fileImageId]);
+    },
+  });
   const withKey = (await (await ctx.call("/v1/artworks?limit=5")).json()) as { items: { description: { image: ImageObject | null } }[] };
   keyed = withKey.items.map((a) => a.description.image).filter((x): x is ImageObject => x !== null);
   const noKey = (await (await ctx.call("/v1/artworks?limit=5", { key: null })).json()) as { items: { description: { image: ImageObject | null } }[] };
   keyless = noKey.items.map((a) => a.description.image).filter((x): x is ImageObject => x !== null);
 
-  // A "file" original 600 px wide (4:3), written under images/orig/ and registered in market.db.
+  // the "file" original's picture
   const dir = join(ctx.dataDir, "images", "orig", "test");
   mkdirSync(dir, { recursive: true });
   const pixels = Buffer.alloc(600 * 450 * 3);
@@ -94,11 +99,6 @@ beforeAll(async () => {
       .jpeg({ quality: 90 })
       .toBuffer(),
   );
-  const market = new Database(join(ctx.dataDir, "market.db"));
-  market.run("PRAGMA busy_timeout = 5000");
-  fileImageId = market.query<{ id: number }, []>("SELECT max(id) + 1 AS id FROM images").get()!.id;
-  market.run("INSERT INTO images (id, artwork_id, width, height, kind, seed, path) VALUES (?, NULL, 600, 450, 'file', NULL, 'test/small.jpg')", [fileImageId]);
-  market.close();
 }, 60_000);
 
 afterAll(() => ctx?.close());

@@ -223,12 +223,13 @@ describe("sorts in two ranges (NULLS_APART): the rows with a value from the colu
   let ndb: Database;
   const followed: number[] = [];
   beforeAll(async () => {
-    nctx = await createTestContext();
-    const w = new Database(join(nctx.dataDir, "market.db"));
-    w.run("UPDATE lots SET creation_year = NULL WHERE id % 3 = 0 OR id % 11 = 1");
-    w.run("UPDATE lots SET estimate_min_usd_cents = NULL, estimate_max_usd_cents = NULL WHERE id % 5 IN (1, 2)");
-    w.run("UPDATE lots SET estimate_max_usd_cents = NULL WHERE id % 7 = 0");
-    w.close();
+    nctx = await createTestContext({
+      prepareMarket: (w) => {
+        w.run("UPDATE lots SET creation_year = NULL WHERE id % 3 = 0 OR id % 11 = 1");
+        w.run("UPDATE lots SET estimate_min_usd_cents = NULL, estimate_max_usd_cents = NULL WHERE id % 5 IN (1, 2)");
+        w.run("UPDATE lots SET estimate_max_usd_cents = NULL WHERE id % 7 = 0");
+      },
+    });
     ndb = nctx.deps.market;
     // followed: every 40th lot, with and without values
     for (const r of ndb.query("SELECT id FROM lots WHERE id % 40 = 0").all() as { id: number }[]) {

@@ -5,11 +5,9 @@
  * the work itself found from transformed catalogue images, bad uploads and addresses, entitlements
  * and DU.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
-import { join } from "node:path";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { vectorBytes } from "../../src/db/collectables";
 import { IMAGE_INDEX } from "../../src/images/indexes";
@@ -18,7 +16,7 @@ import { MAX_UPLOAD_BYTES } from "../../src/serve/images/upload";
 import { buildVectorIndex, VectorIndex } from "../../src/images/vector-index";
 import { SearchByImageResponse, SimilarArtworksResponse } from "../../src/serve/modules/search/model";
 import { SEARCH_TUNING } from "../../src/serve/modules/search/service";
-import { loadSharp, loadSqliteVec, type Sharp } from "../../src/platform/native";
+import { loadSharp, type Sharp } from "../../src/platform/native";
 import { checkResponse, createTestContext, type TestContext } from "../helpers/app";
 
 type Json = Record<string, any>;
@@ -195,16 +193,22 @@ describe("GET /v1/artworks/{artwork_id}/similar", () => {
   test("unknown artwork 404; an artwork without an image: 200 with no results (base price)", async () => {
     expect((await get(`/v1/artworks/99999999/similar`)).status).toBe(404);
     // the tiny market draws an image for every work: take one's away (and its vector), as a larger market has works without
+    // (in a market of its own)
     const bare = works.at(-5)!;
-    const db = new Database(join(ctx.dataDir, "market.db"));
-    loadSqliteVec(db, ctx.dataDir);
-    db.run("UPDATE artworks SET image_id = NULL WHERE id = ?", [bare.id]);
-    db.run(`DELETE FROM "${IMAGE_INDEX.name}" WHERE id = ?`, [bare.id]);
-    db.close();
-    works = works.filter((w) => w.id !== bare.id);
-    expect(index.vectorOf(bare.id)).toBeNull();
-    const { status, body, du } = await get(`/v1/artworks/${bare.id}/similar`);
-    expect({ status, body, du }).toEqual({ status: 200, body: { artwork_id: bare.id, results: [] }, du: "10" });
+    const own = await createTestContext({
+      prepareMarket: (db) => {
+        db.run("UPDATE artworks SET image_id = NULL WHERE id = ?", [bare.id]);
+        db.run(`DELETE FROM "${IMAGE_INDEX.name}" WHERE id = ?`, [bare.id]);
+      },
+    });
+    try {
+      expect(new VectorIndex(own.deps.market, IMAGE_INDEX).vectorOf(bare.id)).toBeNull();
+      const res = await own.call(`/v1/artworks/${bare.id}/similar`);
+      const answer = { status: res.status, body: await res.json(), du: res.headers.get("X-Service-DataUnits") };
+      expect(answer).toEqual({ status: 200, body: { artwork_id: bare.id, results: [] }, du: "10" });
+    } finally {
+      own.close();
+    }
   });
 
   test("sandbox 403, no key 401, pro 200", async () => {
@@ -549,16 +553,16 @@ describe("search by image on a partitioned index (the paths a large catalogue ta
   const queries: { work: Work; jpeg: Uint8Array; vector: Float32Array }[] = [];
 
   beforeAll(async () => {
-    ivf = await createTestContext();
-    // rebuild the image index of this copy in 8 partitions, 2 probed (4 with a filter)
-    const db = new Database(join(ivf.dataDir, "market.db"));
-    loadSqliteVec(db, ivf.dataDir);
-    const rows = db
-      .query<{ id: number; embedding: Uint8Array; artist_id: number; category_id: number }, []>(`SELECT id, embedding, artist_id, category_id FROM "${IMAGE_INDEX.name}"`)
-      .all()
-      .map((r) => ({ id: r.id, vector: new Float32Array(new Uint8Array(r.embedding).buffer), meta: [r.artist_id, r.category_id] }));
-    buildVectorIndex(db, IMAGE_INDEX, () => rows, { nlist: 8, nprobe: 2 });
-    db.close();
+    // the image index of this copy rebuilt in 8 partitions, 2 probed (4 with a filter)
+    ivf = await createTestContext({
+      prepareMarket: (db) => {
+        const rows = db
+          .query<{ id: number; embedding: Uint8Array; artist_id: number; category_id: number }, []>(`SELECT id, embedding, artist_id, category_id FROM "${IMAGE_INDEX.name}"`)
+          .all()
+          .map((r) => ({ id: r.id, vector: new Float32Array(new Uint8Array(r.embedding).buffer), meta: [r.artist_id, r.category_id] }));
+        buildVectorIndex(db, IMAGE_INDEX, () => rows, { nlist: 8, nprobe: 2 });
+      },
+    });
     ivfIndex = new VectorIndex(ivf.deps.market, IMAGE_INDEX);
     const { embedImage } = await import("../../src/images/embedding");
     for (const w of [works[30]!, works[400]!, works[900]!, works[1500]!]) {
