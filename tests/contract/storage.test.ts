@@ -52,12 +52,14 @@ test("reseeding the market leaves every account row as it was", async () => {
   reader.close();
 });
 
-test("the reader connection is read-only, holds market.db alone, and has sqlite-vec", () => {
+test("the reader connection is read-only, holds market.db alone, has sqlite-vec and maps 2 GiB", () => {
   const reader = openMarketReader(dataDir);
   expect(() => reader.run("DELETE FROM categories")).toThrow();
   // account rows reach market queries as bound values (src/db/follows.ts): nothing is attached
   expect((reader.query("PRAGMA database_list").all() as { name: string }[]).map((d) => d.name)).toEqual(["main"]);
   expect((reader.query("SELECT vec_version() AS v").get() as { v: string }).v).toMatch(/^v\d/);
+  // as much of the file mapped as SQLite maps at most
+  expect(reader.query("PRAGMA mmap_size").get()).toEqual({ mmap_size: 0x7fff0000 });
   reader.close();
 });
 
