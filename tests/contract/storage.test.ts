@@ -86,9 +86,10 @@ test("the reader keeps its shared lock: a writer of the served file in place is 
   after.close();
 });
 
-test("the account database runs in WAL mode", () => {
+test("the account database runs in WAL mode, not memory-mapped", () => {
   const db = openAccountDb(dataDir);
   expect(db.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+  expect(db.query("PRAGMA mmap_size").get()).toEqual({ mmap_size: 0 });
   db.close();
 });
 
