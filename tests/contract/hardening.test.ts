@@ -321,6 +321,14 @@ describe("the real server", () => {
     expect(err.trim().split("\n").length).toBe(1);
   });
 
+  test("a request without a Host (HTTP/1.0) is served as one to the listening address, each time", async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await raw(server.port, `GET /v1/categories HTTP/1.0\r\nAuthorization: Bearer ${server.key}\r\n\r\n`);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)[0].name).toBeTruthy();
+    }
+  });
+
   test("any valid Host routes on the path; an invalid one is a JSON 400", async () => {
     for (const host of ["x", "ab", "x:1", "[::1]", "artmarket.example.com:8443"]) {
       const res = await raw(server.port, `GET /v1/categories HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${server.key}\r\nConnection: close\r\n\r\n`);

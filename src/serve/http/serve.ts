@@ -177,6 +177,9 @@ export function listen(handle: (request: Request) => Response | Promise<Response
     );
   };
   const fallbackHost = options.host.includes(":") ? `[${options.host}]` : options.host;
+  // host:port for a request without a Host header, made once: reading the server's port is a
+  // getsockname() system call each time
+  let fallbackAuthority: string | null = null;
   const server: Server<undefined> = Bun.serve({
     port: options.port,
     hostname: options.host,
@@ -196,7 +199,8 @@ export function listen(handle: (request: Request) => Response | Promise<Response
       const host = request.headers.get("host");
       if (host !== null && !isValidHost(host)) return answered(request, json(400, "Invalid Host header"), id, started);
       const raw = request.url;
-      const url = canonicalUrl(raw, host, `${fallbackHost}:${srv.port}`);
+      fallbackAuthority ??= `${fallbackHost}:${srv.port}`;
+      const url = canonicalUrl(raw, host, fallbackAuthority);
       if (url === null) return answered(request, json(400, "Invalid request target"), id, started);
       if (url.length > MAX_REQUEST_HEAD) return answered(request, json(414, `URI longer than ${MAX_REQUEST_HEAD} bytes`), id, started);
       let req = request;
