@@ -10,8 +10,7 @@ import { cachedMarket } from "./market-cache";
 import { setUpTestTemp } from "./temp";
 import { createUserWithKey } from "../../src/serve/accounts/keys";
 import { closeDeps, createApp, openSqliteDeps, type App, type SqliteAppDeps } from "../../src/serve/app";
-import { accountDbPath, openAccountDb } from "../../src/db/connection";
-import { loadSqliteVec } from "../../src/platform/native";
+import { accountDbPath, openAccountDb, openMarketForWrite } from "../../src/db/connection";
 import { seedPlans } from "../../src/serve/accounts/plans";
 import type { MountedEndpoint } from "../../src/serve/http/endpoint";
 import type { AppDeps } from "../../src/serve/deps";
@@ -131,7 +130,7 @@ export interface TestContextOptions {
    * Changes the copy before the app opens it (a served market is never written in place: its
    * reader holds a lock that refuses a writer, src/db/connection.ts openMarketReader).
    */
-  prepareMarket?: (db: Database, dataDir: string) => void;
+  prepareMarket?: (db: Database) => void;
 }
 
 export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
@@ -139,10 +138,9 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   // the tiny market, or the market.db of another data directory (`market`)
   copyFileSync(join(options.market ?? (await tinyMarketDir()), "market.db"), join(dataDir, "market.db"));
   if (options.prepareMarket) {
-    const db = new Database(join(dataDir, "market.db"));
+    const db = openMarketForWrite(join(dataDir, "market.db"), dataDir);
     try {
-      loadSqliteVec(db, dataDir);
-      options.prepareMarket(db, dataDir);
+      options.prepareMarket(db);
     } finally {
       db.close();
     }
