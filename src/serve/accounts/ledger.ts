@@ -85,6 +85,28 @@ export function projectEndOfPeriod(consumed: number, period: Period, day: string
   return Math.round((consumed / elapsed) * period.days * 100) / 100;
 }
 
+/** An allowance line a soft-capped plan's notices mark: `threshold` % of a pool's allowance. */
+export interface NoticeLine {
+  pool: "main" | "api";
+  threshold: number;
+  line: number;
+  du_limit: number;
+}
+const linesOfPlan = new WeakMap<Plan, NoticeLine[]>();
+
+/** The lines a plan's notices mark: 80 % and 100 % of each pool's allowance under a soft cap, none otherwise (once per plan object). */
+export function noticeLines(plan: Plan): NoticeLine[] {
+  let lines = linesOfPlan.get(plan);
+  if (!lines) {
+    lines =
+      plan.features.cap !== "soft"
+        ? []
+        : poolsOf(plan).flatMap(({ pool, limits }) => [80, 100].map((threshold) => ({ pool, threshold, line: (limits.du_limit * threshold) / 100, du_limit: limits.du_limit })));
+    linesOfPlan.set(plan, lines);
+  }
+  return lines;
+}
+
 /** The rows being gathered for one commit, and the promise their requests wait on. */
 interface Batch {
   promise: Promise<void>;
@@ -466,7 +488,7 @@ export class Ledger implements MeteringLedger {
     const cal = this.calendars.of(caller, entry.ts);
     const v = this.counters.values;
     const ending = admission ? (admission as Admission & { [ADMISSION_END]: () => boolean })[ADMISSION_END]() : false;
-    const { before, w } = this.counters.withSlot(caller.userId, (b) => {
+    const { before, periodConsumed } = this.counters.withSlot(caller.userId, (b) => {
       this.align(b, caller, cal);
       const before = v[b + F.periodConsumed]!;
       // a call stamped on an earlier day than the slot's (another worker moved on at midnight)
@@ -475,16 +497,16 @@ export class Ledger implements MeteringLedger {
       if (cal.dayN === v[b + F.day]) v[b + F.dayConsumed]! += entry.du;
       if (cal.monthStartN === v[b + F.monthStart]) v[b + F.monthConsumed]! += entry.du;
       if (ending) this.endAdmission(caller.userId, admission!.maxDu, b);
-      return { before, w: this.read(b, cal) };
+      return { before, periodConsumed: v[b + F.periodConsumed]! };
     });
-    if (caller.plan.features.cap === "soft" && entry.du > 0) this.queueNotices(caller, w, before, entry.ts);
+    if (entry.du > 0) this.queueNotices(caller, cal, before, periodConsumed, entry.ts);
     this.pending.push(entry);
     if (this.writer && (inTurn || (!this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS))) {
       // Idle, or asked to: commit this row now, in the request's own turn (with the open batch's, if any).
       this.commits.immediate++;
       const batch = this.batch;
       this.batch = null;
-      return { periodConsumed: w.periodConsumed, periodEnd: w.period.end, committed: this.settle(batch, this.commitLocal()) };
+      return { periodConsumed, periodEnd: cal.period.end, committed: this.settle(batch, this.commitLocal()) };
     }
     if (!this.batch) {
       let resolve!: () => void;
@@ -498,27 +520,25 @@ export class Ledger implements MeteringLedger {
     }
     const committed = this.batch.promise;
     if (this.pending.length >= MAX_BATCH) this.flush();
-    return { periodConsumed: w.periodConsumed, periodEnd: w.period.end, committed };
+    return { periodConsumed, periodEnd: cal.period.end, committed };
   }
 
-  private queueNotices(caller: Caller, w: Windows, before: number, ts: number): void {
-    for (const { pool, limits } of poolsOf(caller.plan)) {
-      for (const threshold of [80, 100]) {
-        const line = (limits.du_limit * threshold) / 100;
-        if (before < line && w.periodConsumed >= line) {
-          this.pendingNotices.push([
-            caller.userId,
-            caller.plan.slug,
-            pool,
-            threshold,
-            w.period.start,
-            w.period.end,
-            limits.du_limit,
-            w.periodConsumed,
-            projectEndOfPeriod(w.periodConsumed, w.period, w.day),
-            ts,
-          ]);
-        }
+  /** The notices of the lines this charge took the period's consumption across (`before` → `consumed`). */
+  private queueNotices(caller: Caller, cal: Calendar, before: number, consumed: number, ts: number): void {
+    for (const { pool, threshold, line, du_limit } of noticeLines(caller.plan)) {
+      if (before < line && consumed >= line) {
+        this.pendingNotices.push([
+          caller.userId,
+          caller.plan.slug,
+          pool,
+          threshold,
+          cal.period.start,
+          cal.period.end,
+          du_limit,
+          consumed,
+          projectEndOfPeriod(consumed, cal.period, cal.day),
+          ts,
+        ]);
       }
     }
   }

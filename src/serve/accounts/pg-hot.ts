@@ -39,7 +39,7 @@ import { addDays } from "../../market/time";
 import { HttpError } from "../http/errors";
 import { type RateState, rateLimited, rateLimitsOf, rateState } from "../http/metering";
 import { type Caller, KeyVerifier, type KeyVerifierOptions } from "./keys";
-import { type Admission, CallerCalendars, type Charged, type LedgerEntry, type LedgerOptions, type MeteringLedger, poolsOf, type Windows } from "./ledger";
+import { type Admission, CallerCalendars, type Charged, type LedgerEntry, type LedgerOptions, type MeteringLedger, type NoticeLine, noticeLines, type Windows } from "./ledger";
 import type { PgAccountStore } from "./pg-store";
 import { loadSecret } from "../images/urls";
 import { storeOutage } from "../../db/pg/outage";
@@ -296,7 +296,7 @@ export class PgLedger implements MeteringLedger {
       let u = users.get(entry.userId);
       if (!u) {
         const cal = this.calendars.of(caller, entry.ts);
-        const own = noticeLines(caller);
+        const own = noticeLines(caller.plan);
         let set = sets.get(own);
         if (set === undefined) {
           set = sets.size;
@@ -347,8 +347,6 @@ export class PgLedger implements MeteringLedger {
   }
 }
 
-type NoticeLine = { pool: string; threshold: number; line: number; du_limit: number };
-
 /** An account of a ledger batch, as artmarket_ledger_commit reads it (migrations account-pg 0012, 0014). */
 export interface BatchUser {
   user_id: number;
@@ -369,22 +367,6 @@ export interface BatchUser {
   /** The set of notice lines of the account's plan: `set` of the batch's lines (migration 0014). */
   lines: number;
 }
-const linesOfPlan = new WeakMap<Caller["plan"], NoticeLine[]>();
-
-/** The allowance lines a soft-capped plan's notices mark: 80 % and 100 % of each pool's allowance (once per plan object). */
-function noticeLines(caller: Caller): NoticeLine[] {
-  const plan = caller.plan;
-  let lines = linesOfPlan.get(plan);
-  if (!lines) {
-    lines =
-      plan.features.cap !== "soft"
-        ? []
-        : poolsOf(plan).flatMap(({ pool, limits }) => [80, 100].map((threshold) => ({ pool, threshold, line: (limits.du_limit * threshold) / 100, du_limit: limits.du_limit })));
-    linesOfPlan.set(plan, lines);
-  }
-  return lines;
-}
-
 /** The charge's private handle on a PostgreSQL admission: ends it and gives its row id. */
 const PG_ADMISSION = Symbol("pg admission");
 
