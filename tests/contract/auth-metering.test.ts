@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Type as t } from "@sinclair/typebox";
 import { createApp } from "../../src/serve/app";
-import { defineEndpoint, type Endpoint, IN_TURN_BYTES } from "../../src/serve/http/endpoint";
+import { gunzipSync } from "node:zlib";
+import { defineEndpoint, type Endpoint, STREAM_BYTES } from "../../src/serve/http/endpoint";
+import { streamedBytes } from "../../src/serve/http/compression";
 import { T } from "../../src/serve/query/grammar";
 import { createTestContext, type TestContext } from "../helpers/app";
 import { IDLE_MS, Ledger } from "../../src/serve/accounts/ledger";
@@ -295,7 +297,7 @@ describe("Data Units", () => {
     }
   });
 
-  test("a response over IN_TURN_BYTES as sent is committed in its own turn, with the batch open beside it", async () => {
+  test("a response over STREAM_BYTES as sent waits for the group commit and streams; a smaller one keeps its Content-Length", async () => {
     const deps = ctx.deps as { ledger: Ledger };
     const appLedger = deps.ledger;
     appLedger.flush();
@@ -306,18 +308,8 @@ describe("Data Units", () => {
     const gzip = (path: string) => app.handle(new Request(`http://artmarket.test${path}`, { headers: { Authorization: `Bearer ${ctx.keys.pro}`, "Accept-Encoding": "gzip" } }));
     try {
       await call("/v1/artworks?limit=1", ctx.keys.pro); // the first commit ever: idle
-      let immediate = ledger.commits.immediate;
-      // a large body: committed at once each time, though the clock stands still
-      for (let i = 0; i < 3; i++) {
-        const before = ledgerRows();
-        const res = await call(big, ctx.keys.pro);
-        expect(res.status).toBe(200);
-        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(IN_TURN_BYTES);
-        expect(ledgerRows()).toBe(before + 1);
-      }
-      expect(ledger.commits.immediate - immediate).toBe(3);
-      // small ones gather a batch; a large one among them commits it with its own row, at once
-      immediate = ledger.commits.immediate;
+      const immediate = ledger.commits.immediate;
+      // small ones and a large one together: one batch, committed on a later turn, before any response
       const total = ledger.commits.total;
       const before = ledgerRows();
       const small = Array.from({ length: 5 }, () => call("/v1/artworks?limit=1", ctx.keys.pro));
@@ -325,14 +317,28 @@ describe("Data Units", () => {
       const responses = await Promise.all([...small, large]);
       expect(responses.map((r) => r.status)).toEqual(Array(6).fill(200));
       expect(ledgerRows()).toBe(before + 6);
-      expect(ledger.commits.immediate - immediate).toBe(1);
       expect(ledger.commits.total - total).toBe(1);
-      // the same list compressed to under IN_TURN_BYTES leaves in one piece on any turn: a batch
-      immediate = ledger.commits.immediate;
+      expect(ledger.commits.immediate).toBe(immediate);
+      // the large body streams (no Content-Length: chunked on the wire), its size known to the access log
+      const res = responses[5]!;
+      expect(res.headers.get("content-length")).toBeNull();
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(bytes.byteLength).toBeGreaterThan(STREAM_BYTES);
+      expect(streamedBytes(res)).toBe(bytes.byteLength);
+      const list = JSON.parse(new TextDecoder().decode(bytes)) as { artists: { id: number }[] };
+      expect(list.artists).toHaveLength(1000);
+      // a small one goes as it is
+      const one = responses[0]!;
+      expect(streamedBytes(one)).toBeUndefined();
+      expect(Number(one.headers.get("content-length") ?? (await one.clone().arrayBuffer()).byteLength)).toBeLessThan(STREAM_BYTES);
+      // the same list compressed to under STREAM_BYTES: not streamed, Content-Length the encoded bytes, the same rows
       const zipped = await gzip(big);
       expect(zipped.headers.get("content-encoding")).toBe("gzip");
-      expect(Number(zipped.headers.get("content-length"))).toBeLessThan(IN_TURN_BYTES);
-      expect(ledger.commits.immediate).toBe(immediate);
+      const encoded = new Uint8Array(await zipped.arrayBuffer());
+      expect(Number(zipped.headers.get("content-length"))).toBe(encoded.byteLength);
+      expect(encoded.byteLength).toBeLessThan(STREAM_BYTES);
+      expect(streamedBytes(zipped)).toBeUndefined();
+      expect((JSON.parse(gunzipSync(encoded).toString("utf8")) as { artists: { id: number }[] }).artists.map((r) => r.id)).toEqual(list.artists.map((r) => r.id));
     } finally {
       ledger.flush();
       deps.ledger = appLedger;

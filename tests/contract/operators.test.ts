@@ -9,6 +9,7 @@ import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { tempDataDir, tinyMarketDir } from "../helpers/app";
 import { artmarketCommand } from "../helpers/cli";
+import { STREAM_BYTES } from "../../src/serve/http/endpoint";
 
 const ARTMARKET = await artmarketCommand();
 
@@ -59,6 +60,7 @@ describe("serve with --log-format json", () => {
   let s: Serve;
   let exitCode: number;
   const bodies: { path: string; length: number; id: string }[] = [];
+  const metered: { encoding: string; status: number; length: number; chunked: string | null; contentLength: string | null }[] = [];
   let metrics = "";
 
   beforeAll(async () => {
@@ -71,6 +73,14 @@ describe("serve with --log-format json", () => {
         const body = new Uint8Array(await res.arrayBuffer());
         bodies.push({ path, length: body.byteLength, id: res.headers.get("x-request-id")! });
       }
+    }
+    // a metered list over STREAM_BYTES (the first start's key): streamed as it is, not when compressed
+    const key = s.stdout().find((l) => /^am_\S+$/.test(l))!;
+    for (const encoding of ["identity", "gzip"]) {
+      const res = await fetch(`${s.url}/v1/artists?limit=20`, { headers: { Authorization: `Bearer ${key}`, "Accept-Encoding": encoding }, decompress: false } as RequestInit);
+      const body = new Uint8Array(await res.arrayBuffer());
+      bodies.push({ path: `/v1/artists?limit=20 ${encoding}`, length: body.byteLength, id: res.headers.get("x-request-id")! });
+      metered.push({ encoding, status: res.status, length: body.byteLength, chunked: res.headers.get("transfer-encoding"), contentLength: res.headers.get("content-length") });
     }
     const head = await fetch(`${s.url}/healthcheck`, { method: "HEAD" });
     bodies.push({ path: "/healthcheck", length: 0, id: head.headers.get("x-request-id")! });
@@ -117,6 +127,14 @@ describe("serve with --log-format json", () => {
     // a compressed body logs its encoded size, smaller than the identity one
     const openapi = bodies.filter((b) => b.path === "/openapi.json");
     expect(openapi[1]!.length).toBeLessThan(openapi[0]!.length);
+  });
+
+  test("a metered body over STREAM_BYTES goes chunked; compressed under it, with its Content-Length", () => {
+    const [identity, gzip] = metered;
+    expect(identity).toMatchObject({ encoding: "identity", status: 200, chunked: "chunked", contentLength: null });
+    expect(identity!.length).toBeGreaterThan(STREAM_BYTES);
+    expect(gzip).toMatchObject({ encoding: "gzip", status: 200, chunked: null, contentLength: String(gzip!.length) });
+    expect(gzip!.length).toBeLessThan(STREAM_BYTES);
   });
 
   test("/metrics has the standard process metrics, with plausible values", () => {

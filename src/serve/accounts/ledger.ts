@@ -6,8 +6,8 @@
  * cost of a commit is spread over the batch instead of paid per request; a request that finds the
  * ledger idle (no batch open, the last commit held one request and ended IDLE_MS ago or more) is
  * committed at once, in its own event-loop turn, so that its response is not deferred to a later
- * turn (see IDLE_MS); so is a request whose response is large (`inTurn`: IN_TURN_BYTES in
- * src/serve/http/endpoint.ts), with the batch open beside it.
+ * turn (see IDLE_MS). (A large response made on a later turn streams: STREAM_BYTES in
+ * src/serve/http/endpoint.ts.)
  *
  * Consumption per user is also kept in memory for the three windows (entitlement period,
  * UTC day, calendar month) so that the Remaining header and the caps cost no query. Those
@@ -177,11 +177,8 @@ export interface MeteringLedger {
   windows(caller: Caller, now?: number): Windows;
   /** Admits a call that may cost up to `maxDu` under the caller's hard cap, or throws 429 once it is used up. */
   admit(caller: Caller, maxDu: number): Promise<Admission>;
-  /**
-   * Records a metered request; `committed` settles when its row is durable. `inTurn`: the response
-   * should leave in its request's own turn, so commit now if the store can (a synchronous one).
-   */
-  charge(caller: Caller, entry: LedgerEntry, admission?: Admission, inTurn?: boolean): Charged;
+  /** Records a metered request; `committed` settles when its row is durable. */
+  charge(caller: Caller, entry: LedgerEntry, admission?: Admission): Charged;
   /** Rows charged and not yet committed. */
   pendingRows(): number;
   /** Commits (or hands over) everything pending now. */
@@ -480,11 +477,9 @@ export class Ledger implements MeteringLedger {
    * Records a metered request. The shared windows move at once (so the Remaining header is exact
    * under concurrency, across workers); the returned promise settles when the row is committed:
    * at once (already settled) when the ledger was idle, else with the batch it joins or opens.
-   * An admission under a hard cap ends here, in the same step as the DU are added. `inTurn`
-   * commits the row at once, with any batch open (a response that must leave in its request's
-   * own turn: IN_TURN_BYTES in src/serve/http/endpoint.ts).
+   * An admission under a hard cap ends here, in the same step as the DU are added.
    */
-  charge(caller: Caller, entry: LedgerEntry, admission?: Admission, inTurn = false): Charged {
+  charge(caller: Caller, entry: LedgerEntry, admission?: Admission): Charged {
     const cal = this.calendars.of(caller, entry.ts);
     const v = this.counters.values;
     const ending = admission ? (admission as Admission & { [ADMISSION_END]: () => boolean })[ADMISSION_END]() : false;
@@ -501,12 +496,10 @@ export class Ledger implements MeteringLedger {
     });
     if (entry.du > 0) this.queueNotices(caller, cal, before, periodConsumed, entry.ts);
     this.pending.push(entry);
-    if (this.writer && (inTurn || (!this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS))) {
-      // Idle, or asked to: commit this row now, in the request's own turn (with the open batch's, if any).
+    if (this.writer && !this.batch && this.lastCommitRows <= 1 && this.now() - this.lastCommitEnd >= IDLE_MS) {
+      // Idle: commit this row now, in the request's own turn.
       this.commits.immediate++;
-      const batch = this.batch;
-      this.batch = null;
-      return { periodConsumed, periodEnd: cal.period.end, committed: this.settle(batch, this.commitLocal()) };
+      return { periodConsumed, periodEnd: cal.period.end, committed: this.settle(null, this.commitLocal()) };
     }
     if (!this.batch) {
       let resolve!: () => void;

@@ -107,6 +107,34 @@ export function encodeJson(request: Request, text: string, headers: Record<strin
   return encoded;
 }
 
+/** The bytes of each streamed response's body (streamedResponse): its size, for the access log. */
+const streamedSizes = new WeakMap<Response, number>();
+
+/**
+ * A response whose body leaves as one write of a direct stream, whatever the turn it is made in
+ * (see STREAM_BYTES in endpoint.ts): chunked on the wire, so any Content-Length in `headers` is
+ * dropped; `streamedBytes` gives its size.
+ */
+export function streamedResponse(body: string | Uint8Array, status: number, headers: Record<string, string>): Response {
+  const bytes = typeof body === "string" ? encoder.encode(body) : body;
+  delete headers["Content-Length"];
+  const stream = new ReadableStream({
+    type: "direct",
+    pull(controller) {
+      controller.write(bytes);
+      controller.close();
+    },
+  });
+  const res = new Response(stream, { status, headers });
+  streamedSizes.set(res, bytes.byteLength);
+  return res;
+}
+
+/** The body's size of a response made by streamedResponse; undefined for any other. */
+export function streamedBytes(res: Response): number | undefined {
+  return streamedSizes.get(res);
+}
+
 const isJson = (contentType: string | null) => contentType !== null && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
 
 /**

@@ -13,7 +13,7 @@ import { BodyBudget } from "./body-budget";
 import { clientAddressOf, requestOrigin } from "./client";
 import { formBodyCap, MAX_JSON_BYTES, MAX_JSON_DEPTH, readCappedBody, readForm, refuseDeclaredOver, tooDeep, type FilePart, type FormSpec } from "./multipart";
 import { costOf, formatDu, type Price } from "./pricing";
-import { bodyOver, encodeJson, isCompressible, varyOnEncoding } from "./compression";
+import { bodyOver, encodeJson, isCompressible, streamedResponse, varyOnEncoding } from "./compression";
 import { etagOf, ifNoneMatch, isMarketRead, requestKey, snapshotId } from "./etag";
 import { noteOf } from "./request-note";
 import type { AppDeps } from "../deps";
@@ -24,15 +24,16 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const SNAPSHOT_HEADER = "X-Market-Snapshot";
 
 /**
- * A metered response whose body is larger than this has its ledger row committed in the request's
- * own event-loop turn, not gathered into a batch committed on a later turn. Bun.serve (1.4) writes
- * a response made in the turn its request arrived in through the socket's cork buffer, in one
- * send(); one made on a later turn goes out uncorked, and a body of more than 15 KiB then leaves
- * in pieces: 38 sendto() calls for a 20 KB list of lots, and 70 µs more CPU for a 30 KB body than
- * in its own turn (docs/benchmarks.md, api). A commit of its own costs about 30 µs; smaller bodies,
- * which leave in one send() on any turn, keep the group commit.
+ * A metered response whose body as sent (compressed when the client takes it) is larger than this
+ * leaves as a stream: `Transfer-Encoding: chunked`, no Content-Length. Its response is made after
+ * its ledger row's group commit, on a later event-loop turn than its request's, and Bun.serve
+ * (1.4.5) writes such a response uncorked: a body of more than 15 KiB then leaves in pieces (a
+ * `sendto()` for the status line, each header and each piece of the body: 23 for 30 KB, about
+ * 90 µs more CPU than in the request's turn). A body streamed in one write leaves in two on any
+ * turn (streamedResponse, compression.ts). Smaller bodies leave in one `send()` on any turn, with
+ * their Content-Length. docs/benchmarks.md (api), docs/decisions.md.
  */
-export const IN_TURN_BYTES = 15 * 1024;
+export const STREAM_BYTES = 15 * 1024;
 
 /** The budget of request bodies for deps that bring none. */
 const DEFAULT_BODY_BUDGET = new BodyBudget();
@@ -400,7 +401,6 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
             du,
           },
           admission,
-          !head && sent !== null && bodyOver(sent, IN_TURN_BYTES),
         );
         await charged.committed;
         note.du = du;
@@ -421,6 +421,8 @@ export function pipeline(e: MountedEndpoint, deps: AppDeps) {
         if (isCompressible(json!)) varyOnEncoding(headers);
         return new Response(null, { status: 304, headers });
       }
+      // a metered response is made after its row's commit, on a later turn: a large body streams (STREAM_BYTES)
+      if (metered && !head && bodyOver(sent!, STREAM_BYTES)) return streamedResponse(sent!, status, headers);
       return new Response(sent!, { status, headers });
     } finally {
       admission?.release();

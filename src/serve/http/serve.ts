@@ -20,6 +20,7 @@
 import type { Server } from "bun";
 import { threadId } from "node:worker_threads";
 import { isValidHost, setPeerAddress, setPeerSource } from "./client";
+import { streamedBytes } from "./compression";
 import { RESPONSE_HEADERS } from "./endpoint";
 
 /** The longest URL the service reads, in bytes. */
@@ -62,11 +63,11 @@ function withId(res: Response, id: string, close = false): Response {
   }
 }
 
-/** The body's bytes as the response states them: its Content-Length, 0 when it has none to send; else undefined. */
+/** The body's bytes as the response states them: its Content-Length (a streamed one's size), 0 when it has none to send; else undefined. */
 function statedBytes(req: Request, res: Response): number | undefined {
   if (req.method === "HEAD" || res.status === 204 || res.status === 304) return 0;
   const length = res.headers.get("content-length");
-  return length === null ? undefined : Number(length);
+  return length === null ? streamedBytes(res) : Number(length);
 }
 
 function json(status: number, detail: string, headers: Record<string, string> = {}): Response {
