@@ -107,32 +107,34 @@ export function encodeJson(request: Request, text: string, headers: Record<strin
   return encoded;
 }
 
-/** The bytes of each streamed response's body (streamedResponse): its size, for the access log. */
-const streamedSizes = new WeakMap<Response, number>();
+/** Each streamed response's body (streamedResponse), for its size when the access log asks. */
+const streamedBodies = new WeakMap<Response, string | Uint8Array>();
 
 /**
  * A response whose body leaves as one write of a direct stream, whatever the turn it is made in
  * (see STREAM_BYTES in endpoint.ts): chunked on the wire, so any Content-Length in `headers` is
- * dropped; `streamedBytes` gives its size.
+ * dropped; `streamedBytes` gives its size. A string body is written as it is (Bun encodes it as
+ * it sends: no copy of it here).
  */
 export function streamedResponse(body: string | Uint8Array, status: number, headers: Record<string, string>): Response {
-  const bytes = typeof body === "string" ? encoder.encode(body) : body;
   delete headers["Content-Length"];
   const stream = new ReadableStream({
     type: "direct",
     pull(controller) {
-      controller.write(bytes);
+      controller.write(body);
       controller.close();
     },
   });
   const res = new Response(stream, { status, headers });
-  streamedSizes.set(res, bytes.byteLength);
+  streamedBodies.set(res, body);
   return res;
 }
 
-/** The body's size of a response made by streamedResponse; undefined for any other. */
+/** The body's size in bytes of a response made by streamedResponse; undefined for any other. */
 export function streamedBytes(res: Response): number | undefined {
-  return streamedSizes.get(res);
+  const body = streamedBodies.get(res);
+  if (body === undefined) return undefined;
+  return typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
 }
 
 const isJson = (contentType: string | null) => contentType !== null && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
