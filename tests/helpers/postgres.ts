@@ -242,7 +242,8 @@ async function start({ durable = false }: StartOptions = {}): Promise<Running> {
   // a test process that ends without stopPostgres: the server must not outlive it
   const unregister = onExitRemove(removeData);
   try {
-    // the tests' server: --no-sync, fsync off (the data is thrown away with the server)
+    // the tests' server neither syncs at initdb nor fsyncs (its data is thrown away with it); a
+    // durable one keeps PostgreSQL's defaults
     const initdb = [`--pgdata=${data}`, "--auth=password", `--username=${USER}`, `--pwfile=${pwfile}`, "--lc-messages=C", ...(durable ? [] : ["--no-sync"])];
     await runToEnd(bin("initdb"), initdb, user, INITDB_TIMEOUT_MS);
     rmSync(pwfile, { force: true });

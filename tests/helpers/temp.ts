@@ -28,33 +28,54 @@ const removals = new Set<() => void>();
 let root: string | null = null;
 let hooked = false;
 
-/** Whether process `pid` still runs (EPERM: it does, as another user). */
+/**
+ * Whether process `pid` still runs (EPERM: it does, as another user). A zombie (ended, not reaped
+ * yet: an orphan whose init does not reap) does not.
+ */
 export function processRuns(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat[stat.lastIndexOf(")") + 2] !== "Z";
+  } catch {
+    return true; // no /proc: kill's answer
   }
 }
 
-/** Stops the PostgreSQL servers left running on the data directories (`data-*`) under `dir` (postmaster.pid's first line). */
+/** How long a sweep waits for a left server it stopped to end before removing its folder (ms). */
+const LEFT_SERVER_STOP_MS = 10_000;
+
+/**
+ * Stops the PostgreSQL servers left running on the data directories (`data-*`) under `dir`
+ * (postmaster.pid's first line) and waits until they have ended: an ending server still writes
+ * into its data directory, which a removal meanwhile would leave half there.
+ */
 function stopLeftServers(dir: string): void {
   let names: string[] = [];
   try {
     names = readdirSync(dir).filter((n) => n.startsWith("data"));
   } catch {}
+  const stopped: number[] = [];
   for (const name of names) {
     const file = join(dir, name, "postmaster.pid");
     if (!existsSync(file)) continue;
     try {
       const pid = Number(readFileSync(file, "utf8").split("\n")[0]);
-      if (processRuns(pid)) process.kill(pid, "SIGQUIT");
+      if (processRuns(pid)) {
+        process.kill(pid, "SIGQUIT");
+        stopped.push(pid);
+      }
     } catch {
       // not ours to stop, or gone meanwhile
     }
   }
+  const deadline = Date.now() + LEFT_SERVER_STOP_MS;
+  while (stopped.some(processRuns) && Date.now() < deadline) Bun.sleepSync(20);
 }
 
 /**
@@ -157,10 +178,11 @@ export function memoryTempBase(): string {
 
 /**
  * The folders the test processes make their own in: this process's TMPDIR, /tmp, PostgreSQL's
- * staging base, and /dev/shm where it exists (an earlier run may have staged there when it had room).
+ * staging base, /dev/shm where it exists (an earlier run may have staged there when it had room)
+ * and /var/tmp (a durable server's data: tests/helpers/postgres.ts).
  */
 function tempBases(base: string): Set<string> {
-  return new Set([base, "/tmp", pgStagingBase(), ...(existsSync("/dev/shm") ? ["/dev/shm"] : [])]);
+  return new Set([base, "/tmp", pgStagingBase(), ...["/dev/shm", "/var/tmp"].filter((dir) => existsSync(dir))]);
 }
 
 /**
