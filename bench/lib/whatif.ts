@@ -16,14 +16,22 @@
  *                       request thread posts each batch and its responses wait for the answer.
  *   checkpointWorker    WAL checkpoints leave the request path: wal_autocheckpoint = 0 on the
  *                       writer, a worker thread runs PRAGMA wal_checkpoint(PASSIVE) every 250 ms.
+ *   journal             the group commit appends its rows (and notices) to a file of the data dir,
+ *                       one write() of JSON lines a batch, instead of an SQLite transaction: as
+ *                       durable as account.db's commit is (through the death of the process, not of
+ *                       the machine), but nothing folds the lines into account.db here, so usage
+ *                       and the windows' reload would not see them. What such a journal, folded in
+ *                       the background, would cost the request path.
  */
+import { openSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { KeyVerifier } from "../../src/serve/accounts/keys";
 import type { Ledger, LedgerEntry } from "../../src/serve/accounts/ledger";
 
 /** The suggested changes (leanTable is applied by bench/core.ts to the what-if server's data dir). */
 export const SUGGESTED = ["dataVersionPerTick", "dailyPerBatch", "leanTable", "bigCheckpoint"] as const;
 /** Measured, not retained by default (see docs/history/benchmarks.md). */
-export const OTHERS = ["checkpointWorker", "ledgerWorker"] as const;
+export const OTHERS = ["checkpointWorker", "ledgerWorker", "journal"] as const;
 /**
  * Diagnostics, NOT suggestions (they break the durability contract), to split the cost:
  *   noWait   a response does not wait for its ledger row (still committed at the next turn)
@@ -62,11 +70,17 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
   // adopted by the service since they were suggested: nothing left to patch
   if (which.includes("dataVersionPerTick")) process.stderr.write("what-if dataVersionPerTick: src/serve/accounts/keys.ts already reads data_version once per turn; skipped\n");
   if (which.includes("dailyPerBatch")) process.stderr.write("what-if dailyPerBatch: src/serve/accounts/ledger.ts already rolls du_daily up per batch; skipped\n");
-  if (which.includes("noWrite")) {
-    // the ledger's own writer (src/serve/accounts/ledger.ts, LedgerWriter) writes nothing
-    const writer = (deps.ledger as unknown as { writer: { write: (entries: LedgerEntry[], notices: unknown[]) => void } | null }).writer;
-    if (!writer) throw new Error("what-if noWrite: this ledger hands its rows to another thread; it has no writer to patch");
-    writer.write = () => {};
+  // the ledger's own writer (src/serve/accounts/ledger.ts, LedgerWriter): writes nothing, or a journal
+  if (which.includes("noWrite")) writerOf(deps.ledger, "noWrite").write = () => {};
+  if (which.includes("journal")) {
+    const writer = writerOf(deps.ledger, "journal");
+    const fd = openSync(join(dirname(deps.account.filename), "ledger-journal.jsonl"), "a");
+    writer.write = (entries, notices) => {
+      let text = "";
+      for (const e of entries) text += `[${e.userId},${e.keyId},${e.ts},${JSON.stringify(e.method)},${JSON.stringify(e.route)},${e.status},${e.records},${e.du}]\n`;
+      for (const n of notices) text += `${JSON.stringify(n)}\n`;
+      writeSync(fd, text);
+    };
   }
   if (which.includes("ledgerWorker")) ledgerInWorker(deps, which.includes("bigCheckpoint") ? 16384 : undefined);
   if (which.includes("noWait")) {
@@ -79,6 +93,13 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
       return { ...(charged as object), committed: Promise.resolve() };
     };
   }
+}
+
+/** The Ledger's LedgerWriter, whose `write` (one batch's transaction) a what-if replaces. */
+function writerOf(ledger: Ledger, whatIf: string): { write: (entries: LedgerEntry[], notices: unknown[]) => void } {
+  const writer = (ledger as unknown as { writer: { write: (entries: LedgerEntry[], notices: unknown[]) => void } | null }).writer;
+  if (!writer) throw new Error(`what-if ${whatIf}: this ledger hands its rows to another thread; it has no writer to patch`);
+  return writer;
 }
 
 /**
