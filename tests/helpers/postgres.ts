@@ -41,9 +41,8 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { onExitRemove, pgStagingBase } from "./temp";
+import { durableDataBase, onExitRemove, pgStagingBase } from "./temp";
 
 const require = createRequire(import.meta.url);
 
@@ -201,12 +200,9 @@ function launch(file: string, args: string[], user: { uid?: number; gid?: number
 
 /** How a server is started: the tests' (fsync off, data beside the staged binaries) or a durable one. */
 export interface StartOptions {
-  /** PostgreSQL's defaults for durability: initdb syncs, fsync on, the data directory on the disk (DURABLE_DATA_BASE). */
+  /** PostgreSQL's defaults for durability: initdb syncs, fsync on, the data directory on the disk (durableDataBase()). */
   durable?: boolean;
 }
-
-/** Where a durable server's data directory goes: /var/tmp (on the disk), else the system's temporary folder. */
-const DURABLE_DATA_BASE = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
 
 async function start({ durable = false }: StartOptions = {}): Promise<Running> {
   const user = serverUser();
@@ -215,7 +211,7 @@ async function start({ durable = false }: StartOptions = {}): Promise<Running> {
   // the server user must be able to run the staged binaries: say so at once when it cannot
   await runToEnd(bin("postgres"), ["--version"], user, 10_000);
   // a durable server's data on the disk, in a folder of its own the server user may enter
-  const dataParent = durable ? mkdtempSync(join(DURABLE_DATA_BASE, `artmarket-pg-${process.pid}-`)) : null;
+  const dataParent = durable ? mkdtempSync(join(durableDataBase(), `artmarket-pg-${process.pid}-`)) : null;
   if (dataParent) {
     chmodSync(dataParent, 0o755);
     const closed = user.uid === undefined ? null : closedAncestor(dataParent);

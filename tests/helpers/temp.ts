@@ -149,7 +149,7 @@ export function parallelWorker(): boolean {
 }
 
 /** A memory file system's `f_type` (statfs). */
-const TMPFS_MAGIC = 0x01021994;
+export const TMPFS_MAGIC = 0x01021994;
 /** The room /dev/shm must have for the PostgreSQL servers of a run (a run's peak was 435 MiB). */
 const PG_MEMORY_ROOM = 2 * 1024 ** 3;
 
@@ -176,13 +176,18 @@ export function memoryTempBase(): string {
   return "/tmp";
 }
 
+/** Where a durable PostgreSQL server keeps its data (tests/helpers/postgres.ts): /var/tmp, on the disk, else the system's temporary folder. */
+export function durableDataBase(): string {
+  return existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
+}
+
 /**
  * The folders the test processes make their own in: this process's TMPDIR, /tmp, PostgreSQL's
  * staging base, /dev/shm where it exists (an earlier run may have staged there when it had room)
- * and /var/tmp (a durable server's data: tests/helpers/postgres.ts).
+ * and a durable server's data base.
  */
 function tempBases(base: string): Set<string> {
-  return new Set([base, "/tmp", pgStagingBase(), ...["/dev/shm", "/var/tmp"].filter((dir) => existsSync(dir))]);
+  return new Set([base, "/tmp", pgStagingBase(), durableDataBase(), ...(existsSync("/dev/shm") ? ["/dev/shm"] : [])]);
 }
 
 /**
