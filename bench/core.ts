@@ -33,7 +33,7 @@
  * bench/lib/profile.ts measures the metered path's steps one by one, in process.
  */
 import { Database } from "bun:sqlite";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { accountDbPath, openAccountDb } from "../src/db/connection";
@@ -94,7 +94,10 @@ interface Server {
   stats(): Promise<ServerStats>;
   /** CPU time (user + system, all threads) the server process has used, in seconds; NaN off Linux. */
   cpuSeconds(): number;
-  /** The same for its main thread alone: the event loop, where requests, SQLite and JS run. */
+  /**
+   * The same for the thread whose event loop answers the requests, where they, SQLite and JS run:
+   * the main thread, or with `served` the HTTP worker's thread.
+   */
   loopCpuSeconds(): number;
   stop(): Promise<void>;
 }
@@ -110,6 +113,26 @@ function cpuSecondsOf(pid: number, tid?: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * The thread of a `served` process that answers the requests: its busiest thread named "Worker"
+ * (Bun's name for a Worker's thread; the other one is account.db's checkpoint thread, which is
+ * nearly idle). Looked up once, after the server answered its first requests.
+ */
+function busiestWorkerThread(pid: number): number | undefined {
+  let best: { tid: number; cpu: number } | undefined;
+  try {
+    for (const name of readdirSync(`/proc/${pid}/task`)) {
+      const tid = Number(name);
+      if (readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim() !== "Worker") continue;
+      const cpu = cpuSecondsOf(pid, tid);
+      if (!best || cpu > best.cpu) best = { tid, cpu };
+    }
+  } catch {
+    // no /proc (not Linux)
+  }
+  return best?.tid;
 }
 
 const started: Server[] = [];
@@ -172,12 +195,17 @@ async function startServer(mode: Mode, dataDir: string, profileDir: string | nul
   void (async () => {
     for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return;
   })();
+  let loopTid: number | undefined;
   const server: Server = {
     mode,
     url: m[1]!,
     proc,
     cpuSeconds: () => cpuSecondsOf(proc.pid),
-    loopCpuSeconds: () => cpuSecondsOf(proc.pid, proc.pid),
+    loopCpuSeconds: () => {
+      if (mode !== "served") return cpuSecondsOf(proc.pid, proc.pid);
+      loopTid ??= busiestWorkerThread(proc.pid);
+      return loopTid === undefined ? Number.NaN : cpuSecondsOf(proc.pid, loopTid);
+    },
     stats: () =>
       withTimeout(
         new Promise<ServerStats>((res) => {
@@ -290,7 +318,7 @@ interface Run {
   immediateCommits?: number;
   /** CPU the server process used during the run per request it answered (less noisy than req/s). */
   serverCpuUsPerRequest: number;
-  /** The same for the server's main (event-loop) thread alone. */
+  /** The same for the thread that answers the requests alone (the main thread; served: the HTTP worker's). */
   loopCpuUsPerRequest: number;
 }
 
