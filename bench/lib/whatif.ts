@@ -22,8 +22,16 @@
  *                       the machine), but nothing folds the lines into account.db here, so usage
  *                       and the windows' reload would not see them. What such a journal, folded in
  *                       the background, would cost the request path.
+ *   journalFold         `journal`, and every FOLD_MS the same thread folds what was appended since
+ *                       into account.db: the new complete lines read back from the file and parsed,
+ *                       written by the ledger's own transaction (rows and roll-ups) together with
+ *                       the offset folded to. The whole of such a design's CPU, in the process's
+ *                       figures; account.db trails the calls by up to FOLD_MS.
+ *   journalRollups      journalFold, but the fold writes only the daily roll-ups (du_daily,
+ *                       du_key_daily) and the notices: the journal files would be the per-call
+ *                       record, du_ledger no longer written (its ledger check reads 0 rows).
  */
-import { openSync, writeSync } from "node:fs";
+import { fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { KeyVerifier } from "../../src/serve/accounts/keys";
 import type { Ledger, LedgerEntry } from "../../src/serve/accounts/ledger";
@@ -31,7 +39,7 @@ import type { Ledger, LedgerEntry } from "../../src/serve/accounts/ledger";
 /** The suggested changes (leanTable is applied by bench/core.ts to the what-if server's data dir). */
 export const SUGGESTED = ["dataVersionPerTick", "dailyPerBatch", "leanTable", "bigCheckpoint"] as const;
 /** Measured, not retained by default (see docs/history/benchmarks.md). */
-export const OTHERS = ["checkpointWorker", "ledgerWorker", "journal"] as const;
+export const OTHERS = ["checkpointWorker", "ledgerWorker", "journal", "journalFold", "journalRollups"] as const;
 /**
  * Diagnostics, NOT suggestions (they break the durability contract), to split the cost:
  *   noWait   a response does not wait for its ledger row (still committed at the next turn)
@@ -72,9 +80,12 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
   if (which.includes("dailyPerBatch")) process.stderr.write("what-if dailyPerBatch: src/serve/accounts/ledger.ts already rolls du_daily up per batch; skipped\n");
   // the ledger's own writer (src/serve/accounts/ledger.ts, LedgerWriter): writes nothing, or a journal
   if (which.includes("noWrite")) writerOf(deps.ledger, "noWrite").write = () => {};
-  if (which.includes("journal")) {
+  if (which.includes("journal") || which.includes("journalFold") || which.includes("journalRollups")) {
     const writer = writerOf(deps.ledger, "journal");
-    const fd = openSync(join(dirname(deps.account.filename), "ledger-journal.jsonl"), "a");
+    const path = join(dirname(deps.account.filename), "ledger-journal.jsonl");
+    const fd = openSync(path, "a");
+    if (which.includes("journalFold")) foldJournal(deps.account, path, writer.write);
+    else if (which.includes("journalRollups")) foldJournal(deps.account, path, rollupsOnly(deps.account));
     writer.write = (entries, notices) => {
       let text = "";
       for (const e of entries) text += `[${e.userId},${e.keyId},${e.ts},${JSON.stringify(e.method)},${JSON.stringify(e.route)},${e.status},${e.records},${e.du}]\n`;
@@ -93,6 +104,82 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
       return { ...(charged as object), committed: Promise.resolve() };
     };
   }
+}
+
+/** journalRollups' fold: the batch's daily roll-ups and notices, no du_ledger row. */
+function rollupsOnly(db: import("bun:sqlite").Database): (entries: LedgerEntry[], notices: unknown[]) => void {
+  const daily = db.query(
+    `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,
+  );
+  const byKey = db.query(
+    `INSERT INTO du_key_daily (user_id, day, key_id, du, requests) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(user_id, day, key_id) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,
+  );
+  const notice = db.query(
+    `INSERT INTO notices (user_id, plan_slug, pool, threshold, period_start, period_end, du_limit, du_consumed, projected_eop, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, pool, threshold, period_start) DO NOTHING`,
+  );
+  return (entries, notices) => {
+    const sums = new Map<string, [number, string, string | number, number, number]>();
+    const add = (key: string, userId: number, day: string, what: string | number, du: number) => {
+      const s = sums.get(key);
+      if (s) (s[3] += du), s[4]++;
+      else sums.set(key, [userId, day, what, du, 1]);
+    };
+    let dayN = Number.NaN;
+    let day = "";
+    for (const e of entries) {
+      // the UTC day, formatted once per day of the batch
+      const n = Math.floor(e.ts / 86_400_000);
+      if (n !== dayN) (dayN = n), (day = new Date(e.ts).toISOString().slice(0, 10));
+      add(`d|${e.userId}|${day}|${e.method} ${e.route}`, e.userId, day, `${e.method} ${e.route}`, e.du);
+      add(`k|${e.userId}|${day}|${e.keyId}`, e.userId, day, e.keyId, e.du);
+    }
+    for (const [key, row] of sums) (key.startsWith("d|") ? daily : byKey).run(...row);
+    for (const n of notices) notice.run(...(n as (string | number)[]));
+  };
+}
+
+/** How often journalFold folds the journal into account.db (ms). */
+const FOLD_MS = 100;
+
+/**
+ * journalFold: every FOLD_MS, the lines appended to `path` since the last fold (complete lines
+ * only) are parsed and written by `transaction` (the ledger's own: rows and roll-ups), with the
+ * offset folded to, in one transaction of `db`.
+ */
+function foldJournal(db: import("bun:sqlite").Database, path: string, transaction: (entries: LedgerEntry[], notices: unknown[]) => void): void {
+  db.run("CREATE TABLE IF NOT EXISTS bench_journal_folded (id integer PRIMARY KEY, offset integer NOT NULL)");
+  const saveOffset = db.query("INSERT INTO bench_journal_folded (id, offset) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET offset = excluded.offset");
+  const fold = db.transaction((entries: LedgerEntry[], notices: unknown[], offset: number) => {
+    transaction(entries, notices);
+    saveOffset.run(offset);
+  });
+  const fd = openSync(path, "a+");
+  let folded = 0;
+  const tick = () => {
+    const size = fstatSync(fd).size;
+    if (size <= folded) return;
+    const buf = Buffer.allocUnsafe(size - folded);
+    const read = readSync(fd, buf, 0, buf.length, folded);
+    const end = buf.subarray(0, read).lastIndexOf(10) + 1;
+    if (end === 0) return;
+    const entries: LedgerEntry[] = [];
+    const notices: unknown[] = [];
+    for (const line of buf.toString("utf8", 0, end).split("\n")) {
+      if (!line) continue;
+      const a = JSON.parse(line) as unknown[];
+      // a ledger row is 8 values; a notice row 10 (NoticeRow)
+      if (a.length === 8) {
+        const [userId, keyId, ts, method, route, status, records, du] = a as [number, number, number, string, string, number, number, number];
+        entries.push({ userId, keyId, ts, method, route, status, records, du });
+      } else notices.push(a);
+    }
+    fold(entries, notices, folded + end);
+    folded += end;
+  };
+  setInterval(tick, FOLD_MS);
 }
 
 /** The Ledger's LedgerWriter, whose `write` (one batch's transaction) a what-if replaces. */
