@@ -30,6 +30,11 @@
  *   journalRollups      journalFold, but the fold writes only the daily roll-ups (du_daily,
  *                       du_key_daily) and the notices: the journal files would be the per-call
  *                       record, du_ledger no longer written (its ledger check reads 0 rows).
+ *   binaryJournal       with journal, journalFold or journalRollups: each row a fixed record of
+ *                       eight float64 (the method and route as an id of an in-memory table, which
+ *                       a real journal would also write once per route) instead of a JSON line;
+ *                       the notices, rare, kept in memory for the fold. What encoding and parsing
+ *                       the lines cost.
  */
 import { fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -39,7 +44,7 @@ import type { Ledger, LedgerEntry } from "../../src/serve/accounts/ledger";
 /** The suggested changes (leanTable is applied by bench/core.ts to the what-if server's data dir). */
 export const SUGGESTED = ["dataVersionPerTick", "dailyPerBatch", "leanTable", "bigCheckpoint"] as const;
 /** Measured, not retained by default (see docs/history/benchmarks.md). */
-export const OTHERS = ["checkpointWorker", "ledgerWorker", "journal", "journalFold", "journalRollups"] as const;
+export const OTHERS = ["checkpointWorker", "ledgerWorker", "journal", "journalFold", "journalRollups", "binaryJournal"] as const;
 /**
  * Diagnostics, NOT suggestions (they break the durability contract), to split the cost:
  *   noWait   a response does not wait for its ledger row (still committed at the next turn)
@@ -82,16 +87,19 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
   if (which.includes("noWrite")) writerOf(deps.ledger, "noWrite").write = () => {};
   if (which.includes("journal") || which.includes("journalFold") || which.includes("journalRollups")) {
     const writer = writerOf(deps.ledger, "journal");
-    const path = join(dirname(deps.account.filename), "ledger-journal.jsonl");
+    const binary = which.includes("binaryJournal") ? new BinaryJournal() : null;
+    const path = join(dirname(deps.account.filename), binary ? "ledger-journal.bin" : "ledger-journal.jsonl");
     const fd = openSync(path, "a");
-    if (which.includes("journalFold")) foldJournal(deps.account, path, writer.write);
-    else if (which.includes("journalRollups")) foldJournal(deps.account, path, rollupsOnly(deps.account));
-    writer.write = (entries, notices) => {
-      let text = "";
-      for (const e of entries) text += `[${e.userId},${e.keyId},${e.ts},${JSON.stringify(e.method)},${JSON.stringify(e.route)},${e.status},${e.records},${e.du}]\n`;
-      for (const n of notices) text += `${JSON.stringify(n)}\n`;
-      writeSync(fd, text);
-    };
+    if (which.includes("journalFold")) foldJournal(deps.account, path, writer.write, binary);
+    else if (which.includes("journalRollups")) foldJournal(deps.account, path, rollupsOnly(deps.account), binary);
+    if (binary) writer.write = (entries, notices) => writeSync(fd, binary.encode(entries, notices));
+    else
+      writer.write = (entries, notices) => {
+        let text = "";
+        for (const e of entries) text += `[${e.userId},${e.keyId},${e.ts},${JSON.stringify(e.method)},${JSON.stringify(e.route)},${e.status},${e.records},${e.du}]\n`;
+        for (const n of notices) text += `${JSON.stringify(n)}\n`;
+        writeSync(fd, text);
+      };
   }
   if (which.includes("ledgerWorker")) ledgerInWorker(deps, which.includes("bigCheckpoint") ? 16384 : undefined);
   if (which.includes("noWait")) {
@@ -141,6 +149,50 @@ function rollupsOnly(db: import("bun:sqlite").Database): (entries: LedgerEntry[]
   };
 }
 
+/** binaryJournal's records: eight float64 a row; the routes by id, the notices in memory. */
+class BinaryJournal {
+  static readonly WIDTH = 8;
+  private readonly ids = new Map<string, number>();
+  private readonly routes: [string, string][] = [];
+  private notices: unknown[] = [];
+
+  encode(entries: LedgerEntry[], notices: unknown[]): Uint8Array {
+    const out = new Float64Array(entries.length * BinaryJournal.WIDTH);
+    let o = 0;
+    for (const e of entries) {
+      const name = `${e.method} ${e.route}`;
+      let id = this.ids.get(name);
+      if (id === undefined) {
+        id = this.routes.push([e.method, e.route]) - 1;
+        this.ids.set(name, id);
+      }
+      out[o++] = e.userId;
+      out[o++] = e.keyId;
+      out[o++] = e.ts;
+      out[o++] = id;
+      out[o++] = e.status;
+      out[o++] = e.records;
+      out[o++] = e.du;
+      out[o++] = 0;
+    }
+    if (notices.length) this.notices.push(...notices);
+    return new Uint8Array(out.buffer);
+  }
+
+  /** The rows of whole records in `bytes` (a multiple of the record's size), and the notices since the last call. */
+  decode(bytes: Uint8Array): { entries: LedgerEntry[]; notices: unknown[] } {
+    const v = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
+    const entries: LedgerEntry[] = [];
+    for (let o = 0; o < v.length; o += BinaryJournal.WIDTH) {
+      const [method, route] = this.routes[v[o + 3]!]!;
+      entries.push({ userId: v[o]!, keyId: v[o + 1]!, ts: v[o + 2]!, method, route, status: v[o + 4]!, records: v[o + 5]!, du: v[o + 6]! });
+    }
+    const notices = this.notices;
+    this.notices = [];
+    return { entries, notices };
+  }
+}
+
 /** How often journalFold folds the journal into account.db (ms). */
 const FOLD_MS = 100;
 
@@ -149,7 +201,7 @@ const FOLD_MS = 100;
  * only) are parsed and written by `transaction` (the ledger's own: rows and roll-ups), with the
  * offset folded to, in one transaction of `db`.
  */
-function foldJournal(db: import("bun:sqlite").Database, path: string, transaction: (entries: LedgerEntry[], notices: unknown[]) => void): void {
+function foldJournal(db: import("bun:sqlite").Database, path: string, transaction: (entries: LedgerEntry[], notices: unknown[]) => void, binary: BinaryJournal | null): void {
   db.run("CREATE TABLE IF NOT EXISTS bench_journal_folded (id integer PRIMARY KEY, offset integer NOT NULL)");
   const saveOffset = db.query("INSERT INTO bench_journal_folded (id, offset) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET offset = excluded.offset");
   const fold = db.transaction((entries: LedgerEntry[], notices: unknown[], offset: number) => {
@@ -163,6 +215,15 @@ function foldJournal(db: import("bun:sqlite").Database, path: string, transactio
     if (size <= folded) return;
     const buf = Buffer.allocUnsafe(size - folded);
     const read = readSync(fd, buf, 0, buf.length, folded);
+    if (binary) {
+      // whole records only (a record being appended is folded next time)
+      const whole = read - (read % (BinaryJournal.WIDTH * 8));
+      if (whole === 0) return;
+      const { entries, notices } = binary.decode(new Uint8Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + whole)));
+      fold(entries, notices, folded + whole);
+      folded += whole;
+      return;
+    }
     const end = buf.subarray(0, read).lastIndexOf(10) + 1;
     if (end === 0) return;
     const entries: LedgerEntry[] = [];
