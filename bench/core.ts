@@ -29,7 +29,7 @@
  *   --diag     counts the ledger's group commits and prints the mean batch size per metered run
  *   --what-if [A,B]  adds a fourth mode: the metered app with changes of bench/lib/whatif.ts applied
  *              at run time (its own copy of the data dir), to measure suggestions before making them;
- *              default: the suggested ones (dataVersionPerTick,dailyPerBatch,leanTable)
+ *              default: the suggested ones (dataVersionPerTick,dailyPerBatch,leanTable,bigCheckpoint)
  * bench/lib/profile.ts measures the metered path's steps one by one, in process.
  */
 import { Database } from "bun:sqlite";
