@@ -91,7 +91,7 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
     const path = join(dirname(deps.account.filename), binary ? "ledger-journal.bin" : "ledger-journal.jsonl");
     const fd = openSync(path, "a");
     if (which.includes("journalFold")) foldJournal(deps.account, path, writer.write, binary);
-    else if (which.includes("journalRollups")) foldJournal(deps.account, path, rollupsOnly(deps.account), binary);
+    else if (which.includes("journalRollups")) foldJournal(deps.account, path, rollupsOnly(writer), binary);
     if (binary) writer.write = (entries, notices) => writeSync(fd, binary.encode(entries, notices));
     else
       writer.write = (entries, notices) => {
@@ -114,20 +114,20 @@ export function applyWhatIfs(deps: { verifier: KeyVerifier; ledger: Ledger; acco
   }
 }
 
-/** journalRollups' fold: the batch's daily roll-ups and notices, no du_ledger row. */
-function rollupsOnly(db: import("bun:sqlite").Database): (entries: LedgerEntry[], notices: unknown[]) => void {
-  const daily = db.query(
-    `INSERT INTO du_daily (user_id, day, endpoint, du, requests) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT(user_id, day, endpoint) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,
-  );
-  const byKey = db.query(
-    `INSERT INTO du_key_daily (user_id, day, key_id, du, requests) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT(user_id, day, key_id) DO UPDATE SET du = du + excluded.du, requests = requests + excluded.requests`,
-  );
-  const notice = db.query(
-    `INSERT INTO notices (user_id, plan_slug, pool, threshold, period_start, period_end, du_limit, du_consumed, projected_eop, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(user_id, pool, threshold, period_start) DO NOTHING`,
-  );
+/** The statements and day cache of the ledger's LedgerWriter (src/serve/accounts/ledger.ts) that journalRollups reuses. */
+interface WriterParts {
+  dailyStmt: { run(...values: (string | number)[]): unknown };
+  keyDailyStmt: { run(...values: (string | number)[]): unknown };
+  noticeStmt: { run(...values: (string | number)[]): unknown };
+  dayOf(ts: number): string;
+}
+
+/** journalRollups' fold: the batch's daily roll-ups and notices by the ledger's own statements, no du_ledger row. */
+function rollupsOnly(writer: object): (entries: LedgerEntry[], notices: unknown[]) => void {
+  const w = writer as WriterParts;
+  for (const part of ["dailyStmt", "keyDailyStmt", "noticeStmt", "dayOf"]) {
+    if (!(part in w)) throw new Error(`what-if journalRollups: LedgerWriter has no "${part}" any more`);
+  }
   return (entries, notices) => {
     const sums = new Map<string, [number, string, string | number, number, number]>();
     const add = (key: string, userId: number, day: string, what: string | number, du: number) => {
@@ -135,17 +135,13 @@ function rollupsOnly(db: import("bun:sqlite").Database): (entries: LedgerEntry[]
       if (s) (s[3] += du), s[4]++;
       else sums.set(key, [userId, day, what, du, 1]);
     };
-    let dayN = Number.NaN;
-    let day = "";
     for (const e of entries) {
-      // the UTC day, formatted once per day of the batch
-      const n = Math.floor(e.ts / 86_400_000);
-      if (n !== dayN) (dayN = n), (day = new Date(e.ts).toISOString().slice(0, 10));
+      const day = w.dayOf(e.ts);
       add(`d|${e.userId}|${day}|${e.method} ${e.route}`, e.userId, day, `${e.method} ${e.route}`, e.du);
       add(`k|${e.userId}|${day}|${e.keyId}`, e.userId, day, e.keyId, e.du);
     }
-    for (const [key, row] of sums) (key.startsWith("d|") ? daily : byKey).run(...row);
-    for (const n of notices) notice.run(...(n as (string | number)[]));
+    for (const [key, row] of sums) (key.startsWith("d|") ? w.dailyStmt : w.keyDailyStmt).run(...row);
+    for (const n of notices) w.noticeStmt.run(...(n as (string | number)[]));
   };
 }
 
